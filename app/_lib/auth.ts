@@ -1,0 +1,65 @@
+// next-auth (v4) with e-mail + password. The JWT carries only the user id: role and disabled flag are
+// read from the database on every request, so a role change or a disabled account takes effect at once.
+import type { NextAuthOptions } from "next-auth";
+import { getServerSession } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import { forbidden, redirect } from "next/navigation";
+import { hasRole, type TRole } from "@/lib/roles";
+import type { User } from "@/server/db/client";
+import { isGatewayError } from "@/server/errors";
+import { getGateway } from "./gateway";
+
+export const authOptions: NextAuthOptions = {
+  session: { strategy: "jwt", maxAge: 12 * 60 * 60 },
+  pages: { signIn: "/signin" },
+  providers: [
+    CredentialsProvider({
+      name: "E-mail and password",
+      credentials: { email: { label: "E-mail", type: "email" }, password: { label: "Password", type: "password" } },
+      async authorize(credentials, req) {
+        const email: unknown = credentials?.email;
+        const password: unknown = credentials?.password;
+        if (typeof email !== "string" || typeof password !== "string" || !email || !password) return null;
+        const headers = (req.headers ?? {}) as Record<string, string | string[] | undefined>;
+        const fwd = headers["x-forwarded-for"];
+        const ip = (Array.isArray(fwd) ? fwd[0] : fwd)?.split(",")[0]?.trim();
+        try {
+          const user = await getGateway().auth.verifyCredentials({ email, password, ip });
+          return { id: user.id, email: user.email, name: user.name };
+        } catch (err) {
+          if (isGatewayError(err) && err.code === "unauthenticated") return null;
+          // next-auth hands the message to the sign-in page as `error`.
+          if (isGatewayError(err) && err.code === "rate_limited") throw new Error(`rate_limited:${err.retryAfterSeconds ?? 60}`, { cause: err });
+          throw err;
+        }
+      },
+    }),
+  ],
+  callbacks: {
+    jwt({ token, user }) {
+      if (user) token.uid = user.id;
+      return token;
+    },
+    session({ session, token }) {
+      if (session.user && typeof token.uid === "string") (session.user as { id?: string }).id = token.uid;
+      return session;
+    },
+  },
+};
+
+/** The signed-in user, fresh from the database, or null. */
+export async function getSessionUser(): Promise<User | null> {
+  const session = await getServerSession(authOptions);
+  const id = (session?.user as { id?: string } | undefined)?.id;
+  if (!id) return null;
+  const user = await getGateway().users.getById(id);
+  return user && !user.disabled ? user : null;
+}
+
+/** For pages: sends strangers to the sign-in page and answers 403 to a role that falls short. */
+export async function requirePageUser(minRole: TRole = "USER", callbackUrl = "/"): Promise<User> {
+  const user = await getSessionUser();
+  if (!user) redirect(`/signin?callbackUrl=${encodeURIComponent(callbackUrl)}`);
+  if (!hasRole(user.role, minRole)) forbidden();
+  return user;
+}

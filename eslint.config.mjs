@@ -1,0 +1,43 @@
+// Type-aware lint. The import boundary lives here: server/ is the gateway core and must not reach into
+// Next.js, React or app/ (checked by `npm run lint`, which `npm test` runs).
+import js from "@eslint/js";
+import reactHooks from "eslint-plugin-react-hooks";
+import tseslint from "typescript-eslint";
+
+export const serverBoundary = {
+  files: ["server/**/*.ts"],
+  rules: {
+    "no-restricted-imports": [
+      "error",
+      {
+        paths: [
+          { name: "next", message: "server/ is plain TypeScript: no Next.js. Put the adapter in app/." },
+          { name: "react", message: "server/ must not import React." },
+          { name: "react-dom", message: "server/ must not import React." },
+        ],
+        patterns: [
+          { group: ["next/*", "next-auth", "next-auth/*"], message: "server/ is plain TypeScript: no Next.js. Put the adapter in app/." },
+          { group: ["@/app", "@/app/*", "**/app/*", "@/components/*", "**/components/*"], message: "server/ must not import app/ or components/." },
+        ],
+      },
+    ],
+  },
+};
+
+export default tseslint.config(
+  { ignores: [".next/**", "node_modules/**", "server/db/generated/**", ".data/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: { allowDefaultProject: ["*.mjs", "scripts/*.mjs"] }, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/only-throw-error": "off",
+      "@typescript-eslint/require-await": "off",
+    },
+  },
+  { files: ["**/*.mjs"], ...tseslint.configs.disableTypeChecked, languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly" } } },
+  { files: ["**/*.tsx"], plugins: { "react-hooks": reactHooks }, rules: reactHooks.configs.recommended.rules },
+  serverBoundary,
+);

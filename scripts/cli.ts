@@ -1,0 +1,120 @@
+// The admin CLI: `portcullis start | migrate | user … | token …`.
+import { Command, Option } from "commander";
+import { ROLES } from "../lib/roles";
+import { VERSION } from "../server/version";
+import { withGateway } from "./with-gateway";
+
+const program = new Command()
+  .name("portcullis")
+  .description("Portcullis: the MCP gateway. Settings come from the environment (see README).")
+  .version(VERSION)
+  .showHelpAfterError();
+
+program
+  .command("start")
+  .description("start the console and gateway (embedded PostgreSQL unless DATABASE_URL is set); builds what is missing")
+  .option("-p, --port <port>", "HTTP port (default: PORT or 3000)")
+  .option("--no-build", "fail instead of building when the Next.js build is missing")
+  .action(async (opts: { port?: string; build: boolean }) => {
+    const { startServer } = await import("./start-server");
+    await startServer({ port: opts.port === undefined ? undefined : Number(opts.port), build: opts.build });
+  });
+
+program
+  .command("migrate")
+  .description("apply pending database migrations")
+  .action(() =>
+    withGateway(async () => {
+      /* withGateway applies migrations before it hands over the gateway */
+    }),
+  );
+
+const user = program.command("user").description("manage console users");
+user
+  .command("create")
+  .description("create a user; prints a generated password once unless --password is given")
+  .requiredOption("--email <email>", "e-mail address (the sign-in name)")
+  .addOption(new Option("--role <role>", "role").choices(ROLES).default("USER"))
+  .option("--name <name>", "display name")
+  .option("--password <password>", "password (at least 8 characters); omit to generate one")
+  .action((o: { email: string; role: (typeof ROLES)[number]; name?: string; password?: string }) =>
+    withGateway(async (gw, ctx) => {
+      const res = await gw.users.create(ctx, { email: o.email, role: o.role, name: o.name, password: o.password });
+      console.log(`Created ${res.user.role} ${res.user.email} (id ${res.user.id}).`);
+      if (res.generatedPassword) console.log(`Password (shown once): ${res.generatedPassword}`);
+    }),
+  );
+user
+  .command("list")
+  .description("list users")
+  .action(() =>
+    withGateway(async (gw) => {
+      const page = await gw.users.list({ limit: 200 });
+      for (const u of page.items) console.log(`${u.id}  ${u.role.padEnd(8)} ${u.disabled ? "disabled " : ""}${u.email}`);
+    }),
+  );
+user
+  .command("set-role")
+  .description("change a user's role")
+  .requiredOption("--email <email>", "the user's e-mail")
+  .addOption(new Option("--role <role>", "new role").choices(ROLES).makeOptionMandatory())
+  .action((o: { email: string; role: (typeof ROLES)[number] }) =>
+    withGateway(async (gw, ctx) => {
+      const u = await gw.users.getByEmail(o.email);
+      if (!u) throw new CliError(`No user with e-mail ${o.email}.`);
+      const updated = await gw.users.update(ctx, u.id, { role: o.role });
+      console.log(`${updated.email} is now ${updated.role}.`);
+    }),
+  );
+
+const token = program.command("token").description("manage personal API tokens for the REST API");
+token
+  .command("create")
+  .description("mint a personal API token for a user; printed once, stored hashed")
+  .requiredOption("--email <email>", "the token's user")
+  .option("--name <name>", "a label for the token", "cli")
+  .option("--expires-days <days>", "expire after this many days (default: never)")
+  .action((o: { email: string; name: string; expiresDays?: string }) =>
+    withGateway(async (gw, ctx) => {
+      const u = await gw.users.getByEmail(o.email);
+      if (!u) throw new CliError(`No user with e-mail ${o.email}.`);
+      const days = o.expiresDays === undefined ? undefined : Number(o.expiresDays);
+      if (days !== undefined && (!Number.isInteger(days) || days < 1)) throw new CliError("--expires-days takes a whole number ≥ 1.");
+      const res = await gw.tokens.create(ctx, u.id, { name: o.name, expiresInDays: days });
+      console.log(`Token ${res.apiToken.id} (${res.apiToken.prefix}…) for ${u.email}. Shown once:`);
+      console.log(res.token);
+    }),
+  );
+token
+  .command("revoke")
+  .description("revoke a personal API token by id or printed prefix")
+  .argument("<id>", "token id or prefix (pct_…)")
+  .action((id: string) =>
+    withGateway(async (gw, ctx) => {
+      const t = await gw.tokens.revoke(ctx, id);
+      console.log(`Revoked token ${t.id} (${t.prefix}…).`);
+    }),
+  );
+token
+  .command("list")
+  .description("list a user's personal API tokens")
+  .requiredOption("--email <email>", "the tokens' user")
+  .action((o: { email: string }) =>
+    withGateway(async (gw) => {
+      const u = await gw.users.getByEmail(o.email);
+      if (!u) throw new CliError(`No user with e-mail ${o.email}.`);
+      for (const t of await gw.tokens.list(u.id)) {
+        console.log(`${t.id}  ${t.prefix}…  ${t.name}  ${t.revokedAt ? "revoked" : t.expiresAt ? `expires ${t.expiresAt}` : "active"}`);
+      }
+    }),
+  );
+
+export class CliError extends Error {}
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  const message = err instanceof Error ? err.message : String(err);
+  console.error(`portcullis: ${message}`);
+  process.exitCode = 1;
+}

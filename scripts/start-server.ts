@@ -1,0 +1,134 @@
+// `portcullis start`: PostgreSQL (embedded unless DATABASE_URL), migrations, first admin, Next.js build
+// when missing, then the console and gateway on one HTTP server. SIGINT/SIGTERM stop it all cleanly.
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import http from "node:http";
+import net from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import next from "next";
+import { ConfigError, loadConfig } from "../server/config";
+import { createDb } from "../server/db/client";
+import { DataDirInUseError, resolveDatabase } from "../server/db/embedded";
+import { applyMigrations } from "../server/db/migrate";
+import { createGateway } from "../server/index";
+import { createLogger } from "../server/logger";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+function portFree(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once("error", () => resolve(false));
+    srv.listen(port, host, () => srv.close(() => resolve(true)));
+  });
+}
+
+async function authSecret(dataDir: string, fromEnv: string | undefined): Promise<string> {
+  if (fromEnv) return fromEnv;
+  const file = path.join(dataDir, "auth-secret");
+  const existing = (await readFile(file, "utf8").catch(() => "")).trim();
+  if (existing) return existing;
+  const secret = randomBytes(32).toString("base64url");
+  await writeFile(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
+function ensureBuild(allowBuild: boolean, log: ReturnType<typeof createLogger>) {
+  if (existsSync(path.join(root, ".next", "BUILD_ID"))) return;
+  if (!allowBuild) throw new Error("There is no Next.js build (.next/BUILD_ID); run `npm run build` first.");
+  log.info("no build found: running `next build` once (about a minute)");
+  const res = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
+  if (res.status !== 0) throw new Error("`next build` failed; see the output above.");
+}
+
+export async function startServer(opts: { port?: number | undefined; build: boolean }) {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const port = opts.port ?? config.port;
+  const logger = createLogger(config.logLevel);
+  await mkdir(config.dataDir, { recursive: true });
+
+  if (!(await portFree(port, config.host))) {
+    console.error(`portcullis: port ${port} is already in use. Set PORT or pass --port.`);
+    process.exit(1);
+  }
+
+  let database;
+  try {
+    database = await resolveDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, shareRunning: false });
+  } catch (err) {
+    if (err instanceof DataDirInUseError) {
+      console.error(`portcullis: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+
+  let stopping = false;
+  let server: http.Server | undefined;
+  let gateway: ReturnType<typeof createGateway> | undefined;
+  const shutdown = async (signal: string) => {
+    if (stopping) {
+      logger.warn("second signal: exiting now");
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    server?.closeAllConnections();
+    await gateway?.close().catch(() => undefined);
+    await database.stop();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+
+  try {
+    const applied = await applyMigrations({ databaseUrl: database.url, prismaDir: path.join(root, "prisma") });
+    if (applied.length) logger.info({ applied }, "applied migrations");
+
+    process.env.DATABASE_URL = database.url;
+    process.env.NEXTAUTH_SECRET = await authSecret(config.dataDir, config.authSecret);
+    process.env.NEXTAUTH_URL ??= config.publicUrl;
+
+    gateway = createGateway({ db: createDb(database.url, { max: 3 }), databaseUrl: database.url, logger, config });
+    const admin = await gateway.users.ensureAdmin({ email: config.adminEmail, password: config.adminPassword });
+    if (admin.kind === "created") {
+      logger.info({ email: admin.email }, "created the first admin");
+      if (admin.generatedPassword) {
+        console.log(`\n  First admin: ${admin.email}\n  Password (shown once): ${admin.generatedPassword}\n`);
+      }
+    }
+
+    ensureBuild(opts.build, logger);
+    const app = next({ dev: false, dir: root, hostname: config.host, port });
+    await app.prepare();
+    const handle = app.getRequestHandler();
+    server = http.createServer((req, res) => void handle(req, res));
+    await new Promise<void>((resolve, reject) => {
+      server!.once("error", reject);
+      server!.listen(port, config.host, resolve);
+    });
+    logger.info({ url: config.publicUrl, embeddedDatabase: database.embedded }, "Portcullis is ready");
+  } catch (err) {
+    logger.error({ err }, "start failed");
+    await gateway?.close().catch(() => undefined);
+    await database.stop();
+    process.exit(1);
+  }
+}

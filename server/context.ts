@@ -1,0 +1,20 @@
+// Who is asking, passed explicitly through every server operation.
+import type { Role } from "./db/client";
+
+export type Actor = { type: "user"; userId: string; email: string; role: Role } | { type: "system"; name: string };
+
+export type RequestContext = {
+  actor: Actor;
+  requestId: string;
+  ip?: string | undefined;
+  /** How the caller authenticated: browser session, personal API token, agent session token, CLI. */
+  via: "session" | "api_token" | "agent_token" | "cli" | "system";
+};
+
+export function systemContext(name: string, requestId = crypto.randomUUID()): RequestContext {
+  return { actor: { type: "system", name }, requestId, via: "system" };
+}
+
+export function actorUserId(ctx: RequestContext): string | undefined {
+  return ctx.actor.type === "user" ? ctx.actor.userId : undefined;
+}

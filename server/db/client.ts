@@ -1,0 +1,16 @@
+// One Prisma client per process, built on the pg driver adapter (Prisma 7 has no Rust query engine).
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient } from "./generated/client";
+
+export type Db = PrismaClient;
+/** A client or an interactive transaction: repository functions take either. */
+export type DbTx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
+
+export function createDb(databaseUrl: string, opts: { max?: number } = {}): Db {
+  const adapter = new PrismaPg({ connectionString: databaseUrl, max: opts.max ?? 10 });
+  return new PrismaClient({ adapter });
+}
+
+export { Prisma } from "./generated/client";
+export type { User, ApiToken, AgentSession, UpstreamServer, Tool, Approval, Task, AuditEvent } from "./generated/client";
+export { Role, RiskTier, ServerStatus, Transport, TaskStatus, ApprovalStatus } from "./generated/enums";

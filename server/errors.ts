@@ -1,0 +1,45 @@
+// Typed errors with one code → HTTP status map. Normal outcomes are values; faults throw these.
+export const ERROR_STATUS = {
+  bad_request: 400,
+  invalid_json: 400,
+  validation_failed: 422,
+  unauthenticated: 401,
+  invalid_token: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  rate_limited: 429,
+  database_unavailable: 503,
+  internal: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class GatewayError extends Error {
+  override name = "GatewayError";
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: unknown,
+    options?: { cause?: unknown; retryAfterSeconds?: number },
+  ) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.retryAfterSeconds = options?.retryAfterSeconds;
+  }
+  readonly retryAfterSeconds: number | undefined;
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+/** Duck-typed so errors thrown by another bundle's copy of this module are still recognised. */
+export function isGatewayError(err: unknown): err is GatewayError {
+  return (
+    err instanceof GatewayError ||
+    (typeof err === "object" && err !== null && (err as { name?: unknown }).name === "GatewayError" && "code" in err)
+  );
+}
+
+export const notFound = (what: string) => new GatewayError("not_found", `${what} was not found.`);
+export const forbidden = (why = "Your role does not allow this.") => new GatewayError("forbidden", why);

@@ -1,0 +1,48 @@
+import { ZUpdateUser, type TUpdateUser, type TUser } from "../../lib/schemas";
+import { recordAudit } from "../audit/record-audit";
+import { hashPassword } from "../auth/password";
+import { actorUserId, type RequestContext } from "../context";
+import type { Db } from "../db/client";
+import { GatewayError, notFound } from "../errors";
+import { toUserDto } from "./user-dto";
+
+/** Changes a user's name, role, password or disabled flag. The last active admin cannot be demoted. */
+export async function updateUser(db: Db, ctx: RequestContext, id: string, input: TUpdateUser): Promise<TUser> {
+  const patch = ZUpdateUser.parse(input);
+  const passwordHash = patch.password ? await hashPassword(patch.password) : undefined;
+  return db.$transaction(async (tx) => {
+    const before = await tx.user.findUnique({ where: { id } });
+    if (!before) throw notFound(`User ${id}`);
+    const losesAdmin =
+      before.role === "ADMIN" && !before.disabled && ((patch.role && patch.role !== "ADMIN") || patch.disabled === true);
+    if (losesAdmin) {
+      const admins = await tx.user.count({ where: { role: "ADMIN", disabled: false } });
+      if (admins <= 1) throw new GatewayError("conflict", "This is the last active admin; make another admin first.");
+    }
+    if (patch.disabled === true && actorUserId(ctx) === id) {
+      throw new GatewayError("conflict", "You cannot disable your own account.");
+    }
+    const after = await tx.user.update({
+      where: { id },
+      data: {
+        ...(patch.name !== undefined && { name: patch.name }),
+        ...(patch.role !== undefined && { role: patch.role }),
+        ...(patch.disabled !== undefined && { disabled: patch.disabled }),
+        ...(passwordHash !== undefined && { passwordHash }),
+      },
+    });
+    const changes: Record<string, { from: unknown; to: unknown }> = {};
+    if (patch.role !== undefined && patch.role !== before.role) changes.role = { from: before.role, to: patch.role };
+    if (patch.disabled !== undefined && patch.disabled !== before.disabled)
+      changes.disabled = { from: before.disabled, to: patch.disabled };
+    if (patch.name !== undefined && patch.name !== before.name) changes.name = { from: before.name, to: patch.name };
+    if (passwordHash) changes.password = { from: "…", to: "…" };
+    await recordAudit(tx, ctx, {
+      action: changes.role ? "user.role_changed" : "user.updated",
+      targetType: "user",
+      targetId: id,
+      details: { email: after.email, changes } as never,
+    });
+    return toUserDto(after);
+  });
+}
