@@ -1,0 +1,17 @@
+// Integration tests: real PostgreSQL (embedded, started once per run by server/test/global-setup.ts and
+// migrated once), real processes and transports. Files run one at a time so TRUNCATE between them is safe.
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  test: {
+    include: ["{server,lib,app,scripts}/**/*.int.test.ts"],
+    exclude: ["node_modules/**", ".next/**"],
+    environment: "node",
+    globalSetup: ["server/test/global-setup.ts"],
+    fileParallelism: false,
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+  },
+});
