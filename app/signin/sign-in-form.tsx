@@ -1,24 +1,70 @@
 "use client";
 import { signIn } from "next-auth/react";
-import { useSearchParams } from "next/navigation";
 import { useState } from "react";
+import { formText } from "@/components/form-data";
+import { buttonPrimary, input, label } from "@/components/ui";
 
-export function SignInForm() {
-  const params = useSearchParams();
-  const [error, setError] = useState<string | null>(null);
+/** Turns next-auth's error string into a sentence a person can act on. */
+export function signInErrorMessage(error: string): string {
+  const limited = /^rate_limited:(\d+)$/.exec(error);
+  if (limited) {
+    const seconds = Number(limited[1]);
+    return `Too many failed sign-in attempts. Try again in ${seconds} ${seconds === 1 ? "second" : "seconds"}.`;
+  }
+  if (error === "CredentialsSignin") return "Wrong e-mail or password.";
+  if (error === "SessionRequired") return "Sign in to continue.";
+  return "Sign-in failed. Try again, and ask an admin if it keeps failing.";
+}
+
+export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string; initialError?: string | undefined }) {
+  const [error, setError] = useState<string | null>(initialError ? signInErrorMessage(initialError) : null);
+  const [busy, setBusy] = useState(false);
+
   async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
-    const res = await signIn("credentials", { email: form.get("email"), password: form.get("password"), redirect: false });
-    if (res?.ok) window.location.assign(params.get("callbackUrl") ?? "/");
-    else setError(res?.error ?? "failed");
+    setBusy(true);
+    setError(null);
+    try {
+      const res = await signIn("credentials", {
+        email: formText(form, "email"),
+        password: formText(form, "password", { trim: false }),
+        redirect: false,
+      });
+      if (res?.ok && !res.error) {
+        // A full navigation, so the server renders the console with the new session cookie.
+        window.location.assign(callbackUrl);
+        return;
+      }
+      setError(signInErrorMessage(res?.error ?? "unknown"));
+    } catch {
+      setError("Could not reach the server. Check your connection and try again.");
+    }
+    setBusy(false);
   }
+
   return (
-    <form onSubmit={(e) => void onSubmit(e)} className="w-80 space-y-3">
-      <input name="email" type="email" aria-label="E-mail" className="w-full border p-2" />
-      <input name="password" type="password" aria-label="Password" className="w-full border p-2" />
-      <button type="submit">Sign in</button>
-      {error && <p role="alert">{error}</p>}
+    <form onSubmit={(e) => void onSubmit(e)} className="space-y-5">
+      {error && (
+        <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+          {error}
+        </div>
+      )}
+      <div>
+        <label htmlFor="email" className={label}>
+          E-mail
+        </label>
+        <input id="email" name="email" type="email" autoComplete="username" required autoFocus className={`${input} mt-1`} />
+      </div>
+      <div>
+        <label htmlFor="password" className={label}>
+          Password
+        </label>
+        <input id="password" name="password" type="password" autoComplete="current-password" required className={`${input} mt-1`} />
+      </div>
+      <button type="submit" className={`${buttonPrimary} w-full`} disabled={busy}>
+        {busy ? "Signing in…" : "Sign in"}
+      </button>
     </form>
   );
 }

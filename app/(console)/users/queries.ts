@@ -1,0 +1,18 @@
+import { apiFetch } from "@/components/api-client";
+import type { Page } from "@/lib/pagination";
+import type { TCreateUser, TUpdateUser, TUser } from "@/lib/schemas";
+
+export const USERS_PAGE_SIZE = 20;
+export const usersKey = ["users"] as const;
+
+export const listUsers = (cursor: string | undefined, signal?: AbortSignal) => {
+  const q = new URLSearchParams({ limit: String(USERS_PAGE_SIZE) });
+  if (cursor) q.set("cursor", cursor);
+  return apiFetch<Page<TUser>>(`/api/v1/users?${q.toString()}`, { signal });
+};
+
+export const createUser = (body: TCreateUser) =>
+  apiFetch<{ user: TUser; generatedPassword?: string }>("/api/v1/users", { method: "POST", body });
+
+export const updateUser = (id: string, body: TUpdateUser) =>
+  apiFetch<TUser>(`/api/v1/users/${encodeURIComponent(id)}`, { method: "PATCH", body });

@@ -1,0 +1,141 @@
+"use client";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { formatDateTime } from "@/components/format";
+import { notifyError, notifySuccess } from "@/components/notify";
+import { Pager } from "@/components/pager";
+import { ROLE_LABEL } from "@/components/role-badge";
+import { buttonDangerQuiet, buttonSecondary, card, responsiveTable as t, selectCompact } from "@/components/ui";
+import { useCursorPages } from "@/components/use-cursor-pages";
+import { ROLES, type TRole } from "@/lib/roles";
+import type { TUpdateUser, TUser } from "@/lib/schemas";
+import { listUsers, updateUser, usersKey } from "./queries";
+
+export function UsersTable({ currentUserId }: { currentUserId: string }) {
+  const pages = useCursorPages();
+  const query = useQuery({
+    queryKey: [...usersKey, { cursor: pages.cursor ?? null }],
+    queryFn: ({ signal }) => listUsers(pages.cursor, signal),
+    placeholderData: keepPreviousData,
+  });
+
+  return (
+    <section aria-labelledby="users-heading" className={`${card} min-w-0 overflow-hidden`}>
+      <div className="flex items-center justify-between border-b border-slate-200 px-4 py-3">
+        <h2 id="users-heading" className="text-base font-semibold text-slate-900">
+          All users
+        </h2>
+        {query.isFetching && !query.isPending && <span className="text-xs text-slate-500">Refreshing…</span>}
+      </div>
+      {query.isPending ? (
+        <p className="px-4 py-8 text-center text-sm text-slate-500" role="status">
+          Loading users…
+        </p>
+      ) : query.isError ? (
+        <div className="px-4 py-8 text-center text-sm" role="alert">
+          <p className="text-red-700">Could not load users: {query.error.message}</p>
+          <button type="button" className={`${buttonSecondary} mt-3`} onClick={() => void query.refetch()}>
+            Try again
+          </button>
+        </div>
+      ) : (
+        <>
+          <div className={t.wrapper}>
+            <table className={t.table}>
+              <thead className={t.thead}>
+                <tr>
+                  <th scope="col" className={t.th}>
+                    User
+                  </th>
+                  <th scope="col" className={t.th}>
+                    Role
+                  </th>
+                  <th scope="col" className={`${t.th} hidden md:table-cell`}>
+                    Last sign-in
+                  </th>
+                  <th scope="col" className={t.th}>
+                    Status
+                  </th>
+                  <th scope="col" className={`${t.th} text-right`}>
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody className={t.tbody}>
+                {query.data.items.map((u) => (
+                  <UserRow key={u.id} user={u} isMe={u.id === currentUserId} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pager pages={pages} nextCursor={query.data.nextCursor} busy={query.isFetching} label="Users pages" />
+        </>
+      )}
+    </section>
+  );
+}
+
+function UserRow({ user, isMe }: { user: TUser; isMe: boolean }) {
+  const queryClient = useQueryClient();
+  const mutation = useMutation({
+    mutationFn: (patch: TUpdateUser) => updateUser(user.id, patch),
+    onSuccess: async (updated, patch) => {
+      if (patch.role !== undefined) notifySuccess(`${updated.email} is now ${ROLE_LABEL[updated.role]}`);
+      if (patch.disabled !== undefined) notifySuccess(`${updated.email} ${updated.disabled ? "is disabled and can no longer sign in" : "is enabled again"}`);
+      await queryClient.invalidateQueries({ queryKey: usersKey });
+    },
+    onError: (err) => notifyError(err, `Could not update ${user.email}`),
+  });
+  // While a role change is in flight the select shows the new value; on failure it falls back to the server's.
+  const shownRole = mutation.isPending && mutation.variables.role ? mutation.variables.role : user.role;
+
+  return (
+    <tr data-testid="user-row" data-email={user.email} className={`${t.tr} ${user.disabled ? "bg-slate-50" : ""}`}>
+      <td className={`${t.cell} w-full min-w-0 sm:w-auto sm:max-w-[18rem]`}>
+        <div className="flex min-w-0 items-center gap-2">
+          <span className="truncate font-medium text-slate-900" title={user.email}>
+            {user.email}
+          </span>
+          {isMe && <span className="shrink-0 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-600">you</span>}
+        </div>
+        {user.name && <div className="truncate text-slate-500">{user.name}</div>}
+      </td>
+      <td className={t.cell}>
+        <select
+          aria-label={`Role of ${user.email}`}
+          value={shownRole}
+          disabled={mutation.isPending}
+          onChange={(e) => mutation.mutate({ role: e.target.value as TRole })}
+          className={selectCompact}
+        >
+          {ROLES.map((r) => (
+            <option key={r} value={r}>
+              {ROLE_LABEL[r]}
+            </option>
+          ))}
+        </select>
+      </td>
+      <td className={`${t.cell} hidden whitespace-nowrap text-slate-600 md:table-cell`}>{formatDateTime(user.lastLoginAt)}</td>
+      <td className={t.cell}>
+        {user.disabled ? (
+          <span className="inline-flex rounded-md bg-slate-200 px-2 py-0.5 text-xs font-medium text-slate-700">Disabled</span>
+        ) : (
+          <span className="inline-flex rounded-md bg-emerald-50 px-2 py-0.5 text-xs font-medium text-emerald-700 ring-1 ring-emerald-600/20 ring-inset">
+            Active
+          </span>
+        )}
+      </td>
+      <td className={`${t.cell} ml-auto sm:text-right`}>
+        <button
+          type="button"
+          className={user.disabled ? buttonSecondary : buttonDangerQuiet}
+          disabled={mutation.isPending || (isMe && !user.disabled)}
+          title={isMe && !user.disabled ? "You cannot disable your own account." : undefined}
+          onClick={() => mutation.mutate({ disabled: !user.disabled })}
+          aria-label={`${user.disabled ? "Enable" : "Disable"} ${user.email}`}
+        >
+          {user.disabled ? "Enable" : "Disable"}
+        </button>
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,29 @@
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import type { TRole } from "@/lib/roles";
+import type { TUser } from "@/lib/schemas";
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from "./constants";
+
+/** A unique e-mail per call, so tests never collide in the shared database. */
+export function uniqueEmail(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
+}
+
+export async function signIn(page: Page, email: string, password: string) {
+  await page.goto("/signin");
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+export async function signInAsAdmin(page: Page) {
+  await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByTestId("user-email")).toHaveText(ADMIN_EMAIL);
+}
+
+/** Creates a user through the REST API with the signed-in admin's session. */
+export async function createUserViaApi(request: APIRequestContext, body: { email: string; role: TRole; password: string; name?: string }): Promise<TUser> {
+  const res = await request.post("/api/v1/users", { data: body });
+  expect(res.status(), await res.text()).toBe(201);
+  return ((await res.json()) as { user: TUser }).user;
+}
