@@ -1,0 +1,27 @@
+// Denials and faults the model can act on: an MCP tool result with isError, a stable code, and a reason.
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+
+export type ToolErrorCode =
+  | "invalid_arguments"
+  | "policy_denied"
+  | "approval_required"
+  | "rate_limited"
+  | "upstream_unavailable"
+  | "upstream_timeout"
+  | "upstream_error"
+  | "tool_disabled"
+  | "request_too_large";
+
+export function toolError(code: ToolErrorCode, message: string, extra: Record<string, unknown> = {}): CallToolResult {
+  return {
+    isError: true,
+    content: [{ type: "text", text: `[${code}] ${message}` }],
+    structuredContent: { error: { code, message, ...extra } },
+    _meta: { "portcullis/error": { code, ...extra } },
+  };
+}
+
+export function errorCodeOf(result: CallToolResult): string | undefined {
+  const meta = result._meta?.["portcullis/error"] as { code?: unknown } | undefined;
+  return typeof meta?.code === "string" ? meta.code : undefined;
+}

@@ -1,0 +1,51 @@
+// The gateway path for a tool call is composed middleware; the order is fixed in build-pipeline.ts.
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { RequestContext } from "../context";
+
+/** A tool as the pipeline sees it: the registry row plus where it is served. */
+export type ResolvedTool = {
+  id: string;
+  serverId: string;
+  serverSlug: string;
+  name: string;
+  gatewayName: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema: Record<string, unknown> | null;
+  annotations: Record<string, unknown> | null;
+  strict: boolean;
+  riskTier: "LOW" | "MEDIUM" | "HIGH";
+  timeoutMs: number;
+  /** Retries are safe only for read-only or idempotent tools. */
+  retryable: boolean;
+  /** The version that serves this call (active or canary for this session). */
+  versionId: string;
+  version: string;
+};
+
+export type ToolCall = {
+  tool: ResolvedTool;
+  arguments: Record<string, unknown>;
+  meta?: Record<string, unknown> | undefined;
+  endpoint: "mcp" | "server" | "code";
+  signal: AbortSignal;
+  onProgress?: ((p: { progress: number; total?: number | undefined; message?: string | undefined }) => void) | undefined;
+};
+
+/** What the audit step records about a call beyond its result; steps fill it in as they decide. */
+export type CallNotes = {
+  decision?: "allow" | "deny" | "require_approval";
+  ruleId?: string;
+  reason?: string;
+  errorCode?: string;
+  truncated?: boolean;
+  resultBytes?: number;
+  attempts?: number;
+};
+
+export type CallToolHandler = (call: ToolCall, ctx: RequestContext, notes: CallNotes) => Promise<CallToolResult>;
+export type Middleware = (next: CallToolHandler) => CallToolHandler;
+
+/** compose(a, b, c)(h) = a(b(c(h))): the first middleware sees the call first. */
+export function compose(...middleware: Middleware[]): Middleware {
+  return (final) => middleware.reduceRight((next, mw) => mw(next), final);
+}

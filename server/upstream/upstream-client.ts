@@ -1,0 +1,148 @@
+// One live MCP client session to an upstream server: stdio process, Streamable HTTP, or legacy HTTP+SSE.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+  type Prompt,
+  type Resource,
+  type ResourceTemplate,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { UpstreamDefinitions } from "../registry/definitions";
+import { VERSION } from "../version";
+
+export type UpstreamLaunch =
+  | { transport: "STDIO"; command: string; args: string[]; env: Record<string, string>; cwd?: string | null }
+  | { transport: "HTTP" | "SSE"; url: string; headers: Record<string, string> };
+
+export type UpstreamClientEvents = {
+  /** The upstream said its tools, resources or prompts changed. */
+  onListChanged?: (kind: "tools" | "resources" | "prompts") => void;
+  /** The session ended: process exit, HTTP stream error, or close(). */
+  onClose?: (reason: string) => void;
+  /** A line the stdio process wrote to stderr (kept for the server page's recent errors). */
+  onStderr?: (line: string) => void;
+};
+
+export type ConnectedUpstream = {
+  client: Client;
+  /** The transport actually used: HTTP falls back to SSE for old servers. */
+  transport: "STDIO" | "HTTP" | "SSE";
+  pid?: number | undefined;
+  close(): Promise<void>;
+};
+
+const CLIENT_INFO = { name: "portcullis", version: VERSION };
+
+function newClient(events: UpstreamClientEvents): Client {
+  const client = new Client(CLIENT_INFO, { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } });
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => events.onListChanged?.("tools"));
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => events.onListChanged?.("resources"));
+  client.setNotificationHandler(PromptListChangedNotificationSchema, () => events.onListChanged?.("prompts"));
+  return client;
+}
+
+async function attach(client: Client, transport: Transport, events: UpstreamClientEvents, timeoutMs: number) {
+  let closed = false;
+  client.onclose = () => {
+    if (closed) return;
+    closed = true;
+    events.onClose?.("connection closed");
+  };
+  await client.connect(transport, { timeout: timeoutMs });
+}
+
+/** Connects and initializes. HTTP tries Streamable HTTP first and falls back to HTTP+SSE on a 4xx. */
+export async function connectUpstream(
+  launch: UpstreamLaunch,
+  events: UpstreamClientEvents = {},
+  opts: { timeoutMs?: number } = {},
+): Promise<ConnectedUpstream> {
+  const timeoutMs = opts.timeoutMs ?? 15_000;
+  if (launch.transport === "STDIO") {
+    const transport = new StdioClientTransport({
+      command: launch.command,
+      args: launch.args,
+      env: launch.env,
+      ...(launch.cwd ? { cwd: launch.cwd } : {}),
+      stderr: "pipe",
+    });
+    transport.stderr?.on("data", (chunk: Buffer) => {
+      for (const line of chunk.toString("utf8").split("\n")) if (line.trim()) events.onStderr?.(line.slice(0, 2000));
+    });
+    const client = newClient(events);
+    await attach(client, transport, events, timeoutMs);
+    return { client, transport: "STDIO", pid: transport.pid ?? undefined, close: () => client.close() };
+  }
+
+  const url = new URL(launch.url);
+  const requestInit = { headers: launch.headers };
+  if (launch.transport === "HTTP") {
+    const client = newClient(events);
+    try {
+      await attach(client, new StreamableHTTPClientTransport(url, { requestInit }), events, timeoutMs);
+      return { client, transport: "HTTP", close: () => client.close() };
+    } catch (err) {
+      const status = (err as { code?: unknown }).code;
+      const legacy = typeof status === "number" && status >= 400 && status < 500;
+      if (!legacy) throw err;
+      await client.close().catch(() => undefined);
+    }
+  }
+  const client = newClient(events);
+  await attach(client, new SSEClientTransport(url, { requestInit }), events, timeoutMs);
+  return { client, transport: "SSE", close: () => client.close() };
+}
+
+async function listAll<T>(page: (cursor?: string) => Promise<{ items: T[]; nextCursor?: string | undefined }>): Promise<T[]> {
+  const out: T[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < 100; i++) {
+    const res = await page(cursor);
+    out.push(...res.items);
+    if (!res.nextCursor) return out;
+    cursor = res.nextCursor;
+  }
+  throw new Error("upstream pagination did not end after 100 pages");
+}
+
+/** Lists everything the upstream offers, following pagination. Missing capabilities give empty lists. */
+export async function discoverDefinitions(client: Client, timeoutMs = 15_000): Promise<UpstreamDefinitions> {
+  const caps = client.getServerCapabilities() ?? {};
+  const o = { timeout: timeoutMs };
+  const params = (cursor?: string) => (cursor ? { cursor } : {});
+  const [tools, resources, resourceTemplates, prompts] = await Promise.all([
+    caps.tools ? listAll<Tool>(async (c) => {
+      const r = await client.listTools(params(c), o);
+      return { items: r.tools, nextCursor: r.nextCursor };
+    }) : [],
+    caps.resources ? listAll<Resource>(async (c) => {
+      const r = await client.listResources(params(c), o);
+      return { items: r.resources, nextCursor: r.nextCursor };
+    }) : [],
+    caps.resources ? listAll<ResourceTemplate>(async (c) => {
+      const r = await client.listResourceTemplates(params(c), o);
+      return { items: r.resourceTemplates, nextCursor: r.nextCursor };
+    }) : [],
+    caps.prompts ? listAll<Prompt>(async (c) => {
+      const r = await client.listPrompts(params(c), o);
+      return { items: r.prompts, nextCursor: r.nextCursor };
+    }) : [],
+  ]);
+  const info = client.getServerVersion();
+  const instructions = client.getInstructions();
+  return {
+    serverInfo: { name: info?.name ?? "unknown", version: info?.version ?? "0.0.0", ...(info?.title ? { title: info.title } : {}) },
+    ...(instructions ? { instructions } : {}),
+    capabilities: caps,
+    tools,
+    resources,
+    resourceTemplates,
+    prompts,
+  };
+}

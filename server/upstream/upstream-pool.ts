@@ -1,0 +1,255 @@
+// Live connections to upstream servers, one per (server, role): "active" serves everyone, "canary" the
+// sessions in the canary share. Health pings, reconnect with backoff (a crashed stdio process is
+// restarted), and per-upstream resilience: a bulkhead (concurrency limit) and a circuit breaker.
+import {
+  bulkhead,
+  CircuitState,
+  circuitBreaker,
+  ConsecutiveBreaker,
+  ExponentialBackoff,
+  handleWhen,
+  retry,
+  wrap,
+  type BulkheadPolicy,
+  type CircuitBreakerPolicy,
+} from "cockatiel";
+import { CallToolResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Logger } from "../logger";
+import type { UpstreamDefinitions } from "../registry/definitions";
+import { connectUpstream, discoverDefinitions, type ConnectedUpstream, type UpstreamLaunch } from "./upstream-client";
+import { isTransient, UpstreamUnavailableError } from "./upstream-errors";
+
+export type Role = "active" | "canary";
+export type UpstreamStatus = "CONNECTING" | "HEALTHY" | "DEGRADED" | "DOWN";
+
+export type PoolOptions = {
+  pingIntervalMs: number;
+  /** Ping latency above this marks a server DEGRADED. */
+  degradedLatencyMs: number;
+  connectTimeoutMs: number;
+  breakerFailures: number;
+  halfOpenAfterMs: number;
+  maxReconnectDelayMs: number;
+};
+
+export const DEFAULT_POOL_OPTIONS: PoolOptions = {
+  pingIntervalMs: 15_000,
+  degradedLatencyMs: 2_000,
+  connectTimeoutMs: 15_000,
+  breakerFailures: 5,
+  halfOpenAfterMs: 10_000,
+  maxReconnectDelayMs: 30_000,
+};
+
+export type UpstreamSpec = { serverId: string; slug: string; role: Role; launch: UpstreamLaunch; maxConcurrency: number };
+
+export type PoolEvents = {
+  onStatus?: (spec: UpstreamSpec, status: UpstreamStatus, info: { lastError?: string; latencyMs?: number }) => void;
+  /** The upstream's definitions changed (list_changed, or a reconnect found new ones). */
+  onDefinitions?: (spec: UpstreamSpec, defs: UpstreamDefinitions) => void;
+};
+
+type Entry = {
+  spec: UpstreamSpec;
+  conn?: ConnectedUpstream | undefined;
+  connecting?: Promise<ConnectedUpstream> | undefined;
+  status: UpstreamStatus;
+  lastError?: string | undefined;
+  stderr: string[];
+  breaker: CircuitBreakerPolicy;
+  bulkhead: BulkheadPolicy;
+  reconnectAttempt: number;
+  reconnectTimer?: NodeJS.Timeout | undefined;
+  removed: boolean;
+  restarts: number;
+};
+
+const key = (serverId: string, role: Role) => `${serverId}:${role}`;
+
+export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, options: Partial<PoolOptions> = {}) {
+  const opts = { ...DEFAULT_POOL_OPTIONS, ...options };
+  const entries = new Map<string, Entry>();
+  const log = logger.child({ component: "upstream-pool" });
+
+  function setStatus(e: Entry, status: UpstreamStatus, info: { lastError?: string; latencyMs?: number } = {}) {
+    const changed = e.status !== status || (info.lastError !== undefined && info.lastError !== e.lastError);
+    e.status = status;
+    if (info.lastError !== undefined) e.lastError = info.lastError;
+    if (changed || info.latencyMs !== undefined) events.onStatus?.(e.spec, status, info);
+  }
+
+  function scheduleReconnect(e: Entry) {
+    if (e.removed || e.reconnectTimer) return;
+    const delay = Math.min(opts.maxReconnectDelayMs, 500 * 2 ** e.reconnectAttempt) * (0.8 + Math.random() * 0.4);
+    e.reconnectAttempt++;
+    e.reconnectTimer = setTimeout(() => {
+      e.reconnectTimer = undefined;
+      void connect(e)
+        .then(async (conn) => {
+          e.restarts++;
+          events.onDefinitions?.(e.spec, await discoverDefinitions(conn.client, opts.connectTimeoutMs));
+        })
+        .catch(() => scheduleReconnect(e));
+    }, delay);
+    e.reconnectTimer.unref();
+  }
+
+  async function connect(e: Entry): Promise<ConnectedUpstream> {
+    if (e.conn) return e.conn;
+    if (e.connecting) return e.connecting;
+    setStatus(e, "CONNECTING");
+    e.connecting = (async () => {
+      try {
+        const conn = await connectUpstream(
+          e.spec.launch,
+          {
+            onClose: (reason) => {
+              if (e.conn !== conn) return;
+              e.conn = undefined;
+              if (e.removed) return;
+              const tail = e.stderr.slice(-3).join(" | ");
+              log.warn({ server: e.spec.slug, role: e.spec.role, reason, stderr: tail }, "upstream disconnected");
+              setStatus(e, "DOWN", { lastError: tail ? `${reason}: ${tail}` : reason });
+              scheduleReconnect(e);
+            },
+            onListChanged: () => {
+              void discoverDefinitions(conn.client, opts.connectTimeoutMs)
+                .then((defs) => events.onDefinitions?.(e.spec, defs))
+                .catch((err: unknown) => log.warn({ err, server: e.spec.slug }, "refresh after list_changed failed"));
+            },
+            onStderr: (line) => {
+              e.stderr.push(line);
+              if (e.stderr.length > 50) e.stderr.shift();
+            },
+          },
+          { timeoutMs: opts.connectTimeoutMs },
+        );
+        e.conn = conn;
+        e.reconnectAttempt = 0;
+        setStatus(e, "HEALTHY", { lastError: "" });
+        return conn;
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        const tail = e.stderr.slice(-3).join(" | ");
+        setStatus(e, "DOWN", { lastError: tail ? `${message}: ${tail}` : message });
+        throw new UpstreamUnavailableError(message, { cause: err });
+      } finally {
+        e.connecting = undefined;
+      }
+    })();
+    return e.connecting;
+  }
+
+  function entryFor(spec: UpstreamSpec): Entry {
+    const k = key(spec.serverId, spec.role);
+    let e = entries.get(k);
+    if (!e) {
+      e = {
+        spec,
+        status: "CONNECTING",
+        stderr: [],
+        breaker: circuitBreaker(handleWhen(isTransient), { halfOpenAfter: opts.halfOpenAfterMs, breaker: new ConsecutiveBreaker(opts.breakerFailures) }),
+        bulkhead: bulkhead(spec.maxConcurrency, spec.maxConcurrency * 8),
+        reconnectAttempt: 0,
+        removed: false,
+        restarts: 0,
+      };
+      entries.set(k, e);
+    }
+    return e;
+  }
+
+  async function remove(serverId: string, role?: Role) {
+    for (const r of role ? [role] : (["active", "canary"] as const)) {
+      const e = entries.get(key(serverId, r));
+      if (!e) continue;
+      e.removed = true;
+      clearTimeout(e.reconnectTimer);
+      entries.delete(key(serverId, r));
+      await e.conn?.close().catch(() => undefined);
+    }
+  }
+
+  const pinger = setInterval(() => {
+    for (const e of entries.values()) {
+      if (!e.conn) continue;
+      const started = performance.now();
+      e.conn.client
+        .ping({ timeout: Math.max(1000, opts.degradedLatencyMs * 2) })
+        .then(() => {
+          const latencyMs = Math.round(performance.now() - started);
+          setStatus(e, latencyMs > opts.degradedLatencyMs || e.breaker.state !== CircuitState.Closed ? "DEGRADED" : "HEALTHY", { latencyMs });
+        })
+        .catch((err: unknown) => {
+          setStatus(e, "DOWN", { lastError: `ping failed: ${(err as Error).message}` });
+          const conn = e.conn;
+          e.conn = undefined;
+          void conn?.close().catch(() => undefined);
+          scheduleReconnect(e);
+        });
+    }
+  }, opts.pingIntervalMs);
+  pinger.unref();
+
+  return {
+    options: opts,
+    /** Connects (or reuses the connection) and lists the upstream's definitions. */
+    async start(spec: UpstreamSpec): Promise<UpstreamDefinitions> {
+      const existing = entries.get(key(spec.serverId, spec.role));
+      if (existing && JSON.stringify(existing.spec.launch) !== JSON.stringify(spec.launch)) await remove(spec.serverId, spec.role);
+      const e = entryFor(spec);
+      e.removed = false;
+      const conn = await connect(e);
+      return discoverDefinitions(conn.client, opts.connectTimeoutMs);
+    },
+    /** A tools/call with the upstream's resilience policies; retries only when `retryable`. */
+    async callTool(
+      serverId: string,
+      role: Role,
+      params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> | undefined },
+      o: { signal: AbortSignal; timeoutMs: number; retryable: boolean; onProgress?: ((p: { progress: number; total?: number | undefined; message?: string | undefined }) => void) | undefined },
+    ): Promise<CallToolResult> {
+      const e = entries.get(key(serverId, role));
+      if (!e) throw new UpstreamUnavailableError("the server is not connected");
+      const attempt = async () => {
+        const conn = await connect(e);
+        return conn.client.request({ method: "tools/call", params }, CallToolResultSchema, {
+          signal: o.signal,
+          timeout: o.timeoutMs,
+          resetTimeoutOnProgress: true,
+          maxTotalTimeout: o.timeoutMs * 10,
+          ...(o.onProgress ? { onprogress: o.onProgress } : {}),
+        });
+      };
+      const retries = o.retryable
+        ? retry(handleWhen(isTransient), { maxAttempts: 2, backoff: new ExponentialBackoff({ initialDelay: 100, maxDelay: 1000 }) })
+        : undefined;
+      const policy = retries ? wrap(e.bulkhead, retries, e.breaker) : wrap(e.bulkhead, e.breaker);
+      return policy.execute(attempt, o.signal);
+    },
+    /** Any other request (resources, prompts, completion), through the same connection and breaker. */
+    async request<T>(serverId: string, role: Role, fn: (conn: ConnectedUpstream) => Promise<T>, signal?: AbortSignal): Promise<T> {
+      const e = entries.get(key(serverId, role));
+      if (!e) throw new UpstreamUnavailableError("the server is not connected");
+      return wrap(e.bulkhead, e.breaker).execute(async () => fn(await connect(e)), signal);
+    },
+    status(serverId: string, role: Role = "active") {
+      const e = entries.get(key(serverId, role));
+      return e ? { status: e.status, lastError: e.lastError, circuit: e.breaker.state, restarts: e.restarts, pid: e.conn?.pid, stderr: [...e.stderr] } : undefined;
+    },
+    /** Ends the connection now (a stdio process is killed); it reconnects with backoff. */
+    async restart(serverId: string, role: Role = "active") {
+      const e = entries.get(key(serverId, role));
+      if (!e) return;
+      e.reconnectAttempt = 0;
+      await e.conn?.close();
+    },
+    remove,
+    async close() {
+      clearInterval(pinger);
+      await Promise.all([...entries.values()].map((e) => remove(e.spec.serverId, e.spec.role)));
+    },
+  };
+}
+
+export type UpstreamPool = ReturnType<typeof createUpstreamPool>;
