@@ -16,6 +16,7 @@ export const serverBoundary = {
           { name: "react-dom", message: "server/ must not import React." },
         ],
         patterns: [
+          { group: ["react/*", "react-dom/*"], message: "server/ must not import React." },
           { group: ["next/*", "next-auth", "next-auth/*"], message: "server/ is plain TypeScript: no Next.js. Put the adapter in app/." },
           { group: ["@/app", "@/app/*", "**/app/*", "@/components/*", "**/components/*"], message: "server/ must not import app/ or components/." },
         ],

@@ -3,9 +3,13 @@ import pg from "pg";
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 
 export type LoginLimiter = {
-  /** Seconds to wait before another try, or 0 when allowed. */
+  /**
+   * Takes one try atomically (shared by every process): 0 when this try may go ahead, else the seconds to
+   * wait. Checking and counting in one step means parallel attempts cannot slip past the limit.
+   */
+  take(key: string): Promise<number>;
+  /** Read-only: seconds until `key` may try again, or 0. */
   blockedFor(key: string): Promise<number>;
-  recordFailure(key: string): Promise<void>;
   reset(key: string): Promise<void>;
   close(): Promise<void>;
 };
@@ -23,14 +27,18 @@ export function createLoginLimiter(databaseUrl: string, opts: { maxFailures: num
     clearExpiredByTimeout: false,
   });
   return {
+    async take(key) {
+      try {
+        await limiter.consume(key);
+        return 0;
+      } catch (err) {
+        if (err instanceof RateLimiterRes) return Math.max(1, Math.ceil(err.msBeforeNext / 1000));
+        throw err;
+      }
+    },
     async blockedFor(key) {
       const res = await limiter.get(key);
       return res && res.consumedPoints >= opts.maxFailures ? Math.max(1, Math.ceil(res.msBeforeNext / 1000)) : 0;
-    },
-    async recordFailure(key) {
-      await limiter.consume(key).catch((err: unknown) => {
-        if (!(err instanceof RateLimiterRes)) throw err;
-      });
     },
     async reset(key) {
       await limiter.delete(key);

@@ -17,17 +17,20 @@ export async function hashPassword(password: string): Promise<string> {
   return ["scrypt", PARAMS.N, PARAMS.r, PARAMS.p, salt.toString("base64url"), key.toString("base64url")].join("$");
 }
 
+/** False for a wrong password and for any stored value that is not a hash we can check. */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, hash] = stored.split("$");
   if (scheme !== "scrypt" || !n || !r || !p || !salt || !hash) return false;
+  const [N, R, P] = [Number(n), Number(r), Number(p)];
+  const sane = [N, R, P].every((x) => Number.isSafeInteger(x) && x > 0) && N > 1 && (N & (N - 1)) === 0 && 128 * N * R <= PARAMS.maxmem;
+  if (!sane) return false;
   const expected = Buffer.from(hash, "base64url");
-  const key = await derive(password, Buffer.from(salt, "base64url"), {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-    maxmem: PARAMS.maxmem,
-  });
-  return key.length === expected.length && timingSafeEqual(key, expected);
+  try {
+    const key = await derive(password, Buffer.from(salt, "base64url"), { N, r: R, p: P, maxmem: PARAMS.maxmem });
+    return key.length === expected.length && timingSafeEqual(key, expected);
+  } catch {
+    return false;
+  }
 }
 
 /** A readable random password for generated accounts. */

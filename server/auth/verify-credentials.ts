@@ -9,8 +9,9 @@ import { verifyPassword } from "./password";
 const DUMMY_HASH = "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
 
 /**
- * Checks an e-mail and password. Wrong passwords are counted per e-mail; past the limit every try is
- * refused with `rate_limited` until the window passes, even with the right password.
+ * Checks an e-mail and password. Every try takes one of the e-mail's tries up front; a right password gives
+ * them all back. Past the limit every try is refused with `rate_limited` until the window passes, even with
+ * the right password.
  */
 export async function verifyCredentials(
   db: Db,
@@ -20,7 +21,7 @@ export async function verifyCredentials(
   const email = input.email.trim().toLowerCase();
   const key = email;
   const ctx = { ...systemContext("login"), ip: input.ip };
-  const wait = await limiter.blockedFor(key);
+  const wait = await limiter.take(key);
   if (wait > 0) {
     await recordAudit(db, ctx, { action: "auth.login_blocked", category: "security", status: "denied", errorCode: "rate_limited", details: { email } });
     throw new GatewayError("rate_limited", `Too many failed sign-in attempts. Try again in ${wait} s.`, undefined, {
@@ -30,7 +31,6 @@ export async function verifyCredentials(
   const user = await db.user.findUnique({ where: { email } });
   const ok = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_HASH);
   if (!user || !ok || user.disabled) {
-    await limiter.recordFailure(key);
     await recordAudit(db, ctx, {
       action: "auth.login_failed",
       category: "security",

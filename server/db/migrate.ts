@@ -4,9 +4,11 @@ import { readFile, readdir } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
 
 type Engine = {
+  free(): void;
   applyMigrations(input: unknown): Promise<{ appliedMigrationNames: string[] }>;
   diff(input: unknown): Promise<{ exitCode: number; stdout: string }>;
 };
@@ -34,13 +36,22 @@ async function withEngine<T>(databaseUrl: string, schemaPath: string, fn: (engin
   enginePromise ??= loadEngineModule();
   const bg = await enginePromise;
   const schemaText = await readFile(schemaPath, "utf8");
-  const adapter = bindMigrationAwareSqlAdapterFactory(new PrismaPg({ connectionString: databaseUrl, max: 2 }));
+  // Our own pool, so that every connection (and with it Prisma's migration advisory lock) is released
+  // when we return; otherwise the next migrate on this database waits for the lock.
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  const adapter = bindMigrationAwareSqlAdapterFactory(new PrismaPg(pool));
   const logs: string[] = [];
-  const engine = await bg.SchemaEngine.new({ datamodels: [[schemaPath, schemaText]] }, (m: string) => logs.push(m), adapter);
   try {
-    return await fn(engine);
+    const engine = await bg.SchemaEngine.new({ datamodels: [[schemaPath, schemaText]] }, (m: string) => logs.push(m), adapter);
+    try {
+      return await fn(engine);
+    } finally {
+      engine.free();
+    }
   } catch (err) {
     throw new Error(`schema engine failed: ${describe(err)}${logs.length ? `\n${logs.slice(-5).join("\n")}` : ""}`, { cause: err });
+  } finally {
+    await pool.end();
   }
 }
 

@@ -10,7 +10,9 @@ export async function checkHealth(db: Db, version: string, timeoutMs = 2000): Pr
     ]);
     return { status: "ok", version, database: { status: "up", latencyMs: Math.round(performance.now() - t) } };
   } catch (err) {
-    const message = err instanceof Error ? err.message.split("\n")[0]! : String(err);
+    const text = err instanceof Error ? err.message : String(err);
+    // Prisma puts the real reason ("Can't reach database server at …") on the last line.
+    const message = text.split("\n").map((l) => l.trim()).filter(Boolean).at(-1) ?? "database unreachable";
     return { status: "degraded", version, database: { status: "down", latencyMs: null, error: message } };
   }
 }

@@ -16,7 +16,8 @@ export async function updateUser(db: Db, ctx: RequestContext, id: string, input:
     const losesAdmin =
       before.role === "ADMIN" && !before.disabled && ((patch.role && patch.role !== "ADMIN") || patch.disabled === true);
     if (losesAdmin) {
-      const admins = await tx.user.count({ where: { role: "ADMIN", disabled: false } });
+      // Lock the active admins so two concurrent demotions cannot both see "another admin is left".
+      const admins = (await tx.$queryRaw<{ id: string }[]>`SELECT id FROM users WHERE role = 'ADMIN' AND disabled = false FOR UPDATE`).length;
       if (admins <= 1) throw new GatewayError("conflict", "This is the last active admin; make another admin first.");
     }
     if (patch.disabled === true && actorUserId(ctx) === id) {

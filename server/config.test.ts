@@ -1,0 +1,98 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config";
+
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return err as ConfigError;
+  }
+  throw new Error("expected loadConfig to throw");
+}
+
+describe("loadConfig", () => {
+  it("fills every setting with its default from an empty environment", () => {
+    expect(loadConfig({})).toEqual({
+      env: "production",
+      port: 3000,
+      host: "0.0.0.0",
+      dataDir: path.resolve(".data"),
+      databaseUrl: undefined,
+      embeddedPgPort: 5433,
+      publicUrl: "http://localhost:3000",
+      authSecret: undefined,
+      adminEmail: undefined,
+      adminPassword: undefined,
+      logLevel: "info",
+      login: { maxFailures: 5, windowSeconds: 900 },
+      noDemo: false,
+    });
+  });
+
+  it("derives the public URL from PORT unless PUBLIC_URL is set", () => {
+    expect(loadConfig({ PORT: "8080" }).publicUrl).toBe("http://localhost:8080");
+    expect(loadConfig({ PORT: "8080", PUBLIC_URL: "https://gw.example.com" }).publicUrl).toBe("https://gw.example.com");
+  });
+
+  it.each([
+    ["a relative DATA_DIR", "data/portcullis", path.resolve("data/portcullis")],
+    ["a dotted relative DATA_DIR", "./x/../y", path.resolve("y")],
+    ["an absolute DATA_DIR", "/var/lib/portcullis", "/var/lib/portcullis"],
+  ])("resolves %s to an absolute path", (_label, value, expected) => {
+    const { dataDir } = loadConfig({ DATA_DIR: value });
+    expect(path.isAbsolute(dataDir)).toBe(true);
+    expect(dataDir).toBe(expected);
+  });
+
+  it("reads numbers, URLs and the login limits from strings", () => {
+    const c = loadConfig({
+      PORT: "4000",
+      DATABASE_URL: "postgresql://u:p@db.example.com:5432/portcullis",
+      LOGIN_MAX_FAILURES: "3",
+      LOGIN_WINDOW_SECONDS: "60",
+      NODE_ENV: "test",
+    });
+    expect(c.port).toBe(4000);
+    expect(c.databaseUrl).toBe("postgresql://u:p@db.example.com:5432/portcullis");
+    expect(c.login).toEqual({ maxFailures: 3, windowSeconds: 60 });
+    expect(c.env).toBe("test");
+  });
+
+  it.each([
+    ["PORT", { PORT: "not-a-port" }],
+    ["PORT", { PORT: "70000" }],
+    ["PORT", { PORT: "3000.5" }],
+    ["DATABASE_URL", { DATABASE_URL: "not a url" }],
+    ["EMBEDDED_PG_PORT", { EMBEDDED_PG_PORT: "0" }],
+    ["LOGIN_MAX_FAILURES", { LOGIN_MAX_FAILURES: "0" }],
+    ["LOG_LEVEL", { LOG_LEVEL: "loud" }],
+    ["NEXTAUTH_SECRET", { NEXTAUTH_SECRET: "short" }],
+    ["PORTCULLIS_NO_DEMO", { PORTCULLIS_NO_DEMO: "maybe" }],
+  ])("throws a ConfigError naming %s for %o", (name, env) => {
+    const err = configError(env);
+    expect(err.name).toBe("ConfigError");
+    expect(err.message).toMatch(new RegExp(`^\\s*${name}:`, "m"));
+  });
+
+  it("names every bad variable at once", () => {
+    const err = configError({ PORT: "x", DATABASE_URL: "nope" });
+    expect(err.message).toMatch(/^\s*PORT:/m);
+    expect(err.message).toMatch(/^\s*DATABASE_URL:/m);
+  });
+
+  it.each([
+    ["1", true],
+    ["true", true],
+    ["yes", true],
+    ["0", false],
+    ["false", false],
+    ["no", false],
+    ["", false],
+    [undefined, false],
+  ])("parses PORTCULLIS_NO_DEMO=%o as %s", (value, expected) => {
+    const env = value === undefined ? {} : { PORTCULLIS_NO_DEMO: value };
+    expect(loadConfig(env).noDemo).toBe(expected);
+  });
+});
