@@ -105,3 +105,126 @@ export const ZHealth = z
 export type THealth = z.infer<typeof ZHealth>;
 
 export const ZMe = z.object({ user: ZUser, via: z.enum(["session", "api_token"]) }).meta({ id: "Me" });
+
+// ───────────── servers and tools (registry) ─────────────
+
+const SLUG_RE = /^[a-z0-9][a-z0-9-]{0,62}$/;
+export const ZSlug = z.string().regex(SLUG_RE, "lower-case letters, digits and '-', starting with a letter or digit (max 63)");
+export const ZTransport = z.enum(["stdio", "http", "sse"]).meta({ id: "Transport" });
+export const ZServerStatus = z.enum(["CONNECTING", "HEALTHY", "DEGRADED", "DOWN", "DISABLED"]).meta({ id: "ServerStatus" });
+export const ZRiskTier = z.enum(["LOW", "MEDIUM", "HIGH"]).meta({ id: "RiskTier" });
+
+const ZStringMap = z.record(z.string().min(1).max(200), z.string().max(8000));
+
+export const ZCreateServer = z
+  .object({
+    slug: ZSlug,
+    name: z.string().trim().min(1).max(200),
+    transport: ZTransport,
+    command: z.string().min(1).max(1000).optional(),
+    args: z.array(z.string().max(4000)).max(100).default([]),
+    env: ZStringMap.default({}),
+    cwd: z.string().max(1000).optional(),
+    url: z.url().optional(),
+    headers: ZStringMap.default({}),
+    timeoutMs: z.number().int().min(100).max(600_000).optional(),
+    maxConcurrency: z.number().int().min(1).max(1000).optional(),
+    enabled: z.boolean().default(true),
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    if (v.transport === "stdio" && !v.command) ctx.addIssue({ code: "custom", path: ["command"], message: "stdio servers need a command" });
+    if (v.transport !== "stdio" && !v.url) ctx.addIssue({ code: "custom", path: ["url"], message: `${v.transport} servers need a url` });
+  })
+  .meta({ id: "CreateServer" });
+export type TCreateServer = z.input<typeof ZCreateServer>;
+
+export const ZUpdateServer = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    enabled: z.boolean().optional(),
+    command: z.string().min(1).max(1000).optional(),
+    args: z.array(z.string().max(4000)).max(100).optional(),
+    env: ZStringMap.optional(),
+    cwd: z.string().max(1000).nullable().optional(),
+    url: z.url().optional(),
+    headers: ZStringMap.optional(),
+    timeoutMs: z.number().int().min(100).max(600_000).optional(),
+    maxConcurrency: z.number().int().min(1).max(1000).optional(),
+    /** Launch-field changes start a canary version instead of replacing the active one. */
+    asCanary: z.boolean().optional(),
+    canaryPercent: z.number().int().min(0).max(100).optional(),
+    action: z.enum(["promote", "rollback", "restart"]).optional(),
+  })
+  .strict()
+  .refine((v) => Object.keys(v).length > 0, "give at least one field to change")
+  .meta({ id: "UpdateServer" });
+export type TUpdateServer = z.infer<typeof ZUpdateServer>;
+
+export const ZToolSummary = z
+  .object({
+    name: z.string().meta({ description: "Gateway name: <server-slug>__<tool>" }),
+    tool: z.string(),
+    server: z.string(),
+    title: z.string().nullable(),
+    description: z.string().nullable(),
+    inputSchema: z.record(z.string(), z.unknown()),
+    outputSchema: z.record(z.string(), z.unknown()).nullable(),
+    annotations: z.record(z.string(), z.unknown()).nullable(),
+    enabled: z.boolean(),
+    strict: z.boolean(),
+    riskTier: ZRiskTier,
+    timeoutMs: z.number().int().nullable(),
+    lintFindings: z.array(z.object({ rule: z.string(), severity: z.string(), path: z.string(), message: z.string() })),
+    removed: z.boolean(),
+  })
+  .meta({ id: "Tool" });
+export type TToolSummary = z.infer<typeof ZToolSummary>;
+
+export const ZServer = z
+  .object({
+    id: z.string(),
+    slug: z.string(),
+    name: z.string(),
+    transport: ZTransport,
+    command: z.string().nullable(),
+    args: z.array(z.string()),
+    envKeys: z.array(z.string()).meta({ description: "Names only: values may hold secrets" }),
+    cwd: z.string().nullable(),
+    url: z.string().nullable(),
+    headerKeys: z.array(z.string()),
+    enabled: z.boolean(),
+    status: ZServerStatus,
+    lastError: z.string().nullable(),
+    latencyMs: z.number().nullable(),
+    timeoutMs: z.number().int(),
+    maxConcurrency: z.number().int(),
+    activeVersion: z.string().nullable(),
+    canaryVersion: z.string().nullable(),
+    canaryPercent: z.number().int(),
+    toolCount: z.number().int(),
+    createdAt: z.string(),
+  })
+  .meta({ id: "Server" });
+export type TServer = z.infer<typeof ZServer>;
+
+export const ZServerWithTools = z.object({ server: ZServer, tools: z.array(ZToolSummary) }).meta({ id: "ServerWithTools" });
+export const ZServerList = z.object({ items: z.array(ZServer) }).meta({ id: "ServerList" });
+export const ZToolList = z
+  .object({
+    items: z.array(ZToolSummary),
+    nearDuplicates: z.array(z.object({ a: z.string(), b: z.string(), score: z.number(), reason: z.string() })),
+  })
+  .meta({ id: "ToolList" });
+
+export const ZUpdateTool = z
+  .object({
+    enabled: z.boolean().optional(),
+    strict: z.boolean().optional(),
+    timeoutMs: z.number().int().min(100).max(600_000).nullable().optional(),
+    riskTier: ZRiskTier.optional(),
+  })
+  .strict()
+  .refine((v) => Object.keys(v).length > 0, "give at least one field to change")
+  .meta({ id: "UpdateTool" });
+export type TUpdateTool = z.infer<typeof ZUpdateTool>;

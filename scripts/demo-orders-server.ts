@@ -19,9 +19,10 @@ if (httpPort === undefined) {
 } else {
   // Stateless Streamable HTTP: a fresh server per request.
   const srv = http.createServer((req, res) => {
-    const { server, close } = createOrdersServer({ databaseUrl, exportStepMs });
+    const orders = createOrdersServer({ databaseUrl, exportStepMs });
+    const { server } = orders;
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: false });
-    res.on("close", () => void transport.close().then(close));
+    res.on("close", () => void transport.close().then(() => orders.close()));
     void server.connect(transport).then(() => transport.handleRequest(req, res));
   });
   srv.listen(httpPort, "127.0.0.1", () => console.error(`orders MCP server on http://127.0.0.1:${httpPort}/mcp`));

@@ -6,8 +6,15 @@ import { verifyCredentials } from "./auth/verify-credentials";
 import type { Config } from "./config";
 import type { RequestContext } from "./context";
 import type { Db } from "./db/client";
+import { createChangeBus, type ChangeBus } from "./events/change-bus";
 import { checkHealth } from "./health/check-health";
 import type { Logger } from "./logger";
+import { buildAggregateServer } from "./mcp/build-aggregate-server";
+import { handleMcpRequest, type McpEndpoint } from "./mcp/handle-mcp-request";
+import { buildToolPipeline } from "./pipeline/build-pipeline";
+import type { CallToolHandler } from "./pipeline/types";
+import { createRegistry, type Registry } from "./registry/create-registry";
+import { createUpstreamPool, type PoolOptions, type UpstreamPool } from "./upstream/upstream-pool";
 import { createApiToken } from "./tokens/create-api-token";
 import { listApiTokens, revokeApiToken } from "./tokens/revoke-api-token";
 import { createUser } from "./users/create-user";
@@ -16,10 +23,34 @@ import { getUserByEmail, listUsers } from "./users/list-users";
 import { updateUser } from "./users/update-user";
 import { VERSION } from "./version";
 
-export type GatewayDeps = { db: Db; databaseUrl: string; logger: Logger; config: Config };
+export type GatewayDeps = { db: Db; databaseUrl: string; logger: Logger; config: Config; pool?: Partial<PoolOptions> };
 
-export function createGateway({ db, databaseUrl, logger, config }: GatewayDeps) {
+export const GATEWAY_LIMITS = { maxOutputBytes: 100 * 1024, maxRequestBytes: 1024 * 1024 };
+
+export function createGateway({ db, databaseUrl, logger, config, pool: poolOptions }: GatewayDeps) {
   const loginLimiter = createLoginLimiter(databaseUrl, config.login);
+  // The gateway side is built on first use: CLI commands and the console never open upstream connections.
+  let core: { bus: ChangeBus; pool: UpstreamPool; registry: Registry; pipeline: CallToolHandler } | undefined;
+  const gatewayCore = () => {
+    if (!core) {
+      const bus = createChangeBus(databaseUrl, logger);
+      // The pool reports to the registry, which is built on the pool: the callbacks close over this binding.
+      const registryRef: { current?: Registry } = {};
+      const pool = createUpstreamPool(
+        logger,
+        {
+          onStatus: (spec, status, info) => void registryRef.current?.onStatus(spec, status, info),
+          onDefinitions: (spec, defs) => void registryRef.current?.onDefinitions(spec, defs).catch((err: unknown) => logger.error({ err }, "definitions sync failed")),
+        },
+        poolOptions,
+      );
+      const registry = createRegistry({ db, pool, bus, logger });
+      registryRef.current = registry;
+      const pipeline = buildToolPipeline({ db, logger, pool }, GATEWAY_LIMITS);
+      core = { bus, pool, registry, pipeline };
+    }
+    return core;
+  };
   return {
     db,
     logger,
@@ -45,7 +76,35 @@ export function createGateway({ db, databaseUrl, logger, config }: GatewayDeps) 
         verifyCredentials(db, loginLimiter, input),
     },
     health: () => checkHealth(db, VERSION),
+    get registry(): Registry {
+      return gatewayCore().registry;
+    },
+    get pipeline(): CallToolHandler {
+      return gatewayCore().pipeline;
+    },
+    /** Connects every enabled upstream server; the HTTP server calls it once at start-up. */
+    startUpstreams: () => gatewayCore().registry.startAll(),
+    mcp: {
+      handle(req: Request, endpoint: McpEndpoint): Promise<Response> {
+        const c = gatewayCore();
+        return handleMcpRequest(
+          {
+            db,
+            bus: c.bus,
+            authenticate: (token) => authenticateApiToken(db, token),
+            buildServer: (_endpoint, session) => buildAggregateServer({ registry: c.registry, pipeline: c.pipeline }, session),
+            maxRequestBytes: GATEWAY_LIMITS.maxRequestBytes,
+          },
+          req,
+          endpoint,
+        );
+      },
+    },
     async close() {
+      if (core) {
+        await core.pool.close();
+        await core.bus.close();
+      }
       await loginLimiter.close();
       await db.$disconnect();
     },

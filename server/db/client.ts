@@ -12,5 +12,5 @@ export function createDb(databaseUrl: string, opts: { max?: number } = {}): Db {
 }
 
 export { Prisma } from "./generated/client";
-export type { User, ApiToken, AgentSession, UpstreamServer, Tool, Approval, Task, AuditEvent } from "./generated/client";
+export type { User, ApiToken, AgentSession, UpstreamServer, ServerVersion, Tool, Approval, Task, AuditEvent, McpSession } from "./generated/client";
 export { Role, RiskTier, ServerStatus, Transport, TaskStatus, ApprovalStatus } from "./generated/enums";

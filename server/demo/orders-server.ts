@@ -108,6 +108,9 @@ export const ORDER_TOOLS: Tool[] = [
 
 export type OrdersServerOptions = { databaseUrl: string; exportStepMs?: number };
 
+type Row = Record<string, unknown>;
+type OrderRow = Row & { id: string; customer_name: string; customer_email: string; status: string; total_cents: number; currency: string };
+
 const text = (s: string): CallToolResult => ({ content: [{ type: "text", text: s }] });
 const fail = (s: string): CallToolResult => ({ content: [{ type: "text", text: s }], isError: true });
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -127,7 +130,7 @@ export function createOrdersServer(opts: OrdersServerOptions): { server: Server;
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: ORDER_TOOLS }));
 
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
-    const args = (req.params.arguments ?? {}) as Record<string, unknown>;
+    const args: Record<string, unknown> = req.params.arguments ?? {};
     switch (req.params.name) {
       case "query_orders": {
         const where: string[] = [];
@@ -138,19 +141,19 @@ export function createOrdersServer(opts: OrdersServerOptions): { server: Server;
         const limit = Math.min(100, Math.max(1, Number(args.limit ?? 20)));
         const offset = Math.max(0, Number(args.offset ?? 0));
         const [rows, total] = await Promise.all([
-          pool.query(`SELECT * FROM orders ${cond} ORDER BY created_at DESC LIMIT ${limit} OFFSET ${offset}`, params),
+          pool.query<OrderRow>(`SELECT * FROM orders ${cond} ORDER BY created_at DESC LIMIT ${limit} OFFSET ${offset}`, params),
           pool.query<{ n: string }>(`SELECT count(*) AS n FROM orders ${cond}`, params),
         ]);
         const structured = { orders: rows.rows.map(serialize), total: Number(total.rows[0]?.n ?? 0) };
         return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
       }
       case "update_order": {
-        const res = await pool.query("UPDATE orders SET status = $2, note = COALESCE($3, note), updated_at = now() WHERE id = $1 RETURNING *", [
+        const res = await pool.query<OrderRow>("UPDATE orders SET status = $2, note = COALESCE($3, note), updated_at = now() WHERE id = $1 RETURNING *", [
           args.order_id,
           args.status,
           args.note ?? null,
         ]);
-        return res.rowCount ? text(JSON.stringify(serialize(res.rows[0]))) : fail(`No order ${String(args.order_id)}.`);
+        return res.rows[0] ? text(JSON.stringify(serialize(res.rows[0]))) : fail(`No order ${String(args.order_id)}.`);
       }
       case "delete_order": {
         const res = await pool.query("DELETE FROM orders WHERE id = $1", [args.order_id]);
@@ -159,7 +162,7 @@ export function createOrdersServer(opts: OrdersServerOptions): { server: Server;
       case "export_orders": {
         const params: unknown[] = [];
         const cond = typeof args.status === "string" ? `WHERE status = $${params.push(args.status)}` : "";
-        const { rows } = await pool.query(`SELECT * FROM orders ${cond} ORDER BY id`, params);
+        const { rows } = await pool.query<OrderRow>(`SELECT * FROM orders ${cond} ORDER BY id`, params);
         const steps = 10;
         const token = req.params._meta?.progressToken;
         const out: string[] = args.format === "jsonl" ? [] : ["id,customer_name,customer_email,status,total_cents,currency"];
@@ -179,9 +182,11 @@ export function createOrdersServer(opts: OrdersServerOptions): { server: Server;
       }
       case "run_sql": {
         try {
-          const res = await pool.query(String(args.sql));
-          const rows = (Array.isArray(res) ? res.at(-1)?.rows : res.rows) ?? [];
-          return text(JSON.stringify({ command: Array.isArray(res) ? "MULTI" : res.command, rowCount: rows.length, rows: rows.slice(0, 500).map(serialize) }));
+          // Several statements in one string answer with one result per statement.
+          const res = (await pool.query<Row>(String(args.sql))) as pg.QueryResult<Row> | pg.QueryResult<Row>[];
+          const last = Array.isArray(res) ? res.at(-1) : res;
+          const rows = last?.rows ?? [];
+          return text(JSON.stringify({ command: last?.command ?? "", rowCount: rows.length, rows: rows.slice(0, 500).map(serialize) }));
         } catch (err) {
           return fail(`SQL error: ${(err as Error).message}`);
         }
@@ -207,7 +212,7 @@ export function createOrdersServer(opts: OrdersServerOptions): { server: Server;
     }
     const m = /^orders:\/\/order\/(ORD-\d{5})$/.exec(uri);
     if (!m) throw new Error(`Unknown resource ${uri}`);
-    const { rows } = await pool.query("SELECT * FROM orders WHERE id = $1", [m[1]]);
+    const { rows } = await pool.query<OrderRow>("SELECT * FROM orders WHERE id = $1", [m[1]]);
     if (!rows[0]) throw new Error(`No order ${m[1]}`);
     return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(serialize(rows[0])) }] };
   });

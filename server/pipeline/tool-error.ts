@@ -12,12 +12,15 @@ export type ToolErrorCode =
   | "tool_disabled"
   | "request_too_large";
 
+/**
+ * No structuredContent: clients check it against the tool's outputSchema, which an error does not match.
+ * The code and details travel in `_meta["portcullis/error"]`; the text leads with the code for the model.
+ */
 export function toolError(code: ToolErrorCode, message: string, extra: Record<string, unknown> = {}): CallToolResult {
   return {
     isError: true,
     content: [{ type: "text", text: `[${code}] ${message}` }],
-    structuredContent: { error: { code, message, ...extra } },
-    _meta: { "portcullis/error": { code, ...extra } },
+    _meta: { "portcullis/error": { code, message, ...extra } },
   };
 }
 

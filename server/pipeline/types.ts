@@ -18,6 +18,7 @@ export type ResolvedTool = {
   /** Retries are safe only for read-only or idempotent tools. */
   retryable: boolean;
   /** The version that serves this call (active or canary for this session). */
+  role: "active" | "canary";
   versionId: string;
   version: string;
 };

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "server_versions" ADD COLUMN     "launch" JSONB NOT NULL DEFAULT '{}';

@@ -1,0 +1,16 @@
+// The order of the gateway path, in one place. Later steps (authorize by session whitelist, risk tier,
+// parameter rules, approval gate, rate limits) slot in here.
+import type { DbTx } from "../db/client";
+import type { Logger } from "../logger";
+import type { UpstreamPool } from "../upstream/upstream-pool";
+import { auditCall } from "./audit-call";
+import { boundOutput } from "./bound-output";
+import { executeUpstream } from "./execute-upstream";
+import { compose, type CallToolHandler } from "./types";
+import { validateArguments } from "./validate-arguments";
+
+export type PipelineOptions = { maxOutputBytes: number };
+
+export function buildToolPipeline(deps: { db: DbTx; logger: Logger; pool: UpstreamPool }, opts: PipelineOptions): CallToolHandler {
+  return compose(auditCall(deps.db, deps.logger), validateArguments(), boundOutput(opts.maxOutputBytes))(executeUpstream(deps.pool));
+}

@@ -1,0 +1,22 @@
+// The last step: the call goes to the upstream through the pool's resilience policies.
+import type { UpstreamPool } from "../upstream/upstream-pool";
+import { upstreamFailureResult } from "../upstream/upstream-errors";
+import type { CallToolHandler } from "./types";
+
+export function executeUpstream(pool: UpstreamPool): CallToolHandler {
+  return async (call, _ctx, notes) => {
+    try {
+      return await pool.callTool(
+        call.tool.serverId,
+        call.tool.role,
+        { name: call.tool.name, arguments: call.arguments, ...(call.meta ? { _meta: call.meta } : {}) },
+        { signal: call.signal, timeoutMs: call.tool.timeoutMs, retryable: call.tool.retryable, onProgress: call.onProgress },
+      );
+    } catch (err) {
+      const { result, code } = upstreamFailureResult(err, call.tool.serverSlug, call.tool.timeoutMs, pool.options.halfOpenAfterMs);
+      notes.errorCode = code;
+      notes.reason = err instanceof Error ? err.message : String(err);
+      return result;
+    }
+  };
+}

@@ -1,0 +1,341 @@
+// The registry: upstream servers and their tools, connected through the upstream pool. Every process keeps
+// a snapshot of what is callable; a change anywhere invalidates it everywhere through the change bus.
+import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ZCreateServer,
+  ZUpdateServer,
+  ZUpdateTool,
+  type TCreateServer,
+  type TServer,
+  type TToolSummary,
+  type TUpdateServer,
+  type TUpdateTool,
+} from "../../lib/schemas";
+import { recordAudit } from "../audit/record-audit";
+import type { RequestContext } from "../context";
+import type { Db, Prisma, ServerVersion, Tool } from "../db/client";
+import { GatewayError, notFound } from "../errors";
+import type { ChangeBus } from "../events/change-bus";
+import type { Logger } from "../logger";
+import type { ResolvedTool } from "../pipeline/types";
+import type { UpstreamLaunch } from "../upstream/upstream-client";
+import type { Role, UpstreamPool, UpstreamSpec } from "../upstream/upstream-pool";
+import type { UpstreamDefinitions } from "./definitions";
+import { findNearDuplicates } from "./near-duplicates";
+import { launchOf, toServerDto, toToolDto } from "./registry-dto";
+import { syncDefinitions } from "./sync-definitions";
+
+type SnapServer = {
+  id: string;
+  slug: string;
+  timeoutMs: number;
+  canaryPercent: number;
+  versions: Partial<Record<Role, { id: string; version: string; tools: Map<string, McpTool> }>>;
+};
+type Snapshot = { servers: Map<string, SnapServer>; tools: Map<string, Tool & { serverSlug: string }>; loadedAt: number };
+
+export type RegistryDeps = { db: Db; pool: UpstreamPool; bus: ChangeBus; logger: Logger };
+
+const SNAPSHOT_TTL_MS = 30_000;
+const json = (v: unknown) => v as Prisma.InputJsonValue;
+const serverInclude = { activeVersion: true, canaryVersion: true, _count: { select: { tools: { where: { removedAt: null } } } } } as const;
+
+/** Which version serves a session: its stable 0–99 bucket against the canary share. */
+export function roleFor(server: { canaryPercent: number; versions: SnapServer["versions"] }, bucket: number): Role {
+  return server.versions.canary && bucket < server.canaryPercent ? "canary" : "active";
+}
+
+export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
+  const log = logger.child({ component: "registry" });
+  let snapshot: Promise<Snapshot> | undefined;
+
+  bus.subscribe((e) => {
+    if (e.kind === "registry") snapshot = undefined;
+  });
+
+  async function loadSnapshot(): Promise<Snapshot> {
+    const rows = await db.upstreamServer.findMany({
+      where: { enabled: true },
+      include: { activeVersion: true, canaryVersion: true, tools: { where: { removedAt: null } } },
+    });
+    const servers = new Map<string, SnapServer>();
+    const tools = new Map<string, Tool & { serverSlug: string }>();
+    const versionOf = (v: ServerVersion | null) =>
+      v ? { id: v.id, version: v.version, tools: new Map(((v.definitions as UpstreamDefinitions).tools ?? []).map((t) => [t.name, t])) } : undefined;
+    for (const s of rows) {
+      const active = versionOf(s.activeVersion);
+      const canary = versionOf(s.canaryVersion);
+      servers.set(s.slug, { id: s.id, slug: s.slug, timeoutMs: s.timeoutMs, canaryPercent: s.canaryPercent, versions: { ...(active && { active }), ...(canary && { canary }) } });
+      for (const t of s.tools) tools.set(t.gatewayName, { ...t, serverSlug: s.slug });
+    }
+    return { servers, tools, loadedAt: Date.now() };
+  }
+
+  function getSnapshot(): Promise<Snapshot> {
+    if (!snapshot) {
+      const loading = loadSnapshot();
+      snapshot = loading;
+      loading.then(() => setTimeout(() => snapshot === loading && (snapshot = undefined), SNAPSHOT_TTL_MS).unref(), () => (snapshot = undefined));
+    }
+    return snapshot;
+  }
+
+  async function changed(serverId?: string) {
+    snapshot = undefined;
+    await bus.publish({ kind: "registry", serverId }).catch((err: unknown) => log.warn({ err }, "could not publish a registry change"));
+  }
+
+  function specFor(s: { id: string; slug: string; maxConcurrency: number }, role: Role, launch: UpstreamLaunch): UpstreamSpec {
+    return { serverId: s.id, slug: s.slug, role, launch, maxConcurrency: s.maxConcurrency };
+  }
+
+  /** Connects a server's role and records its definitions; a failed connect leaves the server DOWN. */
+  async function connectAndSync(s: { id: string; slug: string; maxConcurrency: number }, role: Role, launch: UpstreamLaunch): Promise<string | undefined> {
+    try {
+      const defs = await pool.start(specFor(s, role, launch));
+      await db.$transaction((tx) => syncDefinitions(tx, s.id, role, launch, defs));
+      return undefined;
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (role === "active") await db.upstreamServer.update({ where: { id: s.id }, data: { status: "DOWN", lastError: message.slice(0, 2000) } });
+      return message;
+    }
+  }
+
+  async function getServerRow(slug: string) {
+    const s = await db.upstreamServer.findUnique({ where: { slug }, include: serverInclude });
+    if (!s) throw notFound(`Server ${slug}`);
+    return s;
+  }
+
+  async function serverWithTools(slug: string): Promise<{ server: TServer; tools: TToolSummary[] }> {
+    const s = await getServerRow(slug);
+    const tools = await db.tool.findMany({ where: { serverId: s.id }, orderBy: { name: "asc" } });
+    return { server: toServerDto(s), tools: tools.map((t) => toToolDto(t, s.slug)) };
+  }
+
+  return {
+    /** Pool callback: the upstream's definitions changed. */
+    async onDefinitions(spec: UpstreamSpec, defs: UpstreamDefinitions) {
+      const res = await db.$transaction((tx) => syncDefinitions(tx, spec.serverId, spec.role, spec.launch, defs));
+      if (res.changed) {
+        log.info({ server: spec.slug, role: spec.role, version: res.version }, "definitions changed: new version");
+        await changed(spec.serverId);
+      }
+    },
+    /** Pool callback: health of an upstream. Only the active role's state is the server's state. */
+    async onStatus(spec: UpstreamSpec, status: string, info: { lastError?: string; latencyMs?: number }) {
+      if (spec.role !== "active") return;
+      await db.upstreamServer
+        .update({
+          where: { id: spec.serverId },
+          data: {
+            status: status as "HEALTHY",
+            lastCheckedAt: new Date(),
+            ...(info.lastError !== undefined && { lastError: info.lastError || null }),
+            ...(info.latencyMs !== undefined && { latencyMs: info.latencyMs }),
+          },
+        })
+        .catch(() => undefined); // the server may have been removed meanwhile
+    },
+
+    /** Connects every enabled server (active and canary). Called once at start-up. */
+    async startAll() {
+      const rows = await db.upstreamServer.findMany({ where: { enabled: true }, include: { activeVersion: true, canaryVersion: true } });
+      await Promise.all(
+        rows.flatMap((s) => [
+          connectAndSync(s, "active", (s.activeVersion?.launch as UpstreamLaunch | undefined) ?? launchOf(s)),
+          ...(s.canaryVersion ? [connectAndSync(s, "canary", s.canaryVersion.launch as UpstreamLaunch)] : []),
+        ]),
+      );
+      await changed();
+    },
+
+    async register(ctx: RequestContext, input: TCreateServer) {
+      const data = ZCreateServer.parse(input);
+      if (await db.upstreamServer.findUnique({ where: { slug: data.slug }, select: { id: true } })) {
+        throw new GatewayError("conflict", `A server with slug "${data.slug}" already exists.`);
+      }
+      const row = await db.$transaction(async (tx) => {
+        const created = await tx.upstreamServer.create({
+          data: {
+            slug: data.slug,
+            name: data.name,
+            transport: data.transport.toUpperCase() as "STDIO",
+            command: data.command ?? null,
+            args: data.args,
+            env: json(data.env),
+            cwd: data.cwd ?? null,
+            url: data.url ?? null,
+            headers: json(data.headers),
+            enabled: data.enabled,
+            status: data.enabled ? "CONNECTING" : "DISABLED",
+            ...(data.timeoutMs !== undefined && { timeoutMs: data.timeoutMs }),
+            ...(data.maxConcurrency !== undefined && { maxConcurrency: data.maxConcurrency }),
+          },
+        });
+        await recordAudit(tx, ctx, { action: "server.registered", targetType: "server", targetId: created.id, details: { slug: created.slug, transport: data.transport } });
+        return created;
+      });
+      if (row.enabled) await connectAndSync(row, "active", launchOf(row));
+      await changed(row.id);
+      return serverWithTools(row.slug);
+    },
+
+    list: async (): Promise<TServer[]> =>
+      (await db.upstreamServer.findMany({ include: serverInclude, orderBy: { slug: "asc" } })).map(toServerDto),
+
+    get: serverWithTools,
+
+    async versions(slug: string) {
+      const s = await getServerRow(slug);
+      const rows = await db.serverVersion.findMany({ where: { serverId: s.id }, orderBy: { createdAt: "desc" } });
+      return rows.map((v) => ({ id: v.id, version: v.version, contentHash: v.contentHash, diff: v.diff, createdAt: v.createdAt.toISOString(), active: v.id === s.activeVersionId, canary: v.id === s.canaryVersionId }));
+    },
+
+    async update(ctx: RequestContext, slug: string, input: TUpdateServer) {
+      const patch = ZUpdateServer.parse(input);
+      const s = await getServerRow(slug);
+      const launchKeys = ["command", "args", "env", "cwd", "url", "headers"] as const;
+      const launchChanged = launchKeys.some((k) => patch[k] !== undefined);
+      const next = {
+        ...s,
+        ...(patch.command !== undefined && { command: patch.command }),
+        ...(patch.args !== undefined && { args: patch.args }),
+        ...(patch.env !== undefined && { env: patch.env }),
+        ...(patch.cwd !== undefined && { cwd: patch.cwd }),
+        ...(patch.url !== undefined && { url: patch.url }),
+        ...(patch.headers !== undefined && { headers: patch.headers }),
+      };
+      if (patch.action === "promote" && !s.canaryVersionId) throw new GatewayError("conflict", `${slug} has no canary version to promote.`);
+
+      await db.$transaction(async (tx) => {
+        await tx.upstreamServer.update({
+          where: { id: s.id },
+          data: {
+            ...(patch.name !== undefined && { name: patch.name }),
+            ...(patch.enabled !== undefined && { enabled: patch.enabled, status: patch.enabled ? "CONNECTING" : "DISABLED" }),
+            ...(patch.timeoutMs !== undefined && { timeoutMs: patch.timeoutMs }),
+            ...(patch.maxConcurrency !== undefined && { maxConcurrency: patch.maxConcurrency }),
+            ...(patch.canaryPercent !== undefined && { canaryPercent: patch.canaryPercent }),
+            // The server row holds the launch config of the active version; a canary keeps its own.
+            ...(launchChanged && !patch.asCanary && { command: next.command, args: next.args, env: json(next.env), cwd: next.cwd, url: next.url, headers: json(next.headers) }),
+            ...(patch.action === "promote" && { activeVersionId: s.canaryVersionId, canaryVersionId: null, canaryPercent: 0 }),
+            ...(patch.action === "rollback" && s.canaryVersionId && { canaryVersionId: null, canaryPercent: 0 }),
+          },
+        });
+        await recordAudit(tx, ctx, { action: patch.action ? `server.${patch.action}d` : "server.updated", targetType: "server", targetId: s.id, details: { slug, fields: Object.keys(patch) } });
+      });
+
+      if (patch.action === "rollback" && !s.canaryVersionId) {
+        // No canary: go back to the version before the active one.
+        const prev = await db.serverVersion.findFirst({ where: { serverId: s.id, id: { not: s.activeVersionId ?? "" }, createdAt: { lt: s.activeVersion?.createdAt ?? new Date() } }, orderBy: { createdAt: "desc" } });
+        if (!prev) throw new GatewayError("conflict", `${slug} has no earlier version to roll back to.`);
+        await db.upstreamServer.update({ where: { id: s.id }, data: { activeVersionId: prev.id } });
+        await pool.remove(s.id, "active");
+        await connectAndSync(s, "active", prev.launch as UpstreamLaunch);
+      } else if (patch.action === "rollback") {
+        await pool.remove(s.id, "canary");
+      } else if (patch.action === "promote") {
+        await pool.remove(s.id, "active");
+        await connectAndSync(s, "active", s.canaryVersion!.launch as UpstreamLaunch);
+        await pool.remove(s.id, "canary");
+      }
+      if (patch.enabled === false) await pool.remove(s.id);
+      if (patch.enabled === true || (launchChanged && !patch.asCanary)) await connectAndSync(s, "active", launchOf(next));
+      if (launchChanged && patch.asCanary) await connectAndSync(s, "canary", launchOf(next));
+      if (patch.action === "restart") await pool.restart(s.id);
+      await changed(s.id);
+      return serverWithTools(slug);
+    },
+
+    async remove(ctx: RequestContext, slug: string) {
+      const s = await getServerRow(slug);
+      await pool.remove(s.id);
+      await db.$transaction(async (tx) => {
+        await tx.upstreamServer.update({ where: { id: s.id }, data: { activeVersionId: null, canaryVersionId: null } });
+        await tx.upstreamServer.delete({ where: { id: s.id } });
+        await recordAudit(tx, ctx, { action: "server.removed", targetType: "server", targetId: s.id, details: { slug } });
+      });
+      await changed(s.id);
+      return toServerDto(s);
+    },
+
+    async listTools(): Promise<{ items: TToolSummary[]; nearDuplicates: ReturnType<typeof findNearDuplicates> }> {
+      const rows = await db.tool.findMany({ where: { removedAt: null }, include: { server: { select: { slug: true, enabled: true } } }, orderBy: { gatewayName: "asc" } });
+      const items = rows.map((t) => toToolDto(t, t.server.slug));
+      const visible = rows.filter((t) => t.enabled && t.server.enabled);
+      const nearDuplicates = findNearDuplicates(visible.map((t) => ({ gatewayName: t.gatewayName, name: t.name, ...(t.description ? { description: t.description } : {}) })));
+      return { items, nearDuplicates };
+    },
+
+    async updateTool(ctx: RequestContext, gatewayName: string, input: TUpdateTool): Promise<TToolSummary> {
+      const patch = ZUpdateTool.parse(input);
+      const t = await db.tool.findUnique({ where: { gatewayName }, include: { server: { select: { slug: true } } } });
+      if (!t) throw notFound(`Tool ${gatewayName}`);
+      const updated = await db.$transaction(async (tx) => {
+        const u = await tx.tool.update({
+          where: { id: t.id },
+          data: {
+            ...(patch.enabled !== undefined && { enabled: patch.enabled }),
+            ...(patch.strict !== undefined && { strict: patch.strict }),
+            ...(patch.timeoutMs !== undefined && { timeoutMs: patch.timeoutMs }),
+            ...(patch.riskTier !== undefined && { riskTier: patch.riskTier, tierOverride: true }),
+          },
+        });
+        await recordAudit(tx, ctx, { action: "tool.updated", targetType: "tool", targetId: t.id, details: { tool: gatewayName, changes: json(patch) } });
+        return u;
+      });
+      await changed(t.serverId);
+      return toToolDto(updated, t.server.slug);
+    },
+
+    /** The tools a session in canary bucket `bucket` may see, under their gateway names. */
+    async visibleTools(bucket: number): Promise<McpTool[]> {
+      const snap = await getSnapshot();
+      const out: McpTool[] = [];
+      for (const [gatewayName, row] of snap.tools) {
+        const server = snap.servers.get(row.serverSlug);
+        if (!row.enabled || !server) continue;
+        const def = server.versions[roleFor(server, bucket)]?.tools.get(row.name);
+        if (def) out.push({ ...def, name: gatewayName });
+      }
+      return out.sort((a, b) => (a.name < b.name ? -1 : 1));
+    },
+
+    /** Resolves a gateway tool name for a call, or says why it cannot be called. */
+    async resolveTool(gatewayName: string, bucket: number): Promise<{ tool: ResolvedTool } | { error: string }> {
+      const snap = await getSnapshot();
+      const row = snap.tools.get(gatewayName);
+      const server = row && snap.servers.get(row.serverSlug);
+      if (!row || !server) return { error: `Unknown tool ${gatewayName}. List the tools to see what you can call.` };
+      if (!row.enabled) return { error: `The tool ${gatewayName} is disabled by an administrator.` };
+      const role = roleFor(server, bucket);
+      const version = server.versions[role];
+      const def = version?.tools.get(row.name);
+      if (!version || !def) return { error: `The tool ${gatewayName} is not available in the version serving this session.` };
+      const ann = (def.annotations ?? {}) as { readOnlyHint?: boolean; idempotentHint?: boolean };
+      return {
+        tool: {
+          role,
+          id: row.id,
+          serverId: server.id,
+          serverSlug: server.slug,
+          name: row.name,
+          gatewayName,
+          inputSchema: def.inputSchema,
+          outputSchema: (def.outputSchema as Record<string, unknown> | undefined) ?? null,
+          annotations: (def.annotations as Record<string, unknown> | undefined) ?? null,
+          strict: row.strict,
+          riskTier: row.riskTier,
+          timeoutMs: row.timeoutMs ?? server.timeoutMs,
+          retryable: ann.readOnlyHint === true || ann.idempotentHint === true,
+          versionId: version.id,
+          version: version.version,
+        },
+      };
+    },
+  };
+}
+
+export type Registry = ReturnType<typeof createRegistry>;

@@ -1,0 +1,58 @@
+import type { TServer, TToolSummary } from "../../lib/schemas";
+import type { ServerVersion, Tool, UpstreamServer } from "../db/client";
+import type { UpstreamLaunch } from "../upstream/upstream-client";
+
+type ServerRow = UpstreamServer & { activeVersion?: ServerVersion | null; canaryVersion?: ServerVersion | null; _count?: { tools: number } };
+
+const strMap = (v: unknown): Record<string, string> => (v && typeof v === "object" ? (v as Record<string, string>) : {});
+
+export function launchOf(s: Pick<UpstreamServer, "transport" | "command" | "args" | "env" | "cwd" | "url" | "headers">): UpstreamLaunch {
+  return s.transport === "STDIO"
+    ? { transport: "STDIO", command: s.command ?? "", args: s.args, env: strMap(s.env), cwd: s.cwd }
+    : { transport: s.transport, url: s.url ?? "", headers: strMap(s.headers) };
+}
+
+export function toServerDto(s: ServerRow): TServer {
+  return {
+    id: s.id,
+    slug: s.slug,
+    name: s.name,
+    transport: s.transport.toLowerCase() as TServer["transport"],
+    command: s.command,
+    args: s.args,
+    envKeys: Object.keys(strMap(s.env)),
+    cwd: s.cwd,
+    url: s.url,
+    headerKeys: Object.keys(strMap(s.headers)),
+    enabled: s.enabled,
+    status: s.enabled ? s.status : "DISABLED",
+    lastError: s.lastError,
+    latencyMs: s.latencyMs,
+    timeoutMs: s.timeoutMs,
+    maxConcurrency: s.maxConcurrency,
+    activeVersion: s.activeVersion?.version ?? null,
+    canaryVersion: s.canaryVersion?.version ?? null,
+    canaryPercent: s.canaryPercent,
+    toolCount: s._count?.tools ?? 0,
+    createdAt: s.createdAt.toISOString(),
+  };
+}
+
+export function toToolDto(t: Tool, serverSlug: string): TToolSummary {
+  return {
+    name: t.gatewayName,
+    tool: t.name,
+    server: serverSlug,
+    title: t.title,
+    description: t.description,
+    inputSchema: t.inputSchema as Record<string, unknown>,
+    outputSchema: (t.outputSchema as Record<string, unknown> | null) ?? null,
+    annotations: (t.annotations as Record<string, unknown> | null) ?? null,
+    enabled: t.enabled,
+    strict: t.strict,
+    riskTier: t.riskTier,
+    timeoutMs: t.timeoutMs,
+    lintFindings: t.lintFindings as TToolSummary["lintFindings"],
+    removed: t.removedAt !== null,
+  };
+}

@@ -1,0 +1,101 @@
+// Stores what an upstream offers: a changed set of definitions becomes a new version (semver + diff),
+// and the tool rows (the admin's per-tool settings) follow the union of the active and canary versions.
+import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import type { DbTx, Prisma } from "../db/client";
+import type { UpstreamLaunch } from "../upstream/upstream-client";
+import { definitionsHash, toolHash } from "./content-hash";
+import { defaultRiskTier } from "./default-tier";
+import type { UpstreamDefinitions } from "./definitions";
+import { diffDefinitions } from "./diff-definitions";
+import { toGatewayName } from "./gateway-name";
+import { lintTool } from "./lint-tool";
+import { nextVersion } from "./next-version";
+
+export type SyncResult = { changed: boolean; versionId: string; version: string; skippedTools: string[] };
+
+const json = (v: unknown) => v as Prisma.InputJsonValue;
+
+function bumpUntilFree(version: string, taken: Set<string>): string {
+  let v = version;
+  while (taken.has(v)) {
+    const [maj, min, pat] = v.split(".").map(Number) as [number, number, number];
+    v = `${maj}.${min}.${pat + 1}`;
+  }
+  return v;
+}
+
+/**
+ * Records `defs`, discovered through `launch`, as the server's active or canary version. Nothing is written
+ * when the role's current version already has the same content and launch.
+ */
+export async function syncDefinitions(
+  tx: DbTx,
+  serverId: string,
+  role: "active" | "canary",
+  launch: UpstreamLaunch,
+  defs: UpstreamDefinitions,
+): Promise<SyncResult> {
+  const server = await tx.upstreamServer.findUniqueOrThrow({
+    where: { id: serverId },
+    include: { activeVersion: true, canaryVersion: true, versions: { select: { version: true } } },
+  });
+  const current = role === "active" ? server.activeVersion : server.canaryVersion;
+  const hash = definitionsHash(defs);
+  const sameLaunch = current && JSON.stringify(current.launch) === JSON.stringify(launch);
+  const skippedTools: string[] = [];
+  if (current && current.contentHash === hash && sameLaunch) {
+    return { changed: false, versionId: current.id, version: current.version, skippedTools };
+  }
+  const base = current ?? server.activeVersion;
+  const diff = diffDefinitions((base?.definitions as UpstreamDefinitions | undefined) ?? null, defs);
+  const version = bumpUntilFree(
+    nextVersion(base?.version ?? null, diff.empty && base ? { ...diff, empty: false } : diff),
+    new Set(server.versions.map((v) => v.version)),
+  );
+  const created = await tx.serverVersion.create({
+    data: { serverId, version, contentHash: hash, definitions: json(defs), diff: json(diff), launch: json(launch) },
+  });
+  await tx.upstreamServer.update({
+    where: { id: serverId },
+    data: role === "active" ? { activeVersionId: created.id } : { canaryVersionId: created.id },
+  });
+
+  const other = role === "active" ? server.canaryVersion : server.activeVersion;
+  const visible = new Map<string, McpTool>();
+  for (const t of (other?.definitions as UpstreamDefinitions | undefined)?.tools ?? []) visible.set(t.name, t);
+  for (const t of defs.tools) visible.set(t.name, t); // the version just discovered wins for shared names
+  await upsertTools(tx, server.id, server.slug, [...visible.values()], skippedTools);
+  return { changed: true, versionId: created.id, version, skippedTools };
+}
+
+async function upsertTools(tx: DbTx, serverId: string, slug: string, tools: McpTool[], skipped: string[]) {
+  const now = new Date();
+  const seen: string[] = [];
+  for (const t of tools) {
+    let gatewayName: string;
+    try {
+      gatewayName = toGatewayName(slug, t.name);
+    } catch {
+      skipped.push(t.name);
+      continue;
+    }
+    seen.push(t.name);
+    const fields = {
+      gatewayName,
+      title: t.title ?? t.annotations?.title ?? null,
+      description: t.description ?? null,
+      inputSchema: json(t.inputSchema),
+      outputSchema: t.outputSchema ? json(t.outputSchema) : undefined,
+      annotations: t.annotations ? json(t.annotations) : undefined,
+      contentHash: toolHash(t),
+      lintFindings: json(lintTool(t)),
+      removedAt: null,
+    };
+    await tx.tool.upsert({
+      where: { serverId_name: { serverId, name: t.name } },
+      create: { serverId, name: t.name, riskTier: defaultRiskTier(t.annotations), ...fields },
+      update: fields,
+    });
+  }
+  await tx.tool.updateMany({ where: { serverId, name: { notIn: seen }, removedAt: null }, data: { removedAt: now } });
+}
