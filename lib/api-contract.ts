@@ -16,6 +16,8 @@ import {
   ZToolSummary,
   ZUpdateServer,
   ZUpdateTool,
+  ZToolCallRequest,
+  ZToolCallResult,
   ZHealth,
   ZMe,
   ZUpdateUser,
@@ -54,5 +56,6 @@ export const OPERATIONS: Operation[] = [
   { method: "delete", path: "/api/v1/servers/{slug}", summary: "Remove a server; its tools disappear at once", tag: "servers", role: "ADMIN", response: { status: 200, schema: ZServer }, errors: [401, 403, 404] },
   { method: "get", path: "/api/v1/tools", summary: "Every tool with settings, lint findings and near-duplicate pairs", tag: "tools", role: "ADMIN", response: { status: 200, schema: ZToolList }, errors: [401, 403] },
   { method: "patch", path: "/api/v1/tools/{name}", summary: "Change a tool (gateway name <server>__<tool>): enabled, strict, timeoutMs, riskTier", tag: "tools", role: "ADMIN", body: ZUpdateTool, response: { status: 200, schema: ZToolSummary }, errors: [400, 401, 403, 404, 422] },
+  { method: "post", path: "/api/v1/tools/{name}/call", summary: "Call a tool from the console through the full gateway pipeline (audited)", tag: "tools", role: "ADMIN", body: ZToolCallRequest, response: { status: 200, schema: ZToolCallResult }, errors: [400, 401, 403, 404, 422] },
   { method: "delete", path: "/api/v1/tokens/{id}", summary: "Revoke a personal API token", tag: "tokens", role: "USER", response: { status: 200, schema: ZApiToken }, errors: [401, 403, 404] },
 ];

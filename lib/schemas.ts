@@ -228,3 +228,16 @@ export const ZUpdateTool = z
   .refine((v) => Object.keys(v).length > 0, "give at least one field to change")
   .meta({ id: "UpdateTool" });
 export type TUpdateTool = z.infer<typeof ZUpdateTool>;
+
+export const ZToolCallRequest = z
+  .object({ arguments: z.record(z.string(), z.unknown()).default({}) })
+  .strict()
+  .meta({ id: "ToolCallRequest" });
+export const ZToolCallResult = z
+  .object({
+    content: z.array(z.record(z.string(), z.unknown())),
+    structuredContent: z.record(z.string(), z.unknown()).optional(),
+    isError: z.boolean().optional(),
+    _meta: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ id: "ToolCallResult", description: "An MCP CallToolResult" });

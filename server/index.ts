@@ -14,6 +14,7 @@ import { handleMcpRequest, type McpEndpoint } from "./mcp/handle-mcp-request";
 import { buildToolPipeline } from "./pipeline/build-pipeline";
 import type { CallToolHandler } from "./pipeline/types";
 import { createRegistry, type Registry } from "./registry/create-registry";
+import { tryToolCall } from "./registry/try-tool-call";
 import { createUpstreamPool, type PoolOptions, type UpstreamPool } from "./upstream/upstream-pool";
 import { createApiToken } from "./tokens/create-api-token";
 import { listApiTokens, revokeApiToken } from "./tokens/revoke-api-token";
@@ -82,6 +83,9 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     get pipeline(): CallToolHandler {
       return gatewayCore().pipeline;
     },
+    /** A console user's "try it" call, through the full pipeline. */
+    tryToolCall: (ctx: RequestContext, gatewayName: string, args: Record<string, unknown>) =>
+      tryToolCall(gatewayCore(), ctx, gatewayName, args),
     /** Connects every enabled upstream server; the HTTP server calls it once at start-up. */
     startUpstreams: () => gatewayCore().registry.startAll(),
     mcp: {

@@ -27,7 +27,7 @@ export type ToolCall = {
   tool: ResolvedTool;
   arguments: Record<string, unknown>;
   meta?: Record<string, unknown> | undefined;
-  endpoint: "mcp" | "server" | "code";
+  endpoint: "mcp" | "server" | "code" | "console";
   signal: AbortSignal;
   onProgress?: ((p: { progress: number; total?: number | undefined; message?: string | undefined }) => void) | undefined;
 };
