@@ -15,9 +15,10 @@ program
   .description("start the console and gateway (embedded PostgreSQL unless DATABASE_URL is set); builds what is missing")
   .option("-p, --port <port>", "HTTP port (default: PORT or 3000)")
   .option("--no-build", "fail instead of building when the Next.js build is missing")
-  .action(async (opts: { port?: string; build: boolean }) => {
+  .option("--no-demo", "on an empty database, do not register the demo upstream servers (or PORTCULLIS_NO_DEMO=1)")
+  .action(async (opts: { port?: string; build: boolean; demo: boolean }) => {
     const { startServer } = await import("./start-server");
-    await startServer({ port: opts.port === undefined ? undefined : Number(opts.port), build: opts.build });
+    await startServer({ port: opts.port === undefined ? undefined : Number(opts.port), build: opts.build, demo: opts.demo });
   });
 
 program

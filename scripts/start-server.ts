@@ -13,6 +13,7 @@ import { ConfigError, loadConfig } from "../server/config";
 import { createDb } from "../server/db/client";
 import { DataDirInUseError, resolveDatabase } from "../server/db/embedded";
 import { applyMigrations } from "../server/db/migrate";
+import { seedDemo } from "../server/demo/seed-demo";
 import { createGateway } from "../server/index";
 import { createLogger } from "../server/logger";
 
@@ -48,7 +49,7 @@ function ensureBuild(allowBuild: boolean, log: ReturnType<typeof createLogger>) 
   if (res.status !== 0) throw new Error("`next build` failed; see the output above.");
 }
 
-export async function startServer(opts: { port?: number | undefined; build: boolean }) {
+export async function startServer(opts: { port?: number | undefined; build: boolean; demo: boolean }) {
   let config;
   try {
     config = loadConfig();
@@ -113,6 +114,15 @@ export async function startServer(opts: { port?: number | undefined; build: bool
       if (admin.generatedPassword) {
         console.log(`\n  First admin: ${admin.email}\n  Password (shown once): ${admin.generatedPassword}\n`);
       }
+    }
+
+    if (opts.demo && !config.noDemo) {
+      const seeded = await seedDemo(gateway.db, logger, {
+        adminDatabaseUrl: database.embedded ? database.url : undefined,
+        dataDir: config.dataDir,
+        root,
+      });
+      if (seeded.length) logger.info({ servers: seeded }, "registered the demo upstream servers (skip with --no-demo)");
     }
 
     ensureBuild(opts.build, logger);

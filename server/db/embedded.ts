@@ -52,6 +52,15 @@ export async function freePort(): Promise<number> {
   });
 }
 
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.once("error", () => resolve(false));
+    srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(true)));
+  });
+}
+
 /** Paths inside DATA_DIR. `run/` holds what a running instance publishes for the CLI. */
 export function dataPaths(dataDir: string) {
   return {
@@ -59,6 +68,7 @@ export function dataPaths(dataDir: string) {
     lockFile: path.join(dataDir, "portcullis.pid"),
     urlFile: path.join(dataDir, "database-url"),
     passwordFile: path.join(dataDir, "pg-password"),
+    portFile: path.join(dataDir, "pg-port"),
   };
 }
 
@@ -112,7 +122,10 @@ export async function startEmbeddedPostgres(opts: {
       password = randomBytes(18).toString("base64url");
       await writeFile(paths.passwordFile, `${password}\n`, { mode: 0o600 });
     }
-    const port = opts.port || (await freePort());
+    // The port chosen on first start is kept, so URLs stored elsewhere (the demo's database) stay valid.
+    const saved = Number.parseInt(await readFile(paths.portFile, "utf8").catch(() => ""), 10);
+    const port = opts.port || (Number.isInteger(saved) && saved > 0 && (await portIsFree(saved)) ? saved : await freePort());
+    await writeFile(paths.portFile, `${port}\n`);
     const pgLog = logger.child({ component: "postgres" });
     const pg = new EmbeddedPostgres({
       databaseDir: paths.pgDir,

@@ -1,0 +1,64 @@
+// First start on an empty database: register the bundled demo upstreams once, so a newcomer sees real
+// tools, tiers, approvals and tasks at once. Rows only: the gateway process connects them at start-up.
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Db, Prisma } from "../db/client";
+import type { Logger } from "../logger";
+import { ensureDemoDatabase } from "./orders-db";
+
+const SEEDED_KEY = "demo.seeded";
+
+export type DemoOptions = {
+  /** A superuser connection (embedded PostgreSQL) that may create the demo role and database; without one only the filesystem demo is registered. */
+  adminDatabaseUrl: string | undefined;
+  dataDir: string;
+  /** Repository root: where scripts/demo-orders-server.ts and node_modules live. */
+  root: string;
+};
+
+export async function seedDemo(db: Db, logger: Logger, opts: DemoOptions): Promise<string[]> {
+  if (await db.setting.findUnique({ where: { key: SEEDED_KEY } })) return [];
+  if ((await db.upstreamServer.count()) > 0) return [];
+  const seeded: string[] = [];
+  const node = process.execPath;
+
+  if (opts.adminDatabaseUrl) {
+    try {
+      const demoUrl = await ensureDemoDatabase(opts.adminDatabaseUrl);
+      await db.upstreamServer.create({
+        data: {
+          slug: "orders",
+          name: "Orders (demo)",
+          transport: "STDIO",
+          command: node,
+          args: ["--import", "tsx", path.join(opts.root, "scripts/demo-orders-server.ts")],
+          env: { DEMO_DATABASE_URL: demoUrl } as Prisma.InputJsonValue,
+          cwd: opts.root,
+          isDemo: true,
+        },
+      });
+      seeded.push("orders");
+    } catch (err) {
+      logger.warn({ err }, "the demo orders server was not registered (its database could not be created)");
+    }
+  }
+
+  const sample = path.join(opts.dataDir, "sample");
+  await mkdir(path.join(sample, "reports"), { recursive: true });
+  await writeFile(path.join(sample, "README.md"), "# Sample folder\n\nThe demo filesystem server may read and write only here.\n");
+  await writeFile(path.join(sample, "reports", "q3-summary.md"), "# Q3 summary\n\nOrders grew 12% over Q2; returns fell to 2.1%.\n");
+  await db.upstreamServer.create({
+    data: {
+      slug: "files",
+      name: "Sample files (demo)",
+      transport: "STDIO",
+      command: node,
+      args: [path.join(opts.root, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"), sample],
+      cwd: opts.root,
+      isDemo: true,
+    },
+  });
+  seeded.push("files");
+  await db.setting.create({ data: { key: SEEDED_KEY, value: { at: new Date().toISOString(), servers: seeded } } });
+  return seeded;
+}
