@@ -2,7 +2,7 @@
 // tools, tiers, approvals and tasks at once. Rows only: the gateway process connects them at start-up.
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { Db, Prisma } from "../db/client";
+import type { Db } from "../db/client";
 import type { Logger } from "../logger";
 import { ensureDemoDatabase } from "./orders-db";
 
@@ -32,7 +32,7 @@ export async function seedDemo(db: Db, logger: Logger, opts: DemoOptions): Promi
           transport: "STDIO",
           command: node,
           args: ["--import", "tsx", path.join(opts.root, "scripts/demo-orders-server.ts")],
-          env: { DEMO_DATABASE_URL: demoUrl } as Prisma.InputJsonValue,
+          env: { DEMO_DATABASE_URL: demoUrl },
           cwd: opts.root,
           isDemo: true,
         },
