@@ -21,6 +21,8 @@ const ZEnv = z.object({
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
   LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
   PORTCULLIS_NO_DEMO: bool.default(false),
+  RATE_LIMIT_SESSION_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  RATE_LIMIT_TOOL_PER_MINUTE: z.coerce.number().int().min(1).default(6000),
 });
 
 export type Config = {
@@ -38,6 +40,7 @@ export type Config = {
   logLevel: string;
   login: { maxFailures: number; windowSeconds: number };
   noDemo: boolean;
+  rateLimits: { perSessionPerMinute: number; perToolPerMinute: number };
 };
 
 export class ConfigError extends Error {
@@ -65,5 +68,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     login: { maxFailures: e.LOGIN_MAX_FAILURES, windowSeconds: e.LOGIN_WINDOW_SECONDS },
     noDemo: e.PORTCULLIS_NO_DEMO,
+    rateLimits: { perSessionPerMinute: e.RATE_LIMIT_SESSION_PER_MINUTE, perToolPerMinute: e.RATE_LIMIT_TOOL_PER_MINUTE },
   };
 }

@@ -12,6 +12,7 @@ import type { Logger } from "./logger";
 import { buildAggregateServer } from "./mcp/build-aggregate-server";
 import { handleMcpRequest, type McpEndpoint } from "./mcp/handle-mcp-request";
 import { buildToolPipeline } from "./pipeline/build-pipeline";
+import { createCallLimiter, type CallLimiter } from "./pipeline/rate-limit";
 import type { CallToolHandler } from "./pipeline/types";
 import { createRegistry, type Registry } from "./registry/create-registry";
 import { tryToolCall } from "./registry/try-tool-call";
@@ -31,7 +32,7 @@ export const GATEWAY_LIMITS = { maxOutputBytes: 100 * 1024, maxRequestBytes: 102
 export function createGateway({ db, databaseUrl, logger, config, pool: poolOptions }: GatewayDeps) {
   const loginLimiter = createLoginLimiter(databaseUrl, config.login);
   // The gateway side is built on first use: CLI commands and the console never open upstream connections.
-  let core: { bus: ChangeBus; pool: UpstreamPool; registry: Registry; pipeline: CallToolHandler } | undefined;
+  let core: { bus: ChangeBus; pool: UpstreamPool; registry: Registry; pipeline: CallToolHandler; limiter: CallLimiter } | undefined;
   const gatewayCore = () => {
     if (!core) {
       const bus = createChangeBus(databaseUrl, logger);
@@ -47,8 +48,9 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       );
       const registry = createRegistry({ db, pool, bus, logger });
       registryRef.current = registry;
-      const pipeline = buildToolPipeline({ db, logger, pool }, GATEWAY_LIMITS);
-      core = { bus, pool, registry, pipeline };
+      const limiter = createCallLimiter(databaseUrl, config.rateLimits);
+      const pipeline = buildToolPipeline({ db, logger, pool, rateLimit: limiter.middleware }, GATEWAY_LIMITS);
+      core = { bus, pool, registry, pipeline, limiter };
     }
     return core;
   };
@@ -108,6 +110,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       if (core) {
         await core.pool.close();
         await core.bus.close();
+        await core.limiter.close();
       }
       await loginLimiter.close();
       await db.$disconnect();

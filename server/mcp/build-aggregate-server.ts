@@ -13,7 +13,7 @@ import type { CallToolHandler } from "../pipeline/types";
 import type { Registry } from "../registry/create-registry";
 import { VERSION } from "../version";
 
-export type AggregateSession = { bucket: number; ctx: RequestContext };
+export type AggregateSession = { bucket: number; ctx: RequestContext; sessionKey: string };
 
 export const GATEWAY_INFO = { name: "portcullis", title: "Portcullis MCP gateway", version: VERSION };
 
@@ -35,6 +35,7 @@ export function buildAggregateServer(deps: { registry: Registry; pipeline: CallT
         arguments: req.params.arguments ?? {},
         meta: req.params._meta,
         endpoint: "mcp",
+        sessionKey: session.sessionKey,
         signal: extra.signal,
         onProgress:
           token === undefined

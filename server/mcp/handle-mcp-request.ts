@@ -15,7 +15,7 @@ export type McpHttpDeps = {
   db: Db;
   bus: ChangeBus;
   authenticate(token: string): Promise<User>;
-  buildServer(endpoint: McpEndpoint, session: { bucket: number; ctx: RequestContext }): Server;
+  buildServer(endpoint: McpEndpoint, session: { bucket: number; ctx: RequestContext; sessionKey: string }): Server;
   maxRequestBytes: number;
 };
 
@@ -95,7 +95,7 @@ export async function handleMcpRequest(deps: McpHttpDeps, req: Request, endpoint
     bucketKey = s.agentSessionId ?? s.id;
   }
 
-  const server = deps.buildServer(endpoint, { bucket: canaryBucket(bucketKey), ctx });
+  const server = deps.buildServer(endpoint, { bucket: canaryBucket(bucketKey), ctx, sessionKey: bucketKey });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   await server.connect(transport);
   const response = await transport.handleRequest(req, { parsedBody: body });

@@ -6,11 +6,15 @@ import type { UpstreamPool } from "../upstream/upstream-pool";
 import { auditCall } from "./audit-call";
 import { boundOutput } from "./bound-output";
 import { executeUpstream } from "./execute-upstream";
-import { compose, type CallToolHandler } from "./types";
+import { compose, type CallToolHandler, type Middleware } from "./types";
 import { validateArguments } from "./validate-arguments";
 
 export type PipelineOptions = { maxOutputBytes: number };
 
-export function buildToolPipeline(deps: { db: DbTx; logger: Logger; pool: UpstreamPool }, opts: PipelineOptions): CallToolHandler {
-  return compose(auditCall(deps.db, deps.logger), validateArguments(), boundOutput(opts.maxOutputBytes))(executeUpstream(deps.pool));
+/** audit → validate → rate limit → bound output → execute (authorization steps arrive with access control). */
+export function buildToolPipeline(
+  deps: { db: DbTx; logger: Logger; pool: UpstreamPool; rateLimit: Middleware },
+  opts: PipelineOptions,
+): CallToolHandler {
+  return compose(auditCall(deps.db, deps.logger), validateArguments(), deps.rateLimit, boundOutput(opts.maxOutputBytes))(executeUpstream(deps.pool));
 }

@@ -28,6 +28,8 @@ export type ToolCall = {
   arguments: Record<string, unknown>;
   meta?: Record<string, unknown> | undefined;
   endpoint: "mcp" | "server" | "code" | "console";
+  /** The MCP session (or agent session) the call belongs to, for per-session limits and audit. */
+  sessionKey?: string | undefined;
   signal: AbortSignal;
   onProgress?: ((p: { progress: number; total?: number | undefined; message?: string | undefined }) => void) | undefined;
 };
