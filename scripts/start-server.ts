@@ -44,7 +44,7 @@ function ensureBuild(allowBuild: boolean, log: ReturnType<typeof createLogger>) 
   const res = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
     cwd: root,
     stdio: "inherit",
-    env: { ...process.env, NODE_ENV: "production" },
+    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: process.env.NEXT_TELEMETRY_DISABLED ?? "1" },
   });
   if (res.status !== 0) throw new Error("`next build` failed; see the output above.");
 }
@@ -92,6 +92,10 @@ export async function startServer(opts: { port?: number | undefined; build: bool
     logger.info({ signal }, "shutting down");
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
     server?.closeAllConnections();
+    // The gateway instance the Next.js handlers built (upstream pool, LISTEN connection): close it before
+    // PostgreSQL goes away (see app/_lib/gateway.ts for why it lives on globalThis).
+    const served = (globalThis as Record<symbol, { close(): Promise<void> } | undefined>)[Symbol.for("portcullis.gateway")];
+    await served?.close().catch(() => undefined);
     await gateway?.close().catch(() => undefined);
     await database.stop();
     process.exit(0);
