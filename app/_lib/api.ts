@@ -13,6 +13,11 @@ import { getGateway } from "./gateway";
 export type ApiContext<P> = { user: User; ctx: RequestContext; params: P; req: NextRequest };
 type RouteArgs<P> = { params: Promise<P> };
 
+/** For route handlers outside apiRoute: the caller's request id, or a new one. */
+export function requestIdOf(req: Request): string {
+  return req.headers.get("x-request-id") ?? randomUUID();
+}
+
 export function errorResponse(code: ErrorCode, message: string, details?: unknown, headers?: HeadersInit): NextResponse {
   const status = new GatewayError(code, message).status;
   return NextResponse.json({ error: { code, message, ...(details === undefined ? {} : { details }) } }, { status, headers });

@@ -3,6 +3,7 @@
 import { readFile, readdir } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
@@ -23,7 +24,13 @@ async function loadEngineModule() {
     SchemaEngine: { new: (opts: unknown, log: (msg: string) => void, adapter: unknown) => Promise<Engine> };
   };
   const wasmBytes = await readFile(path.join(path.dirname(bgPath), "schema_engine_bg.wasm"));
-  const { instance } = await WebAssembly.instantiate(wasmBytes, { "./schema_engine_bg.js": bg as WebAssembly.ModuleImports });
+  // The engine arms timers (e.g. a 10 s advisory-lock timeout) that nothing cancels; unref them so a finished
+  // migration does not keep a CLI command alive for ten seconds.
+  const imports: Record<string, unknown> = { ...bg };
+  for (const name of Object.keys(bg).filter((k) => k.startsWith("__wbg_setTimeout_"))) {
+    imports[name] = (fn: () => void, ms: number) => setTimeout(fn, ms >>> 0).unref();
+  }
+  const { instance } = await WebAssembly.instantiate(wasmBytes, { "./schema_engine_bg.js": imports as WebAssembly.ModuleImports });
   bg.__wbg_set_wasm(instance.exports);
   const start = instance.exports.__wbindgen_start;
   if (typeof start === "function") (start as () => void)();
@@ -113,6 +120,7 @@ export async function diffSchemas(opts: {
   });
 }
 
+/** The repository's prisma/ folder, wherever the command is run from. */
 export function defaultPrismaDir(): string {
-  return path.resolve(process.cwd(), "prisma");
+  return fileURLToPath(new URL("../../prisma", import.meta.url));
 }
