@@ -71,7 +71,7 @@ export async function startServer(opts: { port?: number | undefined; build: bool
 
   let database;
   try {
-    database = await resolveDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, shareRunning: false });
+    database = await resolveDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, port: config.embeddedPgPort, logger, shareRunning: false });
   } catch (err) {
     if (err instanceof DataDirInUseError) {
       console.error(`portcullis: ${err.message}`);

@@ -13,7 +13,7 @@ import { createLogger } from "../server/logger";
 export async function withGateway(fn: (gw: Gateway, ctx: RequestContext) => Promise<void>): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(process.env.LOG_LEVEL ?? "warn");
-  const database = await resolveDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, shareRunning: true });
+  const database = await resolveDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, port: config.embeddedPgPort, logger, shareRunning: true });
   const applied = await applyMigrations({ databaseUrl: database.url });
   if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
   const gw = createGateway({ db: createDb(database.url, { max: 2 }), databaseUrl: database.url, logger, config });

@@ -20,7 +20,7 @@ describe("loadConfig", () => {
       host: "0.0.0.0",
       dataDir: path.resolve(".data"),
       databaseUrl: undefined,
-      embeddedPgPort: 5433,
+      embeddedPgPort: undefined,
       publicUrl: "http://localhost:3000",
       authSecret: undefined,
       adminEmail: undefined,
@@ -28,6 +28,7 @@ describe("loadConfig", () => {
       logLevel: "info",
       login: { maxFailures: 5, windowSeconds: 900 },
       noDemo: false,
+      rateLimits: { perSessionPerMinute: 600, perToolPerMinute: 6000 },
     });
   });
 

@@ -12,7 +12,7 @@ const ZEnv = z.object({
   HOST: z.string().default("0.0.0.0"),
   DATA_DIR: z.string().default("./.data"),
   DATABASE_URL: z.string().url().optional(),
-  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(5433),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   PUBLIC_URL: z.string().url().optional(),
   NEXTAUTH_SECRET: z.string().min(16).optional(),
   ADMIN_EMAIL: z.string().email().optional(),
@@ -32,7 +32,8 @@ export type Config = {
   dataDir: string;
   /** Set when an external PostgreSQL is used; otherwise an embedded server is started. */
   databaseUrl: string | undefined;
-  embeddedPgPort: number;
+  /** Unset: the port chosen on first start (kept in DATA_DIR/pg-port), else a free one. */
+  embeddedPgPort: number | undefined;
   publicUrl: string;
   authSecret: string | undefined;
   adminEmail: string | undefined;
