@@ -9,6 +9,26 @@ function size(value: unknown): number {
   return Buffer.byteLength(JSON.stringify(value), "utf8");
 }
 
+/**
+ * The longest prefix of `text` whose text item is at most `room` bytes of JSON. Measured as JSON, not as
+ * UTF-8: newlines, quotes and control characters grow when escaped (a CSV export by a few per cent).
+ */
+function fittingPrefix(text: string, room: number): string {
+  const fits = (n: number) => size({ type: "text", text: text.slice(0, n) }) <= room;
+  if (!fits(0)) return "";
+  // Every character takes at least one byte, so the answer is below `room` characters.
+  let lo = 0;
+  let hi = Math.min(text.length, room);
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (fits(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  const last = text.charCodeAt(lo - 1);
+  if (last >= 0xd800 && last <= 0xdbff) lo--; // never split a surrogate pair
+  return text.slice(0, lo);
+}
+
 function pagingHint(tool: ResolvedTool): string {
   const props = Object.keys((tool.inputSchema.properties as Record<string, unknown> | undefined) ?? {});
   const paging = props.filter((p) => PAGING_ARGS.includes(p));
@@ -32,13 +52,8 @@ export function boundResult(result: CallToolResult, maxBytes: number, tool: Reso
       continue;
     }
     if (item.type === "text") {
-      const room = budget - used - 64;
-      if (room > 0) {
-        // Cut on a character boundary: Buffer.slice could split a multi-byte character.
-        let text = Buffer.from(item.text, "utf8").subarray(0, room).toString("utf8");
-        if (text.endsWith("\uFFFD")) text = text.slice(0, -1);
-        content.push({ type: "text", text });
-      }
+      const text = fittingPrefix(item.text, budget - used);
+      if (text) content.push({ type: "text", text });
     }
     break;
   }

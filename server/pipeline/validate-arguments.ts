@@ -7,7 +7,9 @@ import addFormats from "ajv-formats";
 import { toolError } from "./tool-error";
 import type { Middleware, ResolvedTool } from "./types";
 
-const options = { allErrors: true, strict: false, validateFormats: true } as const;
+// addUsedSchema: false – a compiled schema is not registered under its $id: two tools (or the strict and
+// lax variants of one, or a canary's changed schema) may share an $id, which ajv would refuse to compile.
+const options = { allErrors: true, strict: false, validateFormats: true, addUsedSchema: false } as const;
 function withFormats<T extends Ajv>(ajv: T): T {
   addFormats(ajv);
   return ajv;

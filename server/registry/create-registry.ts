@@ -20,23 +20,26 @@ import type { Logger } from "../logger";
 import type { ResolvedTool } from "../pipeline/types";
 import type { UpstreamLaunch } from "../upstream/upstream-client";
 import type { Role, UpstreamPool, UpstreamSpec } from "../upstream/upstream-pool";
+import { canonicalJson } from "./content-hash";
 import type { UpstreamDefinitions } from "./definitions";
 import { findNearDuplicates } from "./near-duplicates";
 import { launchOf, toServerDto, toToolDto } from "./registry-dto";
-import { syncDefinitions } from "./sync-definitions";
+import { syncDefinitions, syncToolRows } from "./sync-definitions";
 
 type SnapServer = {
   id: string;
   slug: string;
   timeoutMs: number;
   canaryPercent: number;
-  versions: Partial<Record<Role, { id: string; version: string; tools: Map<string, McpTool> }>>;
+  maxConcurrency: number;
+  versions: Partial<Record<Role, { id: string; version: string; launch: UpstreamLaunch; tools: Map<string, McpTool> }>>;
 };
-type Snapshot = { servers: Map<string, SnapServer>; tools: Map<string, Tool & { serverSlug: string }>; loadedAt: number };
+type Snapshot = { servers: Map<string, SnapServer>; tools: Map<string, Tool & { serverSlug: string }>; loadedAt: number; generation: number };
 
 export type RegistryDeps = { db: Db; pool: UpstreamPool; bus: ChangeBus; logger: Logger };
 
 const SNAPSHOT_TTL_MS = 30_000;
+const SERVER_ACTIONS = { promote: "server.promoted", rollback: "server.rolled_back", restart: "server.restarted" } as const;
 const json = (v: unknown) => v as Prisma.InputJsonValue;
 const serverInclude = { activeVersion: true, canaryVersion: true, _count: { select: { tools: { where: { removedAt: null } } } } } as const;
 
@@ -45,15 +48,29 @@ export function roleFor(server: { canaryPercent: number; versions: SnapServer["v
   return server.versions.canary && bucket < server.canaryPercent ? "canary" : "active";
 }
 
+/** The server row's launch columns for `launch`: the row always describes how the active version runs. */
+function launchColumns(launch: UpstreamLaunch) {
+  return launch.transport === "STDIO"
+    ? { command: launch.command, args: launch.args, env: json(launch.env), cwd: launch.cwd ?? null }
+    : { url: launch.url, headers: json(launch.headers) };
+}
+
 export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
   const log = logger.child({ component: "registry" });
   let snapshot: Promise<Snapshot> | undefined;
+  // Bumped on every known change: a snapshot from an older generation may describe a state already gone.
+  let generation = 0;
+  const invalidate = () => {
+    snapshot = undefined;
+    generation++;
+  };
 
   bus.subscribe((e) => {
-    if (e.kind === "registry") snapshot = undefined;
+    if (e.kind === "registry") invalidate();
   });
 
   async function loadSnapshot(): Promise<Snapshot> {
+    const loadedGeneration = generation;
     const rows = await db.upstreamServer.findMany({
       where: { enabled: true },
       include: { activeVersion: true, canaryVersion: true, tools: { where: { removedAt: null } } },
@@ -61,27 +78,91 @@ export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
     const servers = new Map<string, SnapServer>();
     const tools = new Map<string, Tool & { serverSlug: string }>();
     const versionOf = (v: ServerVersion | null) =>
-      v ? { id: v.id, version: v.version, tools: new Map(((v.definitions as UpstreamDefinitions).tools ?? []).map((t) => [t.name, t])) } : undefined;
+      v ? { id: v.id, version: v.version, launch: v.launch as UpstreamLaunch, tools: new Map(((v.definitions as UpstreamDefinitions).tools ?? []).map((t) => [t.name, t])) } : undefined;
     for (const s of rows) {
       const active = versionOf(s.activeVersion);
       const canary = versionOf(s.canaryVersion);
-      servers.set(s.slug, { id: s.id, slug: s.slug, timeoutMs: s.timeoutMs, canaryPercent: s.canaryPercent, versions: { ...(active && { active }), ...(canary && { canary }) } });
+      servers.set(s.slug, { id: s.id, slug: s.slug, timeoutMs: s.timeoutMs, canaryPercent: s.canaryPercent, maxConcurrency: s.maxConcurrency, versions: { ...(active && { active }), ...(canary && { canary }) } });
       for (const t of s.tools) tools.set(t.gatewayName, { ...t, serverSlug: s.slug });
     }
-    return { servers, tools, loadedAt: Date.now() };
+    return { servers, tools, loadedAt: Date.now(), generation: loadedGeneration };
   }
 
   function getSnapshot(): Promise<Snapshot> {
     if (!snapshot) {
       const loading = loadSnapshot();
       snapshot = loading;
-      loading.then(() => setTimeout(() => snapshot === loading && (snapshot = undefined), SNAPSHOT_TTL_MS).unref(), () => (snapshot = undefined));
+      loading.then(
+        (snap) => {
+          setTimeout(() => snapshot === loading && (snapshot = undefined), SNAPSHOT_TTL_MS).unref();
+          prunePool(snap);
+        },
+        () => (snapshot = undefined),
+      );
     }
     return snapshot;
   }
 
+  // ── this process's upstream pool follows the database ──────────────────────────────────────────────
+  // Other gateway processes register, re-launch, promote and remove servers; their pools act at once, this
+  // one catches up: on first use of a (server, role) whose launch it does not run, and by dropping what no
+  // longer serves when a snapshot loads. Servers this process is changing right now are left to that change.
+  const busy = new Map<string, number>();
+  async function whileBusy<T>(serverId: string, fn: () => Promise<T>): Promise<T> {
+    busy.set(serverId, (busy.get(serverId) ?? 0) + 1);
+    try {
+      return await fn();
+    } finally {
+      const n = (busy.get(serverId) ?? 1) - 1;
+      if (n > 0) busy.set(serverId, n);
+      else busy.delete(serverId);
+    }
+  }
+
+  const ensuring = new Map<string, Promise<unknown>>();
+  async function ensurePool(snap: Snapshot, server: SnapServer, role: Role, launch: UpstreamLaunch) {
+    if (snap.generation !== generation || busy.has(server.id)) return;
+    const running = pool.launchOf(server.id, role);
+    if (running && canonicalJson(running) === canonicalJson(launch)) return;
+    const k = `${server.id}:${role}`;
+    let connecting = ensuring.get(k);
+    if (!connecting) {
+      log.info({ server: server.slug, role }, "connecting a server changed by another process");
+      connecting = connectAndSync(server, role, launch).finally(() => ensuring.delete(k));
+      ensuring.set(k, connecting);
+    }
+    await connecting;
+  }
+
+  function prunePool(snap: Snapshot) {
+    if (snap.generation !== generation) return;
+    const byId = new Map([...snap.servers.values()].map((s) => [s.id, s]));
+    for (const { serverId, role } of pool.held()) {
+      if (busy.has(serverId) || ensuring.has(`${serverId}:${role}`) || byId.get(serverId)?.versions[role]) continue;
+      void pool.remove(serverId, role).catch((err: unknown) => log.warn({ err, serverId, role }, "could not stop a removed upstream"));
+    }
+  }
+
+  const statusWrites = new Map<string, Promise<void>>();
+  async function writeStatus(spec: UpstreamSpec, status: string, info: { lastError?: string; latencyMs?: number }) {
+    await db.upstreamServer
+      .update({
+        where: { id: spec.serverId },
+        data: {
+          status: status as "HEALTHY",
+          lastCheckedAt: new Date(),
+          ...(info.lastError !== undefined && { lastError: info.lastError || null }),
+          ...(info.latencyMs !== undefined && { latencyMs: info.latencyMs }),
+        },
+      })
+      .then(
+        () => undefined,
+        () => undefined, // the server may have been removed meanwhile
+      );
+  }
+
   async function changed(serverId?: string) {
-    snapshot = undefined;
+    invalidate();
     await bus.publish({ kind: "registry", serverId }).catch((err: unknown) => log.warn({ err }, "could not publish a registry change"));
   }
 
@@ -126,27 +207,27 @@ export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
     /** Pool callback: health of an upstream. Only the active role's state is the server's state. */
     async onStatus(spec: UpstreamSpec, status: string, info: { lastError?: string; latencyMs?: number }) {
       if (spec.role !== "active") return;
-      await db.upstreamServer
-        .update({
-          where: { id: spec.serverId },
-          data: {
-            status: status as "HEALTHY",
-            lastCheckedAt: new Date(),
-            ...(info.lastError !== undefined && { lastError: info.lastError || null }),
-            ...(info.latencyMs !== undefined && { latencyMs: info.latencyMs }),
-          },
-        })
-        .catch(() => undefined); // the server may have been removed meanwhile
+      // One write at a time per server, in the order reported: CONNECTING then DOWN a millisecond apart (a
+      // command that fails at once) would otherwise race on two pooled connections and could leave CONNECTING.
+      const previous = statusWrites.get(spec.serverId) ?? Promise.resolve();
+      const write = previous.then(() => writeStatus(spec, status, info));
+      statusWrites.set(spec.serverId, write);
+      await write;
+      if (statusWrites.get(spec.serverId) === write) statusWrites.delete(spec.serverId);
     },
 
     /** Connects every enabled server (active and canary). Called once at start-up. */
     async startAll() {
       const rows = await db.upstreamServer.findMany({ where: { enabled: true }, include: { activeVersion: true, canaryVersion: true } });
       await Promise.all(
-        rows.flatMap((s) => [
-          connectAndSync(s, "active", (s.activeVersion?.launch as UpstreamLaunch | undefined) ?? launchOf(s)),
-          ...(s.canaryVersion ? [connectAndSync(s, "canary", s.canaryVersion.launch as UpstreamLaunch)] : []),
-        ]),
+        rows.map((s) =>
+          whileBusy(s.id, () =>
+            Promise.all([
+              connectAndSync(s, "active", (s.activeVersion?.launch as UpstreamLaunch | undefined) ?? launchOf(s)),
+              ...(s.canaryVersion ? [connectAndSync(s, "canary", s.canaryVersion.launch as UpstreamLaunch)] : []),
+            ]),
+          ),
+        ),
       );
       await changed();
     },
@@ -177,9 +258,11 @@ export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
         await recordAudit(tx, ctx, { action: "server.registered", targetType: "server", targetId: created.id, details: { slug: created.slug, transport: data.transport } });
         return created;
       });
-      if (row.enabled) await connectAndSync(row, "active", launchOf(row));
-      await changed(row.id);
-      return serverWithTools(row.slug);
+      return whileBusy(row.id, async () => {
+        if (row.enabled) await connectAndSync(row, "active", launchOf(row));
+        await changed(row.id);
+        return serverWithTools(row.slug);
+      });
     },
 
     list: async (): Promise<TServer[]> =>
@@ -196,69 +279,76 @@ export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
     async update(ctx: RequestContext, slug: string, input: TUpdateServer) {
       const patch = ZUpdateServer.parse(input);
       const s = await getServerRow(slug);
-      const launchKeys = ["command", "args", "env", "cwd", "url", "headers"] as const;
-      const launchChanged = launchKeys.some((k) => patch[k] !== undefined);
-      const next = {
-        ...s,
-        ...(patch.command !== undefined && { command: patch.command }),
-        ...(patch.args !== undefined && { args: patch.args }),
-        ...(patch.env !== undefined && { env: patch.env }),
-        ...(patch.cwd !== undefined && { cwd: patch.cwd }),
-        ...(patch.url !== undefined && { url: patch.url }),
-        ...(patch.headers !== undefined && { headers: patch.headers }),
-      };
-      if (patch.action === "promote" && !s.canaryVersionId) throw new GatewayError("conflict", `${slug} has no canary version to promote.`);
+      // This process's pool follows this change itself (see ensurePool).
+      return whileBusy(s.id, async () => {
+        const launchKeys = ["command", "args", "env", "cwd", "url", "headers"] as const;
+        const launchChanged = launchKeys.some((k) => patch[k] !== undefined);
+        const next = {
+          ...s,
+          ...(patch.command !== undefined && { command: patch.command }),
+          ...(patch.args !== undefined && { args: patch.args }),
+          ...(patch.env !== undefined && { env: patch.env }),
+          ...(patch.cwd !== undefined && { cwd: patch.cwd }),
+          ...(patch.url !== undefined && { url: patch.url }),
+          ...(patch.headers !== undefined && { headers: patch.headers }),
+        };
+        if (patch.action === "promote" && !s.canaryVersionId) throw new GatewayError("conflict", `${slug} has no canary version to promote.`);
 
-      await db.$transaction(async (tx) => {
-        await tx.upstreamServer.update({
-          where: { id: s.id },
-          data: {
-            ...(patch.name !== undefined && { name: patch.name }),
-            ...(patch.enabled !== undefined && { enabled: patch.enabled, status: patch.enabled ? "CONNECTING" : "DISABLED" }),
-            ...(patch.timeoutMs !== undefined && { timeoutMs: patch.timeoutMs }),
-            ...(patch.maxConcurrency !== undefined && { maxConcurrency: patch.maxConcurrency }),
-            ...(patch.canaryPercent !== undefined && { canaryPercent: patch.canaryPercent }),
-            // The server row holds the launch config of the active version; a canary keeps its own.
-            ...(launchChanged && !patch.asCanary && { command: next.command, args: next.args, env: json(next.env), cwd: next.cwd, url: next.url, headers: json(next.headers) }),
-            ...(patch.action === "promote" && { activeVersionId: s.canaryVersionId, canaryVersionId: null, canaryPercent: 0 }),
-            ...(patch.action === "rollback" && s.canaryVersionId && { canaryVersionId: null, canaryPercent: 0 }),
-          },
+        await db.$transaction(async (tx) => {
+          await tx.upstreamServer.update({
+            where: { id: s.id },
+            data: {
+              ...(patch.name !== undefined && { name: patch.name }),
+              ...(patch.enabled !== undefined && { enabled: patch.enabled, status: patch.enabled ? "CONNECTING" : "DISABLED" }),
+              ...(patch.timeoutMs !== undefined && { timeoutMs: patch.timeoutMs }),
+              ...(patch.maxConcurrency !== undefined && { maxConcurrency: patch.maxConcurrency }),
+              ...(patch.canaryPercent !== undefined && { canaryPercent: patch.canaryPercent }),
+              // The server row holds the launch config of the active version; a canary keeps its own.
+              ...(launchChanged && !patch.asCanary && { command: next.command, args: next.args, env: json(next.env), cwd: next.cwd, url: next.url, headers: json(next.headers) }),
+              ...(patch.action === "promote" && { activeVersionId: s.canaryVersionId, canaryVersionId: null, canaryPercent: 0, ...launchColumns(s.canaryVersion!.launch as UpstreamLaunch) }),
+              ...(patch.action === "rollback" && s.canaryVersionId && { canaryVersionId: null, canaryPercent: 0 }),
+            },
+          });
+          await recordAudit(tx, ctx, { action: patch.action ? SERVER_ACTIONS[patch.action] : "server.updated", targetType: "server", targetId: s.id, details: { slug, fields: Object.keys(patch) } });
         });
-        await recordAudit(tx, ctx, { action: patch.action ? `server.${patch.action}d` : "server.updated", targetType: "server", targetId: s.id, details: { slug, fields: Object.keys(patch) } });
-      });
 
-      if (patch.action === "rollback" && !s.canaryVersionId) {
-        // No canary: go back to the version before the active one.
-        const prev = await db.serverVersion.findFirst({ where: { serverId: s.id, id: { not: s.activeVersionId ?? "" }, createdAt: { lt: s.activeVersion?.createdAt ?? new Date() } }, orderBy: { createdAt: "desc" } });
-        if (!prev) throw new GatewayError("conflict", `${slug} has no earlier version to roll back to.`);
-        await db.upstreamServer.update({ where: { id: s.id }, data: { activeVersionId: prev.id } });
-        await pool.remove(s.id, "active");
-        await connectAndSync(s, "active", prev.launch as UpstreamLaunch);
-      } else if (patch.action === "rollback") {
-        await pool.remove(s.id, "canary");
-      } else if (patch.action === "promote") {
-        await pool.remove(s.id, "active");
-        await connectAndSync(s, "active", s.canaryVersion!.launch as UpstreamLaunch);
-        await pool.remove(s.id, "canary");
-      }
-      if (patch.enabled === false) await pool.remove(s.id);
-      if (patch.enabled === true || (launchChanged && !patch.asCanary)) await connectAndSync(s, "active", launchOf(next));
-      if (launchChanged && patch.asCanary) await connectAndSync(s, "canary", launchOf(next));
-      if (patch.action === "restart") await pool.restart(s.id);
-      await changed(s.id);
-      return serverWithTools(slug);
+        if (patch.action === "rollback" && !s.canaryVersionId) {
+          // No canary: go back to the version before the active one.
+          const prev = await db.serverVersion.findFirst({ where: { serverId: s.id, id: { not: s.activeVersionId ?? "" }, createdAt: { lt: s.activeVersion?.createdAt ?? new Date() } }, orderBy: { createdAt: "desc" } });
+          if (!prev) throw new GatewayError("conflict", `${slug} has no earlier version to roll back to.`);
+          await db.upstreamServer.update({ where: { id: s.id }, data: { activeVersionId: prev.id, ...launchColumns(prev.launch as UpstreamLaunch) } });
+          await pool.remove(s.id, "active");
+          await connectAndSync(s, "active", prev.launch as UpstreamLaunch);
+        } else if (patch.action === "rollback") {
+          await pool.remove(s.id, "canary");
+        } else if (patch.action === "promote") {
+          await pool.remove(s.id, "active");
+          await connectAndSync(s, "active", s.canaryVersion!.launch as UpstreamLaunch);
+          await pool.remove(s.id, "canary");
+        }
+        // Promote and rollback change which versions serve, not what they offer: the tool rows follow.
+        if (patch.action === "promote" || patch.action === "rollback") await db.$transaction((tx) => syncToolRows(tx, s.id));
+        if (patch.enabled === false) await pool.remove(s.id);
+        if (patch.enabled === true || (launchChanged && !patch.asCanary)) await connectAndSync(s, "active", launchOf(next));
+        if (launchChanged && patch.asCanary) await connectAndSync(s, "canary", launchOf(next));
+        if (patch.action === "restart") await pool.restart(s.id);
+        await changed(s.id);
+        return serverWithTools(slug);
+      });
     },
 
     async remove(ctx: RequestContext, slug: string) {
       const s = await getServerRow(slug);
-      await pool.remove(s.id);
-      await db.$transaction(async (tx) => {
-        await tx.upstreamServer.update({ where: { id: s.id }, data: { activeVersionId: null, canaryVersionId: null } });
-        await tx.upstreamServer.delete({ where: { id: s.id } });
-        await recordAudit(tx, ctx, { action: "server.removed", targetType: "server", targetId: s.id, details: { slug } });
+      return whileBusy(s.id, async () => {
+        await pool.remove(s.id);
+        await db.$transaction(async (tx) => {
+          await tx.upstreamServer.update({ where: { id: s.id }, data: { activeVersionId: null, canaryVersionId: null } });
+          await tx.upstreamServer.delete({ where: { id: s.id } });
+          await recordAudit(tx, ctx, { action: "server.removed", targetType: "server", targetId: s.id, details: { slug } });
+        });
+        await changed(s.id);
+        return toServerDto(s);
       });
-      await changed(s.id);
-      return toServerDto(s);
     },
 
     async listTools(): Promise<{ items: TToolSummary[]; nearDuplicates: ReturnType<typeof findNearDuplicates> }> {
@@ -314,6 +404,7 @@ export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
       const version = server.versions[role];
       const def = version?.tools.get(row.name);
       if (!version || !def) return { error: `The tool ${gatewayName} is not available in the version serving this session.` };
+      await ensurePool(snap, server, role, version.launch);
       const ann = (def.annotations ?? {}) as { readOnlyHint?: boolean; idempotentHint?: boolean };
       return {
         tool: {

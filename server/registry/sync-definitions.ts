@@ -3,7 +3,7 @@
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { DbTx, Prisma } from "../db/client";
 import type { UpstreamLaunch } from "../upstream/upstream-client";
-import { definitionsHash, toolHash } from "./content-hash";
+import { canonicalJson, definitionsHash, toolHash } from "./content-hash";
 import { defaultRiskTier } from "./default-tier";
 import type { UpstreamDefinitions } from "./definitions";
 import { diffDefinitions } from "./diff-definitions";
@@ -35,13 +35,17 @@ export async function syncDefinitions(
   launch: UpstreamLaunch,
   defs: UpstreamDefinitions,
 ): Promise<SyncResult> {
+  // One sync per server at a time, across processes: discovery after a connect and a list_changed refresh
+  // (or two gateways starting) would otherwise both create the same next version.
+  await tx.$executeRaw`SELECT 1 FROM upstream_servers WHERE id = ${serverId} FOR UPDATE`;
   const server = await tx.upstreamServer.findUniqueOrThrow({
     where: { id: serverId },
     include: { activeVersion: true, canaryVersion: true, versions: { select: { version: true } } },
   });
   const current = role === "active" ? server.activeVersion : server.canaryVersion;
   const hash = definitionsHash(defs);
-  const sameLaunch = current && JSON.stringify(current.launch) === JSON.stringify(launch);
+  // Canonical JSON: the stored launch went through jsonb, which reorders object keys.
+  const sameLaunch = current && canonicalJson(current.launch) === canonicalJson(launch);
   const skippedTools: string[] = [];
   if (current && current.contentHash === hash && sameLaunch) {
     return { changed: false, versionId: current.id, version: current.version, skippedTools };
@@ -66,6 +70,20 @@ export async function syncDefinitions(
   for (const t of defs.tools) visible.set(t.name, t); // the version just discovered wins for shared names
   await upsertTools(tx, server.id, server.slug, [...visible.values()], skippedTools);
   return { changed: true, versionId: created.id, version, skippedTools };
+}
+
+/**
+ * Re-derives the tool rows from the server's current active and canary versions. Needed after promote and
+ * rollback: they change which versions serve without new definitions, so syncDefinitions has nothing to do.
+ */
+export async function syncToolRows(tx: DbTx, serverId: string): Promise<void> {
+  await tx.$executeRaw`SELECT 1 FROM upstream_servers WHERE id = ${serverId} FOR UPDATE`;
+  const server = await tx.upstreamServer.findUniqueOrThrow({ where: { id: serverId }, include: { activeVersion: true, canaryVersion: true } });
+  const visible = new Map<string, McpTool>();
+  for (const v of [server.canaryVersion, server.activeVersion]) {
+    for (const t of (v?.definitions as UpstreamDefinitions | undefined)?.tools ?? []) visible.set(t.name, t); // active wins
+  }
+  await upsertTools(tx, server.id, server.slug, [...visible.values()], []);
 }
 
 async function upsertTools(tx: DbTx, serverId: string, slug: string, tools: McpTool[], skipped: string[]) {

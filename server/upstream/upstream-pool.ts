@@ -15,6 +15,7 @@ import {
 } from "cockatiel";
 import { CallToolResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../logger";
+import { canonicalJson } from "../registry/content-hash";
 import type { UpstreamDefinitions } from "../registry/definitions";
 import { connectUpstream, discoverDefinitions, type ConnectedUpstream, type UpstreamLaunch } from "./upstream-client";
 import { isTransient, UpstreamUnavailableError } from "./upstream-errors";
@@ -99,12 +100,14 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
     if (e.connecting) return e.connecting;
     setStatus(e, "CONNECTING");
     e.connecting = (async () => {
+      // Declared before the connect: the process can exit (and onClose fire) before connectUpstream returns.
+      let conn: ConnectedUpstream | undefined;
       try {
-        const conn = await connectUpstream(
+        conn = await connectUpstream(
           e.spec.launch,
           {
             onClose: (reason) => {
-              if (e.conn !== conn) return;
+              if (!conn || e.conn !== conn) return;
               e.conn = undefined;
               if (e.removed) return;
               const tail = e.stderr.slice(-3).join(" | ");
@@ -113,6 +116,7 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
               scheduleReconnect(e);
             },
             onListChanged: () => {
+              if (!conn) return; // announced during initialize: the discovery after connect sees it
               void discoverDefinitions(conn.client, opts.connectTimeoutMs)
                 .then((defs) => events.onDefinitions?.(e.spec, defs))
                 .catch((err: unknown) => log.warn({ err, server: e.spec.slug }, "refresh after list_changed failed"));
@@ -196,7 +200,8 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
     /** Connects (or reuses the connection) and lists the upstream's definitions. */
     async start(spec: UpstreamSpec): Promise<UpstreamDefinitions> {
       const existing = entries.get(key(spec.serverId, spec.role));
-      if (existing && JSON.stringify(existing.spec.launch) !== JSON.stringify(spec.launch)) await remove(spec.serverId, spec.role);
+      // Canonical JSON: a launch read back from jsonb has its keys reordered, and is still the same launch.
+      if (existing && canonicalJson(existing.spec.launch) !== canonicalJson(spec.launch)) await remove(spec.serverId, spec.role);
       const e = entryFor(spec);
       e.removed = false;
       const conn = await connect(e);
@@ -232,6 +237,14 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
       const e = entries.get(key(serverId, role));
       if (!e) throw new UpstreamUnavailableError("the server is not connected");
       return wrap(e.bulkhead, e.breaker).execute(async () => fn(await connect(e)), signal);
+    },
+    /** The launch this process runs (or keeps reconnecting) for a server's role, if any. */
+    launchOf(serverId: string, role: Role): UpstreamLaunch | undefined {
+      return entries.get(key(serverId, role))?.spec.launch;
+    },
+    /** The (server, role) pairs this process holds a connection or reconnect loop for. */
+    held(): { serverId: string; role: Role }[] {
+      return [...entries.values()].map((e) => ({ serverId: e.spec.serverId, role: e.spec.role }));
     },
     status(serverId: string, role: Role = "active") {
       const e = entries.get(key(serverId, role));

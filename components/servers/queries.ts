@@ -1,0 +1,71 @@
+// REST calls and react-query keys for servers and tools. Keys nest under ["servers"] so one invalidation
+// refreshes the list, a server page and its versions together.
+import type { z } from "zod";
+import { apiFetch } from "@/components/api-client";
+import type { TCreateServer, TServer, TToolSummary, TUpdateServer, TUpdateTool, ZToolCallResult } from "@/lib/schemas";
+
+export type TServerWithTools = { server: TServer; tools: TToolSummary[] };
+export type TToolCallResult = z.infer<typeof ZToolCallResult>;
+export type TNearDuplicate = { a: string; b: string; score: number; reason: string };
+
+export type TDefinitionChange = { name: string; fields: string[]; breaking: boolean; reasons: string[] };
+export type TSectionDiff = { added: string[]; removed: string[]; changed: TDefinitionChange[] };
+export type TDefinitionsDiff = {
+  server: { fields: string[] };
+  tools: TSectionDiff;
+  resources: TSectionDiff;
+  resourceTemplates: TSectionDiff;
+  prompts: TSectionDiff;
+  breaking: boolean;
+  empty: boolean;
+};
+export type TServerVersion = {
+  id: string;
+  version: string;
+  contentHash: string;
+  diff: TDefinitionsDiff | null;
+  createdAt: string;
+  active: boolean;
+  canary: boolean;
+};
+
+export const serversKey = ["servers"] as const;
+export const serverKey = (slug: string) => ["servers", slug] as const;
+export const versionsKey = (slug: string) => ["servers", slug, "versions"] as const;
+export const toolsKey = ["tools"] as const;
+
+const serverPath = (slug: string) => `/api/v1/servers/${encodeURIComponent(slug)}`;
+const toolPath = (name: string) => `/api/v1/tools/${encodeURIComponent(name)}`;
+
+export const listServers = (signal?: AbortSignal) => apiFetch<{ items: TServer[] }>("/api/v1/servers", { signal });
+export const getServer = (slug: string, signal?: AbortSignal) =>
+  apiFetch<TServerWithTools>(serverPath(slug), { signal });
+export const createServer = (body: TCreateServer) =>
+  apiFetch<TServerWithTools>("/api/v1/servers", { method: "POST", body });
+export const updateServer = (slug: string, body: TUpdateServer) =>
+  apiFetch<TServerWithTools>(serverPath(slug), { method: "PATCH", body });
+export const removeServer = (slug: string) => apiFetch<TServer>(serverPath(slug), { method: "DELETE" });
+export const listVersions = (slug: string, signal?: AbortSignal) =>
+  apiFetch<{ items: TServerVersion[] }>(`${serverPath(slug)}/versions`, { signal });
+
+export const listTools = (signal?: AbortSignal) =>
+  apiFetch<{ items: TToolSummary[]; nearDuplicates: TNearDuplicate[] }>("/api/v1/tools", { signal });
+export const updateTool = (name: string, body: TUpdateTool) =>
+  apiFetch<TToolSummary>(toolPath(name), { method: "PATCH", body });
+export const callTool = (name: string, args: Record<string, unknown>) =>
+  apiFetch<TToolCallResult>(`${toolPath(name)}/call`, { method: "POST", body: { arguments: args } });
+
+/** A slug and tool from a gateway name (`<slug>__<tool>`; a slug has no `_`, so the first `__` ends it). */
+export function parseGatewayName(name: string): { slug: string; tool: string } | null {
+  const at = name.indexOf("__");
+  return at > 0 ? { slug: name.slice(0, at), tool: name.slice(at + 2) } : null;
+}
+
+export const serverHref = (slug: string, tab?: string) =>
+  `/servers/${encodeURIComponent(slug)}${tab ? `?tab=${tab}` : ""}`;
+export const toolHref = (name: string) => `/tools/${encodeURIComponent(name)}`;
+
+/** While any server is still connecting, poll quickly so its outcome shows up without a reload. */
+export function pollInterval(statuses: readonly TServer["status"][]): number {
+  return statuses.includes("CONNECTING") ? 2_000 : 15_000;
+}

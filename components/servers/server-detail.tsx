@@ -1,0 +1,121 @@
+"use client";
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { isApiError } from "@/components/api-client";
+import { EmptyState } from "@/components/empty-state";
+import { ServerIcon } from "@/components/icons";
+import { PageHeader } from "@/components/page-header";
+import { Tabs } from "@/components/tabs";
+import { buttonPrimary, buttonSecondary, card } from "@/components/ui";
+import { Breadcrumbs } from "./breadcrumbs";
+import { CanaryPanel } from "./canary-panel";
+import { ConnectionSummary, RecentError } from "./connection-summary";
+import { getServer, pollInterval, serverKey, type TServerWithTools } from "./queries";
+import { ServerActions } from "./server-actions";
+import { ServerTools } from "./server-tools";
+import { ServerVersions } from "./server-versions";
+import { StatusBadge } from "./status-badge";
+import { TRANSPORT_LABEL } from "./transport-picker";
+import { VersionLabel } from "./version-label";
+
+export function ServerDetail({ slug }: { slug: string }) {
+  const query = useQuery({
+    queryKey: serverKey(slug),
+    queryFn: ({ signal }) => getServer(slug, signal),
+    refetchInterval: (q) => (q.state.data ? pollInterval([q.state.data.server.status]) : false),
+  });
+
+  if (query.isPending) {
+    return (
+      <>
+        <Breadcrumbs items={[{ href: "/servers", label: "Servers & Tools" }, { label: slug }]} />
+        <p className="py-8 text-center text-sm text-slate-500" role="status">
+          Loading the server…
+        </p>
+      </>
+    );
+  }
+  if (query.isError) {
+    const missing = isApiError(query.error) && query.error.status === 404;
+    return (
+      <>
+        <Breadcrumbs items={[{ href: "/servers", label: "Servers & Tools" }, { label: slug }]} />
+        {missing ? (
+          <EmptyState icon={<ServerIcon className="h-6 w-6" />} title={`There is no server “${slug}”`}>
+            <p>It may have been removed. The servers list shows every server that is registered.</p>
+            <p className="pt-2">
+              <Link href="/servers" className={buttonPrimary}>
+                Back to the servers
+              </Link>
+            </p>
+          </EmptyState>
+        ) : (
+          <div className={`${card} px-4 py-8 text-center text-sm`} role="alert">
+            <p className="text-red-700">Could not load the server: {query.error.message}</p>
+            <button type="button" className={`${buttonSecondary} mt-3`} onClick={() => void query.refetch()}>
+              Try again
+            </button>
+          </div>
+        )}
+      </>
+    );
+  }
+  return <ServerPage data={query.data} />;
+}
+
+function ServerPage({ data: { server, tools } }: { data: TServerWithTools }) {
+  const live = tools.filter((t) => !t.removed);
+  return (
+    <>
+      <Breadcrumbs items={[{ href: "/servers", label: "Servers & Tools" }, { label: server.name }]} />
+      <PageHeader
+        title={server.name}
+        description={
+          <span className="flex flex-wrap items-center gap-x-3 gap-y-1.5">
+            <StatusBadge status={server.status} lastError={server.lastError} />
+            <span className="font-mono text-slate-700">{server.slug}</span>
+            <span>{TRANSPORT_LABEL[server.transport]}</span>
+            <VersionLabel server={server} inline />
+          </span>
+        }
+        actions={<ServerActions server={server} toolCount={live.length} />}
+      />
+      {server.lastError && <RecentError server={server} />}
+      <ConnectionSummary server={server} />
+      <div className="mt-6">
+        <Tabs
+          label={`${server.name} sections`}
+          tabs={[
+            {
+              id: "tools",
+              label: <TabLabel text="Tools" count={live.length} />,
+              panel: <ServerTools server={server} tools={tools} />,
+            },
+            { id: "versions", label: "Versions", panel: <ServerVersions server={server} /> },
+            {
+              id: "canary",
+              label: (
+                <>
+                  Canary
+                  {server.canaryVersion && (
+                    <span className="rounded bg-amber-100 px-1.5 text-xs text-amber-800">{server.canaryPercent}%</span>
+                  )}
+                </>
+              ),
+              panel: <CanaryPanel server={server} />,
+            },
+          ]}
+        />
+      </div>
+    </>
+  );
+}
+
+function TabLabel({ text, count }: { text: string; count: number }) {
+  return (
+    <>
+      {text}
+      <span className="rounded-full bg-slate-100 px-2 text-xs text-slate-600 tabular-nums">{count}</span>
+    </>
+  );
+}

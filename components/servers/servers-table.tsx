@@ -1,0 +1,134 @@
+"use client";
+import Link from "next/link";
+import { Switch } from "@/components/switch";
+import { buttonSecondary, card, responsiveTable as t } from "@/components/ui";
+import type { TServer } from "@/lib/schemas";
+import { formatLatency, launchSummary } from "./format";
+import { serverHref } from "./queries";
+import { reportConnection, reportDisabled, useUpdateServer } from "./server-mutations";
+import { StatusBadge } from "./status-badge";
+import { TRANSPORT_LABEL } from "./transport-picker";
+import { VersionLabel } from "./version-label";
+
+export function ServersTable({ servers, refreshing }: { servers: readonly TServer[]; refreshing: boolean }) {
+  return (
+    <section aria-labelledby="servers-heading" className={`${card} min-w-0 overflow-hidden`}>
+      <div className="flex items-center justify-between border-b border-slate-200 px-4 py-3">
+        <h2 id="servers-heading" className="text-base font-semibold text-slate-900">
+          Servers <span className="font-normal text-slate-500">({servers.length})</span>
+        </h2>
+        {refreshing && <span className="text-xs text-slate-500">Refreshing…</span>}
+      </div>
+      <div className={t.wrapper}>
+        <table className={t.table}>
+          <thead className={t.thead}>
+            <tr>
+              <th scope="col" className={t.th}>
+                Server
+              </th>
+              <th scope="col" className={t.th}>
+                Status
+              </th>
+              <th scope="col" className={`${t.th} text-right`}>
+                Tools
+              </th>
+              <th scope="col" className={`${t.th} hidden text-right md:table-cell`}>
+                Latency
+              </th>
+              <th scope="col" className={t.th}>
+                Version
+              </th>
+              <th scope="col" className={t.th}>
+                Enabled
+              </th>
+            </tr>
+          </thead>
+          <tbody className={t.tbody}>
+            {servers.map((s) => (
+              <ServerRow key={s.id} server={s} />
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+function ServerRow({ server: s }: { server: TServer }) {
+  const mutation = useUpdateServer(s);
+  const showError = s.lastError && (s.status === "DOWN" || s.status === "DEGRADED");
+
+  return (
+    <tr data-testid="server-row" data-slug={s.slug} className={`${t.tr} ${s.enabled ? "" : "bg-slate-50"}`}>
+      <td className={`${t.cell} w-full min-w-0 sm:w-auto sm:max-w-[22rem]`}>
+        <div className="flex min-w-0 items-baseline gap-2">
+          <Link href={serverHref(s.slug)} className="truncate font-medium text-indigo-700 hover:underline">
+            {s.name}
+          </Link>
+          <span className="shrink-0 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-600">
+            {TRANSPORT_LABEL[s.transport]}
+          </span>
+        </div>
+        <div className="truncate font-mono text-xs text-slate-500" title={launchSummary(s)}>
+          {s.slug}
+        </div>
+        {showError && (
+          <p
+            className="mt-1 line-clamp-2 text-xs break-words text-red-700"
+            title={s.lastError ?? undefined}
+            data-testid="server-error"
+          >
+            {s.lastError}
+          </p>
+        )}
+      </td>
+      <td className={t.cell}>
+        <div className="flex flex-wrap items-center gap-2">
+          <StatusBadge status={s.status} lastError={s.lastError} />
+          {s.status === "DOWN" && (
+            <button
+              type="button"
+              className={`${buttonSecondary} px-2 py-1 text-xs`}
+              disabled={mutation.isPending}
+              aria-label={`Retry connecting to ${s.name}`}
+              // `enabled: true` connects now even when the first attempt never got a process going (a
+              // restart only recycles a running connection).
+              onClick={() =>
+                mutation.mutate({
+                  patch: { enabled: true },
+                  done: (res) => reportConnection(res, `${s.name} is connected`),
+                })
+              }
+            >
+              {mutation.isPending ? "Retrying…" : "Retry"}
+            </button>
+          )}
+        </div>
+      </td>
+      <td className={`${t.cell} whitespace-nowrap text-slate-700 sm:text-right`}>
+        <Link href={serverHref(s.slug)} className="hover:underline">
+          {s.toolCount} <span className="text-slate-500 sm:hidden">tools</span>
+        </Link>
+      </td>
+      <td className={`${t.cell} hidden text-right whitespace-nowrap text-slate-600 tabular-nums md:table-cell`}>
+        {formatLatency(s.latencyMs)}
+      </td>
+      <td className={`${t.cell} whitespace-nowrap`}>
+        <VersionLabel server={s} />
+      </td>
+      <td className={`${t.cell} ml-auto`}>
+        <Switch
+          checked={s.enabled}
+          label={`${s.name} enabled`}
+          disabled={mutation.isPending}
+          onChange={(enabled) =>
+            mutation.mutate({
+              patch: { enabled },
+              done: (res) => (enabled ? reportConnection(res, `${s.name} is enabled`) : reportDisabled(s.name)),
+            })
+          }
+        />
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,67 @@
+"use client";
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState } from "react";
+import { EmptyState } from "@/components/empty-state";
+import { ServerIcon } from "@/components/icons";
+import { PageHeader } from "@/components/page-header";
+import { buttonPrimary, buttonSecondary, card } from "@/components/ui";
+import { listServers, pollInterval, serversKey } from "./queries";
+import { RegisterServerDialog } from "./register-server-dialog";
+import { ServersTable } from "./servers-table";
+
+export function ServersView() {
+  const [registering, setRegistering] = useState(false);
+  const query = useQuery({
+    queryKey: serversKey,
+    queryFn: ({ signal }) => listServers(signal),
+    refetchInterval: (q) => pollInterval(q.state.data?.items.map((s) => s.status) ?? []),
+  });
+  const register = (text: string) => (
+    <button type="button" className={buttonPrimary} onClick={() => setRegistering(true)}>
+      {text}
+    </button>
+  );
+
+  return (
+    <>
+      <PageHeader
+        title="Servers & Tools"
+        description="Upstream MCP servers behind the gateway and the tools they expose."
+        actions={
+          <>
+            <Link href="/tools" className={buttonSecondary}>
+              All tools
+            </Link>
+            {register("Register server")}
+          </>
+        }
+      />
+      {query.isPending ? (
+        <p className="py-8 text-center text-sm text-slate-500" role="status">
+          Loading servers…
+        </p>
+      ) : query.isError ? (
+        <div className={`${card} px-4 py-8 text-center text-sm`} role="alert">
+          <p className="text-red-700">Could not load the servers: {query.error.message}</p>
+          <button type="button" className={`${buttonSecondary} mt-3`} onClick={() => void query.refetch()}>
+            Try again
+          </button>
+        </div>
+      ) : query.data.items.length === 0 ? (
+        <EmptyState icon={<ServerIcon className="h-6 w-6" />} title="No upstream MCP servers registered yet">
+          <p>
+            Registering a server tells Portcullis how to reach it: a local command it starts and talks to over stdio, or
+            an HTTP URL. The gateway connects at once, lists the server&apos;s tools and offers them to agents, with
+            your policies applied to every call.
+          </p>
+          <p>Each registered server is listed here with its health, its version and its tools.</p>
+          <div className="pt-2">{register("Register your first server")}</div>
+        </EmptyState>
+      ) : (
+        <ServersTable servers={query.data.items} refreshing={query.isFetching} />
+      )}
+      <RegisterServerDialog open={registering} onClose={() => setRegistering(false)} />
+    </>
+  );
+}

@@ -1,0 +1,82 @@
+"use client";
+// Tabs whose choice lives in the URL (`?tab=versions`), so a tab can be linked to and survives a reload.
+// history.replaceState is enough: Next.js keeps useSearchParams in step without a server round trip.
+import { usePathname, useSearchParams } from "next/navigation";
+import { useId, useRef } from "react";
+
+export type Tab = { id: string; label: React.ReactNode; panel: React.ReactNode };
+
+export function Tabs({ tabs, label, param = "tab" }: { tabs: readonly Tab[]; label: string; param?: string }) {
+  const pathname = usePathname();
+  const search = useSearchParams();
+  const baseId = useId();
+  const listRef = useRef<HTMLDivElement>(null);
+  const requested = search.get(param);
+  const current = tabs.find((t) => t.id === requested) ?? tabs[0];
+  if (!current) return null;
+
+  function select(id: string, focus = false) {
+    const q = new URLSearchParams(search.toString());
+    if (id === tabs[0]?.id) q.delete(param);
+    else q.set(param, id);
+    const qs = q.toString();
+    window.history.replaceState(null, "", `${pathname}${qs ? `?${qs}` : ""}`);
+    if (focus) listRef.current?.querySelector<HTMLButtonElement>(`[data-tab="${id}"]`)?.focus();
+  }
+
+  function onKeyDown(e: React.KeyboardEvent) {
+    const i = tabs.findIndex((t) => t.id === current?.id);
+    const step = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;
+    let next: Tab | undefined;
+    if (step) next = tabs[(i + step + tabs.length) % tabs.length];
+    else if (e.key === "Home") next = tabs[0];
+    else if (e.key === "End") next = tabs.at(-1);
+    if (!next) return;
+    e.preventDefault();
+    select(next.id, true);
+  }
+
+  return (
+    <div>
+      <div
+        ref={listRef}
+        role="tablist"
+        aria-label={label}
+        onKeyDown={onKeyDown}
+        className="flex gap-1 overflow-x-auto border-b border-slate-200"
+      >
+        {tabs.map((t) => {
+          const active = t.id === current.id;
+          return (
+            <button
+              key={t.id}
+              type="button"
+              role="tab"
+              id={`${baseId}-tab-${t.id}`}
+              data-tab={t.id}
+              aria-selected={active}
+              aria-controls={`${baseId}-panel-${t.id}`}
+              tabIndex={active ? 0 : -1}
+              onClick={() => select(t.id)}
+              className={`-mb-px inline-flex shrink-0 items-center gap-2 border-b-2 px-3 py-2.5 text-sm font-medium whitespace-nowrap transition-colors focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-indigo-600 ${
+                active
+                  ? "border-indigo-600 text-indigo-700"
+                  : "border-transparent text-slate-600 hover:border-slate-300 hover:text-slate-900"
+              }`}
+            >
+              {t.label}
+            </button>
+          );
+        })}
+      </div>
+      <div
+        role="tabpanel"
+        id={`${baseId}-panel-${current.id}`}
+        aria-labelledby={`${baseId}-tab-${current.id}`}
+        className="pt-5"
+      >
+        {current.panel}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,229 @@
+// Canary versions: a changed launch runs beside the active one and serves the sessions whose stable bucket
+// is below canaryPercent; promote and rollback; every version gets a semver bump and a diff.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RequestContext } from "../context";
+import { canaryBucket } from "../mcp/mcp-sessions";
+import { insertUser, userContext } from "../test/contexts";
+import {
+  agentInBucket,
+  fixtureEvents,
+  firstText,
+  misbehavingServer,
+  removeTempDirs,
+  startTestGateway,
+  tempDir,
+  userWithToken,
+  waitUntil,
+  type Agent,
+  type TestGateway,
+} from "../test/gateway-harness";
+import { createTestDb, truncateAll } from "../test/test-db";
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe("canary versions", () => {
+  const db = createTestDb();
+  let tg: TestGateway;
+  let admin: RequestContext;
+  let token = "";
+  let dir = "";
+  let v1Env: Record<string, string> = {};
+  let v2Env: Record<string, string> = {};
+  let low: Agent;
+  let high: Agent;
+
+  const names = async (ag: Agent) => (await ag.client.listTools()).tools.map((t) => t.name);
+  const whoami = async (ag: Agent) =>
+    JSON.parse(firstText(await ag.client.callTool({ name: "shop__whoami", arguments: {} }))) as {
+      variant: string;
+      pid: number;
+    };
+  const lastAuditVersion = async () =>
+    (await db.auditEvent.findFirstOrThrow({ where: { action: "tool.called" }, orderBy: { id: "desc" } }))
+      .upstreamVersion;
+  const versionRows = async () =>
+    (await tg.gateway.registry.versions("shop")).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+
+  beforeAll(async () => {
+    await truncateAll(db);
+    tg = await startTestGateway();
+    admin = userContext(await insertUser(db, { role: "ADMIN" }));
+    token = (await userWithToken(db)).token;
+    dir = await tempDir("canary");
+    const input = misbehavingServer(dir, { slug: "shop" });
+    v1Env = input.env!;
+    v2Env = { ...v1Env, FIXTURE_VARIANT: "v2" };
+    const { server } = await tg.gateway.registry.register(admin, input);
+    if (server.status !== "HEALTHY") throw new Error(server.lastError ?? "shop did not start");
+    low = await agentInBucket(tg.mcpUrl, token, (b) => b < 50);
+    high = await agentInBucket(tg.mcpUrl, token, (b) => b >= 50);
+  });
+
+  afterAll(async () => {
+    await low?.close();
+    await high?.close();
+    await tg?.close();
+    await db.$disconnect();
+    await removeTempDirs();
+  });
+
+  it("buckets are stable per session and spread over 0–99", () => {
+    expect(canaryBucket(low.sessionId)).toBe(low.bucket);
+    const buckets = Array.from({ length: 2000 }, (_, i) => canaryBucket(`session-${i}`));
+    expect(Math.min(...buckets)).toBe(0);
+    expect(Math.max(...buckets)).toBe(99);
+    const below50 = buckets.filter((b) => b < 50).length / buckets.length;
+    expect(below50).toBeGreaterThan(0.45);
+    expect(below50).toBeLessThan(0.55);
+  });
+
+  it("a launch change asCanary at 50 %: sessions in buckets < 50 get the canary's tools, the others the active's", async () => {
+    const { server } = await tg.gateway.registry.update(admin, "shop", {
+      env: v2Env,
+      asCanary: true,
+      canaryPercent: 50,
+    });
+    expect(server).toMatchObject({ activeVersion: "1.0.0", canaryVersion: "1.1.0", canaryPercent: 50 });
+    // The server row keeps the active version's launch; the canary's lives on its version.
+    const row = await db.upstreamServer.findUniqueOrThrow({
+      where: { slug: "shop" },
+      include: { canaryVersion: true },
+    });
+    expect(row.env).toEqual(v1Env);
+    expect(row.canaryVersion?.launch).toMatchObject({ env: v2Env });
+
+    for (const bucket of [0, 49])
+      expect((await tg.gateway.registry.visibleTools(bucket)).map((t) => t.name)).toContain("shop__v2_only");
+    for (const bucket of [50, 99])
+      expect((await tg.gateway.registry.visibleTools(bucket)).map((t) => t.name)).not.toContain("shop__v2_only");
+
+    expect(await names(low)).toContain("shop__v2_only");
+    expect((await whoami(low)).variant).toBe("v2");
+    expect(await lastAuditVersion()).toBe("1.1.0");
+    expect(await names(high)).not.toContain("shop__v2_only");
+    expect((await whoami(high)).variant).toBe("v1");
+    expect(await lastAuditVersion()).toBe("1.0.0");
+    await expect(high.client.callTool({ name: "shop__v2_only", arguments: {} })).rejects.toThrow(
+      /not available in the version serving this session/,
+    );
+    expect(firstText(await low.client.callTool({ name: "shop__v2_only", arguments: {} }))).toBe("v2_only ok (v2)");
+
+    const [v1, v2] = await versionRows();
+    expect(v1).toMatchObject({ version: "1.0.0", active: true, canary: false });
+    expect(v2).toMatchObject({
+      version: "1.1.0",
+      active: false,
+      canary: true,
+      diff: { breaking: false, tools: { added: ["v2_only"], removed: [], changed: [] } },
+    });
+  });
+
+  it("changing canaryPercent moves sessions between versions without restarting anything", async () => {
+    const pids = new Set(
+      fixtureEvents(dir)
+        .filter((e) => e.event === "start")
+        .map((e) => e.pid),
+    );
+    await tg.gateway.registry.update(admin, "shop", { canaryPercent: 100 });
+    expect((await whoami(high)).variant).toBe("v2");
+    await tg.gateway.registry.update(admin, "shop", { canaryPercent: 0 });
+    expect((await whoami(low)).variant).toBe("v1");
+    await tg.gateway.registry.update(admin, "shop", { canaryPercent: 50 });
+    expect((await whoami(low)).variant).toBe("v2");
+    expect(
+      new Set(
+        fixtureEvents(dir)
+          .filter((e) => e.event === "start")
+          .map((e) => e.pid),
+      ),
+    ).toEqual(pids);
+  });
+
+  it("rollback removes the canary: every session is served by the active version and the canary process stops", async () => {
+    const canaryPid = (await whoami(low)).pid;
+    const { server } = await tg.gateway.registry.update(admin, "shop", { action: "rollback" });
+    expect(server).toMatchObject({ activeVersion: "1.0.0", canaryVersion: null, canaryPercent: 0 });
+    expect(await names(low)).not.toContain("shop__v2_only");
+    expect((await whoami(low)).variant).toBe("v1");
+    await waitUntil("the canary process to exit", () => !alive(canaryPid), 5_000);
+    // The canary-only tool is no longer offered anywhere, the admin's tool list included.
+    const { items } = await tg.gateway.registry.listTools();
+    expect(items.map((t) => t.name)).not.toContain("shop__v2_only");
+    expect((await db.tool.findUniqueOrThrow({ where: { gatewayName: "shop__v2_only" } })).removedAt).not.toBeNull();
+  });
+
+  it("promote makes the canary the active version for every session", async () => {
+    await tg.gateway.registry.update(admin, "shop", { env: v2Env, asCanary: true, canaryPercent: 50 });
+    const canaryVersion = (
+      await db.upstreamServer.findUniqueOrThrow({ where: { slug: "shop" }, include: { canaryVersion: true } })
+    ).canaryVersion!.version;
+    const activePid = (await whoami(high)).pid;
+    const { server } = await tg.gateway.registry.update(admin, "shop", { action: "promote" });
+    expect(server).toMatchObject({ activeVersion: canaryVersion, canaryVersion: null, canaryPercent: 0 });
+    for (const ag of [low, high]) {
+      expect(await names(ag)).toContain("shop__v2_only");
+      expect((await whoami(ag)).variant).toBe("v2");
+    }
+    expect(await lastAuditVersion()).toBe(canaryVersion);
+    await waitUntil("the old active process to exit", () => !alive(activePid), 5_000);
+    const { items } = await tg.gateway.registry.listTools();
+    expect(items.find((t) => t.name === "shop__v2_only")).toMatchObject({ removed: false });
+  });
+
+  it("the promoted launch survives a disable and re-enable of the server", async () => {
+    await tg.gateway.registry.update(admin, "shop", { enabled: false });
+    await tg.gateway.registry.update(admin, "shop", { enabled: true });
+    expect((await whoami(low)).variant).toBe("v2");
+    expect(await names(high)).toContain("shop__v2_only");
+  });
+
+  it("a canary that drops a tool is a new major version with a breaking diff", async () => {
+    const before = (await versionRows()).map((v) => v.version);
+    const { server } = await tg.gateway.registry.update(admin, "shop", {
+      env: v1Env,
+      asCanary: true,
+      canaryPercent: 10,
+    });
+    expect(server.canaryVersion).toBe("2.0.0");
+    const latest = (await versionRows()).at(-1)!;
+    expect(latest).toMatchObject({
+      version: "2.0.0",
+      canary: true,
+      diff: { breaking: true, tools: { removed: ["v2_only"] } },
+    });
+    // Every version is distinct semver, never reused.
+    const all = (await versionRows()).map((v) => v.version);
+    expect(new Set(all).size).toBe(all.length);
+    expect(all).toEqual([...before, "2.0.0"]);
+    for (const v of all) expect(v).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it("a launch change without canary replaces the active version; rollback then returns to the previous one", async () => {
+    const plainDir = await tempDir("canary-plain");
+    const input = misbehavingServer(plainDir, { slug: "plain" });
+    await tg.gateway.registry.register(admin, input);
+    const { server: updated } = await tg.gateway.registry.update(admin, "plain", {
+      env: { ...input.env, FIXTURE_VARIANT: "v2" },
+    });
+    expect(updated).toMatchObject({ activeVersion: "1.1.0", canaryVersion: null });
+    expect(await names(high)).toContain("plain__v2_only");
+
+    const { server } = await tg.gateway.registry.update(admin, "plain", { action: "rollback" });
+    expect(server).toMatchObject({ activeVersion: "1.0.0", canaryVersion: null });
+    expect(await names(high)).not.toContain("plain__v2_only");
+    const who = JSON.parse(firstText(await high.client.callTool({ name: "plain__whoami", arguments: {} }))) as {
+      variant: string;
+    };
+    expect(who.variant).toBe("v1");
+    // The server row describes the launch that runs now, so a later restart or edit starts the right one.
+    expect((await db.upstreamServer.findUniqueOrThrow({ where: { slug: "plain" } })).env).toEqual(input.env);
+    expect((await db.tool.findUniqueOrThrow({ where: { gatewayName: "plain__v2_only" } })).removedAt).not.toBeNull();
+  });
+});

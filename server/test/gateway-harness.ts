@@ -1,0 +1,319 @@
+// Integration harness for the gateway path: a gateway on the run's PostgreSQL served over real HTTP, agents
+// that speak MCP to it with the SDK client, and launch configs for real upstream servers.
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { TCreateServer } from "../../lib/schemas";
+import { loadConfig } from "../config";
+import type { Db, User } from "../db/client";
+import { createGateway, type Gateway } from "../index";
+import { createLogger } from "../logger";
+import { canaryBucket } from "../mcp/mcp-sessions";
+import { createApiToken } from "../tokens/create-api-token";
+import type { PoolOptions } from "../upstream/upstream-pool";
+import type { FixtureEvent, FlapState } from "./fixtures/misbehaving-server";
+import { insertUser, userContext } from "./contexts";
+import { serveWebHandler, type ServedHandler } from "./serve-web-handler";
+import { createTestDb, testDatabaseUrl } from "./test-db";
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
+const pkg = (name: string) => path.join(REPO_ROOT, "node_modules", "@modelcontextprotocol", name, "dist", "index.js");
+
+// ── upstream launch configs (stdio, run with this Node) ──────────────────────────────────────────────
+
+export const everythingServer = (slug = "everything"): TCreateServer => ({
+  slug,
+  name: "Everything",
+  transport: "stdio",
+  command: process.execPath,
+  args: [pkg("server-everything"), "stdio"],
+});
+
+export const filesystemServer = (dir: string, slug = "files"): TCreateServer => ({
+  slug,
+  name: "Filesystem",
+  transport: "stdio",
+  command: process.execPath,
+  args: [pkg("server-filesystem"), dir],
+});
+
+export const memoryServer = (file: string, slug = "memory"): TCreateServer => ({
+  slug,
+  name: "Memory",
+  transport: "stdio",
+  command: process.execPath,
+  args: [pkg("server-memory")],
+  env: { MEMORY_FILE_PATH: file },
+});
+
+export const ordersServer = (demoDatabaseUrl: string, exportStepMs: number, slug = "orders"): TCreateServer => ({
+  slug,
+  name: "Orders",
+  transport: "stdio",
+  command: process.execPath,
+  args: ["--import", "tsx", path.join(REPO_ROOT, "scripts", "demo-orders-server.ts")],
+  env: { DEMO_DATABASE_URL: demoDatabaseUrl, DEMO_EXPORT_STEP_MS: String(exportStepMs) },
+  cwd: REPO_ROOT,
+});
+
+const FIXTURE_SOURCE = path.join(REPO_ROOT, "server", "test", "fixtures", "misbehaving-server.ts");
+let fixtureJs: string | undefined;
+
+/**
+ * The fixture transpiled to plain JavaScript under node_modules/.cache (so its imports resolve), started
+ * with plain node: tsx takes seconds per start on a loaded machine, and the tests start it dozens of times.
+ */
+export function compiledFixture(): string {
+  if (fixtureJs) return fixtureJs;
+  const source = readFileSync(FIXTURE_SOURCE, "utf8");
+  const hash = createHash("sha256").update(source).digest("hex").slice(0, 12);
+  const dir = path.join(REPO_ROOT, "node_modules", ".cache", "portcullis-test");
+  const out = path.join(dir, `misbehaving-server-${hash}.mjs`);
+  if (!existsSync(out)) {
+    // Loaded only when a fixture needs compiling: the TypeScript compiler takes a while to import.
+    const ts = createRequire(import.meta.url)("typescript") as typeof import("typescript");
+    const { outputText } = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    });
+    mkdirSync(dir, { recursive: true });
+    const tmp = `${out}.${process.pid}.tmp`; // another test run may write the same file at the same time
+    writeFileSync(tmp, outputText);
+    renameSync(tmp, out);
+  }
+  return (fixtureJs = out);
+}
+
+/** The misbehaving fixture, with its event log and flap state in `dir`. */
+export function misbehavingServer(
+  dir: string,
+  opts: { slug?: string; variant?: "v1" | "v2"; timeoutMs?: number } = {},
+): TCreateServer {
+  return {
+    slug: opts.slug ?? "flaky",
+    name: "Misbehaving fixture",
+    transport: "stdio",
+    command: process.execPath,
+    args: [compiledFixture()],
+    env: {
+      FIXTURE_LOG: path.join(dir, "events.jsonl"),
+      FIXTURE_STATE: path.join(dir, "flap.json"),
+      FIXTURE_REFUSE_START: path.join(dir, "refuse-start"),
+      ...(opts.variant ? { FIXTURE_VARIANT: opts.variant } : {}),
+    },
+    cwd: REPO_ROOT,
+    ...(opts.timeoutMs !== undefined && { timeoutMs: opts.timeoutMs }),
+  };
+}
+
+export function fixtureEvents(dir: string): FixtureEvent[] {
+  let text: string;
+  try {
+    text = readFileSync(path.join(dir, "events.jsonl"), "utf8");
+  } catch {
+    return [];
+  }
+  return text
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as FixtureEvent);
+}
+
+export async function setFlap(dir: string, state: Partial<FlapState>): Promise<void> {
+  const { writeFile } = await import("node:fs/promises");
+  await writeFile(path.join(dir, "flap.json"), JSON.stringify({ mode: "up", calls: 0, ...state }));
+}
+
+// ── temp dirs, waiting ────────────────────────────────────────────────────────────────────────────────
+
+const tempDirs: string[] = [];
+export async function tempDir(label: string): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), `portcullis-${label}-`));
+  tempDirs.push(dir);
+  return dir;
+}
+export async function removeTempDirs(): Promise<void> {
+  await Promise.all(tempDirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+}
+
+/** Polls until `probe` returns something other than undefined/false; fails with the last error. */
+export async function waitUntil<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await probe();
+      if (v !== undefined && v !== false) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > until)
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}${last instanceof Error ? `: ${last.message}` : ""}`,
+      );
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+// ── gateway over HTTP ─────────────────────────────────────────────────────────────────────────────────
+
+export type TestGateway = { gateway: Gateway; db: Db; http: ServedHandler; mcpUrl: URL; close(): Promise<void> };
+
+/** A gateway (its own database client) whose /mcp endpoint is served over node:http. */
+export async function startTestGateway(
+  opts: { pool?: Partial<PoolOptions>; logLevel?: string } = {},
+): Promise<TestGateway> {
+  const db = createTestDb();
+  const logLevel = opts.logLevel ?? process.env.TEST_LOG_LEVEL ?? "silent";
+  const gateway = createGateway({
+    db,
+    databaseUrl: testDatabaseUrl(),
+    logger: createLogger(logLevel),
+    config: loadConfig({ NODE_ENV: "test", LOG_LEVEL: logLevel }),
+    ...(opts.pool && { pool: opts.pool }),
+  });
+  const http = await serveWebHandler((req) => gateway.mcp.handle(req, { kind: "aggregate" }));
+  return {
+    gateway,
+    db,
+    http,
+    mcpUrl: new URL("/mcp", http.url),
+    async close() {
+      await http.close();
+      await gateway.close();
+    },
+  };
+}
+
+export async function userWithToken(db: Db, role: User["role"] = "USER"): Promise<{ user: User; token: string }> {
+  const user = await insertUser(db, { role });
+  const { token } = await createApiToken(db, userContext(user), user.id, { name: "agent" });
+  return { user, token };
+}
+
+export type Agent = {
+  client: Client;
+  transport: StreamableHTTPClientTransport;
+  sessionId: string;
+  bucket: number;
+  /** list_changed notifications received on the GET stream so far. */
+  listChanged: number;
+  close(): Promise<void>;
+};
+
+/** An MCP client (the real SDK) connected to the gateway's /mcp with a personal API token. */
+export async function connectAgent(mcpUrl: URL, token: string, opts: { sessionId?: string } = {}): Promise<Agent> {
+  const transport = new StreamableHTTPClientTransport(mcpUrl, {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+    ...(opts.sessionId && { sessionId: opts.sessionId }),
+  });
+  const client = new Client({ name: "test-agent", version: "1.0.0" });
+  const agent: Agent = {
+    client,
+    transport,
+    sessionId: "",
+    bucket: -1,
+    listChanged: 0,
+    async close() {
+      await client.close().catch(() => undefined);
+    },
+  };
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => void agent.listChanged++);
+  // With a session id the SDK skips initialize and continues that session (as a client after a reconnect).
+  await client.connect(transport);
+  agent.sessionId = transport.sessionId ?? opts.sessionId ?? "";
+  agent.bucket = canaryBucket(agent.sessionId);
+  return agent;
+}
+
+/** Opens agent sessions until one lands in a canary bucket that satisfies `want` (buckets are random). */
+export async function agentInBucket(mcpUrl: URL, token: string, want: (bucket: number) => boolean): Promise<Agent> {
+  for (let i = 0; i < 60; i++) {
+    const a = await connectAgent(mcpUrl, token);
+    if (want(a.bucket)) return a;
+    await a.close();
+  }
+  throw new Error("no session landed in the wanted canary bucket after 60 tries");
+}
+
+/** The text of a tool result's first content item. */
+export function firstText(result: unknown): string {
+  const content = (result as { content?: { type: string; text?: string }[] }).content ?? [];
+  return content.find((c) => c.type === "text")?.text ?? "";
+}
+
+export type ErrorMeta = {
+  code?: string;
+  message?: string;
+  retryAfterSeconds?: number;
+  problems?: { path: string; rule: string; message: string }[];
+};
+
+/** The gateway's error details on a tool result (`_meta["portcullis/error"]`), or {} for a success. */
+export function errorMeta(result: unknown): ErrorMeta {
+  const meta = (result as { _meta?: { "portcullis/error"?: ErrorMeta } })._meta;
+  return meta?.["portcullis/error"] ?? {};
+}
+
+// ── upstream servers over HTTP (child processes this test starts and stops) ───────────────────────────
+
+export async function freePort(): Promise<number> {
+  const net = await import("node:net");
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as import("node:net").AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export type ChildServer = { pid: number; stop(): Promise<void> };
+
+/** Starts `node --import tsx <script> ...args` and waits until it writes `ready` to stderr. */
+export async function spawnTsServer(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<ChildServer> {
+  const { spawn } = await import("node:child_process");
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, script), ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  let stderr = "";
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${script} did not start:\n${stderr}`)), 30_000);
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (ready.test(stderr)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`${script} exited before it was ready:\n${stderr}`));
+    });
+  });
+  return {
+    pid: child.pid!,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}

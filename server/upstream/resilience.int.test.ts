@@ -1,0 +1,357 @@
+// Upstream faults seen by a real agent through /mcp, each against its own misbehaving stdio server: crashes,
+// hangs, flapping, oversized answers, removal and disabling mid-session, and list_changed.
+import { rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RequestContext } from "../context";
+import { insertUser, userContext } from "../test/contexts";
+import {
+  connectAgent,
+  errorMeta,
+  fixtureEvents,
+  firstText,
+  misbehavingServer,
+  removeTempDirs,
+  setFlap,
+  startTestGateway,
+  tempDir,
+  userWithToken,
+  waitUntil,
+  type Agent,
+  type TestGateway,
+} from "../test/gateway-harness";
+import { createTestDb, truncateAll } from "../test/test-db";
+
+const POOL = { breakerFailures: 3, halfOpenAfterMs: 500, maxReconnectDelayMs: 4_000 };
+
+describe("upstream resilience through /mcp", () => {
+  const db = createTestDb();
+  let tg: TestGateway;
+  let admin: RequestContext;
+  let token = "";
+  const agents: Agent[] = [];
+
+  async function agent(): Promise<Agent> {
+    const ag = await connectAgent(tg.mcpUrl, token);
+    agents.push(ag);
+    return ag;
+  }
+
+  /** Registers a fresh misbehaving server (its own process, breaker and event log) under `slug`. */
+  async function fixture(slug: string): Promise<string> {
+    const dir = await tempDir(slug);
+    await setFlap(dir, { mode: "up" });
+    const { server } = await tg.gateway.registry.register(admin, misbehavingServer(dir, { slug }));
+    expect(server.status, server.lastError ?? "").toBe("HEALTHY");
+    return dir;
+  }
+
+  /** Polls the server row every 20 ms and keeps each status change with the time it was first seen. */
+  function watchStatus(slug: string) {
+    const changes: { status: string; at: number }[] = [];
+    let stopped = false;
+    const loop = (async () => {
+      while (!stopped) {
+        const row = await db.upstreamServer.findUnique({ where: { slug }, select: { status: true } });
+        if (row && changes.at(-1)?.status !== row.status) changes.push({ status: row.status, at: Date.now() });
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+    return {
+      changes,
+      statuses: () => changes.map((c) => c.status),
+      /** How long each DOWN lasted: the wait before the next reconnect attempt. */
+      downDurations: () =>
+        changes.flatMap((c, i) => (c.status === "DOWN" && changes[i + 1] ? [changes[i + 1]!.at - c.at] : [])),
+      async stop() {
+        stopped = true;
+        await loop;
+      },
+    };
+  }
+
+  const starts = (dir: string) => fixtureEvents(dir).filter((e) => e.event === "start");
+  const calls = (dir: string, tool: string) => fixtureEvents(dir).filter((e) => e.event === "call" && e.tool === tool);
+
+  beforeAll(async () => {
+    await truncateAll(db);
+    tg = await startTestGateway({ pool: POOL });
+    admin = userContext(await insertUser(db, { role: "ADMIN" }));
+    token = (await userWithToken(db)).token;
+  });
+
+  afterAll(async () => {
+    for (const ag of agents) await ag.close();
+    await tg?.close();
+    await db.$disconnect();
+    await removeTempDirs();
+  });
+
+  it("a crashed stdio process is marked DOWN, restarted with backoff, and calls work again", async () => {
+    const dir = await fixture("crashy");
+    const ag = await agent();
+    const before = JSON.parse(firstText(await ag.client.callTool({ name: "crashy__whoami", arguments: {} }))) as {
+      pid: number;
+    };
+    const status = watchStatus("crashy");
+
+    const crashed = Date.now();
+    const result = await ag.client.callTool({ name: "crashy__crash", arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(errorMeta(result).code).toBe("upstream_unavailable");
+    expect(firstText(result)).toMatch(/^\[upstream_unavailable\] The server crashy is not reachable/);
+
+    await waitUntil("a new crashy process", () => starts(dir).length === 2, 15_000);
+    const restartedAfter = (starts(dir)[1]?.at ?? 0) - crashed;
+    await waitUntil("crashy HEALTHY again", () => status.statuses().at(-1) === "HEALTHY", 10_000);
+    await status.stop();
+    const seen = status.statuses();
+    expect(seen[0]).toBe("HEALTHY");
+    expect(seen.indexOf("DOWN")).toBeGreaterThan(0);
+    expect(seen.lastIndexOf("HEALTHY")).toBeGreaterThan(seen.indexOf("DOWN"));
+    // The first reconnect waits about 500 ms (±20 %), not a busy loop.
+    expect(restartedAfter).toBeGreaterThanOrEqual(350);
+
+    const after = JSON.parse(firstText(await ag.client.callTool({ name: "crashy__whoami", arguments: {} }))) as {
+      pid: number;
+    };
+    expect(after.pid).not.toBe(before.pid);
+    expect(after.pid).toBe(starts(dir)[1]?.pid);
+    const row = await db.upstreamServer.findUniqueOrThrow({ where: { slug: "crashy" } });
+    expect(row.lastError).toBeNull();
+    // The restart found the same definitions: no new version.
+    expect(await db.serverVersion.count({ where: { serverId: row.id } })).toBe(1);
+  });
+
+  it("a process that keeps failing to start is retried with growing delays until it comes back", async () => {
+    const dir = await fixture("refuser");
+    const ag = await agent();
+    const refuse = path.join(dir, "refuse-start");
+    await writeFile(refuse, "");
+    const status = watchStatus("refuser");
+    try {
+      await ag.client.callTool({ name: "refuser__crash", arguments: {} });
+      // DOWN lasts as long as the wait before the next attempt (CONNECTING): 500 ms · 2^n, ±20 % jitter.
+      const waits = await waitUntil(
+        "four waits between attempts",
+        () => {
+          const d = status.downDurations();
+          return d.length >= 4 ? d : undefined;
+        },
+        30_000,
+      );
+      expect(fixtureEvents(dir).filter((e) => e.event === "refused").length).toBeGreaterThanOrEqual(3);
+      for (let i = 1; i < 4; i++) {
+        expect(waits[i]!, `waits ${waits.join(", ")} ms`).toBeGreaterThan(waits[i - 1]! * 1.2);
+      }
+      expect(waits[0]!).toBeGreaterThanOrEqual(350);
+      expect(waits[3]!).toBeLessThanOrEqual(POOL.maxReconnectDelayMs * 1.2 + 200);
+      expect((await db.upstreamServer.findUniqueOrThrow({ where: { slug: "refuser" } })).lastError).toBeTruthy();
+    } finally {
+      await rm(refuse, { force: true });
+    }
+    await waitUntil("refuser HEALTHY again", () => status.statuses().at(-1) === "HEALTHY", 15_000).finally(() =>
+      status.stop(),
+    );
+    const ok = await ag.client.callTool({ name: "refuser__whoami", arguments: {} });
+    expect(ok.isError ?? false, firstText(ok)).toBe(false);
+  });
+
+  it("a hanging call ends with upstream_timeout within the tool's timeoutMs and the upstream receives notifications/cancelled", async () => {
+    const dir = await fixture("hangs");
+    await tg.gateway.registry.updateTool(admin, "hangs__hang", { timeoutMs: 500 });
+    const ag = await agent();
+    const started = Date.now();
+    const result = await ag.client.callTool({ name: "hangs__hang", arguments: {} });
+    const elapsed = Date.now() - started;
+    expect(errorMeta(result).code).toBe("upstream_timeout");
+    expect(firstText(result)).toContain("did not answer within 500 ms");
+    expect(elapsed).toBeGreaterThanOrEqual(450);
+    expect(elapsed).toBeLessThan(2_500);
+    const cancelled = await waitUntil(
+      "the upstream to see notifications/cancelled",
+      () => fixtureEvents(dir).find((e) => e.event === "cancelled"),
+      3_000,
+    );
+    expect(cancelled.tool).toBe("hang");
+    expect(cancelled.reason).toMatch(/time/i);
+    // The connection survives a timeout: the same process answers the next call.
+    const who = await ag.client.callTool({ name: "hangs__whoami", arguments: {} });
+    expect(JSON.parse(firstText(who))).toMatchObject({ pid: starts(dir)[0]?.pid });
+    const audit = await db.auditEvent.findFirstOrThrow({ where: { action: "tool.called", toolName: "hangs__hang" } });
+    expect(audit).toMatchObject({ status: "error", errorCode: "upstream_timeout" });
+  });
+
+
+  it("a flapping upstream opens the circuit after 3 consecutive failures; calls then fail fast with a retry hint until a half-open probe closes it", async () => {
+    const dir = await fixture("flappy");
+    const ag = await agent();
+    expect(firstText(await ag.client.callTool({ name: "flappy__flap", arguments: {} }))).toContain("flap ok");
+
+    await setFlap(dir, { mode: "down" });
+    for (let i = 0; i < 3; i++) {
+      const r = await ag.client.callTool({ name: "flappy__flap", arguments: {} });
+      expect(errorMeta(r).code, firstText(r)).toBe("upstream_unavailable");
+      expect(firstText(r)).toContain("not reachable");
+    }
+    const upstreamCalls = calls(dir, "flap").length;
+    const started = Date.now();
+    const open = await ag.client.callTool({ name: "flappy__flap", arguments: {} });
+    // Fast: no connect, no upstream round trip (generous for a loaded CI machine).
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(errorMeta(open)).toMatchObject({ code: "upstream_unavailable", retryAfterSeconds: 1 });
+    expect(firstText(open)).toContain("circuit is open");
+    expect(calls(dir, "flap").length).toBe(upstreamCalls); // failing fast: the upstream was not asked
+
+    await setFlap(dir, { mode: "up" });
+    await new Promise((r) => setTimeout(r, 600));
+    const probe = await ag.client.callTool({ name: "flappy__flap", arguments: {} });
+    expect(probe.isError ?? false, firstText(probe)).toBe(false);
+    const closed = await ag.client.callTool({ name: "flappy__flap", arguments: {} });
+    expect(closed.isError ?? false, firstText(closed)).toBe(false);
+    const codes = (
+      await db.auditEvent.findMany({
+        where: { action: "tool.called", toolName: "flappy__flap" },
+        orderBy: { id: "asc" },
+      })
+    ).map((e) => e.errorCode);
+    expect(codes).toEqual([
+      null,
+      "upstream_unavailable",
+      "upstream_unavailable",
+      "upstream_unavailable",
+      "upstream_unavailable",
+      null,
+      null,
+    ]);
+  });
+
+  it("an upstream failing every other call never opens the circuit (failures are not consecutive)", async () => {
+    const dir = await fixture("alternating");
+    await setFlap(dir, { mode: "alternate", calls: 0 });
+    const ag = await agent();
+    const outcomes: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const r = await ag.client.callTool({ name: "alternating__flap", arguments: {} });
+      outcomes.push(r.isError ? (errorMeta(r).code ?? "?") : "ok");
+      expect(firstText(r)).not.toContain("circuit is open");
+    }
+    expect(outcomes).toEqual([
+      "ok",
+      "upstream_unavailable",
+      "ok",
+      "upstream_unavailable",
+      "ok",
+      "upstream_unavailable",
+      "ok",
+      "upstream_unavailable",
+    ]);
+  });
+
+  it("a 500 KB answer is cut to at most 100 KB with a marker, and the audit row says truncated", async () => {
+    await fixture("bigmouth");
+    const ag = await agent();
+    const result = await ag.client.callTool({ name: "bigmouth__big", arguments: { kb: 500 } });
+    expect(result.isError ?? false).toBe(false);
+    expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThanOrEqual(100 * 1024);
+    const texts = (result.content as { type: string; text: string }[]).map((c) => c.text);
+    expect(texts[0]).toMatch(/^x+$/);
+    expect(texts.at(-1)).toMatch(
+      /^\[Portcullis: output truncated — about 100 KB of 500 KB shown, 400 KB left out\. Call bigmouth__big again with `kb`|Narrow the request/,
+    );
+    expect(result._meta?.["portcullis/truncated"]).toMatchObject({ maxBytes: 100 * 1024 });
+    const audit = await db.auditEvent.findFirstOrThrow({ where: { action: "tool.called", toolName: "bigmouth__big" } });
+    expect(audit).toMatchObject({ status: "ok", truncated: true });
+    expect(audit.resultBytes).toBeGreaterThan(500 * 1024);
+
+    const small = await ag.client.callTool({ name: "bigmouth__big", arguments: { kb: 10 } });
+    expect(small._meta?.["portcullis/truncated"]).toBeUndefined();
+    expect(firstText(small)).toHaveLength(10 * 1024);
+  });
+
+  it("removing a server mid-session: its tools leave the list, an in-flight call and new calls get clear errors within a second", async () => {
+    const dir = await fixture("doomed");
+    await tg.gateway.registry.updateTool(admin, "doomed__hang", { timeoutMs: 30_000 });
+    const ag = await agent();
+    expect((await ag.client.listTools()).tools.map((t) => t.name)).toContain("doomed__whoami");
+    const inFlight = ag.client.callTool({ name: "doomed__hang", arguments: {} });
+    await waitUntil("the upstream to receive the call", () => calls(dir, "hang").length === 1, 5_000);
+    const notifiedBefore = ag.listChanged;
+
+    const removedAt = Date.now();
+    await tg.gateway.registry.remove(admin, "doomed");
+    const settled = await inFlight;
+    expect(Date.now() - removedAt).toBeLessThan(1_000);
+    expect(settled.isError).toBe(true);
+    expect(errorMeta(settled).code).toBe("upstream_unavailable");
+
+    expect((await ag.client.listTools()).tools.map((t) => t.name).filter((n) => n.startsWith("doomed__"))).toEqual([]);
+    const callStarted = Date.now();
+    await expect(ag.client.callTool({ name: "doomed__whoami", arguments: {} })).rejects.toThrow(
+      /Unknown tool doomed__whoami/,
+    );
+    expect(Date.now() - callStarted).toBeLessThan(1_000);
+    await waitUntil("list_changed on the agent's GET stream", () => ag.listChanged > notifiedBefore, 2_000);
+    // The process is gone too.
+    const pid = starts(dir)[0]!.pid;
+    await waitUntil(
+      "the doomed process to exit",
+      () => {
+        try {
+          process.kill(pid, 0);
+          return false;
+        } catch {
+          return true;
+        }
+      },
+      5_000,
+    );
+  });
+
+  it("disabling a tool removes it from tools/list at once and a call to it errors; enabling brings it back", async () => {
+    await fixture("toggly");
+    const ag = await agent();
+    expect((await ag.client.listTools()).tools.map((t) => t.name)).toContain("toggly__whoami");
+    await tg.gateway.registry.updateTool(admin, "toggly__whoami", { enabled: false });
+    expect((await ag.client.listTools()).tools.map((t) => t.name)).not.toContain("toggly__whoami");
+    await expect(ag.client.callTool({ name: "toggly__whoami", arguments: {} })).rejects.toThrow(
+      /disabled by an administrator/,
+    );
+    // Other tools of the server are unaffected.
+    expect((await ag.client.callTool({ name: "toggly__counted", arguments: { name: "n" } })).isError ?? false).toBe(
+      false,
+    );
+    await tg.gateway.registry.updateTool(admin, "toggly__whoami", { enabled: true });
+    expect((await ag.client.callTool({ name: "toggly__whoami", arguments: {} })).isError ?? false).toBe(false);
+  });
+
+  it("list_changed from the upstream makes a new minor version and reaches connected agents on their GET stream", async () => {
+    await fixture("grower");
+    const ag = await agent();
+    const server = await db.upstreamServer.findUniqueOrThrow({ where: { slug: "grower" } });
+    expect((await ag.client.listTools()).tools.map((t) => t.name)).not.toContain("grower__added_later");
+    const notifiedBefore = ag.listChanged;
+
+    await ag.client.callTool({ name: "grower__add_tool", arguments: {} });
+    const v = await waitUntil(
+      "a second version",
+      async () => {
+        const vs = await db.serverVersion.findMany({ where: { serverId: server.id }, orderBy: { createdAt: "asc" } });
+        return vs.length === 2 ? vs[1] : undefined;
+      },
+      5_000,
+    );
+    expect(v.version).toBe("1.1.0");
+    expect(v.diff).toMatchObject({ breaking: false, tools: { added: ["added_later"], removed: [], changed: [] } });
+    expect((await db.upstreamServer.findUniqueOrThrow({ where: { id: server.id } })).activeVersionId).toBe(v.id);
+
+    await waitUntil("list_changed on the agent's GET stream", () => ag.listChanged > notifiedBefore, 3_000);
+    expect((await ag.client.listTools()).tools.map((t) => t.name)).toContain("grower__added_later");
+    const r = await ag.client.callTool({ name: "grower__added_later", arguments: {} });
+    expect(firstText(r)).toBe("added_later ok (v1)");
+    const audit = await db.auditEvent.findFirstOrThrow({
+      where: { action: "tool.called", toolName: "grower__added_later" },
+    });
+    expect(audit.upstreamVersion).toBe("1.1.0");
+  });
+});
