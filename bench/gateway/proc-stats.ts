@@ -1,0 +1,105 @@
+// CPU time of process trees from /proc (Linux): which process pays for a call, in CPU milliseconds.
+import { closeSync, fdatasyncSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const TICK_MS = 10; // USER_HZ is 100 on Linux x86-64 and arm64
+
+type Stat = { pid: number; ppid: number; cpuMs: number };
+
+function readStat(pid: number): Stat | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The command name may hold spaces and parentheses: the fields start after the last ')'.
+    const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+    return { pid, ppid: Number(fields[1]), cpuMs: (Number(fields[11]) + Number(fields[12])) * TICK_MS };
+  } catch {
+    return undefined;
+  }
+}
+
+function allStats(): Stat[] {
+  const out: Stat[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    const s = readStat(Number(name));
+    if (s) out.push(s);
+  }
+  return out;
+}
+
+/** `root` and all its descendants that are alive now. */
+export function processTree(root: number): number[] {
+  const stats = allStats();
+  const children = new Map<number, number[]>();
+  for (const s of stats) children.set(s.ppid, [...(children.get(s.ppid) ?? []), s.pid]);
+  const out: number[] = [];
+  const queue = [root];
+  while (queue.length) {
+    const pid = queue.shift()!;
+    if (!stats.some((s) => s.pid === pid)) continue;
+    out.push(pid);
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return out;
+}
+
+/** User + system CPU milliseconds used so far by these processes (those still alive). */
+export function cpuMs(pids: number[]): number {
+  let sum = 0;
+  for (const pid of pids) sum += readStat(pid)?.cpuMs ?? 0;
+  return sum;
+}
+
+export function ownCpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+/** Busy and total CPU milliseconds of the whole machine so far (all cores, from /proc/stat). */
+export function machineCpuMs(): { busy: number; total: number } {
+  const line = readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "";
+  const v = line.trim().split(/\s+/).slice(1, 9).map(Number);
+  const total = v.reduce((a, b) => a + b, 0);
+  const idle = (v[3] ?? 0) + (v[4] ?? 0);
+  return { busy: (total - idle) * TICK_MS, total: total * TICK_MS };
+}
+
+/** Share of the machine's CPU (0–1) busy over `ms`. */
+export async function machineBusy(ms: number): Promise<number> {
+  const a = machineCpuMs();
+  await new Promise((r) => setTimeout(r, ms));
+  const b = machineCpuMs();
+  return b.total > a.total ? (b.busy - a.busy) / (b.total - a.total) : 0;
+}
+
+/** Waits (at most `maxMs`) until the machine is under `threshold` busy over a 2-second window. */
+export async function waitForQuiet(
+  maxMs: number,
+  threshold: number,
+): Promise<{ quiet: boolean; busy: number; waitedMs: number }> {
+  const start = Date.now();
+  let busy = await machineBusy(2000);
+  while (busy >= threshold && Date.now() - start + 2000 <= maxMs) busy = await machineBusy(2000);
+  return { quiet: busy < threshold, busy, waitedMs: Date.now() - start };
+}
+
+/** p50 of an 8 KiB write + fdatasync in the temp dir (where the benchmark's PostgreSQL keeps its WAL), in ms. */
+export function fsyncP50Ms(n = 200): number {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "bench-fsync-"));
+  const fd = openSync(path.join(dir, "f"), "w");
+  const buf = Buffer.alloc(8192, 1);
+  const ms: number[] = [];
+  try {
+    for (let i = 0; i < n; i++) {
+      const t = performance.now();
+      writeSync(fd, buf, 0, buf.length, (i % 16) * 8192);
+      fdatasyncSync(fd);
+      ms.push(performance.now() - t);
+    }
+  } finally {
+    closeSync(fd);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return ms.sort((a, b) => a - b)[Math.floor(n / 2)]!;
+}
