@@ -5,27 +5,18 @@ import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import http from "node:http";
-import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
 import { ConfigError, loadConfig } from "../server/config";
 import { createDb } from "../server/db/client";
-import { DataDirInUseError, resolveDatabase } from "../server/db/embedded";
+import { DataDirInUseError, portIsFree, resolveDatabase } from "../server/db/embedded";
 import { applyMigrations } from "../server/db/migrate";
 import { seedDemo } from "../server/demo/seed-demo";
 import { createGateway } from "../server/index";
 import { createLogger } from "../server/logger";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-
-function portFree(port: number, host: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.once("error", () => resolve(false));
-    srv.listen(port, host, () => srv.close(() => resolve(true)));
-  });
-}
 
 async function authSecret(dataDir: string, fromEnv: string | undefined): Promise<string> {
   if (fromEnv) return fromEnv;
@@ -64,7 +55,7 @@ export async function startServer(opts: { port?: number | undefined; build: bool
   const logger = createLogger(config.logLevel);
   await mkdir(config.dataDir, { recursive: true });
 
-  if (!(await portFree(port, config.host))) {
+  if (!(await portIsFree(port, config.host))) {
     console.error(`portcullis: port ${port} is already in use. Set PORT or pass --port.`);
     process.exit(1);
   }

@@ -52,12 +52,13 @@ export async function freePort(): Promise<number> {
   });
 }
 
-function portIsFree(port: number): Promise<boolean> {
+/** True when nothing listens on `port` at `host`. */
+export function portIsFree(port: number, host = "127.0.0.1"): Promise<boolean> {
   return new Promise((resolve) => {
     const srv = net.createServer();
     srv.unref();
     srv.once("error", () => resolve(false));
-    srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(true)));
+    srv.listen(port, host, () => srv.close(() => resolve(true)));
   });
 }
 
