@@ -1,9 +1,8 @@
 // MCP protocol sessions live in PostgreSQL, so a session started on one gateway process continues on any.
 import { createHash, randomBytes } from "node:crypto";
-import type { Db, McpSession, Prisma } from "../db/client";
+import { toJson, type Db, type McpSession } from "../db/client";
 
 const TOUCH_EVERY_MS = 30_000;
-const json = (v: unknown) => v as Prisma.InputJsonValue;
 
 export function newSessionId(): string {
   return randomBytes(24).toString("base64url");
@@ -24,8 +23,8 @@ export async function createMcpSession(
       endpoint: data.endpoint,
       protocolVersion: data.protocolVersion,
       userId: data.userId,
-      clientInfo: json(data.clientInfo ?? {}),
-      capabilities: json(data.capabilities ?? {}),
+      clientInfo: toJson(data.clientInfo ?? {}),
+      capabilities: toJson(data.capabilities ?? {}),
     },
   });
 }

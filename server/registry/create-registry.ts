@@ -13,7 +13,7 @@ import {
 } from "../../lib/schemas";
 import { recordAudit } from "../audit/record-audit";
 import type { RequestContext } from "../context";
-import type { Db, Prisma, ServerVersion, Tool } from "../db/client";
+import { toJson, type Db, type ServerVersion, type Tool } from "../db/client";
 import { GatewayError, notFound } from "../errors";
 import type { ChangeBus } from "../events/change-bus";
 import type { Logger } from "../logger";
@@ -40,7 +40,6 @@ export type RegistryDeps = { db: Db; pool: UpstreamPool; bus: ChangeBus; logger:
 
 const SNAPSHOT_TTL_MS = 30_000;
 const SERVER_ACTIONS = { promote: "server.promoted", rollback: "server.rolled_back", restart: "server.restarted" } as const;
-const json = (v: unknown) => v as Prisma.InputJsonValue;
 const serverInclude = { activeVersion: true, canaryVersion: true, _count: { select: { tools: { where: { removedAt: null } } } } } as const;
 
 /** Which version serves a session: its stable 0–99 bucket against the canary share. */
@@ -51,8 +50,8 @@ export function roleFor(server: { canaryPercent: number; versions: SnapServer["v
 /** The server row's launch columns for `launch`: the row always describes how the active version runs. */
 function launchColumns(launch: UpstreamLaunch) {
   return launch.transport === "STDIO"
-    ? { command: launch.command, args: launch.args, env: json(launch.env), cwd: launch.cwd ?? null }
-    : { url: launch.url, headers: json(launch.headers) };
+    ? { command: launch.command, args: launch.args, env: toJson(launch.env), cwd: launch.cwd ?? null }
+    : { url: launch.url, headers: toJson(launch.headers) };
 }
 
 export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
@@ -245,10 +244,10 @@ export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
             transport: data.transport.toUpperCase() as "STDIO",
             command: data.command ?? null,
             args: data.args,
-            env: json(data.env),
+            env: toJson(data.env),
             cwd: data.cwd ?? null,
             url: data.url ?? null,
-            headers: json(data.headers),
+            headers: toJson(data.headers),
             enabled: data.enabled,
             status: data.enabled ? "CONNECTING" : "DISABLED",
             ...(data.timeoutMs !== undefined && { timeoutMs: data.timeoutMs }),
@@ -304,7 +303,7 @@ export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
               ...(patch.maxConcurrency !== undefined && { maxConcurrency: patch.maxConcurrency }),
               ...(patch.canaryPercent !== undefined && { canaryPercent: patch.canaryPercent }),
               // The server row holds the launch config of the active version; a canary keeps its own.
-              ...(launchChanged && !patch.asCanary && { command: next.command, args: next.args, env: json(next.env), cwd: next.cwd, url: next.url, headers: json(next.headers) }),
+              ...(launchChanged && !patch.asCanary && { command: next.command, args: next.args, env: toJson(next.env), cwd: next.cwd, url: next.url, headers: toJson(next.headers) }),
               ...(patch.action === "promote" && { activeVersionId: s.canaryVersionId, canaryVersionId: null, canaryPercent: 0, ...launchColumns(s.canaryVersion!.launch as UpstreamLaunch) }),
               ...(patch.action === "rollback" && s.canaryVersionId && { canaryVersionId: null, canaryPercent: 0 }),
             },
@@ -373,7 +372,7 @@ export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
             ...(patch.riskTier !== undefined && { riskTier: patch.riskTier, tierOverride: true }),
           },
         });
-        await recordAudit(tx, ctx, { action: "tool.updated", targetType: "tool", targetId: t.id, details: { tool: gatewayName, changes: json(patch) } });
+        await recordAudit(tx, ctx, { action: "tool.updated", targetType: "tool", targetId: t.id, details: { tool: gatewayName, changes: toJson(patch) } });
         return u;
       });
       await changed(t.serverId);

@@ -1,7 +1,7 @@
 // Stores what an upstream offers: a changed set of definitions becomes a new version (semver + diff),
 // and the tool rows (the admin's per-tool settings) follow the union of the active and canary versions.
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
-import type { DbTx, Prisma } from "../db/client";
+import { toJson, type DbTx } from "../db/client";
 import type { UpstreamLaunch } from "../upstream/upstream-client";
 import { canonicalJson, definitionsHash, toolHash } from "./content-hash";
 import { defaultRiskTier } from "./default-tier";
@@ -13,7 +13,6 @@ import { nextVersion } from "./next-version";
 
 export type SyncResult = { changed: boolean; versionId: string; version: string; skippedTools: string[] };
 
-const json = (v: unknown) => v as Prisma.InputJsonValue;
 
 function bumpUntilFree(version: string, taken: Set<string>): string {
   let v = version;
@@ -57,7 +56,7 @@ export async function syncDefinitions(
     new Set(server.versions.map((v) => v.version)),
   );
   const created = await tx.serverVersion.create({
-    data: { serverId, version, contentHash: hash, definitions: json(defs), diff: json(diff), launch: json(launch) },
+    data: { serverId, version, contentHash: hash, definitions: toJson(defs), diff: toJson(diff), launch: toJson(launch) },
   });
   await tx.upstreamServer.update({
     where: { id: serverId },
@@ -102,11 +101,11 @@ async function upsertTools(tx: DbTx, serverId: string, slug: string, tools: McpT
       gatewayName,
       title: t.title ?? t.annotations?.title ?? null,
       description: t.description ?? null,
-      inputSchema: json(t.inputSchema),
-      outputSchema: t.outputSchema ? json(t.outputSchema) : undefined,
-      annotations: t.annotations ? json(t.annotations) : undefined,
+      inputSchema: toJson(t.inputSchema),
+      outputSchema: t.outputSchema ? toJson(t.outputSchema) : undefined,
+      annotations: t.annotations ? toJson(t.annotations) : undefined,
       contentHash: toolHash(t),
-      lintFindings: json(lintTool(t)),
+      lintFindings: toJson(lintTool(t)),
       removedAt: null,
     };
     await tx.tool.upsert({
