@@ -8,6 +8,9 @@ import { signInAsAdmin } from "./helpers";
 const MEMORY_SERVER = fileURLToPath(
   new URL("../node_modules/@modelcontextprotocol/server-memory/dist/index.js", import.meta.url),
 );
+const EVERYTHING_SERVER = fileURLToPath(
+  new URL("../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url),
+);
 // A fixture whose tools change with CATALOG_VARIANT, run through tsx.
 const CATALOG_SERVER = fileURLToPath(new URL("./fixtures/catalog-server.ts", import.meta.url));
 const TSX_LOADER = fileURLToPath(new URL("../node_modules/tsx/dist/loader.mjs", import.meta.url));
@@ -101,6 +104,30 @@ test("an admin registers the memory server and sees its tools", async ({ page })
   const version = page.locator(`[data-testid="version"][data-version="${api.server.activeVersion}"]`);
   await expect(version).toContainText("Active");
   await expect(version.getByRole("list", { name: "Added" }).first()).toContainText("create_entities");
+});
+
+test("the Resources & prompts tab shows what the server offers besides tools and where agents reach it", async ({ page }) => {
+  await signInAsAdmin(page);
+  const slug = uniqueSlug("everything");
+  const res = await page.request.post("/api/v1/servers", {
+    data: { slug, name: `Everything ${slug}`, transport: "stdio", command: process.execPath, args: [EVERYTHING_SERVER, "stdio"] },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  registered.push(slug);
+  const offerings = (await (await page.request.get(`/api/v1/servers/${slug}/offerings`)).json()) as {
+    resources: { name: string }[];
+    prompts: { name: string }[];
+  };
+  expect(offerings.resources.length).toBeGreaterThan(0);
+  expect(offerings.prompts.length).toBeGreaterThan(0);
+
+  await page.goto(`/servers/${slug}`);
+  await page.getByRole("tab", { name: "Resources & prompts" }).click();
+  await expect(page).toHaveURL(/\?tab=offerings$/);
+  await expect(page.getByText(`/mcp/s/${slug}`)).toBeVisible();
+  await expect(page.getByRole("heading", { name: /^Resources \(/ })).toContainText(`(${offerings.resources.length})`);
+  await expect(page.getByRole("heading", { name: /^Prompts \(/ })).toContainText(`(${offerings.prompts.length})`);
+  await expect(page.getByText(offerings.prompts[0]!.name, { exact: true })).toBeVisible();
 });
 
 test("an admin opens a tool, sees its schema and lint findings, and tries a call that succeeds", async ({ page }) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ZCreateApiToken, ZCreateUser, ZPageQuery, ZUpdateUser } from "./schemas";
+import { ZCreateApiToken, ZCreateUser, ZPageQuery, ZUpdateServer, ZUpdateTool, ZUpdateUser } from "./schemas";
 
 function issuePaths(result: { success: boolean; error?: { issues: { path: PropertyKey[]; code: string }[] } }) {
   expect(result.success).toBe(false);
@@ -75,5 +75,17 @@ describe("ZCreateApiToken and ZPageQuery", () => {
     expect(ZPageQuery.parse({})).toEqual({ limit: 50 });
     expect(ZPageQuery.safeParse({ limit: "0" }).success).toBe(false);
     expect(ZPageQuery.safeParse({ limit: "201" }).success).toBe(false);
+  });
+});
+
+describe("rate-limit overrides (ZUpdateServer, ZUpdateTool)", () => {
+  it.each([[1], [600], [1_000_000], [null]])("accepts rateLimitPerMinute %j (null clears it)", (rateLimitPerMinute) => {
+    expect(ZUpdateServer.parse({ rateLimitPerMinute })).toEqual({ rateLimitPerMinute });
+    expect(ZUpdateTool.parse({ rateLimitPerMinute })).toEqual({ rateLimitPerMinute });
+  });
+
+  it.each([[0], [-5], [1.5], ["60"], [1_000_001]])("rejects rateLimitPerMinute %j", (rateLimitPerMinute) => {
+    expect(ZUpdateServer.safeParse({ rateLimitPerMinute }).success).toBe(false);
+    expect(ZUpdateTool.safeParse({ rateLimitPerMinute }).success).toBe(false);
   });
 });

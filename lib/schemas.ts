@@ -116,6 +116,15 @@ export const ZRiskTier = z.enum(["LOW", "MEDIUM", "HIGH"]).meta({ id: "RiskTier"
 
 const ZStringMap = z.record(z.string().min(1).max(200), z.string().max(8000));
 
+/** A per-minute call budget override; null clears it (the next level's value applies). */
+const ZRateLimitOverride = z
+  .number()
+  .int()
+  .min(1)
+  .max(1_000_000)
+  .nullable()
+  .meta({ description: "Calls per minute across all sessions; null = no override" });
+
 export const ZCreateServer = z
   .object({
     slug: ZSlug,
@@ -151,6 +160,9 @@ export const ZUpdateServer = z
     headers: ZStringMap.optional(),
     timeoutMs: z.number().int().min(100).max(600_000).optional(),
     maxConcurrency: z.number().int().min(1).max(1000).optional(),
+    rateLimitPerMinute: ZRateLimitOverride.optional().meta({
+      description: "Calls per minute to each of its tools (all sessions together), unless the tool sets its own; null = the gateway default",
+    }),
     /** Launch-field changes start a canary version instead of replacing the active one. */
     asCanary: z.boolean().optional(),
     canaryPercent: z.number().int().min(0).max(100).optional(),
@@ -175,6 +187,7 @@ export const ZToolSummary = z
     strict: z.boolean(),
     riskTier: ZRiskTier,
     timeoutMs: z.number().int().nullable(),
+    rateLimitPerMinute: z.number().int().nullable().meta({ description: "The tool's own override; null = its server's, else the gateway default" }),
     lintFindings: z.array(z.object({ rule: z.string(), severity: z.string(), path: z.string(), message: z.string() })),
     removed: z.boolean(),
   })
@@ -199,6 +212,7 @@ export const ZServer = z
     latencyMs: z.number().nullable(),
     timeoutMs: z.number().int(),
     maxConcurrency: z.number().int(),
+    rateLimitPerMinute: z.number().int().nullable().meta({ description: "Default calls per minute for each of its tools; null = the gateway default" }),
     activeVersion: z.string().nullable(),
     canaryVersion: z.string().nullable(),
     canaryPercent: z.number().int(),
@@ -209,6 +223,45 @@ export const ZServer = z
 export type TServer = z.infer<typeof ZServer>;
 
 export const ZServerWithTools = z.object({ server: ZServer, tools: z.array(ZToolSummary) }).meta({ id: "ServerWithTools" });
+export type TServerWithTools = z.infer<typeof ZServerWithTools>;
+
+/** What the serving (active) version of a server offers besides tools, and where agents reach it. */
+export const ZServerOfferings = z
+  .object({
+    version: z.string().nullable(),
+    endpoints: z.object({
+      aggregate: z.string().meta({ description: "All servers: tools and prompts as <server>__<name>" }),
+      transparent: z.string().meta({ description: "This server alone, with its own names" }),
+    }),
+    resources: z.array(z.object({ uri: z.string(), name: z.string(), description: z.string().optional(), mimeType: z.string().optional() })),
+    resourceTemplates: z.array(z.object({ uriTemplate: z.string(), name: z.string(), description: z.string().optional() })),
+    prompts: z.array(
+      z.object({
+        name: z.string(),
+        description: z.string().optional(),
+        arguments: z.array(z.object({ name: z.string(), description: z.string().optional(), required: z.boolean().optional() })),
+      }),
+    ),
+  })
+  .meta({ id: "ServerOfferings" });
+export type TServerOfferings = z.infer<typeof ZServerOfferings>;
+
+export const ZServerVersionList = z
+  .object({
+    items: z.array(
+      z.object({
+        id: z.string(),
+        version: z.string(),
+        contentHash: z.string(),
+        diff: z.unknown().meta({ description: "What changed against the previous version (tools, resources, templates, prompts)" }),
+        createdAt: z.string(),
+        activatedAt: z.string().nullable(),
+        active: z.boolean(),
+        canary: z.boolean(),
+      }),
+    ),
+  })
+  .meta({ id: "ServerVersionList" });
 export const ZServerList = z.object({ items: z.array(ZServer) }).meta({ id: "ServerList" });
 export const ZToolList = z
   .object({
@@ -222,6 +275,9 @@ export const ZUpdateTool = z
     enabled: z.boolean().optional(),
     strict: z.boolean().optional(),
     timeoutMs: z.number().int().min(100).max(600_000).nullable().optional(),
+    rateLimitPerMinute: ZRateLimitOverride.optional().meta({
+      description: "Calls per minute to this tool (all sessions together); null = its server's, else the gateway default",
+    }),
     riskTier: ZRiskTier.optional(),
   })
   .strict()

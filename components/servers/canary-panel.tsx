@@ -7,7 +7,7 @@ import { toast } from "sonner";
 import { notifySuccess } from "@/components/notify";
 import { buttonDangerQuiet, buttonPrimary, card, hint, input, label } from "@/components/ui";
 import type { TServer } from "@/lib/schemas";
-import { LaunchFields, readLaunch } from "./launch-fields";
+import { FormProblems, LaunchFields, readLaunch } from "./launch-fields";
 import { listVersions, versionsKey } from "./queries";
 import { useUpdateServer } from "./server-mutations";
 import { VersionDiff } from "./version-diff";
@@ -205,13 +205,7 @@ function StartCanary({ server }: { server: TServer }) {
           </div>
           <p className={hint}>Start small: 0% starts it without sending any sessions to it yet.</p>
         </div>
-        {problems.length > 0 && (
-          <ul role="alert" className="list-disc space-y-0.5 rounded-md bg-red-50 py-2 pr-3 pl-7 text-sm text-red-700">
-            {problems.map((p) => (
-              <li key={p}>{p}</li>
-            ))}
-          </ul>
-        )}
+        <FormProblems problems={problems} />
         <button type="submit" className={buttonPrimary} disabled={mutation.isPending}>
           {mutation.isPending ? "Starting the canary…" : "Start canary"}
         </button>

@@ -47,6 +47,12 @@ export function ConnectionSummary({ server: s }: { server: TServer }) {
           </dd>
         </div>
         <div>
+          <dt className="text-slate-500">Rate limit per tool</dt>
+          <dd className="mt-1 text-slate-900">
+            {s.rateLimitPerMinute === null ? "Gateway default" : `${s.rateLimitPerMinute} calls / min`}
+          </dd>
+        </div>
+        <div>
           <dt className="text-slate-500">Latency</dt>
           <dd className="mt-1 text-slate-900 tabular-nums">{formatLatency(s.latencyMs)}</dd>
         </div>

@@ -61,23 +61,15 @@ export function LaunchFields({
             className={`${input} mt-1 font-mono`}
           />
         </div>
-        <div>
-          <label htmlFor={id("headers")} className={label}>
-            Headers <span className="font-normal text-slate-500">(KEY=VALUE lines)</span>
-          </label>
-          <textarea
-            id={id("headers")}
-            name="headers"
-            rows={3}
-            spellCheck={false}
-            className={`${input} mt-1 font-mono`}
-            placeholder="Authorization=Bearer …"
-            aria-describedby={id("headers-hint")}
-          />
-          <p id={id("headers-hint")} className={hint}>
-            {keepHint ?? "Sent with every request, e.g. a token. Afterwards the console shows only the header names."}
-          </p>
-        </div>
+        <KeyValueField
+          id={id("headers")}
+          name="headers"
+          title="Headers"
+          placeholder="Authorization=Bearer …"
+          hint={
+            keepHint ?? "Sent with every request, e.g. a token. Afterwards the console shows only the header names."
+          }
+        />
       </>
     );
   }
@@ -118,23 +110,13 @@ export function LaunchFields({
         />
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
-        <div>
-          <label htmlFor={id("env")} className={label}>
-            Environment <span className="font-normal text-slate-500">(KEY=VALUE lines)</span>
-          </label>
-          <textarea
-            id={id("env")}
-            name="env"
-            rows={3}
-            spellCheck={false}
-            className={`${input} mt-1 font-mono`}
-            placeholder="API_KEY=…"
-            aria-describedby={id("env-hint")}
-          />
-          <p id={id("env-hint")} className={hint}>
-            {keepHint ?? "Values stay on the gateway; the console shows only the names."}
-          </p>
-        </div>
+        <KeyValueField
+          id={id("env")}
+          name="env"
+          title="Environment"
+          placeholder="API_KEY=…"
+          hint={keepHint ?? "Values stay on the gateway; the console shows only the names."}
+        />
         <div>
           <label htmlFor={id("cwd")} className={label}>
             Working directory {optional}
@@ -153,6 +135,67 @@ export function LaunchFields({
   );
 }
 
+/** What readLaunch found wrong in a submitted form, listed above its submit button. */
+export function FormProblems({ problems }: { problems: readonly string[] }) {
+  if (problems.length === 0) return null;
+  return (
+    <ul role="alert" className="list-disc space-y-0.5 rounded-md bg-red-50 py-2 pr-3 pl-7 text-sm text-red-700">
+      {problems.map((p) => (
+        <li key={p}>{p}</li>
+      ))}
+    </ul>
+  );
+}
+
+/** Secrets as `KEY=VALUE` lines (environment variables, HTTP headers); values are never shown again. */
+function KeyValueField({
+  id,
+  name,
+  title,
+  placeholder,
+  hint: hintText,
+}: {
+  id: string;
+  name: string;
+  title: string;
+  placeholder: string;
+  hint: string;
+}) {
+  return (
+    <div>
+      <label htmlFor={id} className={label}>
+        {title} <span className="font-normal text-slate-500">(KEY=VALUE lines)</span>
+      </label>
+      <textarea
+        id={id}
+        name={name}
+        rows={3}
+        spellCheck={false}
+        className={`${input} mt-1 font-mono`}
+        placeholder={placeholder}
+        aria-describedby={`${id}-hint`}
+      />
+      <p id={`${id}-hint`} className={hint}>
+        {hintText}
+      </p>
+    </div>
+  );
+}
+
+/** A KeyValueField's values, its problems added to `errors`; undefined when left empty to keep the current ones. */
+function readKeyValues(
+  form: FormData,
+  name: string,
+  title: string,
+  errors: string[],
+  { colon = false, keepWhenEmpty = false } = {},
+): Record<string, string> | undefined {
+  const text = formText(form, name, { trim: false });
+  const parsed = parseKeyValueLines(text, { colon });
+  errors.push(...parsed.errors.map((m) => `${title}, ${m}`));
+  return keepWhenEmpty && !text.trim() ? undefined : parsed.values;
+}
+
 /**
  * Reads the launch fields of a submitted form. With `keepSecrets`, empty environment/headers are left out
  * (so the server keeps its current values) and an emptied working directory becomes null.
@@ -167,19 +210,15 @@ export function readLaunch(
   if (transport === "stdio") {
     launch.command = formText(form, "command");
     launch.args = parseLines(formText(form, "args", { trim: false }));
-    const envText = formText(form, "env", { trim: false });
-    const env = parseKeyValueLines(envText);
-    errors.push(...env.errors.map((m) => `Environment, ${m}`));
-    if (!keepSecrets || envText.trim()) launch.env = env.values;
+    const env = readKeyValues(form, "env", "Environment", errors, { keepWhenEmpty: keepSecrets });
+    if (env) launch.env = env;
     const cwd = formText(form, "cwd");
     if (cwd) launch.cwd = cwd;
     else if (keepSecrets && hadCwd) launch.cwd = null;
   } else {
     launch.url = formText(form, "url");
-    const headersText = formText(form, "headers", { trim: false });
-    const headers = parseKeyValueLines(headersText, { colon: true });
-    errors.push(...headers.errors.map((m) => `Headers, ${m}`));
-    if (!keepSecrets || headersText.trim()) launch.headers = headers.values;
+    const headers = readKeyValues(form, "headers", "Headers", errors, { colon: true, keepWhenEmpty: keepSecrets });
+    if (headers) launch.headers = headers;
   }
   return { launch, errors };
 }

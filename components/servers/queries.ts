@@ -2,9 +2,18 @@
 // refreshes the list, a server page and its versions together.
 import type { z } from "zod";
 import { apiFetch } from "@/components/api-client";
-import type { TCreateServer, TServer, TToolSummary, TUpdateServer, TUpdateTool, ZToolCallResult } from "@/lib/schemas";
+import type {
+  TCreateServer,
+  TServer,
+  TServerOfferings,
+  TServerWithTools,
+  TToolSummary,
+  TUpdateServer,
+  TUpdateTool,
+  ZToolCallResult,
+} from "@/lib/schemas";
 
-export type TServerWithTools = { server: TServer; tools: TToolSummary[] };
+export type { TServerWithTools };
 export type TToolCallResult = z.infer<typeof ZToolCallResult>;
 export type TNearDuplicate = { a: string; b: string; score: number; reason: string };
 
@@ -45,6 +54,9 @@ export const createServer = (body: TCreateServer) =>
 export const updateServer = (slug: string, body: TUpdateServer) =>
   apiFetch<TServerWithTools>(serverPath(slug), { method: "PATCH", body });
 export const removeServer = (slug: string) => apiFetch<TServer>(serverPath(slug), { method: "DELETE" });
+export const offeringsKey = (slug: string) => ["servers", slug, "offerings"] as const;
+export const getOfferings = (slug: string, signal?: AbortSignal) =>
+  apiFetch<TServerOfferings>(`${serverPath(slug)}/offerings`, { signal });
 export const listVersions = (slug: string, signal?: AbortSignal) =>
   apiFetch<{ items: TServerVersion[] }>(`${serverPath(slug)}/versions`, { signal });
 

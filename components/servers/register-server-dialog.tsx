@@ -10,7 +10,7 @@ import { notifyError, notifySuccess } from "@/components/notify";
 import { buttonPrimary, buttonSecondary, hint, input, label } from "@/components/ui";
 import type { TCreateServer } from "@/lib/schemas";
 import { slugify } from "./key-value-lines";
-import { LaunchFields, readLaunch } from "./launch-fields";
+import { FormProblems, LaunchFields, readLaunch } from "./launch-fields";
 import { createServer, serversKey, toolsKey } from "./queries";
 import { TransportPicker, type Transport } from "./transport-picker";
 
@@ -158,13 +158,7 @@ function RegisterServerForm({
         />
       </div>
 
-      {problems.length > 0 && (
-        <ul role="alert" className="list-disc space-y-0.5 rounded-md bg-red-50 py-2 pr-3 pl-7 text-sm text-red-700">
-          {problems.map((p) => (
-            <li key={p}>{p}</li>
-          ))}
-        </ul>
-      )}
+      <FormProblems problems={problems} />
       {pending && (
         <p role="status" className="text-sm text-slate-600">
           Connecting to the server and listing its tools…

@@ -25,16 +25,15 @@ export function ServerActions({ server, toolCount }: { server: TServer; toolCoun
             down ? "Try to connect again now" : "End the connection (a stdio server's process is stopped) and reconnect"
           }
           onClick={() =>
-            down
-              ? // A server whose first connect failed has no connection to restart; `enabled: true` connects now.
-                mutation.mutate({
-                  patch: { enabled: true },
-                  done: (res) => reportConnection(res, `${server.name} is connected`),
-                })
-              : mutation.mutate({
-                  patch: { action: "restart" },
-                  done: () => notifySuccess(`Restarting ${server.name}`, "It reconnects in a moment."),
-                })
+            mutation.mutate({
+              patch: { action: "restart" },
+              // A server that is down is connected now, and the answer says how that went; a running one
+              // is stopped and reconnects shortly.
+              done: (res) =>
+                down
+                  ? reportConnection(res, `${server.name} is connected`)
+                  : notifySuccess(`Restarting ${server.name}`, "It reconnects in a moment."),
+            })
           }
         >
           {down ? "Retry" : "Restart"}

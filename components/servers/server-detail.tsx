@@ -4,14 +4,17 @@ import Link from "next/link";
 import { isApiError } from "@/components/api-client";
 import { EmptyState } from "@/components/empty-state";
 import { ServerIcon } from "@/components/icons";
+import { Loading, LoadFailed } from "@/components/load-state";
 import { PageHeader } from "@/components/page-header";
 import { Tabs } from "@/components/tabs";
-import { buttonPrimary, buttonSecondary, card } from "@/components/ui";
+import { buttonPrimary } from "@/components/ui";
 import { Breadcrumbs } from "./breadcrumbs";
 import { CanaryPanel } from "./canary-panel";
 import { ConnectionSummary, RecentError } from "./connection-summary";
 import { getServer, pollInterval, serverKey, type TServerWithTools } from "./queries";
 import { ServerActions } from "./server-actions";
+import { ServerOfferings } from "./server-offerings";
+import { ServerSettings } from "./server-settings";
 import { ServerTools } from "./server-tools";
 import { ServerVersions } from "./server-versions";
 import { StatusBadge } from "./status-badge";
@@ -29,9 +32,7 @@ export function ServerDetail({ slug }: { slug: string }) {
     return (
       <>
         <Breadcrumbs items={[{ href: "/servers", label: "Servers & Tools" }, { label: slug }]} />
-        <p className="py-8 text-center text-sm text-slate-500" role="status">
-          Loading the server…
-        </p>
+        <Loading what="the server" />
       </>
     );
   }
@@ -50,12 +51,7 @@ export function ServerDetail({ slug }: { slug: string }) {
             </p>
           </EmptyState>
         ) : (
-          <div className={`${card} px-4 py-8 text-center text-sm`} role="alert">
-            <p className="text-red-700">Could not load the server: {query.error.message}</p>
-            <button type="button" className={`${buttonSecondary} mt-3`} onClick={() => void query.refetch()}>
-              Try again
-            </button>
-          </div>
+          <LoadFailed what="the server" error={query.error} retry={query.refetch} />
         )}
       </>
     );
@@ -91,6 +87,7 @@ function ServerPage({ data: { server, tools } }: { data: TServerWithTools }) {
               label: <TabLabel text="Tools" count={live.length} />,
               panel: <ServerTools server={server} tools={tools} />,
             },
+            { id: "offerings", label: "Resources & prompts", panel: <ServerOfferings server={server} /> },
             { id: "versions", label: "Versions", panel: <ServerVersions server={server} /> },
             {
               id: "canary",
@@ -104,6 +101,7 @@ function ServerPage({ data: { server, tools } }: { data: TServerWithTools }) {
               ),
               panel: <CanaryPanel server={server} />,
             },
+            { id: "settings", label: "Settings", panel: <ServerSettings server={server} /> },
           ]}
         />
       </div>

@@ -1,7 +1,8 @@
 "use client";
 import Link from "next/link";
+import { DataTable, Refreshing, TableCard, tableRow as t, type Column } from "@/components/data-table";
 import { Switch } from "@/components/switch";
-import { buttonSecondary, card, responsiveTable as t } from "@/components/ui";
+import { buttonSecondary } from "@/components/ui";
 import type { TServer } from "@/lib/schemas";
 import { formatLatency, launchSummary } from "./format";
 import { serverHref } from "./queries";
@@ -10,47 +11,32 @@ import { StatusBadge } from "./status-badge";
 import { TRANSPORT_LABEL } from "./transport-picker";
 import { VersionLabel } from "./version-label";
 
+const COLUMNS: Column[] = [
+  { label: "Server" },
+  { label: "Status" },
+  { label: "Tools", className: "text-right" },
+  { label: "Latency", className: "hidden text-right md:table-cell" },
+  { label: "Version" },
+  { label: "Enabled" },
+];
+
 export function ServersTable({ servers, refreshing }: { servers: readonly TServer[]; refreshing: boolean }) {
   return (
-    <section aria-labelledby="servers-heading" className={`${card} min-w-0 overflow-hidden`}>
-      <div className="flex items-center justify-between border-b border-slate-200 px-4 py-3">
-        <h2 id="servers-heading" className="text-base font-semibold text-slate-900">
+    <TableCard
+      id="servers-heading"
+      title={
+        <>
           Servers <span className="font-normal text-slate-500">({servers.length})</span>
-        </h2>
-        {refreshing && <span className="text-xs text-slate-500">Refreshing…</span>}
-      </div>
-      <div className={t.wrapper}>
-        <table className={t.table}>
-          <thead className={t.thead}>
-            <tr>
-              <th scope="col" className={t.th}>
-                Server
-              </th>
-              <th scope="col" className={t.th}>
-                Status
-              </th>
-              <th scope="col" className={`${t.th} text-right`}>
-                Tools
-              </th>
-              <th scope="col" className={`${t.th} hidden text-right md:table-cell`}>
-                Latency
-              </th>
-              <th scope="col" className={t.th}>
-                Version
-              </th>
-              <th scope="col" className={t.th}>
-                Enabled
-              </th>
-            </tr>
-          </thead>
-          <tbody className={t.tbody}>
-            {servers.map((s) => (
-              <ServerRow key={s.id} server={s} />
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </section>
+        </>
+      }
+      aside={<Refreshing when={refreshing} />}
+    >
+      <DataTable columns={COLUMNS}>
+        {servers.map((s) => (
+          <ServerRow key={s.id} server={s} />
+        ))}
+      </DataTable>
+    </TableCard>
   );
 }
 
@@ -91,11 +77,10 @@ function ServerRow({ server: s }: { server: TServer }) {
               className={`${buttonSecondary} px-2 py-1 text-xs`}
               disabled={mutation.isPending}
               aria-label={`Retry connecting to ${s.name}`}
-              // `enabled: true` connects now even when the first attempt never got a process going (a
-              // restart only recycles a running connection).
+              // A restart of a server that is down connects it now, without waiting for its next retry.
               onClick={() =>
                 mutation.mutate({
-                  patch: { enabled: true },
+                  patch: { action: "restart" },
                   done: (res) => reportConnection(res, `${s.name} is connected`),
                 })
               }

@@ -4,8 +4,9 @@ import Link from "next/link";
 import { useState } from "react";
 import { EmptyState } from "@/components/empty-state";
 import { ServerIcon } from "@/components/icons";
+import { Loading, LoadFailed } from "@/components/load-state";
 import { PageHeader } from "@/components/page-header";
-import { buttonPrimary, buttonSecondary, card } from "@/components/ui";
+import { buttonPrimary, buttonSecondary } from "@/components/ui";
 import { listServers, pollInterval, serversKey } from "./queries";
 import { RegisterServerDialog } from "./register-server-dialog";
 import { ServersTable } from "./servers-table";
@@ -38,16 +39,9 @@ export function ServersView() {
         }
       />
       {query.isPending ? (
-        <p className="py-8 text-center text-sm text-slate-500" role="status">
-          Loading servers…
-        </p>
+        <Loading what="servers" />
       ) : query.isError ? (
-        <div className={`${card} px-4 py-8 text-center text-sm`} role="alert">
-          <p className="text-red-700">Could not load the servers: {query.error.message}</p>
-          <button type="button" className={`${buttonSecondary} mt-3`} onClick={() => void query.refetch()}>
-            Try again
-          </button>
-        </div>
+        <LoadFailed what="the servers" error={query.error} retry={query.refetch} />
       ) : query.data.items.length === 0 ? (
         <EmptyState icon={<ServerIcon className="h-6 w-6" />} title="No upstream MCP servers registered yet">
           <p>

@@ -5,11 +5,12 @@ import { isApiError } from "@/components/api-client";
 import { CopyButton } from "@/components/copy-button";
 import { EmptyState } from "@/components/empty-state";
 import { ServerIcon } from "@/components/icons";
+import { Loading, LoadFailed } from "@/components/load-state";
 import { PageHeader } from "@/components/page-header";
 import { Breadcrumbs } from "@/components/servers/breadcrumbs";
 import { getServer, parseGatewayName, serverHref, serverKey } from "@/components/servers/queries";
 import { StatusBadge } from "@/components/servers/status-badge";
-import { buttonPrimary, buttonSecondary, card } from "@/components/ui";
+import { buttonPrimary, card } from "@/components/ui";
 import type { TServer, TToolSummary } from "@/lib/schemas";
 import { Annotations } from "./annotations";
 import { LintFindings } from "./lint-findings";
@@ -24,7 +25,8 @@ const crumbsFor = (slug: string, serverName: string, tool: string) => [
   { label: tool },
 ];
 
-// There is no GET for one tool: a tool page reads its server (cached and shared with the server page).
+// A tool page reads its server rather than GET /api/v1/tools/{name}: it shows the server's state and defaults
+// beside the tool, and the server page shares the cached answer.
 export function ToolDetail({ name }: { name: string }) {
   const parsed = parseGatewayName(name);
   const slug = parsed?.slug ?? "";
@@ -63,21 +65,12 @@ export function ToolDetail({ name }: { name: string }) {
     return (
       <>
         <Breadcrumbs items={crumbsFor(slug, slug, parsed.tool)} />
-        <p className="py-8 text-center text-sm text-slate-500" role="status">
-          Loading the tool…
-        </p>
+        <Loading what="the tool" />
       </>
     );
   }
   if (query.isError || !tool) {
-    return (
-      <div className={`${card} px-4 py-8 text-center text-sm`} role="alert">
-        <p className="text-red-700">Could not load the tool: {query.error?.message}</p>
-        <button type="button" className={`${buttonSecondary} mt-3`} onClick={() => void query.refetch()}>
-          Try again
-        </button>
-      </div>
-    );
+    return <LoadFailed what="the tool" error={query.error} retry={query.refetch} />;
   }
   return <ToolPage tool={tool} server={query.data.server} />;
 }

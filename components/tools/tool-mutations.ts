@@ -19,6 +19,10 @@ function describe(tool: TToolSummary, patch: TUpdateTool): string {
     return tool.timeoutMs === null
       ? `${tool.name} uses the server's timeout`
       : `${tool.name} times out after ${tool.timeoutMs} ms`;
+  if (patch.rateLimitPerMinute !== undefined)
+    return tool.rateLimitPerMinute === null
+      ? `${tool.name} uses its server's rate limit`
+      : `${tool.name} takes at most ${tool.rateLimitPerMinute} calls a minute`;
   return `${tool.name} updated`;
 }
 

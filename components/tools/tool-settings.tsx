@@ -1,13 +1,19 @@
 "use client";
-import { useState } from "react";
+import { OverrideField } from "@/components/override-field";
 import { Switch } from "@/components/switch";
-import { buttonSecondary, card, hint, input, label, select } from "@/components/ui";
+import { card, hint, label, select } from "@/components/ui";
 import type { TServer, TToolSummary } from "@/lib/schemas";
 import { TIER_LABEL, TIERS } from "./tier-badge";
 import { useUpdateTool } from "./tool-mutations";
 
 /** The admin's settings for one tool; each control saves on its own. */
-export function ToolSettings({ tool, server }: { tool: TToolSummary; server: Pick<TServer, "timeoutMs"> | undefined }) {
+export function ToolSettings({
+  tool,
+  server,
+}: {
+  tool: TToolSummary;
+  server: Pick<TServer, "timeoutMs" | "rateLimitPerMinute"> | undefined;
+}) {
   const mutation = useUpdateTool(tool);
   // While a change is saving, its control shows the new value; on failure it falls back to the server's.
   const saving = mutation.isPending ? mutation.variables : undefined;
@@ -62,12 +68,31 @@ export function ToolSettings({ tool, server }: { tool: TToolSummary; server: Pic
             Policies use the tier to decide which calls run, wait for approval or are refused.
           </p>
         </div>
-        <TimeoutField
-          key={tool.timeoutMs ?? "default"}
-          tool={tool}
-          serverTimeout={server?.timeoutMs}
+        <OverrideField
+          key={`timeout-${tool.timeoutMs ?? "server"}`}
+          id="tool-timeout"
+          title="Timeout (ms)"
+          what="timeout"
+          value={tool.timeoutMs}
+          min={100}
+          max={600000}
+          placeholder={server?.timeoutMs ? `${server.timeoutMs} (server)` : "Server default"}
+          hint="Leave empty to use the server's call timeout."
           disabled={locked || mutation.isPending}
           onSave={(timeoutMs) => mutation.mutate({ timeoutMs })}
+        />
+        <OverrideField
+          key={`rate-${tool.rateLimitPerMinute ?? "inherited"}`}
+          id="tool-rate-limit"
+          title="Rate limit (calls per minute)"
+          what="rate limit"
+          value={tool.rateLimitPerMinute}
+          min={1}
+          max={1000000}
+          placeholder={server?.rateLimitPerMinute ? `${server.rateLimitPerMinute} (server)` : "Gateway default"}
+          hint="For all sessions together. Leave empty to use the server's limit, or else the gateway's."
+          disabled={locked || mutation.isPending}
+          onSave={(rateLimitPerMinute) => mutation.mutate({ rateLimitPerMinute })}
         />
       </div>
     </section>
@@ -99,54 +124,5 @@ function SwitchRow({
       </div>
       <Switch checked={checked} label={title} disabled={disabled} onChange={onChange} />
     </div>
-  );
-}
-
-function TimeoutField({
-  tool,
-  serverTimeout,
-  disabled,
-  onSave,
-}: {
-  tool: TToolSummary;
-  serverTimeout: number | undefined;
-  disabled: boolean;
-  onSave: (v: number | null) => void;
-}) {
-  const [value, setValue] = useState(tool.timeoutMs === null ? "" : String(tool.timeoutMs));
-  const next = value.trim() === "" ? null : Number(value);
-  const unchanged = next === tool.timeoutMs;
-  return (
-    <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (!unchanged) onSave(next);
-      }}
-    >
-      <label htmlFor="tool-timeout" className={label}>
-        Timeout (ms)
-      </label>
-      <div className="mt-1 flex gap-2">
-        <input
-          id="tool-timeout"
-          type="number"
-          min={100}
-          max={600000}
-          step={1}
-          value={value}
-          onChange={(e) => setValue(e.target.value)}
-          placeholder={serverTimeout ? `${serverTimeout} (server)` : "Server default"}
-          disabled={disabled}
-          className={input}
-          aria-describedby="tool-timeout-hint"
-        />
-        <button type="submit" className={buttonSecondary} disabled={disabled || unchanged}>
-          Save
-        </button>
-      </div>
-      <p id="tool-timeout-hint" className={hint}>
-        Leave empty to use the server&apos;s call timeout.
-      </p>
-    </form>
   );
 }

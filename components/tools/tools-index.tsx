@@ -2,17 +2,20 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useDeferredValue, useState } from "react";
+import { DataTable } from "@/components/data-table";
 import { EmptyState } from "@/components/empty-state";
 import { ServerIcon } from "@/components/icons";
+import { Loading, LoadFailed } from "@/components/load-state";
 import { PageHeader } from "@/components/page-header";
 import { Breadcrumbs } from "@/components/servers/breadcrumbs";
-import { listTools, serverHref, toolHref, toolsKey } from "@/components/servers/queries";
-import { Switch } from "@/components/switch";
-import { buttonSecondary, card, input, responsiveTable as t, selectCompact } from "@/components/ui";
+import { listTools, toolsKey } from "@/components/servers/queries";
+import { buttonSecondary, card, input, selectCompact } from "@/components/ui";
 import type { TToolSummary } from "@/lib/schemas";
 import { NearDuplicates } from "./near-duplicates";
-import { LintCount, TIER_LABEL, TIERS, TierBadge } from "./tier-badge";
-import { useUpdateTool } from "./tool-mutations";
+import { TIER_LABEL, TIERS } from "./tier-badge";
+import { toolColumns, ToolRow } from "./tool-row";
+
+const COLUMNS = toolColumns(true);
 
 type Filters = { text: string; server: string; tier: string; state: "all" | "enabled" | "disabled" | "lint-errors" };
 
@@ -44,16 +47,9 @@ export function ToolsIndex() {
         description="Every tool the gateway offers agents, across all servers, with its risk tier and schema lint."
       />
       {query.isPending ? (
-        <p className="py-8 text-center text-sm text-slate-500" role="status">
-          Loading tools…
-        </p>
+        <Loading what="tools" />
       ) : query.isError ? (
-        <div className={`${card} px-4 py-8 text-center text-sm`} role="alert">
-          <p className="text-red-700">Could not load the tools: {query.error.message}</p>
-          <button type="button" className={`${buttonSecondary} mt-3`} onClick={() => void query.refetch()}>
-            Try again
-          </button>
-        </div>
+        <LoadFailed what="the tools" error={query.error} retry={query.refetch} />
       ) : items.length === 0 ? (
         <EmptyState icon={<ServerIcon className="h-6 w-6" />} title="No tools yet">
           <p>Tools appear here once a registered server connects and lists them.</p>
@@ -124,79 +120,15 @@ export function ToolsIndex() {
             {shown.length === 0 ? (
               <p className="px-4 py-8 text-center text-sm text-slate-500">No tool matches these filters.</p>
             ) : (
-              <div className={t.wrapper}>
-                <table className={t.table} aria-label="Tools">
-                  <thead className={t.thead}>
-                    <tr>
-                      <th scope="col" className={t.th}>
-                        Tool
-                      </th>
-                      <th scope="col" className={`${t.th} hidden md:table-cell`}>
-                        Server
-                      </th>
-                      <th scope="col" className={t.th}>
-                        Risk tier
-                      </th>
-                      <th scope="col" className={t.th}>
-                        Lint
-                      </th>
-                      <th scope="col" className={t.th}>
-                        Enabled
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody className={t.tbody}>
-                    {shown.map((tool) => (
-                      <ToolRow key={tool.name} tool={tool} />
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable columns={COLUMNS} label="Tools">
+                {shown.map((tool) => (
+                  <ToolRow key={tool.name} tool={tool} withServer />
+                ))}
+              </DataTable>
             )}
           </section>
         </div>
       )}
     </>
-  );
-}
-
-function ToolRow({ tool }: { tool: TToolSummary }) {
-  const mutation = useUpdateTool(tool);
-  const saving = mutation.isPending ? mutation.variables : undefined;
-  return (
-    <tr className={`${t.tr} ${tool.enabled ? "" : "bg-slate-50"}`} data-testid="tool-row" data-name={tool.name}>
-      <td className={`${t.cell} w-full min-w-0 sm:w-auto sm:max-w-[30rem]`}>
-        <Link
-          href={toolHref(tool.name)}
-          className="font-mono text-sm font-medium break-all text-indigo-700 hover:underline"
-        >
-          {tool.name}
-        </Link>
-        {tool.description && (
-          <p className="mt-0.5 line-clamp-1 text-xs text-slate-500" title={tool.description}>
-            {tool.description}
-          </p>
-        )}
-      </td>
-      <td className={`${t.cell} hidden md:table-cell`}>
-        <Link href={serverHref(tool.server)} className="font-mono text-sm text-slate-700 hover:underline">
-          {tool.server}
-        </Link>
-      </td>
-      <td className={t.cell}>
-        <TierBadge tier={tool.riskTier} />
-      </td>
-      <td className={t.cell}>
-        <LintCount findings={tool.lintFindings} />
-      </td>
-      <td className={`${t.cell} ml-auto`}>
-        <Switch
-          checked={saving?.enabled ?? tool.enabled}
-          label={`${tool.name} enabled`}
-          disabled={mutation.isPending}
-          onChange={(enabled) => mutation.mutate({ enabled })}
-        />
-      </td>
-    </tr>
   );
 }

@@ -1,6 +1,7 @@
 // The gateway path for a tool call is composed middleware; the order is fixed in build-pipeline.ts.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "../context";
+import type { ToolErrorCode } from "./tool-error";
 
 /** A tool as the pipeline sees it: the registry row plus where it is served. */
 export type ResolvedTool = {
@@ -15,6 +16,8 @@ export type ResolvedTool = {
   strict: boolean;
   riskTier: "LOW" | "MEDIUM" | "HIGH";
   timeoutMs: number;
+  /** Calls per minute to this tool across sessions: the tool's override, else its server's; null = the gateway default. */
+  rateLimitPerMinute?: number | null;
   /** Retries are safe only for read-only or idempotent tools. */
   retryable: boolean;
   /** The version that serves this call (active or canary for this session). */
@@ -32,6 +35,13 @@ export type ToolCall = {
   sessionKey?: string | undefined;
   signal: AbortSignal;
   onProgress?: ((p: { progress: number; total?: number | undefined; message?: string | undefined }) => void) | undefined;
+  /** Set when the call must not run (e.g. the tool is disabled); the pipeline audits and answers it. */
+  refusal?: { code: ToolErrorCode; message: string } | undefined;
+  /**
+   * Sends the call over a connection of the caller's own instead of the shared pool connection (the transparent
+   * endpoint's per-session upstream, which relays sampling, elicitation and roots). Still under the pool's policies.
+   */
+  via?: ((signal: AbortSignal) => Promise<CallToolResult>) | undefined;
 };
 
 /** What the audit step records about a call beyond its result; steps fill it in as they decide. */

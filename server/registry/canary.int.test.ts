@@ -3,36 +3,26 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RequestContext } from "../context";
 import { canaryBucket } from "../mcp/mcp-sessions";
-import { insertUser, userContext } from "../test/contexts";
 import {
   agentInBucket,
   fixtureEvents,
   firstText,
   misbehavingServer,
-  removeTempDirs,
-  startTestGateway,
+  processAlive as alive,
+  setUpGatewayTest,
   tempDir,
-  userWithToken,
   waitUntil,
   type Agent,
+  type GatewayTestEnv,
   type TestGateway,
 } from "../test/gateway-harness";
-import { createTestDb, truncateAll } from "../test/test-db";
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+import { createTestDb } from "../test/test-db";
 
 describe("canary versions", () => {
   const db = createTestDb();
+  let env: GatewayTestEnv;
   let tg: TestGateway;
   let admin: RequestContext;
-  let token = "";
   let dir = "";
   let v1Env: Record<string, string> = {};
   let v2Env: Record<string, string> = {};
@@ -52,26 +42,21 @@ describe("canary versions", () => {
     (await tg.gateway.registry.versions("shop")).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 
   beforeAll(async () => {
-    await truncateAll(db);
-    tg = await startTestGateway();
-    admin = userContext(await insertUser(db, { role: "ADMIN" }));
-    token = (await userWithToken(db)).token;
-    dir = await tempDir("canary");
+    env = await setUpGatewayTest(db, "canary");
+    ({ admin, dir } = env);
+    tg = env.gateways[0]!;
     const input = misbehavingServer(dir, { slug: "shop" });
     v1Env = input.env!;
     v2Env = { ...v1Env, FIXTURE_VARIANT: "v2" };
     const { server } = await tg.gateway.registry.register(admin, input);
     if (server.status !== "HEALTHY") throw new Error(server.lastError ?? "shop did not start");
-    low = await agentInBucket(tg.mcpUrl, token, (b) => b < 50);
-    high = await agentInBucket(tg.mcpUrl, token, (b) => b >= 50);
+    low = await agentInBucket(tg.mcpUrl, env.token, (b) => b < 50);
+    high = await agentInBucket(tg.mcpUrl, env.token, (b) => b >= 50);
+    env.agents.push(low, high);
   });
 
   afterAll(async () => {
-    await low?.close();
-    await high?.close();
-    await tg?.close();
-    await db.$disconnect();
-    await removeTempDirs();
+    await env?.close();
   });
 
   it("buckets are stable per session and spread over 0–99", () => {
@@ -225,5 +210,64 @@ describe("canary versions", () => {
     // The server row describes the launch that runs now, so a later restart or edit starts the right one.
     expect((await db.upstreamServer.findUniqueOrThrow({ where: { slug: "plain" } })).env).toEqual(input.env);
     expect((await db.tool.findUniqueOrThrow({ where: { gatewayName: "plain__v2_only" } })).removedAt).not.toBeNull();
+  });
+
+  it("rollback without a canary returns to the version active before the current one, not the newest earlier one", async () => {
+    const input = misbehavingServer(await tempDir("canary-history"), { slug: "history" });
+    const launch = (extra: Record<string, string>) => ({ env: { ...input.env, ...extra } });
+    const active = async () =>
+      (await db.upstreamServer.findUniqueOrThrow({ where: { slug: "history" }, include: { activeVersion: true } }))
+        .activeVersion!;
+    const variant = async () =>
+      (
+        JSON.parse(firstText(await high.client.callTool({ name: "history__whoami", arguments: {} }))) as {
+          variant: string;
+        }
+      ).variant;
+
+    await tg.gateway.registry.register(admin, input); // v1 1.0.0, active
+    const v1 = await active();
+    const { server: s2 } = await tg.gateway.registry.update(admin, "history", launch({ FIXTURE_VARIANT: "v2" }));
+    expect(s2.activeVersion).toBe("1.1.0"); // v2, active
+    // A canary that never served everyone: created after v2, rolled back.
+    await tg.gateway.registry.update(admin, "history", {
+      ...launch({ EXTRA: "x" }),
+      asCanary: true,
+      canaryPercent: 10,
+    });
+    const { server: rolledCanary } = await tg.gateway.registry.update(admin, "history", { action: "rollback" });
+    expect(rolledCanary).toMatchObject({ activeVersion: "1.1.0", canaryVersion: null });
+    // v3 through the promote path.
+    const { server: s3 } = await tg.gateway.registry.update(admin, "history", {
+      ...launch({ FIXTURE_VARIANT: "v2", EXTRA: "3" }),
+      asCanary: true,
+      canaryPercent: 50,
+    });
+    const v3Version = s3.canaryVersion!;
+    await tg.gateway.registry.update(admin, "history", { action: "promote" });
+    const v3 = await active();
+    expect(v3.version).toBe(v3Version);
+
+    const rows = await db.serverVersion.findMany({ where: { serverId: v1.serverId }, orderBy: { createdAt: "asc" } });
+    expect(rows.map((v) => v.version)).toEqual(["1.0.0", "1.1.0", "2.0.0", v3Version]);
+    // Every version that served everyone has an activation time, in the order they became active; the canary none.
+    const [r1, r2, canary, r3] = rows;
+    expect(canary!.activatedAt).toBeNull();
+    expect(r1!.activatedAt!.getTime()).toBeLessThan(r2!.activatedAt!.getTime());
+    expect(r2!.activatedAt!.getTime()).toBeLessThan(r3!.activatedAt!.getTime());
+    // Activated on promote, not when it started as a canary.
+    expect(r3!.activatedAt!.getTime()).toBeGreaterThan(r3!.createdAt.getTime());
+
+    const { server: back } = await tg.gateway.registry.update(admin, "history", { action: "rollback" });
+    expect(back).toMatchObject({ activeVersion: "1.1.0", canaryVersion: null }); // not 2.0.0, the newest earlier
+    expect(await variant()).toBe("v2");
+    const row = await db.upstreamServer.findUniqueOrThrow({ where: { slug: "history" } });
+    expect(row.env).toEqual(launch({ FIXTURE_VARIANT: "v2" }).env);
+    expect((await active()).activatedAt!.getTime()).toBeGreaterThan(r3!.activatedAt!.getTime());
+
+    // The version active before 1.1.0 is now the one just left: rolling back again returns to it.
+    const { server: again } = await tg.gateway.registry.update(admin, "history", { action: "rollback" });
+    expect(again.activeVersion).toBe(v3Version);
+    expect(await db.auditEvent.count({ where: { action: "server.rolled_back", targetId: v1.serverId } })).toBe(3);
   });
 });

@@ -7,6 +7,7 @@ import {
   ZUpdateTool,
   type TCreateServer,
   type TServer,
+  type TServerOfferings,
   type TToolSummary,
   type TUpdateServer,
   type TUpdateTool,
@@ -32,8 +33,13 @@ type SnapServer = {
   timeoutMs: number;
   canaryPercent: number;
   maxConcurrency: number;
-  versions: Partial<Record<Role, { id: string; version: string; launch: UpstreamLaunch; tools: Map<string, McpTool> }>>;
+  rateLimitPerMinute: number | null;
+  versions: Partial<Record<Role, SnapVersion>>;
 };
+type SnapVersion = { id: string; version: string; launch: UpstreamLaunch; tools: Map<string, McpTool>; defs: UpstreamDefinitions };
+
+/** One server as an endpoint serves it to a session: the version for the session's bucket and how to reach it. */
+export type ServerRoute = { serverId: string; slug: string; timeoutMs: number; role: Role; versionId: string; version: string; launch: UpstreamLaunch; defs: UpstreamDefinitions };
 type Snapshot = { servers: Map<string, SnapServer>; tools: Map<string, Tool & { serverSlug: string }>; loadedAt: number; generation: number };
 
 export type RegistryDeps = { db: Db; pool: UpstreamPool; bus: ChangeBus; logger: Logger };
@@ -52,6 +58,13 @@ function launchColumns(launch: UpstreamLaunch) {
   return launch.transport === "STDIO"
     ? { command: launch.command, args: launch.args, env: toJson(launch.env), cwd: launch.cwd ?? null }
     : { url: launch.url, headers: toJson(launch.headers) };
+}
+
+function routeOf(server: SnapServer, bucket: number): ServerRoute | null {
+  const role = roleFor(server, bucket);
+  const v = server.versions[role];
+  if (!v) return null;
+  return { serverId: server.id, slug: server.slug, timeoutMs: server.timeoutMs, role, versionId: v.id, version: v.version, launch: v.launch, defs: v.defs };
 }
 
 export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
@@ -77,11 +90,13 @@ export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
     const servers = new Map<string, SnapServer>();
     const tools = new Map<string, Tool & { serverSlug: string }>();
     const versionOf = (v: ServerVersion | null) =>
-      v ? { id: v.id, version: v.version, launch: v.launch as UpstreamLaunch, tools: new Map(((v.definitions as UpstreamDefinitions).tools ?? []).map((t) => [t.name, t])) } : undefined;
+      v
+        ? { id: v.id, version: v.version, launch: v.launch as UpstreamLaunch, defs: v.definitions as UpstreamDefinitions, tools: new Map(((v.definitions as UpstreamDefinitions).tools ?? []).map((t) => [t.name, t])) }
+        : undefined;
     for (const s of rows) {
       const active = versionOf(s.activeVersion);
       const canary = versionOf(s.canaryVersion);
-      servers.set(s.slug, { id: s.id, slug: s.slug, timeoutMs: s.timeoutMs, canaryPercent: s.canaryPercent, maxConcurrency: s.maxConcurrency, versions: { ...(active && { active }), ...(canary && { canary }) } });
+      servers.set(s.slug, { id: s.id, slug: s.slug, timeoutMs: s.timeoutMs, canaryPercent: s.canaryPercent, maxConcurrency: s.maxConcurrency, rateLimitPerMinute: s.rateLimitPerMinute, versions: { ...(active && { active }), ...(canary && { canary }) } });
       for (const t of s.tools) tools.set(t.gatewayName, { ...t, serverSlug: s.slug });
     }
     return { servers, tools, loadedAt: Date.now(), generation: loadedGeneration };
@@ -137,7 +152,9 @@ export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
     if (snap.generation !== generation) return;
     const byId = new Map([...snap.servers.values()].map((s) => [s.id, s]));
     for (const { serverId, role } of pool.held()) {
-      if (busy.has(serverId) || ensuring.has(`${serverId}:${role}`) || byId.get(serverId)?.versions[role]) continue;
+      // An enabled server's active role stays even without a version: it is retrying a first connect.
+      const serves = role === "active" ? byId.has(serverId) : byId.get(serverId)?.versions.canary;
+      if (busy.has(serverId) || ensuring.has(`${serverId}:${role}`) || serves) continue;
       void pool.remove(serverId, role).catch((err: unknown) => log.warn({ err, serverId, role }, "could not stop a removed upstream"));
     }
   }
@@ -169,17 +186,39 @@ export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
     return { serverId: s.id, slug: s.slug, role, launch, maxConcurrency: s.maxConcurrency };
   }
 
-  /** Connects a server's role and records its definitions; a failed connect leaves the server DOWN. */
-  async function connectAndSync(s: { id: string; slug: string; maxConcurrency: number }, role: Role, launch: UpstreamLaunch): Promise<string | undefined> {
+  /**
+   * Connects a server's role and records its definitions; a failed connect leaves the server DOWN while the
+   * pool keeps retrying. `restart` starts over what the pool holds, with its backoff reset.
+   */
+  async function connectAndSync(
+    s: { id: string; slug: string; maxConcurrency: number },
+    role: Role,
+    launch: UpstreamLaunch,
+    how: "start" | "restart" = "start",
+  ): Promise<string | undefined> {
     try {
-      const defs = await pool.start(specFor(s, role, launch));
-      await db.$transaction((tx) => syncDefinitions(tx, s.id, role, launch, defs));
+      const defs = how === "restart" ? await pool.restart(s.id, role) : await pool.start(specFor(s, role, launch));
+      // No definitions: a live connection was ended; the pool's reconnect reports what it finds.
+      if (defs) await db.$transaction((tx) => syncDefinitions(tx, s.id, role, launch, defs));
       return undefined;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       if (role === "active") await db.upstreamServer.update({ where: { id: s.id }, data: { status: "DOWN", lastError: message.slice(0, 2000) } });
       return message;
     }
+  }
+
+  /**
+   * The version to roll back to: the one activated last before the current one. Versions from before
+   * activation times were recorded fall back to creation order.
+   */
+  async function previousActive(s: { id: string; slug: string; activeVersionId: string | null; activeVersion: ServerVersion | null }) {
+    const others = { serverId: s.id, id: { not: s.activeVersionId ?? "" } };
+    const prev =
+      (await db.serverVersion.findFirst({ where: { ...others, activatedAt: { not: null } }, orderBy: { activatedAt: "desc" } })) ??
+      (await db.serverVersion.findFirst({ where: { ...others, createdAt: { lt: s.activeVersion?.createdAt ?? new Date() } }, orderBy: { createdAt: "desc" } }));
+    if (!prev) throw new GatewayError("conflict", `${s.slug} has no earlier version to roll back to.`);
+    return prev;
   }
 
   async function getServerRow(slug: string) {
@@ -269,10 +308,27 @@ export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
 
     get: serverWithTools,
 
+    /** What the active version offers besides tools (resources, templates, prompts), for the server page. */
+    async offerings(slug: string): Promise<TServerOfferings> {
+      const s = await getServerRow(slug);
+      const defs = (s.activeVersion?.definitions ?? null) as UpstreamDefinitions | null;
+      return {
+        version: s.activeVersion?.version ?? null,
+        endpoints: { aggregate: "/mcp", transparent: `/mcp/s/${s.slug}` },
+        resources: (defs?.resources ?? []).map((r) => ({ uri: r.uri, name: r.name, ...(r.description && { description: r.description }), ...(r.mimeType && { mimeType: r.mimeType }) })),
+        resourceTemplates: (defs?.resourceTemplates ?? []).map((t) => ({ uriTemplate: t.uriTemplate, name: t.name, ...(t.description && { description: t.description }) })),
+        prompts: (defs?.prompts ?? []).map((p) => ({
+          name: p.name,
+          ...(p.description && { description: p.description }),
+          arguments: (p.arguments ?? []).map((a) => ({ name: a.name, ...(a.description && { description: a.description }), ...(a.required !== undefined && { required: a.required }) })),
+        })),
+      };
+    },
+
     async versions(slug: string) {
       const s = await getServerRow(slug);
       const rows = await db.serverVersion.findMany({ where: { serverId: s.id }, orderBy: { createdAt: "desc" } });
-      return rows.map((v) => ({ id: v.id, version: v.version, contentHash: v.contentHash, diff: v.diff, createdAt: v.createdAt.toISOString(), active: v.id === s.activeVersionId, canary: v.id === s.canaryVersionId }));
+      return rows.map((v) => ({ id: v.id, version: v.version, contentHash: v.contentHash, diff: v.diff, createdAt: v.createdAt.toISOString(), activatedAt: v.activatedAt?.toISOString() ?? null, active: v.id === s.activeVersionId, canary: v.id === s.canaryVersionId }));
     },
 
     async update(ctx: RequestContext, slug: string, input: TUpdateServer) {
@@ -292,6 +348,9 @@ export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
           ...(patch.headers !== undefined && { headers: patch.headers }),
         };
         if (patch.action === "promote" && !s.canaryVersionId) throw new GatewayError("conflict", `${slug} has no canary version to promote.`);
+        // Rolling back without a canary replaces the active version; with one, it only ends the canary.
+        const rollbackTo = patch.action === "rollback" && !s.canaryVersionId ? await previousActive(s) : undefined;
+        const activated = patch.action === "promote" ? s.canaryVersionId : rollbackTo?.id;
 
         await db.$transaction(async (tx) => {
           await tx.upstreamServer.update({
@@ -301,23 +360,22 @@ export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
               ...(patch.enabled !== undefined && { enabled: patch.enabled, status: patch.enabled ? "CONNECTING" : "DISABLED" }),
               ...(patch.timeoutMs !== undefined && { timeoutMs: patch.timeoutMs }),
               ...(patch.maxConcurrency !== undefined && { maxConcurrency: patch.maxConcurrency }),
+              ...(patch.rateLimitPerMinute !== undefined && { rateLimitPerMinute: patch.rateLimitPerMinute }),
               ...(patch.canaryPercent !== undefined && { canaryPercent: patch.canaryPercent }),
               // The server row holds the launch config of the active version; a canary keeps its own.
               ...(launchChanged && !patch.asCanary && { command: next.command, args: next.args, env: toJson(next.env), cwd: next.cwd, url: next.url, headers: toJson(next.headers) }),
               ...(patch.action === "promote" && { activeVersionId: s.canaryVersionId, canaryVersionId: null, canaryPercent: 0, ...launchColumns(s.canaryVersion!.launch as UpstreamLaunch) }),
               ...(patch.action === "rollback" && s.canaryVersionId && { canaryVersionId: null, canaryPercent: 0 }),
+              ...(rollbackTo && { activeVersionId: rollbackTo.id, ...launchColumns(rollbackTo.launch as UpstreamLaunch) }),
             },
           });
+          if (activated) await tx.serverVersion.update({ where: { id: activated }, data: { activatedAt: new Date() } });
           await recordAudit(tx, ctx, { action: patch.action ? SERVER_ACTIONS[patch.action] : "server.updated", targetType: "server", targetId: s.id, details: { slug, fields: Object.keys(patch) } });
         });
 
-        if (patch.action === "rollback" && !s.canaryVersionId) {
-          // No canary: go back to the version before the active one.
-          const prev = await db.serverVersion.findFirst({ where: { serverId: s.id, id: { not: s.activeVersionId ?? "" }, createdAt: { lt: s.activeVersion?.createdAt ?? new Date() } }, orderBy: { createdAt: "desc" } });
-          if (!prev) throw new GatewayError("conflict", `${slug} has no earlier version to roll back to.`);
-          await db.upstreamServer.update({ where: { id: s.id }, data: { activeVersionId: prev.id, ...launchColumns(prev.launch as UpstreamLaunch) } });
+        if (rollbackTo) {
           await pool.remove(s.id, "active");
-          await connectAndSync(s, "active", prev.launch as UpstreamLaunch);
+          await connectAndSync(s, "active", rollbackTo.launch as UpstreamLaunch);
         } else if (patch.action === "rollback") {
           await pool.remove(s.id, "canary");
         } else if (patch.action === "promote") {
@@ -330,7 +388,12 @@ export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
         if (patch.enabled === false) await pool.remove(s.id);
         if (patch.enabled === true || (launchChanged && !patch.asCanary)) await connectAndSync(s, "active", launchOf(next));
         if (launchChanged && patch.asCanary) await connectAndSync(s, "canary", launchOf(next));
-        if (patch.action === "restart") await pool.restart(s.id);
+        if (patch.action === "restart") {
+          const running = pool.launchOf(s.id, "active");
+          if (running) await connectAndSync(s, "active", running, "restart");
+          // Nothing held here (it runs in another process, or was never started): connect it now.
+          else if (patch.enabled ?? s.enabled) await connectAndSync(s, "active", launchOf(next));
+        }
         await changed(s.id);
         return serverWithTools(slug);
       });
@@ -358,6 +421,13 @@ export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
       return { items, nearDuplicates };
     },
 
+    /** One tool by its gateway name, also when its server no longer offers it (`removed`). */
+    async getTool(gatewayName: string): Promise<TToolSummary> {
+      const t = await db.tool.findUnique({ where: { gatewayName }, include: { server: { select: { slug: true } } } });
+      if (!t) throw notFound(`Tool ${gatewayName}`);
+      return toToolDto(t, t.server.slug);
+    },
+
     async updateTool(ctx: RequestContext, gatewayName: string, input: TUpdateTool): Promise<TToolSummary> {
       const patch = ZUpdateTool.parse(input);
       const t = await db.tool.findUnique({ where: { gatewayName }, include: { server: { select: { slug: true } } } });
@@ -369,6 +439,7 @@ export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
             ...(patch.enabled !== undefined && { enabled: patch.enabled }),
             ...(patch.strict !== undefined && { strict: patch.strict }),
             ...(patch.timeoutMs !== undefined && { timeoutMs: patch.timeoutMs }),
+            ...(patch.rateLimitPerMinute !== undefined && { rateLimitPerMinute: patch.rateLimitPerMinute }),
             ...(patch.riskTier !== undefined && { riskTier: patch.riskTier, tierOverride: true }),
           },
         });
@@ -392,18 +463,42 @@ export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
       return out.sort((a, b) => (a.name < b.name ? -1 : 1));
     },
 
-    /** Resolves a gateway tool name for a call, or says why it cannot be called. */
-    async resolveTool(gatewayName: string, bucket: number): Promise<{ tool: ResolvedTool } | { error: string }> {
+    /** The enabled servers as a session sees them (the version for its bucket), sorted by slug. */
+    async visibleServers(bucket: number): Promise<ServerRoute[]> {
+      const snap = await getSnapshot();
+      const out: ServerRoute[] = [];
+      for (const server of snap.servers.values()) {
+        const route = routeOf(server, bucket);
+        if (route) out.push(route);
+      }
+      return out.sort((a, b) => (a.slug < b.slug ? -1 : 1));
+    },
+
+    /** One enabled server for a session, or null when it is unknown, disabled or has no version yet. */
+    async resolveServer(slug: string, bucket: number): Promise<ServerRoute | null> {
+      const snap = await getSnapshot();
+      const server = snap.servers.get(slug);
+      return server ? routeOf(server, bucket) : null;
+    },
+
+    /**
+     * Resolves a gateway tool name for a call, or says why it cannot be called. A disabled tool still resolves
+     * (with `refusal`) so the pipeline audits the refused call.
+     */
+    async resolveTool(
+      gatewayName: string,
+      bucket: number,
+    ): Promise<{ tool: ResolvedTool; refusal?: { code: "tool_disabled"; message: string } } | { error: string }> {
       const snap = await getSnapshot();
       const row = snap.tools.get(gatewayName);
       const server = row && snap.servers.get(row.serverSlug);
       if (!row || !server) return { error: `Unknown tool ${gatewayName}. List the tools to see what you can call.` };
-      if (!row.enabled) return { error: `The tool ${gatewayName} is disabled by an administrator.` };
       const role = roleFor(server, bucket);
       const version = server.versions[role];
       const def = version?.tools.get(row.name);
       if (!version || !def) return { error: `The tool ${gatewayName} is not available in the version serving this session.` };
-      await ensurePool(snap, server, role, version.launch);
+      const refusal = row.enabled ? undefined : { code: "tool_disabled" as const, message: `The tool ${gatewayName} is disabled by an administrator.` };
+      if (!refusal) await ensurePool(snap, server, role, version.launch);
       const ann = (def.annotations ?? {}) as { readOnlyHint?: boolean; idempotentHint?: boolean };
       return {
         tool: {
@@ -419,10 +514,12 @@ export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
           strict: row.strict,
           riskTier: row.riskTier,
           timeoutMs: row.timeoutMs ?? server.timeoutMs,
+          rateLimitPerMinute: row.rateLimitPerMinute ?? server.rateLimitPerMinute ?? null,
           retryable: ann.readOnlyHint === true || ann.idempotentHint === true,
           versionId: version.id,
           version: version.version,
         },
+        ...(refusal && { refusal }),
       };
     },
   };

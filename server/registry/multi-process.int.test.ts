@@ -2,40 +2,28 @@
 // must be served correctly by the other, whose upstream pool was started before the change.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RequestContext } from "../context";
-import { insertUser, userContext } from "../test/contexts";
 import {
   agentInBucket,
-  connectAgent,
   fixtureEvents,
   firstText,
   misbehavingServer,
-  removeTempDirs,
-  startTestGateway,
-  tempDir,
-  userWithToken,
+  processAlive as alive,
+  setUpGatewayTest,
   waitUntil,
   type Agent,
+  type GatewayTestEnv,
   type TestGateway,
 } from "../test/gateway-harness";
-import { createTestDb, truncateAll } from "../test/test-db";
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+import { createTestDb } from "../test/test-db";
 
 describe("registry changes across gateway processes", () => {
   const db = createTestDb();
+  let env: GatewayTestEnv;
   let a: TestGateway;
   let b: TestGateway;
   let admin: RequestContext;
   let token = "";
   let dir = "";
-  const agents: Agent[] = [];
 
   const whoami = async (ag: Agent, slug = "shared") =>
     JSON.parse(firstText(await ag.client.callTool({ name: `${slug}__whoami`, arguments: {} }))) as {
@@ -44,30 +32,20 @@ describe("registry changes across gateway processes", () => {
     };
 
   beforeAll(async () => {
-    await truncateAll(db);
-    a = await startTestGateway();
-    b = await startTestGateway();
     // Both processes are up and have connected what there was (nothing) before the changes below.
-    await a.gateway.startUpstreams();
-    await b.gateway.startUpstreams();
-    admin = userContext(await insertUser(db, { role: "ADMIN" }));
-    token = (await userWithToken(db)).token;
-    dir = await tempDir("multi");
+    env = await setUpGatewayTest(db, "multi", { gateways: 2, startUpstreams: true });
+    [a, b] = env.gateways as [TestGateway, TestGateway];
+    ({ admin, token, dir } = env);
   });
 
   afterAll(async () => {
-    for (const ag of agents) await ag.close();
-    await b?.close();
-    await a?.close();
-    await db.$disconnect();
-    await removeTempDirs();
+    await env?.close();
   });
 
   it("a server registered through process A can be called through process B", async () => {
     const { server } = await a.gateway.registry.register(admin, misbehavingServer(dir, { slug: "shared" }));
     expect(server.status).toBe("HEALTHY");
-    const onB = await connectAgent(b.mcpUrl, token);
-    agents.push(onB);
+    const onB = await env.agent(1);
     await waitUntil("B to list the new tools", async () =>
       (await onB.client.listTools()).tools.some((t) => t.name === "shared__whoami"),
     );
@@ -76,11 +54,11 @@ describe("registry changes across gateway processes", () => {
   });
 
   it("a canary started and promoted through A is served by B", async () => {
-    const env = { ...misbehavingServer(dir, { slug: "shared" }).env, FIXTURE_VARIANT: "v2" };
-    await a.gateway.registry.update(admin, "shared", { env, asCanary: true, canaryPercent: 50 });
+    const v2Env = { ...misbehavingServer(dir, { slug: "shared" }).env, FIXTURE_VARIANT: "v2" };
+    await a.gateway.registry.update(admin, "shared", { env: v2Env, asCanary: true, canaryPercent: 50 });
     const low = await agentInBucket(b.mcpUrl, token, (x) => x < 50);
     const high = await agentInBucket(b.mcpUrl, token, (x) => x >= 50);
-    agents.push(low, high);
+    env.agents.push(low, high);
     expect((await whoami(low)).variant).toBe("v2");
     expect((await whoami(high)).variant).toBe("v1");
 
@@ -96,8 +74,7 @@ describe("registry changes across gateway processes", () => {
       .filter(alive);
     expect(pidsBefore.length).toBeGreaterThan(0);
     await a.gateway.registry.remove(admin, "shared");
-    const onB = await connectAgent(b.mcpUrl, token);
-    agents.push(onB);
+    const onB = await env.agent(1);
     await waitUntil("B to drop the tools", async () =>
       (await onB.client.listTools()).tools.every((t) => !t.name.startsWith("shared__")),
     );

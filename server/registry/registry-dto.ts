@@ -30,6 +30,7 @@ export function toServerDto(s: ServerRow): TServer {
     latencyMs: s.latencyMs,
     timeoutMs: s.timeoutMs,
     maxConcurrency: s.maxConcurrency,
+    rateLimitPerMinute: s.rateLimitPerMinute,
     activeVersion: s.activeVersion?.version ?? null,
     canaryVersion: s.canaryVersion?.version ?? null,
     canaryPercent: s.canaryPercent,
@@ -52,6 +53,7 @@ export function toToolDto(t: Tool, serverSlug: string): TToolSummary {
     strict: t.strict,
     riskTier: t.riskTier,
     timeoutMs: t.timeoutMs,
+    rateLimitPerMinute: t.rateLimitPerMinute,
     lintFindings: t.lintFindings as TToolSummary["lintFindings"],
     removed: t.removedAt !== null,
   };

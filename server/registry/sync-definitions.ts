@@ -13,7 +13,6 @@ import { nextVersion } from "./next-version";
 
 export type SyncResult = { changed: boolean; versionId: string; version: string; skippedTools: string[] };
 
-
 function bumpUntilFree(version: string, taken: Set<string>): string {
   let v = version;
   while (taken.has(v)) {
@@ -56,7 +55,15 @@ export async function syncDefinitions(
     new Set(server.versions.map((v) => v.version)),
   );
   const created = await tx.serverVersion.create({
-    data: { serverId, version, contentHash: hash, definitions: toJson(defs), diff: toJson(diff), launch: toJson(launch) },
+    data: {
+      serverId,
+      version,
+      contentHash: hash,
+      definitions: toJson(defs),
+      diff: toJson(diff),
+      launch: toJson(launch),
+      ...(role === "active" && { activatedAt: new Date() }),
+    },
   });
   await tx.upstreamServer.update({
     where: { id: serverId },

@@ -14,5 +14,7 @@ export async function tryToolCall(
 ): Promise<CallToolResult> {
   const resolved = await deps.registry.resolveTool(gatewayName, 0);
   if ("error" in resolved) throw new GatewayError("not_found", resolved.error);
+  // A disabled tool resolves with a refusal for the MCP endpoints to audit; the console's answer stays a 404.
+  if (resolved.refusal) throw new GatewayError("not_found", resolved.refusal.message);
   return deps.pipeline({ tool: resolved.tool, arguments: args, endpoint: "console", signal: AbortSignal.timeout(timeoutMs) }, ctx, {});
 }

@@ -11,6 +11,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { TCreateServer } from "../../lib/schemas";
 import { loadConfig } from "../config";
+import type { RequestContext } from "../context";
 import type { Db, User } from "../db/client";
 import { createGateway, type Gateway } from "../index";
 import { createLogger } from "../logger";
@@ -20,7 +21,7 @@ import type { PoolOptions } from "../upstream/upstream-pool";
 import type { FixtureEvent, FlapState } from "./fixtures/misbehaving-server";
 import { insertUser, userContext } from "./contexts";
 import { serveWebHandler, type ServedHandler } from "./serve-web-handler";
-import { createTestDb, testDatabaseUrl } from "./test-db";
+import { createTestDb, testDatabaseUrl, truncateAll } from "./test-db";
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
 const pkg = (name: string) => path.join(REPO_ROOT, "node_modules", "@modelcontextprotocol", name, "dist", "index.js");
@@ -181,7 +182,11 @@ export async function startTestGateway(
     config: loadConfig({ NODE_ENV: "test", LOG_LEVEL: logLevel }),
     ...(opts.pool && { pool: opts.pool }),
   });
-  const http = await serveWebHandler((req) => gateway.mcp.handle(req, { kind: "aggregate" }));
+  // The app's two routes: /mcp (aggregate) and /mcp/s/<slug> (one server, transparent).
+  const http = await serveWebHandler((req) => {
+    const slug = /^\/mcp\/s\/([^/?]+)/.exec(new URL(req.url).pathname)?.[1];
+    return gateway.mcp.handle(req, slug ? { kind: "server", slug: decodeURIComponent(slug) } : { kind: "aggregate" });
+  });
   return {
     gateway,
     db,
@@ -314,6 +319,71 @@ export async function spawnTsServer(
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
       await exited;
+    },
+  };
+}
+
+/** True while a process with this pid exists (signal 0 only checks). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// ── the frame of a gateway test file ──────────────────────────────────────────────────────────────────
+
+export type GatewayTestEnv = {
+  /** One or more gateways on the run's database; each has its own pool, as separate processes would. */
+  gateways: TestGateway[];
+  admin: RequestContext;
+  /** A USER's personal API token, for agents. */
+  token: string;
+  /** A temp dir of its own (fixture logs and state), removed by close(). */
+  dir: string;
+  /** Agents that close() ends: push the ones made with connectAgent or agentInBucket. */
+  agents: Agent[];
+  /** A new agent on gateway `i`, ended by close(). */
+  agent(i?: number): Promise<Agent>;
+  close(): Promise<void>;
+};
+
+/**
+ * What a gateway test file starts from: an empty database, `gateways` gateways (each having connected what
+ * there was, as at start-up, with `startUpstreams`), an ADMIN context, an agent token and a temp dir.
+ */
+export async function setUpGatewayTest(
+  db: Db,
+  label: string,
+  opts: { gateways?: number; pool?: Partial<PoolOptions>; startUpstreams?: boolean } = {},
+): Promise<GatewayTestEnv> {
+  await truncateAll(db);
+  const gateways: TestGateway[] = [];
+  const agents: Agent[] = [];
+  for (let i = 0; i < (opts.gateways ?? 1); i++)
+    gateways.push(await startTestGateway(opts.pool ? { pool: opts.pool } : {}));
+  if (opts.startUpstreams) for (const g of gateways) await g.gateway.startUpstreams();
+  const admin = userContext(await insertUser(db, { role: "ADMIN" }));
+  const { token } = await userWithToken(db);
+  const dir = await tempDir(label);
+  return {
+    gateways,
+    admin,
+    token,
+    dir,
+    agents,
+    async agent(i = 0) {
+      const ag = await connectAgent(gateways[i]!.mcpUrl, token);
+      agents.push(ag);
+      return ag;
+    },
+    async close() {
+      for (const ag of agents.splice(0)) await ag.close();
+      for (const g of gateways.splice(0).reverse()) await g.close();
+      await db.$disconnect();
+      await removeTempDirs();
     },
   };
 }

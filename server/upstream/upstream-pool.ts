@@ -1,6 +1,7 @@
 // Live connections to upstream servers, one per (server, role): "active" serves everyone, "canary" the
 // sessions in the canary share. Health pings, reconnect with backoff (a crashed stdio process is
-// restarted), and per-upstream resilience: a bulkhead (concurrency limit) and a circuit breaker.
+// restarted; a server whose first connect failed is retried the same way), and per-upstream resilience:
+// a bulkhead (concurrency limit) and a circuit breaker.
 import {
   bulkhead,
   CircuitState,
@@ -30,6 +31,8 @@ export type PoolOptions = {
   connectTimeoutMs: number;
   breakerFailures: number;
   halfOpenAfterMs: number;
+  /** The first wait before reconnecting; it doubles per failed attempt up to maxReconnectDelayMs (±20 %). */
+  reconnectDelayMs: number;
   maxReconnectDelayMs: number;
 };
 
@@ -39,6 +42,7 @@ export const DEFAULT_POOL_OPTIONS: PoolOptions = {
   connectTimeoutMs: 15_000,
   breakerFailures: 5,
   halfOpenAfterMs: 10_000,
+  reconnectDelayMs: 500,
   maxReconnectDelayMs: 30_000,
 };
 
@@ -73,6 +77,8 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
   const log = logger.child({ component: "upstream-pool" });
 
   function setStatus(e: Entry, status: UpstreamStatus, info: { lastError?: string; latencyMs?: number } = {}) {
+    // A removed entry's last attempt may still settle; the server row belongs to its successor by then.
+    if (e.removed) return;
     const changed = e.status !== status || (info.lastError !== undefined && info.lastError !== e.lastError);
     e.status = status;
     if (info.lastError !== undefined) e.lastError = info.lastError;
@@ -81,7 +87,7 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
 
   function scheduleReconnect(e: Entry) {
     if (e.removed || e.reconnectTimer) return;
-    const delay = Math.min(opts.maxReconnectDelayMs, 500 * 2 ** e.reconnectAttempt) * (0.8 + Math.random() * 0.4);
+    const delay = Math.min(opts.maxReconnectDelayMs, opts.reconnectDelayMs * 2 ** e.reconnectAttempt) * (0.8 + Math.random() * 0.4);
     e.reconnectAttempt++;
     e.reconnectTimer = setTimeout(() => {
       e.reconnectTimer = undefined;
@@ -93,6 +99,27 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
         .catch(() => scheduleReconnect(e));
     }, delay);
     e.reconnectTimer.unref();
+  }
+
+  function cancelReconnect(e: Entry) {
+    clearTimeout(e.reconnectTimer);
+    e.reconnectTimer = undefined;
+  }
+
+  /**
+   * Connects for a caller that records the definitions itself (start, restart): a failure leaves the
+   * reconnect loop running, as after a dropped connection; a success ends a pending wait.
+   */
+  async function connectNow(e: Entry): Promise<UpstreamDefinitions> {
+    let conn: ConnectedUpstream;
+    try {
+      conn = await connect(e);
+    } catch (err) {
+      scheduleReconnect(e);
+      throw err;
+    }
+    cancelReconnect(e);
+    return discoverDefinitions(conn.client, opts.connectTimeoutMs);
   }
 
   async function connect(e: Entry): Promise<ConnectedUpstream> {
@@ -128,6 +155,11 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
           },
           { timeoutMs: opts.connectTimeoutMs },
         );
+        if (e.removed) {
+          // Removed while connecting: nobody holds this entry any more, so nothing would ever close it.
+          await conn.close().catch(() => undefined);
+          throw new Error("the server was removed while connecting");
+        }
         e.conn = conn;
         e.reconnectAttempt = 0;
         setStatus(e, "HEALTHY", { lastError: "" });
@@ -168,7 +200,7 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
       const e = entries.get(key(serverId, r));
       if (!e) continue;
       e.removed = true;
-      clearTimeout(e.reconnectTimer);
+      cancelReconnect(e);
       entries.delete(key(serverId, r));
       await e.conn?.close().catch(() => undefined);
     }
@@ -202,10 +234,7 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
       const existing = entries.get(key(spec.serverId, spec.role));
       // Canonical JSON: a launch read back from jsonb has its keys reordered, and is still the same launch.
       if (existing && canonicalJson(existing.spec.launch) !== canonicalJson(spec.launch)) await remove(spec.serverId, spec.role);
-      const e = entryFor(spec);
-      e.removed = false;
-      const conn = await connect(e);
-      return discoverDefinitions(conn.client, opts.connectTimeoutMs);
+      return connectNow(entryFor(spec));
     },
     /** A tools/call with the upstream's resilience policies; retries only when `retryable`. */
     async callTool(
@@ -238,6 +267,19 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
       if (!e) throw new UpstreamUnavailableError("the server is not connected");
       return wrap(e.bulkhead, e.breaker).execute(async () => fn(await connect(e)), signal);
     },
+    /**
+     * Runs `fn` (a request over a connection of the caller's own, e.g. a transparent session's) under this
+     * upstream's bulkhead and circuit breaker, with retries only when `retryable`.
+     */
+    async guard<T>(serverId: string, role: Role, fn: (signal: AbortSignal) => Promise<T>, o: { signal: AbortSignal; retryable: boolean }): Promise<T> {
+      const e = entries.get(key(serverId, role));
+      if (!e) throw new UpstreamUnavailableError("the server is not connected");
+      const retries = o.retryable
+        ? retry(handleWhen(isTransient), { maxAttempts: 2, backoff: new ExponentialBackoff({ initialDelay: 100, maxDelay: 1000 }) })
+        : undefined;
+      const policy = retries ? wrap(e.bulkhead, retries, e.breaker) : wrap(e.bulkhead, e.breaker);
+      return policy.execute(({ signal }) => fn(signal), o.signal);
+    },
     /** The launch this process runs (or keeps reconnecting) for a server's role, if any. */
     launchOf(serverId: string, role: Role): UpstreamLaunch | undefined {
       return entries.get(key(serverId, role))?.spec.launch;
@@ -250,12 +292,22 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
       const e = entries.get(key(serverId, role));
       return e ? { status: e.status, lastError: e.lastError, circuit: e.breaker.state, restarts: e.restarts, pid: e.conn?.pid, stderr: [...e.stderr] } : undefined;
     },
-    /** Ends the connection now (a stdio process is killed); it reconnects with backoff. */
-    async restart(serverId: string, role: Role = "active") {
+    /**
+     * Starts over with the backoff reset. A live connection is ended (a stdio process is killed) and comes
+     * back through the reconnect loop: undefined. A server that is not connected (its first connect failed,
+     * or it is waiting to reconnect) is connected now and its definitions returned; a failure throws and
+     * leaves it retrying. Throws UpstreamUnavailableError when this pool holds nothing for it.
+     */
+    async restart(serverId: string, role: Role = "active"): Promise<UpstreamDefinitions | undefined> {
       const e = entries.get(key(serverId, role));
-      if (!e) return;
+      if (!e) throw new UpstreamUnavailableError("the server is not held by this process");
       e.reconnectAttempt = 0;
-      await e.conn?.close();
+      if (e.conn) {
+        await e.conn.close();
+        return undefined;
+      }
+      cancelReconnect(e);
+      return connectNow(e);
     },
     remove,
     async close() {

@@ -1,14 +1,24 @@
 "use client";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { DataTable, Refreshing, TableCard, tableRow as t, type Column } from "@/components/data-table";
 import { formatDateTime } from "@/components/format";
+import { Loading, LoadFailed } from "@/components/load-state";
 import { notifyError, notifySuccess } from "@/components/notify";
 import { Pager } from "@/components/pager";
 import { ROLE_LABEL } from "@/components/role-badge";
-import { buttonDangerQuiet, buttonSecondary, card, responsiveTable as t, selectCompact } from "@/components/ui";
+import { buttonDangerQuiet, buttonSecondary, selectCompact } from "@/components/ui";
 import { useCursorPages } from "@/components/use-cursor-pages";
 import { ROLES, type TRole } from "@/lib/roles";
 import type { TUpdateUser, TUser } from "@/lib/schemas";
 import { listUsers, updateUser, usersKey } from "./queries";
+
+const COLUMNS: Column[] = [
+  { label: "User" },
+  { label: "Role" },
+  { label: "Last sign-in", className: "hidden md:table-cell" },
+  { label: "Status" },
+  { label: "Actions", srOnly: true, className: "text-right" },
+];
 
 export function UsersTable({ currentUserId }: { currentUserId: string }) {
   const pages = useCursorPages();
@@ -19,58 +29,22 @@ export function UsersTable({ currentUserId }: { currentUserId: string }) {
   });
 
   return (
-    <section aria-labelledby="users-heading" className={`${card} min-w-0 overflow-hidden`}>
-      <div className="flex items-center justify-between border-b border-slate-200 px-4 py-3">
-        <h2 id="users-heading" className="text-base font-semibold text-slate-900">
-          All users
-        </h2>
-        {query.isFetching && !query.isPending && <span className="text-xs text-slate-500">Refreshing…</span>}
-      </div>
+    <TableCard id="users-heading" title="All users" aside={<Refreshing when={query.isFetching && !query.isPending} />}>
       {query.isPending ? (
-        <p className="px-4 py-8 text-center text-sm text-slate-500" role="status">
-          Loading users…
-        </p>
+        <Loading what="users" />
       ) : query.isError ? (
-        <div className="px-4 py-8 text-center text-sm" role="alert">
-          <p className="text-red-700">Could not load users: {query.error.message}</p>
-          <button type="button" className={`${buttonSecondary} mt-3`} onClick={() => void query.refetch()}>
-            Try again
-          </button>
-        </div>
+        <LoadFailed what="users" error={query.error} retry={query.refetch} inCard />
       ) : (
         <>
-          <div className={t.wrapper}>
-            <table className={t.table}>
-              <thead className={t.thead}>
-                <tr>
-                  <th scope="col" className={t.th}>
-                    User
-                  </th>
-                  <th scope="col" className={t.th}>
-                    Role
-                  </th>
-                  <th scope="col" className={`${t.th} hidden md:table-cell`}>
-                    Last sign-in
-                  </th>
-                  <th scope="col" className={t.th}>
-                    Status
-                  </th>
-                  <th scope="col" className={`${t.th} text-right`}>
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody className={t.tbody}>
-                {query.data.items.map((u) => (
-                  <UserRow key={u.id} user={u} isMe={u.id === currentUserId} />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable columns={COLUMNS}>
+            {query.data.items.map((u) => (
+              <UserRow key={u.id} user={u} isMe={u.id === currentUserId} />
+            ))}
+          </DataTable>
           <Pager pages={pages} nextCursor={query.data.nextCursor} busy={query.isFetching} label="Users pages" />
         </>
       )}
-    </section>
+    </TableCard>
   );
 }
 

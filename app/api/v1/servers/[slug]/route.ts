@@ -1,4 +1,4 @@
-// GET /api/v1/servers/{slug} – a server and its tools · PATCH – change, canary, promote, roll back, restart · DELETE – remove (admin)
+// GET /api/v1/servers/{slug} – a server and its tools · PATCH – change, rate limit, canary, promote, roll back, restart · DELETE – remove (admin)
 import { apiRoute, readJson } from "@/app/_lib/api";
 import { getGateway } from "@/app/_lib/gateway";
 import { ZUpdateServer } from "@/lib/schemas";

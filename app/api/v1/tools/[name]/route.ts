@@ -1,8 +1,12 @@
-// PATCH /api/v1/tools/{name} – enable/disable, strict arguments, timeout, risk tier of a tool (admin)
+// GET /api/v1/tools/{name} – one tool with schemas, lint findings, tier and settings · PATCH – enable/disable, strict arguments, timeout, rate limit, risk tier (admin)
 import { apiRoute, readJson } from "@/app/_lib/api";
 import { getGateway } from "@/app/_lib/gateway";
 import { ZUpdateTool } from "@/lib/schemas";
 
-export const PATCH = apiRoute<{ name: string }>("ADMIN", async ({ req, ctx, params }) =>
+type P = { name: string };
+
+export const GET = apiRoute<P>("ADMIN", async ({ params }) => getGateway().registry.getTool(decodeURIComponent(params.name)));
+
+export const PATCH = apiRoute<P>("ADMIN", async ({ req, ctx, params }) =>
   getGateway().registry.updateTool(ctx, decodeURIComponent(params.name), await readJson(req, ZUpdateTool)),
 );

@@ -1,0 +1,137 @@
+// The servers and tools REST API over real HTTP: one `portcullis start` process on the run's PostgreSQL with a
+// misbehaving fixture registered through POST /api/v1/servers; GET one tool, rate-limit overrides.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TServerWithTools, TToolSummary } from "@/lib/schemas";
+import { misbehavingServer, tempDir, removeTempDirs, userWithToken } from "@/server/test/gateway-harness";
+import { createTestDb, testDatabaseUrl, truncateAll } from "@/server/test/test-db";
+import { apiRequest, type ApiErrorBody, type ApiResponse } from "@/scripts/test-support/api-request";
+import { startApp, stopAllApps } from "@/scripts/test-support/start-app";
+import { makeTempDir, removeTempDirs as removeDataDirs } from "@/scripts/test-support/temp-dir";
+
+function expectError(res: ApiResponse, status: number, code: string) {
+  expect({ status: res.status, code: (res.body as ApiErrorBody | undefined)?.error?.code }, res.text).toEqual({
+    status,
+    code,
+  });
+}
+
+describe("REST API /api/v1/tools and /api/v1/servers", () => {
+  const db = createTestDb();
+  let base = "";
+  const admin = { token: "" };
+  const user = { token: "" };
+  const tool = (name: string) => `/api/v1/tools/${encodeURIComponent(name)}`;
+
+  beforeAll(async () => {
+    await truncateAll(db);
+    admin.token = (await userWithToken(db, "ADMIN")).token;
+    user.token = (await userWithToken(db, "USER")).token;
+    const app = await startApp({
+      env: { DATABASE_URL: testDatabaseUrl(), DATA_DIR: await makeTempDir("tools-api"), PORTCULLIS_NO_DEMO: "1" },
+    });
+    base = app.baseUrl;
+    const res = await apiRequest<TServerWithTools>(base, "/api/v1/servers", {
+      ...admin,
+      body: misbehavingServer(await tempDir("tools-api"), { slug: "limits" }),
+    });
+    if (res.status !== 201 || res.body.server.status !== "HEALTHY")
+      throw new Error(`POST /api/v1/servers: ${res.text}`);
+  });
+
+  afterAll(async () => {
+    await stopAllApps();
+    await removeDataDirs();
+    await removeTempDirs();
+    await db.$disconnect();
+  });
+
+  it("GET /api/v1/tools/{name} – 200 one tool with its schema, lint findings, tier and settings", async () => {
+    const res = await apiRequest<TToolSummary>(base, tool("limits__counted"), admin);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ name: "limits__counted", server: "limits", rateLimitPerMinute: null });
+    expect(res.body.inputSchema).toMatchObject({ type: "object" });
+    // The same tool as in the list, field for field.
+    const list = await apiRequest<{ items: TToolSummary[] }>(base, "/api/v1/tools", admin);
+    expect(res.body).toEqual(list.body.items.find((t) => t.name === "limits__counted"));
+  });
+
+  it("GET /api/v1/tools/{name} – 404 not_found for an unknown tool", async () => {
+    expectError(await apiRequest(base, tool("limits__nope"), admin), 404, "not_found");
+    expectError(await apiRequest(base, tool("nobody__counted"), admin), 404, "not_found");
+  });
+
+  it("GET /api/v1/tools/{name} – 403 forbidden for a USER", async () => {
+    expectError(await apiRequest(base, tool("limits__counted"), user), 403, "forbidden");
+  });
+
+  it("PATCH /api/v1/tools/{name} – 200 sets rateLimitPerMinute, and null clears it", async () => {
+    const set = await apiRequest<TToolSummary>(base, tool("limits__counted"), {
+      ...admin,
+      method: "PATCH",
+      body: { rateLimitPerMinute: 30 },
+    });
+    expect(set.status, set.text).toBe(200);
+    expect(set.body.rateLimitPerMinute).toBe(30);
+    expect((await apiRequest<TToolSummary>(base, tool("limits__counted"), admin)).body.rateLimitPerMinute).toBe(30);
+
+    const cleared = await apiRequest<TToolSummary>(base, tool("limits__counted"), {
+      ...admin,
+      method: "PATCH",
+      body: { rateLimitPerMinute: null },
+    });
+    expect(cleared.body.rateLimitPerMinute).toBeNull();
+  });
+
+  it("PATCH /api/v1/tools/{name} – 422 validation_failed naming rateLimitPerMinute for 0", async () => {
+    const res = await apiRequest<ApiErrorBody>(base, tool("limits__counted"), {
+      ...admin,
+      method: "PATCH",
+      body: { rateLimitPerMinute: 0 },
+    });
+    expectError(res, 422, "validation_failed");
+    expect(res.body.error.details?.map((d) => d.path)).toEqual(["rateLimitPerMinute"]);
+  });
+
+  it("PATCH /api/v1/servers/{slug} – 200 sets rateLimitPerMinute on the server; 422 for a fraction", async () => {
+    const res = await apiRequest<TServerWithTools>(base, "/api/v1/servers/limits", {
+      ...admin,
+      method: "PATCH",
+      body: { rateLimitPerMinute: 120 },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.server.rateLimitPerMinute).toBe(120);
+    // The tools keep their own (none): the server's value is the default they inherit.
+    expect(res.body.tools.every((t) => t.rateLimitPerMinute === null)).toBe(true);
+    const bad = await apiRequest(base, "/api/v1/servers/limits", {
+      ...admin,
+      method: "PATCH",
+      body: { rateLimitPerMinute: 1.5 },
+    });
+    expectError(bad, 422, "validation_failed");
+  });
+
+  it("GET /api/v1/openapi.json – documents GET /api/v1/tools/{name} and the rate-limit fields", async () => {
+    const res = await apiRequest<{
+      paths: Record<string, Record<string, unknown>>;
+      components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+    }>(base, "/api/v1/openapi.json");
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body.paths["/api/v1/tools/{name}"] ?? {}).sort()).toEqual(["get", "patch"]);
+    for (const id of ["Tool", "Server", "UpdateTool", "UpdateServer"]) {
+      expect(res.body.components.schemas[id]?.properties, id).toHaveProperty("rateLimitPerMinute");
+    }
+  });
+  it("GET /api/v1/servers/{slug}/offerings – the serving version's resources, templates and prompts and the endpoints; 404 for an unknown server", async () => {
+    const res = await apiRequest<{ version: string; endpoints: { aggregate: string; transparent: string }; resources: unknown[]; prompts: unknown[] }>(
+      base,
+      "/api/v1/servers/limits/offerings",
+      admin,
+    );
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.endpoints).toEqual({ aggregate: "/mcp", transparent: "/mcp/s/limits" });
+    expect(res.body.version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(Array.isArray(res.body.resources) && Array.isArray(res.body.prompts)).toBe(true);
+    expectError(await apiRequest(base, "/api/v1/servers/nope/offerings", admin), 404, "not_found");
+    expectError(await apiRequest(base, "/api/v1/servers/limits/offerings", user), 403, "forbidden");
+  });
+});

@@ -1,0 +1,43 @@
+"use client";
+// Settings of a server that are not about how it is launched: for now its rate limit, the default of its tools.
+import { notifySuccess } from "@/components/notify";
+import { OverrideField } from "@/components/override-field";
+import { card } from "@/components/ui";
+import type { TServer } from "@/lib/schemas";
+import { useUpdateServer } from "./server-mutations";
+
+export function ServerSettings({ server }: { server: TServer }) {
+  const mutation = useUpdateServer(server);
+  return (
+    <section aria-labelledby="server-settings-heading" className={`${card} max-w-xl p-5`}>
+      <h3 id="server-settings-heading" className="text-base font-semibold text-slate-900">
+        Limits
+      </h3>
+      <div className="mt-4">
+        <OverrideField
+          key={server.rateLimitPerMinute ?? "default"}
+          id="server-rate-limit"
+          title="Rate limit per tool (calls per minute)"
+          what="rate limit"
+          value={server.rateLimitPerMinute}
+          min={1}
+          max={1000000}
+          placeholder="Gateway default"
+          hint="How often each of its tools may be called, by all sessions together, unless a tool sets its own limit. Leave empty for the gateway default."
+          disabled={mutation.isPending}
+          onSave={(rateLimitPerMinute) =>
+            mutation.mutate({
+              patch: { rateLimitPerMinute },
+              done: (res) =>
+                notifySuccess(
+                  res.server.rateLimitPerMinute === null
+                    ? `${server.name} uses the gateway's rate limit`
+                    : `Each tool of ${server.name} takes at most ${res.server.rateLimitPerMinute} calls a minute`,
+                ),
+            })
+          }
+        />
+      </div>
+    </section>
+  );
+}
