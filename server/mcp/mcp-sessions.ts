@@ -1,8 +1,35 @@
 // MCP protocol sessions live in PostgreSQL, so a session started on one gateway process continues on any.
+// A gateway process caches the rows it reads (attachMcpSessionCache): a call then reads no session row, and a
+// session closed on any process is dropped everywhere through the change bus ("session-closed").
 import { createHash, randomBytes } from "node:crypto";
 import { toJson, type Db, type McpSession } from "../db/client";
+import type { ChangeBus } from "../events/change-bus";
+import { createInvalidatedCache, type InvalidatedCache } from "../events/invalidated-cache";
+import type { Logger } from "../logger";
 
 const TOUCH_EVERY_MS = 30_000;
+export const SESSION_CACHE_TTL_MS = 10_000;
+
+type SessionCache = { rows: InvalidatedCache<McpSession>; logger: Logger };
+// Keyed by the database client a gateway was built with, so the HTTP handler keeps calling
+// findMcpSession(db, …) and two gateways in one process (tests) keep separate caches.
+const caches = new WeakMap<Db, SessionCache>();
+
+/** Caches the sessions read through `db` until the bus says they changed (or for SESSION_CACHE_TTL_MS). */
+export function attachMcpSessionCache(db: Db, bus: ChangeBus, logger: Logger, ttlMs = SESSION_CACHE_TTL_MS): { close(): void } {
+  const rows = createInvalidatedCache<McpSession>({
+    bus,
+    ttlMs,
+    invalidates: (e) => (e.kind === "session-closed" ? e.mcpSessionId : undefined),
+  });
+  caches.set(db, { rows, logger });
+  return {
+    close() {
+      rows.close();
+      if (caches.get(db)?.rows === rows) caches.delete(db);
+    },
+  };
+}
 
 export function newSessionId(): string {
   return randomBytes(24).toString("base64url");
@@ -29,16 +56,36 @@ export async function createMcpSession(
   });
 }
 
-/** The open session with this id that belongs to `userId` on `endpoint`, or null. */
+/**
+ * The open session with this id that belongs to `userId` on `endpoint`, or null. The row may come from this
+ * process's cache: what identifies the session is current, but `state` and `lastSeenAt` may not be — read
+ * those from the table.
+ */
 export async function findMcpSession(db: Db, id: string, userId: string, endpoint: string): Promise<McpSession | null> {
-  const s = await db.mcpSession.findUnique({ where: { id } });
-  if (!s || s.closedAt || s.endpoint !== endpoint || s.userId !== userId) return null;
+  const cache = caches.get(db);
+  // Only open sessions are cached: a closed or unknown one is read again each time.
+  const load = async () => {
+    const row = await db.mcpSession.findUnique({ where: { id } });
+    return row && !row.closedAt ? row : null;
+  };
+  const s = cache ? await cache.rows.get(id, load) : await load();
+  if (!s || s.endpoint !== endpoint || s.userId !== userId) return null;
   if (Date.now() - s.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
-    await db.mcpSession.update({ where: { id }, data: { lastSeenAt: new Date() } });
+    const now = new Date();
+    const touch = db.mcpSession.update({ where: { id }, data: { lastSeenAt: now } });
+    if (!cache) {
+      await touch;
+    } else {
+      // Bookkeeping, not a check: the cached row remembers the touch, and no call waits for it.
+      s.lastSeenAt = now;
+      touch.catch((err: unknown) => cache.logger.warn({ err, mcpSessionId: id }, "could not record when an MCP session was last seen"));
+    }
   }
   return s;
 }
 
 export async function closeMcpSession(db: Db, id: string): Promise<void> {
   await db.mcpSession.update({ where: { id }, data: { closedAt: new Date() } });
+  // Other processes drop it when the caller publishes "session-closed"; this one at once.
+  caches.get(db)?.rows.delete(id);
 }

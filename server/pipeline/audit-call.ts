@@ -1,50 +1,61 @@
-// Outermost step: one audit event per tool call, written before the answer leaves, even when a later
-// step throws. Until redaction lands (audit issue) only argument names are stored, never values.
+// Outermost step: one audit event per tool call, committed before the answer leaves, even when a later step
+// throws. Events of calls that finish together are committed together (audit/audit-writer.ts). If the event
+// cannot be committed the call is answered with an error, never with an unaudited result. Until redaction
+// lands (audit issue) only argument names are stored, never values.
+import { auditWriterFor, type AuditRow } from "../audit/audit-writer";
 import type { DbTx } from "../db/client";
+import { GatewayError } from "../errors";
 import type { Logger } from "../logger";
 import { errorCodeOf } from "./tool-error";
 import type { Middleware } from "./types";
 
 export function auditCall(db: DbTx, logger: Logger): Middleware {
+  const writer = auditWriterFor(db);
   return (next) => async (call, ctx, notes) => {
     const started = performance.now();
     let status: "ok" | "error" | "denied" = "error";
+    let outcome: { result: Awaited<ReturnType<typeof next>> } | { error: unknown };
     try {
       const result = await next(call, ctx, notes);
       const code = errorCodeOf(result) ?? notes.errorCode;
       status = notes.decision === "deny" ? "denied" : result.isError ? "error" : "ok";
       if (code) notes.errorCode = code;
-      return result;
+      outcome = { result };
     } catch (err) {
       notes.errorCode ??= "internal";
       notes.reason ??= err instanceof Error ? err.message : String(err);
-      throw err;
-    } finally {
-      await db.auditEvent
-        .create({
-          data: {
-            requestId: ctx.requestId,
-            action: "tool.called",
-            category: "gateway",
-            actorType: ctx.actor.type,
-            userId: ctx.actor.type === "user" ? ctx.actor.userId : null,
-            ip: ctx.ip ?? null,
-            endpoint: call.endpoint,
-            serverSlug: call.tool.serverSlug,
-            toolName: call.tool.gatewayName,
-            arguments: { keys: Object.keys(call.arguments) },
-            decision: notes.decision ?? (status === "denied" ? "deny" : "allow"),
-            ruleId: notes.ruleId ?? null,
-            reason: notes.reason?.slice(0, 2000) ?? null,
-            status,
-            errorCode: notes.errorCode ?? null,
-            durationMs: Math.round(performance.now() - started),
-            resultBytes: notes.resultBytes ?? null,
-            truncated: notes.truncated ?? false,
-            upstreamVersion: call.tool.version,
-          },
-        })
-        .catch((err: unknown) => logger.error({ err, requestId: ctx.requestId }, "audit write failed"));
+      outcome = { error: err };
     }
+    const row: AuditRow = {
+      requestId: ctx.requestId,
+      action: "tool.called",
+      category: "gateway",
+      actorType: ctx.actor.type,
+      userId: ctx.actor.type === "user" ? ctx.actor.userId : null,
+      ip: ctx.ip ?? null,
+      endpoint: call.endpoint,
+      serverSlug: call.tool.serverSlug,
+      toolName: call.tool.gatewayName,
+      arguments: { keys: Object.keys(call.arguments) },
+      decision: notes.decision ?? (status === "denied" ? "deny" : "allow"),
+      ruleId: notes.ruleId ?? null,
+      reason: notes.reason?.slice(0, 2000) ?? null,
+      status,
+      errorCode: notes.errorCode ?? null,
+      durationMs: Math.round(performance.now() - started),
+      resultBytes: notes.resultBytes ?? null,
+      truncated: notes.truncated ?? false,
+      upstreamVersion: call.tool.version,
+    };
+    try {
+      await writer.write(row);
+    } catch (err) {
+      logger.error({ err, requestId: ctx.requestId }, "audit write failed; the call is answered with an error");
+      throw new GatewayError("database_unavailable", "The call could not be audited, so its result is withheld. Try again later.", undefined, {
+        cause: err,
+      });
+    }
+    if ("error" in outcome) throw outcome.error;
+    return outcome.result;
   };
 }

@@ -3,11 +3,12 @@ import { recordAudit } from "../audit/record-audit";
 import type { RequestContext } from "../context";
 import type { Db } from "../db/client";
 import { forbidden, notFound } from "../errors";
+import { publishChange } from "../events/change-bus";
 import { toApiTokenDto } from "./api-token-dto";
 
 /**
  * Revokes a token by id or by its printed prefix. Users revoke their own tokens; admins (and the CLI)
- * any token. Revoking twice is harmless.
+ * any token. Revoking twice is harmless. Every gateway process refuses the token from its next call on.
  */
 export async function revokeApiToken(db: Db, ctx: RequestContext, idOrPrefix: string): Promise<TApiToken> {
   const row = await db.apiToken.findFirst({ where: { OR: [{ id: idOrPrefix }, { prefix: idOrPrefix }] } });
@@ -24,6 +25,8 @@ export async function revokeApiToken(db: Db, ctx: RequestContext, idOrPrefix: st
       targetId: row.id,
       details: { userId: row.userId, prefix: row.prefix },
     });
+    // Delivered at commit to every gateway process, which drops the token from its cache.
+    await publishChange(tx, { kind: "api_token", tokenId: row.id });
     return toApiTokenDto(updated);
   });
 }

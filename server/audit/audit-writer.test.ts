@@ -1,0 +1,99 @@
+import { describe, expect, it, vi } from "vitest";
+import type { DbTx } from "../db/client";
+import { createAuditWriter, prismaSink, type AuditRow } from "./audit-writer";
+
+const row = (requestId: string): AuditRow => ({
+  requestId,
+  action: "tool.called",
+  category: "gateway",
+  actorType: "user",
+  userId: "u1",
+  ip: null,
+  endpoint: "mcp",
+  serverSlug: "s",
+  toolName: "s__t",
+  arguments: { keys: [] },
+  decision: "allow",
+  ruleId: null,
+  reason: null,
+  status: "ok",
+  errorCode: null,
+  durationMs: 1,
+  resultBytes: 2,
+  truncated: false,
+  upstreamVersion: "1.0.0",
+});
+
+/** A database whose inserts finish when the test says so; records the request ids of each INSERT. */
+function fakeDb(fail?: (batch: number) => Error | undefined) {
+  const batches: string[][] = [];
+  const release: (() => void)[] = [];
+  const db = {
+    $executeRawUnsafe: vi.fn((_sql: string, json: string) => {
+      const n = batches.push((JSON.parse(json) as { requestId: string }[]).map((r) => r.requestId));
+      return new Promise<number>((resolve, reject) =>
+        release.push(() => {
+          const err = fail?.(n - 1);
+          if (err) reject(err);
+          else resolve(batches[n - 1]!.length);
+        }),
+      );
+    }),
+  } as unknown as DbTx;
+  const releaseNext = async () => {
+    await vi.waitFor(() => expect(release.length).toBeGreaterThan(0));
+    release.shift()!();
+  };
+  return { db, batches, releaseNext };
+}
+
+describe("createAuditWriter – group commit", () => {
+  it("writes a lone event at once, and everything that arrives meanwhile as one INSERT after it", async () => {
+    const { db, batches, releaseNext } = fakeDb();
+    const writer = createAuditWriter(prismaSink(db));
+    const settled: string[] = [];
+    const first = writer.write(row("a")).then(() => settled.push("a"));
+    expect(batches).toEqual([["a"]]); // no timer: the insert started synchronously
+    const rest = ["b", "c", "d"].map((id) => writer.write(row(id)).then(() => settled.push(id)));
+    await releaseNext();
+    await first;
+    expect(settled).toEqual(["a"]); // b, c, d wait for their own commit
+    expect(batches).toEqual([["a"], ["b", "c", "d"]]);
+    await releaseNext();
+    await Promise.all(rest);
+    expect(settled).toEqual(["a", "b", "c", "d"]);
+    await writer.drain();
+  });
+
+  it("caps a batch at maxBatch rows", async () => {
+    const { db, batches, releaseNext } = fakeDb();
+    const writer = createAuditWriter(prismaSink(db), { maxBatch: 2 });
+    const all = ["a", "b", "c", "d", "e"].map((id) => writer.write(row(id)));
+    for (let i = 0; i < 3; i++) await releaseNext();
+    await Promise.all(all);
+    expect(batches).toEqual([["a"], ["b", "c"], ["d", "e"]]);
+  });
+
+  it("rejects every call of a failed batch, and goes on with the next", async () => {
+    const { db, batches, releaseNext } = fakeDb((n) => (n === 1 ? new Error("disk full") : undefined));
+    const writer = createAuditWriter(prismaSink(db));
+    const a = writer.write(row("a"));
+    const b = writer.write(row("b"));
+    const c = writer.write(row("c"));
+    await releaseNext();
+    await releaseNext();
+    await expect(a).resolves.toBeUndefined();
+    await expect(b).rejects.toThrow("disk full");
+    await expect(c).rejects.toThrow("disk full");
+    const d = writer.write(row("d"));
+    await releaseNext();
+    await expect(d).resolves.toBeUndefined();
+    expect(batches).toEqual([["a"], ["b", "c"], ["d"]]);
+  });
+
+  it("fails a batch whose insert hangs past the timeout instead of holding its calls", async () => {
+    const db = { $executeRawUnsafe: () => new Promise(() => undefined) } as unknown as DbTx;
+    const writer = createAuditWriter(prismaSink(db), { timeoutMs: 50 });
+    await expect(writer.write(row("a"))).rejects.toThrow(/longer than 50 ms/);
+  });
+});

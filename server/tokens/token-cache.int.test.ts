@@ -1,0 +1,72 @@
+// Two gateway processes on one database: each serves personal API tokens from its own cache, and a revoke or
+// a disabled user on one is refused by the other on its very next call.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertUser, userContext } from "../test/contexts";
+import { connectAgent, startTestGateway, userWithToken, waitUntil, type Agent, type TestGateway } from "../test/gateway-harness";
+import { createTestDb, truncateAll } from "../test/test-db";
+
+describe("token cache across gateway processes", () => {
+  const db = createTestDb();
+  let a: TestGateway;
+  let b: TestGateway;
+  const agents: Agent[] = [];
+
+  /** An agent on B whose token B has already served (and so cached). */
+  async function warmAgentOnB() {
+    const { user, token } = await userWithToken(db);
+    const ag = await connectAgent(b.mcpUrl, token);
+    agents.push(ag);
+    await ag.client.listTools();
+    await ag.client.listTools();
+    const [row] = await db.apiToken.findMany({ where: { userId: user.id } });
+    return { user, token, tokenId: row!.id, ag };
+  }
+
+  beforeAll(async () => {
+    await truncateAll(db);
+    a = await startTestGateway();
+    b = await startTestGateway();
+    // Both processes listen on the change bus before the tests start.
+    for (const g of [a, b]) {
+      const { token } = await userWithToken(db);
+      const ag = await connectAgent(g.mcpUrl, token);
+      await ag.close();
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  });
+
+  afterAll(async () => {
+    for (const ag of agents) await ag.close();
+    await b?.close();
+    await a?.close();
+    await db.$disconnect();
+  });
+
+  it("B answers from its cache: a revoke written behind the change bus's back is not seen at once", async () => {
+    const { tokenId, ag } = await warmAgentOnB();
+    await db.apiToken.update({ where: { id: tokenId }, data: { revokedAt: new Date() } });
+    expect(Array.isArray((await ag.client.listTools()).tools)).toBe(true);
+  });
+
+  it("a token revoked through A is refused by B on the next call", async () => {
+    const { user, tokenId, ag } = await warmAgentOnB();
+    await a.gateway.tokens.revoke(userContext(user), tokenId);
+    await expect(ag.client.listTools()).rejects.toThrow(/revoked/);
+  });
+
+  it("a user disabled through A cannot use their token on B on the next call", async () => {
+    const { user, ag } = await warmAgentOnB();
+    const admin = await insertUser(db, { role: "ADMIN" });
+    await a.gateway.users.update(userContext(admin), user.id, { disabled: true });
+    await expect(ag.client.listTools()).rejects.toThrow(/disabled/);
+  });
+
+  it("records when a cached token was last used, without a call waiting for it", async () => {
+    const { tokenId } = await warmAgentOnB();
+    const row = await waitUntil("lastUsedAt to be written", async () => {
+      const r = await db.apiToken.findUniqueOrThrow({ where: { id: tokenId } });
+      return r.lastUsedAt !== null && r;
+    });
+    expect(Date.now() - row.lastUsedAt!.getTime()).toBeLessThan(60_000);
+  });
+});
