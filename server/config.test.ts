@@ -28,6 +28,7 @@ describe("loadConfig", () => {
       logLevel: "info",
       login: { maxFailures: 5, windowSeconds: 900 },
       noDemo: false,
+      mcpAllowedHosts: [],
       rateLimits: { perSessionPerMinute: 600, perToolPerMinute: 6000 },
     });
   });
@@ -95,5 +96,9 @@ describe("loadConfig", () => {
   ])("parses PORTCULLIS_NO_DEMO=%o as %s", (value, expected) => {
     const env = value === undefined ? {} : { PORTCULLIS_NO_DEMO: value };
     expect(loadConfig(env).noDemo).toBe(expected);
+  });
+  it("allows the PUBLIC_URL host and MCP_ALLOWED_HOSTS (trimmed, lower-case, once) on the MCP endpoints", () => {
+    const c = loadConfig({ PUBLIC_URL: "https://Gateway.example.com/base", MCP_ALLOWED_HOSTS: " gateway.example.com, MCP.internal ,," });
+    expect(c.mcpAllowedHosts).toEqual(["gateway.example.com", "mcp.internal"]);
   });
 });

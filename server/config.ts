@@ -23,6 +23,7 @@ const ZEnv = z.object({
   PORTCULLIS_NO_DEMO: bool.default(false),
   RATE_LIMIT_SESSION_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   RATE_LIMIT_TOOL_PER_MINUTE: z.coerce.number().int().min(1).default(6000),
+  MCP_ALLOWED_HOSTS: z.string().default(""),
 });
 
 export type Config = {
@@ -42,6 +43,11 @@ export type Config = {
   login: { maxFailures: number; windowSeconds: number };
   noDemo: boolean;
   rateLimits: { perSessionPerMinute: number; perToolPerMinute: number };
+  /**
+   * Host names the MCP endpoints answer to besides IP literals and localhost (DNS-rebinding protection): the
+   * PUBLIC_URL's host plus MCP_ALLOWED_HOSTS (comma-separated).
+   */
+  mcpAllowedHosts: string[];
 };
 
 export class ConfigError extends Error {
@@ -70,5 +76,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     login: { maxFailures: e.LOGIN_MAX_FAILURES, windowSeconds: e.LOGIN_WINDOW_SECONDS },
     noDemo: e.PORTCULLIS_NO_DEMO,
     rateLimits: { perSessionPerMinute: e.RATE_LIMIT_SESSION_PER_MINUTE, perToolPerMinute: e.RATE_LIMIT_TOOL_PER_MINUTE },
+    mcpAllowedHosts: [
+      ...new Set([
+        ...(e.PUBLIC_URL ? [new URL(e.PUBLIC_URL).hostname.toLowerCase()] : []),
+        ...e.MCP_ALLOWED_HOSTS.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean),
+      ]),
+    ],
   };
 }

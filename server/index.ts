@@ -1,16 +1,20 @@
 // Composition root: every service of the gateway is built here from explicit dependencies.
 import type { TCreateUser, TPageQuery, TUpdateUser } from "../lib/schemas";
+import { attachAuditWriter, createAuditWriter, pgSink, type AuditWriter } from "./audit/audit-writer";
 import { authenticateApiToken } from "./auth/authenticate-api-token";
 import { createLoginLimiter } from "./auth/login-limiter";
 import { verifyCredentials } from "./auth/verify-credentials";
 import type { Config } from "./config";
 import type { RequestContext } from "./context";
 import type { Db } from "./db/client";
-import { createChangeBus, type ChangeBus } from "./events/change-bus";
+import { createChangeBus, publishChange, type ChangeBus } from "./events/change-bus";
 import { checkHealth } from "./health/check-health";
 import type { Logger } from "./logger";
 import { buildAggregateServer } from "./mcp/build-aggregate-server";
 import { handleMcpRequest, type McpEndpoint } from "./mcp/handle-mcp-request";
+import { attachMcpSessionCache } from "./mcp/mcp-sessions";
+import { createSessionUpstreams, type SessionUpstreams } from "./mcp/transparent/session-upstreams";
+import { serveTransparent } from "./mcp/transparent/serve-transparent";
 import { buildToolPipeline } from "./pipeline/build-pipeline";
 import { createCallLimiter, type CallLimiter } from "./pipeline/rate-limit";
 import type { CallToolHandler } from "./pipeline/types";
@@ -18,6 +22,7 @@ import { createRegistry, type Registry } from "./registry/create-registry";
 import { tryToolCall } from "./registry/try-tool-call";
 import { createUpstreamPool, type PoolOptions, type UpstreamPool } from "./upstream/upstream-pool";
 import { createApiToken } from "./tokens/create-api-token";
+import { createTokenCache, type TokenCache } from "./tokens/token-cache";
 import { listApiTokens, revokeApiToken } from "./tokens/revoke-api-token";
 import { createUser } from "./users/create-user";
 import { ensureAdmin } from "./users/ensure-admin";
@@ -32,10 +37,27 @@ export const GATEWAY_LIMITS = { maxOutputBytes: 100 * 1024, maxRequestBytes: 102
 export function createGateway({ db, databaseUrl, logger, config, pool: poolOptions }: GatewayDeps) {
   const loginLimiter = createLoginLimiter(databaseUrl, config.login);
   // The gateway side is built on first use: CLI commands and the console never open upstream connections.
-  let core: { bus: ChangeBus; pool: UpstreamPool; registry: Registry; pipeline: CallToolHandler; limiter: CallLimiter } | undefined;
+  let core:
+    | {
+        bus: ChangeBus;
+        pool: UpstreamPool;
+        registry: Registry;
+        pipeline: CallToolHandler;
+        limiter: CallLimiter;
+        sessions: SessionUpstreams;
+        caches: { tokens: TokenCache; sessions: { close(): void } };
+        audit: AuditWriter;
+      }
+    | undefined;
   const gatewayCore = () => {
     if (!core) {
       const bus = createChangeBus(databaseUrl, logger);
+      // Built with the bus, so they hear from the start whether it is listening (until then they serve nothing).
+      const tokenCache = createTokenCache({ db, bus, logger });
+      const sessionCache = attachMcpSessionCache(db, bus, logger);
+      // Tool calls' audit events: group-committed over a small pool of their own (the pipeline finds it by db).
+      const audit = createAuditWriter(pgSink(databaseUrl));
+      attachAuditWriter(db, audit);
       // The pool reports to the registry, which is built on the pool: the callbacks close over this binding.
       const registryRef: { current?: Registry } = {};
       const pool = createUpstreamPool(
@@ -48,9 +70,10 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       );
       const registry = createRegistry({ db, pool, bus, logger });
       registryRef.current = registry;
-      const limiter = createCallLimiter(databaseUrl, config.rateLimits);
+      const limiter = createCallLimiter(databaseUrl, config.rateLimits, logger);
       const pipeline = buildToolPipeline({ db, logger, pool, rateLimit: limiter.middleware }, GATEWAY_LIMITS);
-      core = { bus, pool, registry, pipeline, limiter };
+      const sessions = createSessionUpstreams({ db, bus, logger });
+      core = { bus, pool, registry, pipeline, limiter, sessions, caches: { tokens: tokenCache, sessions: sessionCache }, audit };
     }
     return core;
   };
@@ -61,7 +84,12 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     version: VERSION,
     users: {
       create: (ctx: RequestContext, input: TCreateUser) => createUser(db, ctx, input),
-      update: (ctx: RequestContext, id: string, input: TUpdateUser) => updateUser(db, ctx, id, input),
+      update: async (ctx: RequestContext, id: string, input: TUpdateUser) => {
+        const user = await updateUser(db, ctx, id, input);
+        // A role or disabled change must reach the token caches of every gateway process.
+        await publishChange(db, { kind: "user", userId: id });
+        return user;
+      },
       list: (q: TPageQuery) => listUsers(db, q),
       getByEmail: (email: string) => getUserByEmail(db, email),
       getById: (id: string) => db.user.findUnique({ where: { id } }),
@@ -97,9 +125,15 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
           {
             db,
             bus: c.bus,
-            authenticate: (token) => authenticateApiToken(db, token),
-            buildServer: (_endpoint, session) => buildAggregateServer({ registry: c.registry, pipeline: c.pipeline }, session),
+            authenticate: (token) => c.caches.tokens.authenticate(token),
+            endpointExists: async (e) => e.kind === "aggregate" || (await c.registry.resolveServer(e.slug, 0)) !== null,
+            serve: async (e, session, transport) => {
+              const deps = { registry: c.registry, pipeline: c.pipeline, pool: c.pool, bus: c.bus, db, logger, sessions: c.sessions };
+              if (e.kind === "aggregate") await buildAggregateServer(deps, session).connect(transport);
+              else serveTransparent(deps, e.slug, session, transport);
+            },
             maxRequestBytes: GATEWAY_LIMITS.maxRequestBytes,
+            allowedHosts: config.mcpAllowedHosts,
           },
           req,
           endpoint,
@@ -108,9 +142,13 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     },
     async close() {
       if (core) {
+        await core.sessions.closeAll();
         await core.pool.close();
         await core.bus.close();
         await core.limiter.close();
+        core.caches.tokens.close();
+        core.caches.sessions.close();
+        await core.audit.close();
       }
       await loginLimiter.close();
       await db.$disconnect();

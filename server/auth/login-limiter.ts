@@ -16,6 +16,8 @@ export type LoginLimiter = {
 
 export function createLoginLimiter(databaseUrl: string, opts: { maxFailures: number; windowSeconds: number }): LoginLimiter {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  // An idle connection the server ends (PostgreSQL restarting or stopping) must not crash the process.
+  pool.on("error", () => undefined);
   const limiter = new RateLimiterPostgres({
     storeClient: pool,
     storeType: "pool",

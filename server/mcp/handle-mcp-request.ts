@@ -1,25 +1,49 @@
 // HTTP side of the gateway endpoints (Streamable HTTP, protocol 2025-06-18 and 2025-11-25). Sessions are
-// ours (PostgreSQL rows), so the SDK transport runs stateless, one per request, on any process.
+// ours (PostgreSQL rows), so the SDK transport runs stateless, one per request, on any process; what one
+// process must tell another (cancellations, answers to relayed requests, GET-stream messages) goes over the
+// change bus.
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { isInitializeRequest, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  isInitializeRequest,
+  isJSONRPCNotification,
+  type ClientCapabilities,
+  type JSONRPCMessage,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "../context";
 import type { Db, User } from "../db/client";
 import { isGatewayError } from "../errors";
 import type { ChangeBus } from "../events/change-bus";
 import { canaryBucket, closeMcpSession, createMcpSession, findMcpSession, newSessionId } from "./mcp-sessions";
 
-export type McpEndpoint = { kind: "aggregate" };
+/** `/mcp` (all servers, prefixed names) or `/mcp/s/<slug>` (one server, transparent). */
+export type McpEndpoint = { kind: "aggregate" } | { kind: "server"; slug: string };
+
+export const endpointName = (e: McpEndpoint) => (e.kind === "aggregate" ? "mcp" : `mcp/s/${e.slug}`);
+
+/** What a request handler knows about the MCP session it serves. */
+export type McpSessionView = {
+  mcpSessionId: string;
+  /** True for the request that initializes the session (its row is written once the answer is ready). */
+  isNew: boolean;
+  bucket: number;
+  /** Agent session (when there is one) or MCP session: the key for canary routing and per-session limits. */
+  sessionKey: string;
+  ctx: RequestContext;
+  clientCapabilities: ClientCapabilities;
+};
 
 export type McpHttpDeps = {
   db: Db;
   bus: ChangeBus;
   authenticate(token: string): Promise<User>;
-  buildServer(endpoint: McpEndpoint, session: { bucket: number; ctx: RequestContext; sessionKey: string }): Server;
+  /** False when the endpoint does not exist for this caller (unknown or disabled server): 404. */
+  endpointExists(endpoint: McpEndpoint): Promise<boolean>;
+  /** Attaches the endpoint's message handling (an SDK Server, or the transparent relay) to this request's transport. */
+  serve(endpoint: McpEndpoint, session: McpSessionView, transport: WebStandardStreamableHTTPServerTransport): Promise<void>;
   maxRequestBytes: number;
+  /** Host names allowed besides IP literals and localhost (see rebindingRefusal). */
+  allowedHosts: readonly string[];
 };
-
-const endpointName = (e: McpEndpoint) => (e.kind === "aggregate" ? "mcp" : "mcp");
 
 function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), {
@@ -43,11 +67,43 @@ async function authenticate(deps: McpHttpDeps, req: Request): Promise<User | Res
   }
 }
 
+const hostnameOf = (hostHeader: string): string => {
+  try {
+    return new URL(`http://${hostHeader}`).hostname.toLowerCase();
+  } catch {
+    return "";
+  }
+};
+const isIpLiteral = (hostname: string) => /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname) || hostname.startsWith("[");
+
+/**
+ * DNS rebinding: a web page must not reach the gateway through a host name of its own that resolves to us.
+ * The Host must be an IP literal, localhost, or an allowed name (PUBLIC_URL, MCP_ALLOWED_HOSTS); a request
+ * with an Origin header must come from the origin it is addressed to (agents and SDK clients send none).
+ */
+export function rebindingRefusal(req: Request, allowedHosts: readonly string[]): string | null {
+  const host = req.headers.get("host") ?? new URL(req.url).host;
+  const hostname = hostnameOf(host);
+  if (!(isIpLiteral(hostname) || hostname === "localhost" || allowedHosts.includes(hostname))) {
+    return `Forbidden: host "${hostname}" is not served here (set PUBLIC_URL or MCP_ALLOWED_HOSTS to allow it)`;
+  }
+  const origin = req.headers.get("origin");
+  if (origin && hostnameOf(origin.replace(/^[a-z]+:\/\//i, "").split("/")[0] ?? "") !== hostname) {
+    return "Forbidden: the Origin header does not match this server";
+  }
+  return null;
+}
+
 /** Handles one HTTP request to an MCP endpoint. */
 export async function handleMcpRequest(deps: McpHttpDeps, req: Request, endpoint: McpEndpoint): Promise<Response> {
+  const refusal = rebindingRefusal(req, deps.allowedHosts);
+  if (refusal) return jsonRpcError(403, -32000, refusal);
   const user = await authenticate(deps, req);
   if (user instanceof Response) return user;
   const name = endpointName(endpoint);
+  if (!(await deps.endpointExists(endpoint))) {
+    return jsonRpcError(404, -32001, endpoint.kind === "server" ? `Unknown or disabled server "${endpoint.slug}"` : "Not found");
+  }
   const requestId = req.headers.get("x-request-id") ?? crypto.randomUUID();
   const ctx: RequestContext = { actor: { type: "user", userId: user.id, email: user.email, role: user.role }, requestId, via: "api_token", ip: req.headers.get("x-forwarded-for")?.split(",")[0]?.trim() };
   const sessionId = req.headers.get("mcp-session-id");
@@ -56,6 +112,7 @@ export async function handleMcpRequest(deps: McpHttpDeps, req: Request, endpoint
     if (!sessionId) return jsonRpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required");
     if (!(await findMcpSession(deps.db, sessionId, user.id, name))) return jsonRpcError(404, -32001, "Session not found");
     await closeMcpSession(deps.db, sessionId);
+    await deps.bus.publish({ kind: "session-closed", mcpSessionId: sessionId });
     return new Response(null, { status: 200 });
   }
 
@@ -65,7 +122,7 @@ export async function handleMcpRequest(deps: McpHttpDeps, req: Request, endpoint
     }
     if (!sessionId) return jsonRpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required");
     if (!(await findMcpSession(deps.db, sessionId, user.id, name))) return jsonRpcError(404, -32001, "Session not found");
-    return notificationStream(deps.bus, req.signal);
+    return notificationStream(deps.bus, sessionId, req.signal);
   }
 
   if (req.method !== "POST") return jsonRpcError(405, -32000, "Method not allowed", { allow: "GET, POST, DELETE" });
@@ -83,64 +140,77 @@ export async function handleMcpRequest(deps: McpHttpDeps, req: Request, endpoint
   const messages = (Array.isArray(body) ? body : [body]) as JSONRPCMessage[];
   const init = messages.find((m) => isInitializeRequest(m));
 
-  let bucketKey: string;
-  let newId: string | undefined;
+  let view: McpSessionView;
   if (init) {
-    newId = newSessionId();
-    bucketKey = newId;
+    const id = newSessionId();
+    view = { mcpSessionId: id, isNew: true, bucket: canaryBucket(id), sessionKey: id, ctx, clientCapabilities: init.params.capabilities };
   } else {
     if (!sessionId) return jsonRpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required");
     const s = await findMcpSession(deps.db, sessionId, user.id, name);
     if (!s) return jsonRpcError(404, -32001, "Session not found");
-    bucketKey = s.agentSessionId ?? s.id;
+    const key = s.agentSessionId ?? s.id;
+    view = { mcpSessionId: s.id, isNew: false, bucket: canaryBucket(key), sessionKey: key, ctx, clientCapabilities: (s.capabilities ?? {}) as ClientCapabilities };
+    // A cancellation is for the request it names, which may be running on any process.
+    for (const m of messages) {
+      if (isJSONRPCNotification(m) && m.method === "notifications/cancelled") {
+        const p = (m.params ?? {}) as { requestId?: string | number; reason?: string };
+        if (p.requestId !== undefined) await deps.bus.publish({ kind: "cancel", mcpSessionId: s.id, requestId: p.requestId, reason: p.reason });
+      }
+    }
   }
 
-  const server = deps.buildServer(endpoint, { bucket: canaryBucket(bucketKey), ctx, sessionKey: bucketKey });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-  await server.connect(transport);
+  await deps.serve(endpoint, view, transport);
   const response = await transport.handleRequest(req, { parsedBody: body });
-  if (init && newId && response.status === 200) {
+  if (init && response.status === 200) {
     await createMcpSession(deps.db, {
-      id: newId,
+      id: view.mcpSessionId,
       userId: user.id,
       endpoint: name,
       protocolVersion: init.params.protocolVersion,
       clientInfo: init.params.clientInfo,
       capabilities: init.params.capabilities,
     });
-    response.headers.set("mcp-session-id", newId);
+    response.headers.set("mcp-session-id", view.mcpSessionId);
   }
   return response;
 }
 
-/** The GET stream: server-to-client notifications (tools/list_changed) from any process, plus keep-alive. */
-function notificationStream(bus: ChangeBus, signal: AbortSignal): Response {
+/**
+ * The GET stream: server-to-client messages from any process — tools/list_changed after registry changes,
+ * and what a transparent session's upstream sends outside a request — plus keep-alive.
+ */
+function notificationStream(bus: ChangeBus, mcpSessionId: string, signal: AbortSignal): Response {
   const encoder = new TextEncoder();
   let unsubscribe = () => {};
   let keepAlive: NodeJS.Timeout | undefined;
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
-      const send = (msg: unknown) => {
-        try {
-          controller.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(msg)}\n\n`));
-        } catch {
-          cleanup();
-        }
-      };
       const cleanup = () => {
         unsubscribe();
         clearInterval(keepAlive);
       };
-      unsubscribe = bus.subscribe((e) => {
-        if (e.kind === "registry") send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
-      });
-      keepAlive = setInterval(() => {
+      const write = (chunk: string) => {
         try {
-          controller.enqueue(encoder.encode(": keep-alive\n\n"));
+          controller.enqueue(encoder.encode(chunk));
         } catch {
           cleanup();
         }
-      }, 15_000);
+      };
+      const send = (msg: unknown) => write(`event: message\ndata: ${JSON.stringify(msg)}\n\n`);
+      unsubscribe = bus.subscribe((e) => {
+        if (e.kind === "registry") send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+        else if (e.kind === "session-out" && e.mcpSessionId === mcpSessionId) send(e.message);
+        else if (e.kind === "session-closed" && e.mcpSessionId === mcpSessionId) {
+          cleanup();
+          try {
+            controller.close();
+          } catch {
+            /* already closed */
+          }
+        }
+      });
+      keepAlive = setInterval(() => write(": keep-alive\n\n"), 15_000);
       signal.addEventListener("abort", () => {
         cleanup();
         try {

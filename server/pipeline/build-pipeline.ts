@@ -6,15 +6,25 @@ import type { UpstreamPool } from "../upstream/upstream-pool";
 import { auditCall } from "./audit-call";
 import { boundOutput } from "./bound-output";
 import { executeUpstream } from "./execute-upstream";
+import { toolError } from "./tool-error";
 import { compose, type CallToolHandler, type Middleware } from "./types";
 import { validateArguments } from "./validate-arguments";
 
 export type PipelineOptions = { maxOutputBytes: number };
 
-/** audit → validate → rate limit → bound output → execute (authorization steps arrive with access control). */
+/** audit → refuse → validate → rate limit → bound output → execute (authorization steps arrive with access control). */
 export function buildToolPipeline(
   deps: { db: DbTx; logger: Logger; pool: UpstreamPool; rateLimit: Middleware },
   opts: PipelineOptions,
 ): CallToolHandler {
-  return compose(auditCall(deps.db, deps.logger), validateArguments(), deps.rateLimit, boundOutput(opts.maxOutputBytes))(executeUpstream(deps.pool));
+  return compose(auditCall(deps.db, deps.logger), refuse, validateArguments(), deps.rateLimit, boundOutput(opts.maxOutputBytes))(executeUpstream(deps.pool));
+}
+
+/** A call the registry already refused (disabled tool) ends here, after the audit step has seen it. */
+const refuse: Middleware = (next) => async (call, ctx, notes) => {
+  if (!call.refusal) return next(call, ctx, notes);
+  notes.decision = "deny";
+  notes.errorCode = call.refusal.code;
+  notes.reason = call.refusal.message;
+  return toolError(call.refusal.code, call.refusal.message);
 }

@@ -308,15 +308,16 @@ describe("upstream resilience through /mcp", () => {
     );
   });
 
-  it("disabling a tool removes it from tools/list at once and a call to it errors; enabling brings it back", async () => {
-    await fixture("toggly");
+  it("disabling a tool removes it from tools/list at once and a call to it is refused (tool_disabled) without reaching the upstream; enabling brings it back", async () => {
+    const dir = await fixture("toggly");
     const ag = await agent();
     expect((await ag.client.listTools()).tools.map((t) => t.name)).toContain("toggly__whoami");
     await tg.gateway.registry.updateTool(admin, "toggly__whoami", { enabled: false });
     expect((await ag.client.listTools()).tools.map((t) => t.name)).not.toContain("toggly__whoami");
-    await expect(ag.client.callTool({ name: "toggly__whoami", arguments: {} })).rejects.toThrow(
-      /disabled by an administrator/,
-    );
+    const refused = await ag.client.callTool({ name: "toggly__whoami", arguments: {} });
+    expect(errorMeta(refused).code).toBe("tool_disabled");
+    expect(firstText(refused)).toMatch(/disabled by an administrator/);
+    expect(calls(dir, "whoami")).toHaveLength(0);
     // Other tools of the server are unaffected.
     expect((await ag.client.callTool({ name: "toggly__counted", arguments: { name: "n" } })).isError ?? false).toBe(
       false,

@@ -11,9 +11,13 @@ import {
   type Prompt,
   type Resource,
   type ResourceTemplate,
+  ErrorCode,
+  McpError,
+  type ClientCapabilities,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { UpstreamDefinitions } from "../registry/definitions";
+import { nodeHttpFetch } from "./node-http-fetch";
 import { VERSION } from "../version";
 
 export type UpstreamLaunch =
@@ -39,8 +43,23 @@ export type ConnectedUpstream = {
 
 const CLIENT_INFO = { name: "portcullis", version: VERSION };
 
-function newClient(events: UpstreamClientEvents): Client {
-  const client = new Client(CLIENT_INFO, { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } });
+export type ConnectOptions = {
+  timeoutMs?: number;
+  /** What Portcullis offers the upstream (a transparent session offers what its agent offers). */
+  capabilities?: ClientCapabilities;
+  /** Installs handlers before initialize (a transparent session relays server-to-client requests). */
+  configure?: (client: Client) => void;
+};
+
+function newClient(events: UpstreamClientEvents, opts: ConnectOptions): Client {
+  // Discovery offers every client capability, so servers that register tools only for capable clients show
+  // them all; a shared connection cannot ask one agent, so it refuses such requests with a clear error.
+  const client = new Client(CLIENT_INFO, { capabilities: opts.capabilities ?? { sampling: {}, elicitation: {}, roots: { listChanged: true } } });
+  client.fallbackRequestHandler = (request) =>
+    Promise.reject(
+      new McpError(ErrorCode.MethodNotFound, `${request.method} needs an agent of its own: connect to this server's transparent endpoint /mcp/s/<slug> to use it.`),
+    );
+  opts.configure?.(client);
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => events.onListChanged?.("tools"));
   client.setNotificationHandler(ResourceListChangedNotificationSchema, () => events.onListChanged?.("resources"));
   client.setNotificationHandler(PromptListChangedNotificationSchema, () => events.onListChanged?.("prompts"));
@@ -61,7 +80,7 @@ async function attach(client: Client, transport: Transport, events: UpstreamClie
 export async function connectUpstream(
   launch: UpstreamLaunch,
   events: UpstreamClientEvents = {},
-  opts: { timeoutMs?: number } = {},
+  opts: ConnectOptions = {},
 ): Promise<ConnectedUpstream> {
   const timeoutMs = opts.timeoutMs ?? 15_000;
   if (launch.transport === "STDIO") {
@@ -75,7 +94,7 @@ export async function connectUpstream(
     transport.stderr?.on("data", (chunk: Buffer) => {
       for (const line of chunk.toString("utf8").split("\n")) if (line.trim()) events.onStderr?.(line.slice(0, 2000));
     });
-    const client = newClient(events);
+    const client = newClient(events, opts);
     await attach(client, transport, events, timeoutMs);
     return { client, transport: "STDIO", pid: transport.pid ?? undefined, close: () => client.close() };
   }
@@ -83,9 +102,9 @@ export async function connectUpstream(
   const url = new URL(launch.url);
   const requestInit = { headers: launch.headers };
   if (launch.transport === "HTTP") {
-    const client = newClient(events);
+    const client = newClient(events, opts);
     try {
-      await attach(client, new StreamableHTTPClientTransport(url, { requestInit }), events, timeoutMs);
+      await attach(client, new StreamableHTTPClientTransport(url, { requestInit, fetch: nodeHttpFetch }), events, timeoutMs);
       return { client, transport: "HTTP", close: () => client.close() };
     } catch (err) {
       const status = (err as { code?: unknown }).code;
@@ -94,7 +113,7 @@ export async function connectUpstream(
       await client.close().catch(() => undefined);
     }
   }
-  const client = newClient(events);
+  const client = newClient(events, opts);
   await attach(client, new SSEClientTransport(url, { requestInit }), events, timeoutMs);
   return { client, transport: "SSE", close: () => client.close() };
 }

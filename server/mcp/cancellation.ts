@@ -1,0 +1,29 @@
+// Agent cancellation: `notifications/cancelled` arrives as its own POST, on any gateway process. The HTTP
+// handler publishes it on the change bus; the process running the request aborts it here, and the upstream
+// request's AbortSignal sends `notifications/cancelled` on to the upstream.
+import type { ChangeBus } from "../events/change-bus";
+
+export class CancelledByClientError extends Error {
+  override name = "CancelledByClientError";
+}
+
+/** Runs `fn` with a signal that also aborts when the agent cancels request `requestId` of its MCP session. */
+export async function cancellable<T>(
+  bus: ChangeBus,
+  mcpSessionId: string,
+  requestId: string | number,
+  signal: AbortSignal,
+  fn: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const cancelled = new AbortController();
+  const unsubscribe = bus.subscribe((e) => {
+    if (e.kind === "cancel" && e.mcpSessionId === mcpSessionId && e.requestId === requestId) {
+      cancelled.abort(new CancelledByClientError(e.reason ?? "cancelled by the client"));
+    }
+  });
+  try {
+    return await fn(AbortSignal.any([signal, cancelled.signal]));
+  } finally {
+    unsubscribe();
+  }
+}

@@ -1,0 +1,171 @@
+// `/mcp/s/<slug>`: one upstream server with its original names, relayed message by message over the
+// session's own upstream connection — tools, resources, templates, subscriptions, prompts, completions,
+// logging, progress, cancellation, and the upstream's requests to the agent (sampling, elicitation, roots).
+// Tool calls still pass the gateway pipeline (audit, validation, limits, output bound, circuit breaker);
+// reads of resources and prompts are audited.
+import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import {
+  CallToolResultSchema,
+  ErrorCode,
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCResultResponse,
+  LATEST_PROTOCOL_VERSION,
+  McpError,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type LoggingLevel,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { DbTx } from "../../db/client";
+import type { ChangeBus } from "../../events/change-bus";
+import type { Logger } from "../../logger";
+import type { CallToolHandler } from "../../pipeline/types";
+import type { Registry, ServerRoute } from "../../registry/create-registry";
+import { auditedRequest, type AuditedRequestInfo } from "../audited-request";
+import { cancellable } from "../cancellation";
+import type { McpSessionView } from "../handle-mcp-request";
+import type { LiveSession, SessionUpstreams } from "./session-upstreams";
+
+export type TransparentDeps = { registry: Registry; pipeline: CallToolHandler; bus: ChangeBus; db: DbTx; logger: Logger; sessions: SessionUpstreams };
+
+type Params = Record<string, unknown> & { _meta?: { progressToken?: string | number } & Record<string, unknown> };
+
+/** A string parameter, or "" when absent or not a string. */
+const str = (v: unknown): string => (typeof v === "string" ? v : "");
+
+function toJsonRpcError(err: unknown): { code: number; message: string; data?: unknown } {
+  if (err instanceof McpError) return { code: err.code, message: err.message.replace(/^MCP error -?\d+: /, ""), ...(err.data !== undefined && { data: err.data }) };
+  return { code: ErrorCode.InternalError, message: err instanceof Error ? err.message : String(err) };
+}
+
+export function serveTransparent(deps: TransparentDeps, slug: string, view: McpSessionView, transport: WebStandardStreamableHTTPServerTransport): void {
+  const log = deps.logger.child({ component: "transparent", server: slug });
+  const endpoint = `mcp/s/${slug}`;
+
+  transport.onmessage = (message: JSONRPCMessage) => {
+    void receive(message).catch((err: unknown) => log.error({ err }, "transparent relay failed"));
+  };
+
+  async function receive(message: JSONRPCMessage) {
+    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+      await deps.sessions.replyFromAgent(view.mcpSessionId, message);
+    } else if (isJSONRPCNotification(message)) {
+      // `initialized` was sent by our own upstream client; `cancelled` is published by the HTTP handler.
+      if (message.method === "notifications/roots/list_changed") {
+        await deps.sessions.notificationFromAgent(view.mcpSessionId, message);
+      }
+    } else {
+      const request = message as JSONRPCRequest;
+      let reply: Record<string, unknown>;
+      try {
+        reply = { result: await answer(request) };
+      } catch (err) {
+        reply = { error: toJsonRpcError(err) };
+      }
+      await transport.send({ jsonrpc: "2.0", id: request.id, ...reply } as JSONRPCMessage);
+    }
+  }
+
+  async function answer(request: JSONRPCRequest): Promise<Record<string, unknown>> {
+    if (request.method === "ping") return {};
+    const route = await deps.registry.resolveServer(slug, view.bucket);
+    if (!route) throw new McpError(ErrorCode.ConnectionClosed, `The server ${slug} is disabled or has been removed.`);
+    let live: LiveSession;
+    try {
+      live = await deps.sessions.get(view.mcpSessionId, route, view.clientCapabilities, view.isNew);
+    } catch (err) {
+      throw new McpError(ErrorCode.InternalError, `The upstream server ${slug} is unavailable: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    const inFlight = { requestId: request.id, transport };
+    live.inFlight.push(inFlight);
+    try {
+      return await cancellable(deps.bus, view.mcpSessionId, request.id, new AbortController().signal, (signal) => dispatch(request, route, live, signal));
+    } finally {
+      live.inFlight.splice(live.inFlight.indexOf(inFlight), 1);
+      live.lastUsedAt = Date.now();
+    }
+  }
+
+  async function dispatch(request: JSONRPCRequest, route: ServerRoute, live: LiveSession, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const params = (request.params ?? {}) as Params;
+    const ctx = { ...view.ctx, requestId: `${view.ctx.requestId}:${String(request.id)}` };
+    const progressToken = params._meta?.progressToken;
+    const onprogress =
+      progressToken === undefined
+        ? undefined
+        : (p: { progress: number; total?: number | undefined; message?: string | undefined }) =>
+            void transport
+              .send({ jsonrpc: "2.0", method: "notifications/progress", params: { ...p, progressToken } }, { relatedRequestId: request.id })
+              .catch(() => undefined);
+    const forward = () => deps.sessions.forward(live, request.method, params, { signal, timeoutMs: route.timeoutMs, onprogress });
+    const audited = (info: Omit<AuditedRequestInfo, "endpoint" | "serverSlug" | "upstreamVersion" | "mcpSessionId">) =>
+      auditedRequest(deps, ctx, { ...info, endpoint, serverSlug: slug, upstreamVersion: route.version, mcpSessionId: view.mcpSessionId }, forward);
+
+    switch (request.method) {
+      case "initialize": {
+        const requested = str(params.protocolVersion);
+        const { tasks: _tasks, ...capabilities } = live.client.getServerCapabilities() ?? {};
+        const instructions = live.client.getInstructions();
+        return {
+          protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION,
+          // The gateway decides which tools are listed, and tells the agent when that changes.
+          capabilities: { ...capabilities, ...(capabilities.tools && { tools: { ...capabilities.tools, listChanged: true } }) },
+          serverInfo: live.client.getServerVersion() ?? route.defs.serverInfo,
+          ...(instructions && { instructions }),
+        };
+      }
+      case "tools/list": {
+        const prefix = `${slug}__`;
+        const tools = (await deps.registry.visibleTools(view.bucket)).filter((t) => t.name.startsWith(prefix)).map((t) => ({ ...t, name: t.name.slice(prefix.length) }));
+        return { tools };
+      }
+      case "tools/call": {
+        const name = str(params.name);
+        const resolved = await deps.registry.resolveTool(`${slug}__${name}`, view.bucket);
+        if ("error" in resolved) throw new McpError(ErrorCode.InvalidParams, resolved.error.replace(`${slug}__`, ""));
+        const args = (params.arguments ?? {}) as Record<string, unknown>;
+        return deps.pipeline(
+          {
+            tool: resolved.tool,
+            refusal: resolved.refusal,
+            arguments: args,
+            meta: params._meta,
+            endpoint: "server",
+            sessionKey: view.sessionKey,
+            signal,
+            via: async (s) =>
+              CallToolResultSchema.parse(
+                await deps.sessions.forward(live, "tools/call", { ...params, name: resolved.tool.name }, { signal: s, timeoutMs: resolved.tool.timeoutMs, onprogress }),
+              ),
+          },
+          ctx,
+          {},
+        );
+      }
+      case "logging/setLevel": {
+        const result = await forward();
+        await deps.sessions.saveState(view.mcpSessionId, { logLevel: params.level as LoggingLevel });
+        return result;
+      }
+      case "resources/subscribe":
+      case "resources/unsubscribe": {
+        const result = await forward();
+        const uri = str(params.uri);
+        await deps.sessions.saveState(view.mcpSessionId, request.method === "resources/subscribe" ? { subscribe: uri } : { unsubscribe: uri });
+        return result;
+      }
+      case "resources/read":
+        return audited({ action: "resource.read", target: str(params.uri), argumentKeys: ["uri"] });
+      case "prompts/get":
+        return audited({ action: "prompt.fetched", target: str(params.name), argumentKeys: Object.keys((params.arguments ?? {})) });
+      case "completion/complete": {
+        const ref = (params.ref ?? {}) as { name?: string; uri?: string };
+        return audited({ action: "completion.requested", target: ref.name ?? ref.uri ?? "", argumentKeys: [str((params.argument as { name?: unknown } | undefined)?.name)] });
+      }
+      default:
+        // Listings (resources, templates, prompts) and anything newer than this gateway: as they are.
+        return forward();
+    }
+  }
+}

@@ -1,0 +1,235 @@
+// A transparent session (`/mcp/s/<slug>`) talks to its own upstream MCP session: logging levels, resource
+// subscriptions and the client capabilities (sampling, elicitation, roots) are per connection in MCP, so
+// agents cannot share one. This process keeps one upstream connection per agent session it serves; the
+// session's protocol state lives in PostgreSQL (`mcp_sessions.state`), so any process can rebuild it.
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import {
+  McpError,
+  ResultSchema,
+  type ClientCapabilities,
+  type JSONRPCRequest,
+  type LoggingLevel,
+  type Notification,
+  type RequestId,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { Db } from "../../db/client";
+import type { ChangeBus } from "../../events/change-bus";
+import type { Logger } from "../../logger";
+import { canonicalJson } from "../../registry/content-hash";
+import type { ServerRoute } from "../../registry/create-registry";
+import { connectUpstream, type ConnectedUpstream } from "../../upstream/upstream-client";
+import { PendingReplies } from "./pending-replies";
+
+export type SessionState = { logLevel?: LoggingLevel; subscriptions?: string[] };
+
+/** A downstream request of this session being served on this process, with the stream its answer goes to. */
+export type InFlight = { requestId: RequestId; transport: WebStandardStreamableHTTPServerTransport };
+
+export type LiveSession = {
+  mcpSessionId: string;
+  route: ServerRoute;
+  conn: ConnectedUpstream;
+  client: Client;
+  inFlight: InFlight[];
+  lastUsedAt: number;
+};
+
+export type SessionUpstreamsOptions = {
+  /** An upstream session with nothing in flight for this long is closed (the agent's session stays open). */
+  idleMs: number;
+  relayTimeoutMs: number;
+  connectTimeoutMs: number;
+  /** At most this many upstream sessions per process; the least recently used idle one is closed first. */
+  maxLive: number;
+};
+const DEFAULTS: SessionUpstreamsOptions = { idleMs: 10 * 60_000, relayTimeoutMs: 5 * 60_000, connectTimeoutMs: 15_000, maxLive: 200 };
+
+export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: Logger }, options: Partial<SessionUpstreamsOptions> = {}) {
+  const opts = { ...DEFAULTS, ...options };
+  const log = deps.logger.child({ component: "transparent" });
+  const live = new Map<string, LiveSession>();
+  const connecting = new Map<string, Promise<LiveSession>>();
+  const replies = new PendingReplies();
+
+  const unsubscribe = deps.bus.subscribe((e) => {
+    if (e.kind === "session-closed") void close(e.mcpSessionId);
+    else if (e.kind === "session-in") void fromAgent(e.mcpSessionId, e.message as Record<string, unknown>);
+  });
+
+  const sweeper = setInterval(() => {
+    const now = Date.now();
+    for (const s of live.values()) if (s.inFlight.length === 0 && now - s.lastUsedAt > opts.idleMs) void close(s.mcpSessionId);
+  }, 30_000);
+  sweeper.unref();
+
+  /** Sends a message to the agent: on the stream of the request it belongs to, else on its GET stream. */
+  async function toAgent(s: LiveSession, message: Record<string, unknown>, related: InFlight | undefined) {
+    if (related) {
+      try {
+        await related.transport.send(message as never, { relatedRequestId: related.requestId });
+        return;
+      } catch {
+        // The request's stream is gone: fall back to the GET stream.
+      }
+    }
+    await deps.bus.publish({ kind: "session-out", mcpSessionId: s.mcpSessionId, message });
+  }
+
+  /** The request an upstream message most likely belongs to: the newest one in flight (MCP gives no link). */
+  const current = (s: LiveSession): InFlight | undefined => s.inFlight.at(-1);
+
+  /** A server-to-client request (sampling, elicitation, roots) relayed to the agent, answered by its reply. */
+  async function relayRequest(s: LiveSession, request: JSONRPCRequest, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const id = `portcullis-${crypto.randomUUID()}`;
+    const reply = replies.wait(s.mcpSessionId, id, opts.relayTimeoutMs, signal);
+    await toAgent(s, { jsonrpc: "2.0", id, method: request.method, ...(request.params && { params: request.params }) }, current(s));
+    const answer = await reply;
+    if ("error" in answer) {
+      const e = answer.error as { code: number; message: string; data?: unknown };
+      throw new McpError(e.code, e.message, e.data);
+    }
+    return answer.result as Record<string, unknown>;
+  }
+
+  function relayNotification(s: LiveSession, n: Notification) {
+    // List changes and resource updates are not part of any request: the GET stream carries them.
+    const unrelated = n.method.endsWith("/list_changed") || n.method === "notifications/resources/updated";
+    void toAgent(s, { jsonrpc: "2.0", method: n.method, ...(n.params && { params: n.params }) }, unrelated ? undefined : current(s)).catch(
+      (err: unknown) => log.warn({ err, session: s.mcpSessionId }, "could not relay a notification"),
+    );
+  }
+
+  /** A reply or notification from the agent, for the process holding this session. */
+  async function fromAgent(mcpSessionId: string, message: Record<string, unknown>) {
+    if ("id" in message && !("method" in message)) {
+      replies.settle(mcpSessionId, message);
+      return;
+    }
+    const s = live.get(mcpSessionId);
+    if (s && message.method === "notifications/roots/list_changed") await s.client.sendRootsListChanged().catch(() => undefined);
+  }
+
+  async function connect(mcpSessionId: string, route: ServerRoute, capabilities: ClientCapabilities, replay: SessionState | null): Promise<LiveSession> {
+    // Only what the agent itself supports is offered upstream, so the upstream never asks for what cannot be answered.
+    const offered: ClientCapabilities = {
+      ...(capabilities.sampling && { sampling: capabilities.sampling }),
+      ...(capabilities.elicitation && { elicitation: capabilities.elicitation }),
+      ...(capabilities.roots && { roots: capabilities.roots }),
+    };
+    const holder: { session?: LiveSession } = {};
+    // An upstream may ask (roots/list) as soon as it is initialized, before connect() has returned here.
+    let markReady: (s: LiveSession) => void = () => {};
+    const ready = new Promise<LiveSession>((resolve) => (markReady = resolve));
+    const conn = await connectUpstream(
+      route.launch,
+      {
+        onClose: () => {
+          if (holder.session && live.get(mcpSessionId) === holder.session) live.delete(mcpSessionId);
+        },
+        onStderr: (line) => log.debug({ server: route.slug, line }, "upstream stderr"),
+      },
+      {
+        timeoutMs: opts.connectTimeoutMs,
+        capabilities: offered,
+        configure: (client) => {
+          client.fallbackRequestHandler = async (request, extra) => relayRequest(await ready, request, extra.signal);
+          client.fallbackNotificationHandler = async (n) => {
+            if (holder.session) relayNotification(holder.session, n);
+          };
+        },
+      },
+    );
+    const session: LiveSession = { mcpSessionId, route, conn, client: conn.client, inFlight: [], lastUsedAt: Date.now() };
+    holder.session = session;
+    markReady(session);
+    if (replay?.logLevel) await conn.client.setLoggingLevel(replay.logLevel).catch(() => undefined);
+    for (const uri of replay?.subscriptions ?? []) await conn.client.subscribeResource({ uri }).catch(() => undefined);
+    return session;
+  }
+
+  async function close(mcpSessionId: string) {
+    const s = live.get(mcpSessionId);
+    live.delete(mcpSessionId);
+    replies.dropSession(mcpSessionId);
+    await s?.conn.close().catch(() => undefined);
+  }
+
+  return {
+    /**
+     * This process's upstream session for `mcpSessionId`, connected (and its state replayed from PostgreSQL)
+     * when missing or when the session's version now runs elsewhere (promote, rollback, canary change).
+     */
+    async get(mcpSessionId: string, route: ServerRoute, capabilities: ClientCapabilities, isNew: boolean): Promise<LiveSession> {
+      const existing = live.get(mcpSessionId);
+      if (existing && existing.route.versionId === route.versionId && canonicalJson(existing.route.launch) === canonicalJson(route.launch)) {
+        existing.lastUsedAt = Date.now();
+        return existing;
+      }
+      if (existing) await close(mcpSessionId);
+      let pending = connecting.get(mcpSessionId);
+      if (!pending) {
+        pending = (async () => {
+          if (live.size >= opts.maxLive) {
+            const lru = [...live.values()].filter((x) => x.inFlight.length === 0).sort((x, y) => x.lastUsedAt - y.lastUsedAt)[0];
+            if (!lru) throw new Error(`this gateway process already serves ${String(opts.maxLive)} busy transparent sessions`);
+            await close(lru.mcpSessionId);
+          }
+          const replay = isNew ? null : await readState(deps.db, mcpSessionId);
+          const s = await connect(mcpSessionId, route, capabilities, replay);
+          live.set(mcpSessionId, s);
+          return s;
+        })().finally(() => connecting.delete(mcpSessionId));
+        connecting.set(mcpSessionId, pending);
+      }
+      return pending;
+    },
+    /** A reply from the agent to a relayed request: settled here, or on the process that is waiting for it. */
+    async replyFromAgent(mcpSessionId: string, message: Record<string, unknown>) {
+      if (!replies.settle(mcpSessionId, message)) await deps.bus.publish({ kind: "session-in", mcpSessionId, message });
+    },
+    /** A notification from the agent for its upstream session, wherever that is held. */
+    async notificationFromAgent(mcpSessionId: string, message: Record<string, unknown>) {
+      await deps.bus.publish({ kind: "session-in", mcpSessionId, message });
+    },
+    /** Forwards any request as it is. */
+    forward(s: LiveSession, method: string, params: Record<string, unknown> | undefined, o: { signal: AbortSignal; timeoutMs: number; onprogress?: ((p: { progress: number; total?: number | undefined; message?: string | undefined }) => void) | undefined }) {
+      return s.client.request({ method, ...(params && { params }) }, ResultSchema, {
+        signal: o.signal,
+        timeout: o.timeoutMs,
+        resetTimeoutOnProgress: true,
+        ...(o.onprogress && { onprogress: o.onprogress }),
+      });
+    },
+    saveState: (mcpSessionId: string, change: { logLevel: LoggingLevel } | { subscribe: string } | { unsubscribe: string }) => saveState(deps.db, mcpSessionId, change),
+    /** How many upstream sessions this process holds (for status and tests). */
+    size: () => live.size,
+    async closeAll() {
+      clearInterval(sweeper);
+      unsubscribe();
+      await Promise.all([...live.keys()].map((id) => close(id)));
+    },
+  };
+}
+
+export type SessionUpstreams = ReturnType<typeof createSessionUpstreams>;
+
+async function readState(db: Db, mcpSessionId: string): Promise<SessionState> {
+  const row = await db.mcpSession.findUnique({ where: { id: mcpSessionId }, select: { state: true } });
+  return (row?.state ?? {}) as SessionState;
+}
+
+/** Atomic jsonb updates, so two processes changing one session's state at once lose nothing. */
+async function saveState(db: Db, mcpSessionId: string, change: { logLevel: LoggingLevel } | { subscribe: string } | { unsubscribe: string }) {
+  if ("logLevel" in change) {
+    await db.$executeRaw`UPDATE mcp_sessions SET state = jsonb_set(state, '{logLevel}', to_jsonb(${change.logLevel}::text)) WHERE id = ${mcpSessionId}`;
+  } else if ("subscribe" in change) {
+    await db.$executeRaw`UPDATE mcp_sessions SET state = jsonb_set(state, '{subscriptions}',
+      (SELECT coalesce(jsonb_agg(DISTINCT u), '[]'::jsonb) FROM jsonb_array_elements_text(coalesce(state->'subscriptions', '[]'::jsonb) || jsonb_build_array(${change.subscribe}::text)) u))
+      WHERE id = ${mcpSessionId}`;
+  } else {
+    await db.$executeRaw`UPDATE mcp_sessions SET state = jsonb_set(state, '{subscriptions}',
+      coalesce((SELECT jsonb_agg(u) FROM jsonb_array_elements_text(coalesce(state->'subscriptions', '[]'::jsonb)) u WHERE u <> ${change.unsubscribe}::text), '[]'::jsonb))
+      WHERE id = ${mcpSessionId}`;
+  }
+}
