@@ -240,6 +240,19 @@ describe("/mcp aggregate endpoint over Streamable HTTP", () => {
     expect(theirs.status).toBe(404);
   });
 
+  it("POST /mcp – a plain JSON answer unless the request asks for progress, then an SSE stream", async () => {
+    const ag = await agent();
+    const headers = { "mcp-session-id": ag.sessionId, "mcp-protocol-version": "2025-06-18" };
+    const plain = await post(LIST, headers);
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get("content-type")).toContain("application/json");
+    expect(((await plain.json()) as { result: { tools: unknown[] } }).result.tools.length).toBeGreaterThan(0);
+    const withProgress = await post({ ...LIST, params: { _meta: { progressToken: "p1" } } }, headers);
+    expect(withProgress.status).toBe(200);
+    expect(withProgress.headers.get("content-type")).toContain("text/event-stream");
+    expect(await withProgress.text()).toContain('"tools"');
+  });
+
   it("POST /mcp – 400 when a non-initialize request has no session id", async () => {
     const res = await post(LIST);
     expect(res.status).toBe(400);

@@ -159,7 +159,10 @@ export async function handleMcpRequest(deps: McpHttpDeps, req: Request, endpoint
     }
   }
 
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  // `/mcp` sends nothing but the answer unless progress was asked for: a plain JSON answer then saves the SSE
+  // stream. The transparent endpoint may relay the upstream's requests and notifications, so it streams.
+  const enableJsonResponse = endpoint.kind === "aggregate" && !messages.some(wantsProgress);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse });
   await deps.serve(endpoint, view, transport);
   const response = await transport.handleRequest(req, { parsedBody: body });
   if (init && response.status === 200) {
@@ -174,6 +177,11 @@ export async function handleMcpRequest(deps: McpHttpDeps, req: Request, endpoint
     response.headers.set("mcp-session-id", view.mcpSessionId);
   }
   return response;
+}
+
+function wantsProgress(m: JSONRPCMessage): boolean {
+  const params = (m as { params?: { _meta?: { progressToken?: unknown } } }).params;
+  return params?._meta?.progressToken !== undefined;
 }
 
 /**
