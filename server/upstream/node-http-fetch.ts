@@ -2,6 +2,7 @@
 // docs/benchmarks.md): half the CPU of undici's fetch per call, and no listener leak — the SDK passes one
 // long-lived AbortSignal to every request, and undici adds a listener to it per request that only GC frees.
 // Here the abort listener is removed as soon as the response has ended.
+import { setMaxListeners } from "node:events";
 import http from "node:http";
 import https from "node:https";
 import { Readable } from "node:stream";
@@ -39,6 +40,9 @@ export const nodeHttpFetch: typeof fetch = (input, init) => {
       reject(reason);
     };
     const release = () => signal?.removeEventListener("abort", onAbort);
+    // One listener per request in flight on the SDK's shared signal, each removed when its response ends:
+    // as many as the concurrency, which is not a leak, so no warning past 10.
+    if (signal) setMaxListeners(0, signal);
     signal?.addEventListener("abort", onAbort, { once: true });
     req.on("error", (err) => {
       release();
