@@ -1,6 +1,8 @@
 // Requests other than tools/call (resources/read, prompts/get, completion/complete) reach upstream data too:
 // each one is audited, committed before the answer leaves. Only the names of arguments are kept until
-// redaction lands (audit issue), as for tool calls.
+// redaction lands (audit issue), as for tool calls. If the event cannot be committed, the answer is withheld.
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { auditWriterFor } from "../audit/audit-writer";
 import type { RequestContext } from "../context";
 import type { DbTx } from "../db/client";
 import type { Logger } from "../logger";
@@ -18,41 +20,45 @@ export type AuditedRequestInfo = {
 
 export async function auditedRequest<T>(deps: { db: DbTx; logger: Logger }, ctx: RequestContext, info: AuditedRequestInfo, fn: () => Promise<T>): Promise<T> {
   const started = performance.now();
-  let status: "ok" | "error" = "error";
+  let outcome: { value: T } | { error: unknown };
   let errorCode: string | null = null;
   let reason: string | null = null;
   try {
-    const result = await fn();
-    status = "ok";
-    return result;
+    outcome = { value: await fn() };
   } catch (err) {
+    outcome = { error: err };
     errorCode = typeof (err as { code?: unknown }).code === "number" ? `mcp_${String((err as { code: number }).code)}` : "upstream_error";
     reason = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
-    throw err;
-  } finally {
-    await deps.db.auditEvent
-      .create({
-        data: {
-          requestId: ctx.requestId,
-          action: info.action,
-          category: "gateway",
-          actorType: ctx.actor.type,
-          userId: ctx.actor.type === "user" ? ctx.actor.userId : null,
-          ip: ctx.ip ?? null,
-          endpoint: info.endpoint,
-          mcpSessionId: info.mcpSessionId ?? null,
-          serverSlug: info.serverSlug,
-          toolName: info.action === "resource.read" ? null : info.target,
-          targetType: info.action === "resource.read" ? "resource" : info.action === "prompt.fetched" ? "prompt" : "completion",
-          arguments: { keys: info.argumentKeys ?? [] },
-          decision: "allow",
-          status,
-          errorCode,
-          reason,
-          durationMs: Math.round(performance.now() - started),
-          upstreamVersion: info.upstreamVersion ?? null,
-        },
-      })
-      .catch((err: unknown) => deps.logger.error({ err, requestId: ctx.requestId }, "audit write failed"));
   }
+  try {
+    // The same group-committing writer as tool calls: nothing is answered that is not audited.
+    await auditWriterFor(deps.db).write({
+      requestId: ctx.requestId,
+      action: info.action,
+      category: "gateway",
+      actorType: ctx.actor.type,
+      userId: ctx.actor.type === "user" ? ctx.actor.userId : null,
+      ip: ctx.ip ?? null,
+      endpoint: info.endpoint,
+      mcpSessionId: info.mcpSessionId ?? null,
+      serverSlug: info.serverSlug,
+      toolName: info.action === "resource.read" ? null : info.target,
+      targetType: info.action === "resource.read" ? "resource" : info.action === "prompt.fetched" ? "prompt" : "completion",
+      arguments: { keys: info.argumentKeys ?? [] },
+      decision: "allow",
+      ruleId: null,
+      reason,
+      status: "error" in outcome ? "error" : "ok",
+      errorCode,
+      durationMs: Math.round(performance.now() - started),
+      resultBytes: null,
+      truncated: false,
+      upstreamVersion: info.upstreamVersion ?? null,
+    });
+  } catch (err) {
+    deps.logger.error({ err, requestId: ctx.requestId }, "audit write failed; the request is answered with an error");
+    throw new McpError(ErrorCode.InternalError, "The request could not be audited, so its result is withheld. Try again later.");
+  }
+  if ("error" in outcome) throw outcome.error;
+  return outcome.value;
 }
