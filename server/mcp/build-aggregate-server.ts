@@ -1,6 +1,7 @@
 // The MCP server behind `/mcp`: every enabled tool, prompt and resource template of every upstream as
 // `<server-slug>__<name>` (resources keep their URIs and are routed by them), each tool call through the gateway
 // pipeline. Built per HTTP request; all state lives in the registry and PostgreSQL.
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
@@ -56,7 +57,7 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
   });
   const requestCtx = (id: string | number) => ({ ...session.ctx, requestId: `${session.ctx.requestId}:${String(id)}` });
   const routes = () => deps.registry.visibleServers(session.bucket);
-  const upstream = <T>(route: ServerRoute, signal: AbortSignal, fn: (client: import("@modelcontextprotocol/sdk/client/index.js").Client) => Promise<T>) =>
+  const upstream = <T>(route: ServerRoute, signal: AbortSignal, fn: (client: Client) => Promise<T>) =>
     deps.pool.request(route.serverId, route.role, (conn) => fn(conn.client), signal);
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await deps.registry.visibleTools(session.bucket) }));

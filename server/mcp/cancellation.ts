@@ -7,12 +7,15 @@ export class CancelledByClientError extends Error {
   override name = "CancelledByClientError";
 }
 
-/** Runs `fn` with a signal that also aborts when the agent cancels request `requestId` of its MCP session. */
+/**
+ * Runs `fn` with a signal that aborts when the agent cancels request `requestId` of its MCP session (and, if
+ * given, when `signal` aborts).
+ */
 export async function cancellable<T>(
   bus: ChangeBus,
   mcpSessionId: string,
   requestId: string | number,
-  signal: AbortSignal,
+  signal: AbortSignal | undefined,
   fn: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
   const cancelled = new AbortController();
@@ -22,7 +25,7 @@ export async function cancellable<T>(
     }
   });
   try {
-    return await fn(AbortSignal.any([signal, cancelled.signal]));
+    return await fn(signal ? AbortSignal.any([signal, cancelled.signal]) : cancelled.signal);
   } finally {
     unsubscribe();
   }

@@ -80,7 +80,7 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
     const inFlight = { requestId: request.id, transport };
     live.inFlight.push(inFlight);
     try {
-      return await cancellable(deps.bus, view.mcpSessionId, request.id, new AbortController().signal, (signal) => dispatch(request, route, live, signal));
+      return await cancellable(deps.bus, view.mcpSessionId, request.id, undefined, (signal) => dispatch(request, route, live, signal));
     } finally {
       live.inFlight.splice(live.inFlight.indexOf(inFlight), 1);
       live.lastUsedAt = Date.now();
