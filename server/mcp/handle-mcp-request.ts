@@ -14,6 +14,7 @@ import type { Db, User } from "../db/client";
 import { isGatewayError } from "../errors";
 import type { ChangeBus } from "../events/change-bus";
 import { canaryBucket, closeMcpSession, createMcpSession, findMcpSession, newSessionId } from "./mcp-sessions";
+import { createStreamEventStore, resumeStream, SSE_RETRY_MS } from "./stream-events";
 
 /** `/mcp` (all servers, prefixed names) or `/mcp/s/<slug>` (one server, transparent). */
 export type McpEndpoint = { kind: "aggregate" } | { kind: "server"; slug: string };
@@ -122,6 +123,11 @@ export async function handleMcpRequest(deps: McpHttpDeps, req: Request, endpoint
     }
     if (!sessionId) return jsonRpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required");
     if (!(await findMcpSession(deps.db, sessionId, user.id, name))) return jsonRpcError(404, -32001, "Session not found");
+    const lastEventId = req.headers.get("last-event-id");
+    if (lastEventId) {
+      const resumed = await resumeStream(deps.db, sessionId, lastEventId, req.signal);
+      return resumed ?? jsonRpcError(404, -32001, `No stream of this session has the event ${lastEventId} (events are kept for an hour)`);
+    }
     return notificationStream(deps.bus, sessionId, req.signal);
   }
 
@@ -141,7 +147,9 @@ export async function handleMcpRequest(deps: McpHttpDeps, req: Request, endpoint
   const init = messages.find((m) => isInitializeRequest(m));
 
   let view: McpSessionView;
+  let protocolVersion: string;
   if (init) {
+    protocolVersion = init.params.protocolVersion;
     const id = newSessionId();
     view = { mcpSessionId: id, isNew: true, bucket: canaryBucket(id), sessionKey: id, ctx, clientCapabilities: init.params.capabilities };
   } else {
@@ -149,6 +157,7 @@ export async function handleMcpRequest(deps: McpHttpDeps, req: Request, endpoint
     const s = await findMcpSession(deps.db, sessionId, user.id, name);
     if (!s) return jsonRpcError(404, -32001, "Session not found");
     const key = s.agentSessionId ?? s.id;
+    protocolVersion = s.protocolVersion;
     view = { mcpSessionId: s.id, isNew: false, bucket: canaryBucket(key), sessionKey: key, ctx, clientCapabilities: (s.capabilities ?? {}) as ClientCapabilities };
     // A cancellation is for the request it names, which may be running on any process.
     for (const m of messages) {
@@ -162,9 +171,16 @@ export async function handleMcpRequest(deps: McpHttpDeps, req: Request, endpoint
   // `/mcp` sends nothing but the answer unless progress was asked for: a plain JSON answer then saves the SSE
   // stream. The transparent endpoint may relay the upstream's requests and notifications, so it streams.
   const enableJsonResponse = endpoint.kind === "aggregate" && !messages.some(wantsProgress);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse });
+  // An SSE answer is resumable: its events are stored, and it opens with a priming event and a retry hint.
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse,
+    ...(!enableJsonResponse && { eventStore: createStreamEventStore(deps.db, view.mcpSessionId), retryInterval: SSE_RETRY_MS }),
+  });
   await deps.serve(endpoint, view, transport);
-  const response = await transport.handleRequest(req, { parsedBody: body });
+  // The session's negotiated version decides what the stream may carry (the SDK primes only for 2025-11-25 on).
+  const negotiated = init || req.headers.get("mcp-protocol-version") === protocolVersion ? req : withProtocolVersion(req, protocolVersion);
+  const response = await transport.handleRequest(negotiated, { parsedBody: body });
   if (init && response.status === 200) {
     await createMcpSession(deps.db, {
       id: view.mcpSessionId,
@@ -177,6 +193,13 @@ export async function handleMcpRequest(deps: McpHttpDeps, req: Request, endpoint
     response.headers.set("mcp-session-id", view.mcpSessionId);
   }
   return response;
+}
+
+/** The request with the session's protocol version header (its body was read already and is passed parsed). */
+function withProtocolVersion(req: Request, version: string): Request {
+  const headers = new Headers(req.headers);
+  headers.set("mcp-protocol-version", version);
+  return new Request(req.url, { method: req.method, headers, signal: req.signal });
 }
 
 function wantsProgress(m: JSONRPCMessage): boolean {

@@ -296,6 +296,45 @@ describe("/mcp/s/<slug> transparent endpoint", () => {
     expect(audit.filter((e) => e.action === "prompt.fetched" && e.status === "ok").length).toBe(1);
   });
 
+  it("a POST stream lost mid-call is resumed with Last-Event-ID on another gateway process, from where it broke off", async () => {
+    const { sessionId } = await transparentAgent("everything");
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${token}`, "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" };
+    const ac = new AbortController();
+    const res = await fetch(new URL("/mcp/s/everything", a.http.url), {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "trigger-long-running-operation", arguments: { duration: 2, steps: 4 }, _meta: { progressToken: "resume-me" } } }),
+      signal: ac.signal,
+    });
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    // Read until the first progress event, then drop the connection.
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let seen = "";
+    while (!seen.includes("notifications/progress")) seen += (await reader.read()).value ?? "";
+    ac.abort();
+    expect(seen).toMatch(/^id: \d+\nretry: \d+\ndata: \n\n/); // the priming event comes first
+    const ids = [...seen.matchAll(/^id: (\d+)$/gm)].map((m) => m[1]!);
+    const lastEventId = ids.at(-1)!;
+
+    const resumed = await fetch(new URL("/mcp/s/everything", b.http.url), { headers: { ...headers, accept: "text/event-stream", "last-event-id": lastEventId } });
+    expect(resumed.status).toBe(200);
+    const rest = await resumed.text();
+    const events = [...rest.matchAll(/^id: (\d+)\nevent: message\ndata: (.*)$/gm)].map((m) => ({ id: m[1]!, message: JSON.parse(m[2]!) as { id?: number; method?: string; result?: unknown } }));
+    expect(events.every((e) => BigInt(e.id) > BigInt(lastEventId))).toBe(true);
+    expect(events.some((e) => e.message.method === "notifications/progress")).toBe(true);
+    expect(events.at(-1)?.message.id).toBe(7);
+    expect(Array.isArray((events.at(-1)?.message.result as { content?: unknown } | undefined)?.content)).toBe(true);
+
+    const unknown = await fetch(new URL("/mcp/s/everything", b.http.url), { headers: { ...headers, accept: "text/event-stream", "last-event-id": "999999999" } });
+    expect(unknown.status).toBe(404);
+    // Another session of the same user cannot read this stream.
+    const other = await transparentAgent("everything");
+    const foreign = await fetch(new URL("/mcp/s/everything", b.http.url), {
+      headers: { ...headers, "mcp-session-id": other.sessionId, accept: "text/event-stream", "last-event-id": lastEventId },
+    });
+    expect(foreign.status).toBe(404);
+  });
+
   it("HTTP answers: unknown server 404, foreign Origin 403, no token 401", async () => {
     const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } };
     const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${token}` };
