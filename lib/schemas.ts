@@ -217,6 +217,9 @@ export const ZServer = z
     canaryVersion: z.string().nullable(),
     canaryPercent: z.number().int(),
     toolCount: z.number().int(),
+    calls: z
+      .object({ count: z.number().int(), errors: z.number().int(), p50Ms: z.number().nullable() })
+      .meta({ description: "Tool calls through the gateway in the last hour: count, failed, median duration" }),
     createdAt: z.string(),
   })
   .meta({ id: "Server" });

@@ -53,8 +53,16 @@ export function ConnectionSummary({ server: s }: { server: TServer }) {
           </dd>
         </div>
         <div>
-          <dt className="text-slate-500">Latency</dt>
+          <dt className="text-slate-500">Ping</dt>
           <dd className="mt-1 text-slate-900 tabular-nums">{formatLatency(s.latencyMs)}</dd>
+        </div>
+        <div>
+          <dt className="text-slate-500">Calls in the last hour</dt>
+          <dd className="mt-1 text-slate-900 tabular-nums" data-testid="server-calls">
+            {s.calls.count
+              ? `${s.calls.count} · p50 ${formatLatency(s.calls.p50Ms)} · ${s.calls.errors} failed`
+              : "None"}
+          </dd>
         </div>
         <div>
           <dt className="text-slate-500">Registered</dt>

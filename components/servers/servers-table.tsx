@@ -15,7 +15,8 @@ const COLUMNS: Column[] = [
   { label: "Server" },
   { label: "Status" },
   { label: "Tools", className: "text-right" },
-  { label: "Latency", className: "hidden text-right md:table-cell" },
+  { label: "Calls p50 (1 h)", className: "hidden text-right md:table-cell" },
+  { label: "Errors (1 h)", className: "hidden text-right md:table-cell" },
   { label: "Version" },
   { label: "Enabled" },
 ];
@@ -95,8 +96,18 @@ function ServerRow({ server: s }: { server: TServer }) {
           {s.toolCount} <span className="text-slate-500 sm:hidden">tools</span>
         </Link>
       </td>
-      <td className={`${t.cell} hidden text-right whitespace-nowrap text-slate-600 tabular-nums md:table-cell`}>
-        {formatLatency(s.latencyMs)}
+      <td
+        className={`${t.cell} hidden text-right whitespace-nowrap text-slate-600 tabular-nums md:table-cell`}
+        title={`${s.calls.count} calls in the last hour; ping ${formatLatency(s.latencyMs)}`}
+        data-testid="server-p50"
+      >
+        {formatLatency(s.calls.p50Ms)}
+      </td>
+      <td
+        className={`${t.cell} hidden text-right whitespace-nowrap tabular-nums md:table-cell ${s.calls.errors ? "text-red-700" : "text-slate-600"}`}
+        data-testid="server-errors"
+      >
+        {s.calls.count ? `${s.calls.errors} of ${s.calls.count}` : "—"}
       </td>
       <td className={`${t.cell} whitespace-nowrap`}>
         <VersionLabel server={s} />

@@ -24,6 +24,7 @@ import type { Role, UpstreamPool, UpstreamSpec } from "../upstream/upstream-pool
 import { canonicalJson } from "./content-hash";
 import type { UpstreamDefinitions } from "./definitions";
 import { findNearDuplicates } from "./near-duplicates";
+import { callStats } from "./call-stats";
 import { launchOf, toServerDto, toToolDto } from "./registry-dto";
 import { syncDefinitions, syncToolRows } from "./sync-definitions";
 
@@ -230,7 +231,8 @@ export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
   async function serverWithTools(slug: string): Promise<{ server: TServer; tools: TToolSummary[] }> {
     const s = await getServerRow(slug);
     const tools = await db.tool.findMany({ where: { serverId: s.id }, orderBy: { name: "asc" } });
-    return { server: toServerDto(s), tools: tools.map((t) => toToolDto(t, s.slug)) };
+    const stats = await callStats(db, [s.slug]);
+    return { server: toServerDto(s, stats.get(s.slug)), tools: tools.map((t) => toToolDto(t, s.slug)) };
   }
 
   return {
@@ -303,8 +305,10 @@ export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
       });
     },
 
-    list: async (): Promise<TServer[]> =>
-      (await db.upstreamServer.findMany({ include: serverInclude, orderBy: { slug: "asc" } })).map(toServerDto),
+    list: async (): Promise<TServer[]> => {
+      const [rows, stats] = await Promise.all([db.upstreamServer.findMany({ include: serverInclude, orderBy: { slug: "asc" } }), callStats(db)]);
+      return rows.map((s) => toServerDto(s, stats.get(s.slug)));
+    },
 
     get: serverWithTools,
 

@@ -1,6 +1,7 @@
 import type { TServer, TToolSummary } from "../../lib/schemas";
 import type { ServerVersion, Tool, UpstreamServer } from "../db/client";
 import type { UpstreamLaunch } from "../upstream/upstream-client";
+import { NO_CALLS, type CallStats } from "./call-stats";
 
 type ServerRow = UpstreamServer & { activeVersion?: ServerVersion | null; canaryVersion?: ServerVersion | null; _count?: { tools: number } };
 
@@ -12,7 +13,7 @@ export function launchOf(s: Pick<UpstreamServer, "transport" | "command" | "args
     : { transport: s.transport, url: s.url ?? "", headers: strMap(s.headers) };
 }
 
-export function toServerDto(s: ServerRow): TServer {
+export function toServerDto(s: ServerRow, calls: CallStats = NO_CALLS): TServer {
   return {
     id: s.id,
     slug: s.slug,
@@ -35,6 +36,7 @@ export function toServerDto(s: ServerRow): TServer {
     canaryVersion: s.canaryVersion?.version ?? null,
     canaryPercent: s.canaryPercent,
     toolCount: s._count?.tools ?? 0,
+    calls,
     createdAt: s.createdAt.toISOString(),
   };
 }

@@ -134,4 +134,13 @@ describe("REST API /api/v1/tools and /api/v1/servers", () => {
     expectError(await apiRequest(base, "/api/v1/servers/nope/offerings", admin), 404, "not_found");
     expectError(await apiRequest(base, "/api/v1/servers/limits/offerings", user), 403, "forbidden");
   });
+  it("GET /api/v1/servers/{slug} – counts the last hour's calls with their median duration and failures", async () => {
+    const call = await apiRequest(base, `${tool("limits__fail")}/call`, { ...admin, body: { arguments: {} } });
+    expect(call.status, call.text).toBe(200);
+    const res = await apiRequest<TServerWithTools>(base, "/api/v1/servers/limits", admin);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.server.calls.count).toBeGreaterThanOrEqual(1);
+    expect(res.body.server.calls.errors).toBeGreaterThanOrEqual(1);
+    expect(typeof res.body.server.calls.p50Ms).toBe("number");
+  });
 });
