@@ -1,8 +1,13 @@
 // Large change events travel as chunks under PostgreSQL's 8000-byte NOTIFY limit and come back whole.
-import { describe, expect, it } from "vitest";
-import { MAX_EVENT_CHARS, reassemble, splitPayload } from "./change-bus";
+import { beforeEach, describe, expect, it } from "vitest";
+import { createReassembler, MAX_EVENT_CHARS, splitPayload } from "./change-bus";
 
 describe("change bus payload chunks", () => {
+  let reassemble = createReassembler();
+  beforeEach(() => {
+    reassemble = createReassembler();
+  });
+
   it("sends small payloads as they are", () => {
     expect(splitPayload('{"kind":"registry"}')).toEqual(['{"kind":"registry"}']);
     expect(reassemble('{"kind":"registry"}')).toBe('{"kind":"registry"}');
@@ -34,5 +39,16 @@ describe("change bus payload chunks", () => {
 
   it("refuses an event over the size limit with a clear error", () => {
     expect(() => splitPayload("x".repeat(MAX_EVENT_CHARS + 1))).toThrow(/exceeds/);
+  });
+  it("two listeners in one process each reassemble every payload (a chunk seen twice is counted once)", () => {
+    const payload = JSON.stringify({ v: "z".repeat(9000) });
+    const [first, second] = [createReassembler(), createReassembler()];
+    const got: (string | undefined)[] = [];
+    for (const part of splitPayload(payload)) got.push(first(part), second(part));
+    expect(got.filter(Boolean)).toEqual([payload, payload]);
+    const again = createReassembler();
+    const parts = splitPayload(payload);
+    expect(again(parts[0]!)).toBeUndefined();
+    expect(again(parts[0]!)).toBeUndefined(); // a duplicate does not complete it early
   });
 });

@@ -53,26 +53,31 @@ export function splitPayload(payload: string): string[] {
   return Array.from({ length: n }, (_, i) => `${CHUNK_PREFIX}${JSON.stringify([id, i, n, payload.slice(i * CHUNK_CHARS, (i + 1) * CHUNK_CHARS)])}`);
 }
 
-const pending = new Map<string, { parts: string[]; got: number; at: number }>();
-
-/** The whole payload once its last chunk arrived; undefined while chunks are missing. */
-export function reassemble(raw: string): string | undefined {
-  if (!raw.startsWith(CHUNK_PREFIX)) return raw;
-  const [id, i, n, part] = JSON.parse(raw.slice(CHUNK_PREFIX.length)) as [string, number, number, string];
-  const now = Date.now();
-  for (const [k, v] of pending) if (now - v.at > 60_000) pending.delete(k);
-  const entry = pending.get(id) ?? { parts: new Array<string>(n).fill(""), got: 0, at: now };
-  pending.set(id, entry);
-  entry.parts[i] = part;
-  entry.got++;
-  if (entry.got < n) return undefined;
-  pending.delete(id);
-  return entry.parts.join("");
+/**
+ * A reassembler for one listener: returns the whole payload once its last chunk arrived, undefined while
+ * chunks are missing. Each bus has its own, since every listening connection receives every chunk.
+ */
+export function createReassembler(): (raw: string) => string | undefined {
+  const pending = new Map<string, { parts: (string | undefined)[]; got: number; at: number }>();
+  return (raw) => {
+    if (!raw.startsWith(CHUNK_PREFIX)) return raw;
+    const [id, i, n, part] = JSON.parse(raw.slice(CHUNK_PREFIX.length)) as [string, number, number, string];
+    const now = Date.now();
+    for (const [k, v] of pending) if (now - v.at > 60_000) pending.delete(k);
+    const entry = pending.get(id) ?? { parts: new Array<string | undefined>(n), got: 0, at: now };
+    pending.set(id, entry);
+    if (entry.parts[i] === undefined) entry.got++;
+    entry.parts[i] = part;
+    if (entry.got < n) return undefined;
+    pending.delete(id);
+    return entry.parts.join("");
+  };
 }
 
 /** Starts listening in the background; events published before the listener is up still reach it once it is. */
 export function createChangeBus(databaseUrl: string, logger: Logger): ChangeBus {
   const emitter = new EventEmitter().setMaxListeners(0);
+  const reassemble = createReassembler();
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   // An idle connection the server ends (PostgreSQL restarting or stopping) must not crash the process.
   pool.on("error", () => undefined);
