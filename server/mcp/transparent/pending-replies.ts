@@ -2,7 +2,7 @@
 // reply arrives as its own POST, possibly on another process, which forwards it over the change bus.
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 
-type Waiter = { resolve: (m: Record<string, unknown>) => void; reject: (e: Error) => void; timer: NodeJS.Timeout };
+type Waiter = { resolve: (m: Record<string, unknown>) => void; reject: (e: Error) => void };
 
 export class PendingReplies {
   private readonly waiters = new Map<string, Waiter>();
@@ -39,7 +39,6 @@ export class PendingReplies {
           done();
           reject(e);
         },
-        timer,
       });
     });
   }
