@@ -20,6 +20,12 @@ export const HomeIcon = (p: IconProps) => (
     <path d="M3 10.5 12 3l9 7.5V20a1 1 0 0 1-1 1h-5v-6h-6v6H4a1 1 0 0 1-1-1z" />
   </Svg>
 );
+export const AgentIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <rect x="4" y="8" width="16" height="12" rx="2" />
+    <path d="M12 8V4M10 4h4M9 13h.01M15 13h.01M9.5 17h5M2 13v3M22 13v3" />
+  </Svg>
+);
 export const ServerIcon = (p: IconProps) => (
   <Svg {...p}>
     <rect x="3" y="4" width="18" height="7" rx="1.5" />

@@ -1,10 +1,11 @@
 // What each console section is for: the sidebar icons and the dashboard cards read from here.
-import { ApprovalIcon, AuditIcon, HomeIcon, PolicyIcon, ServerIcon, SettingsIcon, TaskIcon, UsersIcon } from "./icons";
+import { AgentIcon, ApprovalIcon, AuditIcon, HomeIcon, PolicyIcon, ServerIcon, SettingsIcon, TaskIcon, UsersIcon } from "./icons";
 
 type Section = { icon: (p: { className?: string }) => React.ReactNode; summary: string };
 
 export const SECTIONS: Record<string, Section> = {
   "/": { icon: HomeIcon, summary: "An overview of what you can do in this console." },
+  "/agents": { icon: AgentIcon, summary: "Connect an agent with a session token that holds only the tools and paths you pick." },
   "/servers": { icon: ServerIcon, summary: "Register upstream MCP servers and review the tools they expose to agents." },
   "/policies": { icon: PolicyIcon, summary: "Decide which tool calls run, which are refused and which wait for a person." },
   "/approvals": { icon: ApprovalIcon, summary: "Review tool calls a policy held back, and approve or deny them." },

@@ -102,7 +102,7 @@ test("a signed-out visitor is sent to sign in and then returned to the page they
 
 test("every console page sends a signed-out visitor to sign in, keeping the destination", async ({ playwright, baseURL }) => {
   const stranger = await playwright.request.newContext({ baseURL });
-  for (const path of ["/", "/servers", "/policies", "/approvals", "/tasks", "/audit", "/users", "/settings"]) {
+  for (const path of ["/", "/agents", "/servers", "/policies", "/approvals", "/tasks", "/audit", "/users", "/settings"]) {
     const res = await stranger.get(path, { maxRedirects: 0 });
     expect(res.status(), path).toBe(307);
     expect(res.headers().location, path).toMatch(new RegExp(`/signin\\?callbackUrl=${encodeURIComponent(path)}$`));

@@ -85,8 +85,13 @@ describe("buildOpenApi", () => {
     }
   });
 
+  it("leaves only bodiless actions without a request body", () => {
+    const bodiless = OPERATIONS.filter((op) => (op.method === "post" || op.method === "patch") && !op.body).map((op) => op.path);
+    expect(bodiless).toEqual(["/api/v1/policy/history/{id}/revert"]);
+  });
+
   it.each(
-    OPERATIONS.filter((op) => op.method === "post" || op.method === "patch").map(
+    OPERATIONS.filter((op) => (op.method === "post" || op.method === "patch") && op.body).map(
       (op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const,
     ),
   )("gives %s a required JSON request body", (_label, op) => {

@@ -37,6 +37,7 @@ describe("NAV", () => {
     ["/policies", "ADMIN"],
     ["/audit", "ADMIN"],
     ["/approvals", "APPROVER"],
+    ["/agents", "USER"],
     ["/tasks", "USER"],
     ["/settings", "USER"],
   ])("requires at least %s → %s", (href, minRole) => {

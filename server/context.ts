@@ -9,6 +9,8 @@ export type RequestContext = {
   ip?: string | undefined;
   /** How the caller authenticated: browser session, personal API token, agent session token, CLI. */
   via: "session" | "api_token" | "agent_token" | "cli" | "system";
+  /** Set on the MCP endpoints: the agent and its agent session. */
+  agent?: { agentId: string; agentSessionId: string } | undefined;
 };
 
 export function systemContext(name: string, requestId = crypto.randomUUID()): RequestContext {

@@ -7,7 +7,7 @@ import { verifyCredentials } from "./auth/verify-credentials";
 import type { Config } from "./config";
 import type { RequestContext } from "./context";
 import type { Db } from "./db/client";
-import { createChangeBus, publishChange, type ChangeBus } from "./events/change-bus";
+import { afterEcho, createChangeBus, publishChange, type ChangeBus } from "./events/change-bus";
 import { checkHealth } from "./health/check-health";
 import type { Logger } from "./logger";
 import { buildAggregateServer } from "./mcp/build-aggregate-server";
@@ -22,7 +22,11 @@ import { createRegistry, type Registry } from "./registry/create-registry";
 import { tryToolCall } from "./registry/try-tool-call";
 import { createUpstreamPool, type PoolOptions, type UpstreamPool } from "./upstream/upstream-pool";
 import { createApiToken } from "./tokens/create-api-token";
-import { createTokenCache, type TokenCache } from "./tokens/token-cache";
+import type { TCreateSession, TSessionSettings } from "../lib/policy-schemas";
+import { createPolicyAdmin, type PolicyAdmin } from "./policy/policy-admin";
+import { createPolicyCache, type PolicyCache } from "./policy/policy-cache";
+import { createAgentSession, getSessionSettings, listAgentSessions, revokeAgentSession, updateSessionSettings } from "./sessions/agent-sessions";
+import { createSessionAuth, type SessionAuth } from "./sessions/session-auth";
 import { listApiTokens, revokeApiToken } from "./tokens/revoke-api-token";
 import { createUser } from "./users/create-user";
 import { ensureAdmin } from "./users/ensure-admin";
@@ -45,7 +49,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         pipeline: CallToolHandler;
         limiter: CallLimiter;
         sessions: SessionUpstreams;
-        caches: { tokens: TokenCache; sessions: { close(): void } };
+        caches: { sessions: { close(): void }; agents: SessionAuth; policy: PolicyCache };
         audit: AuditWriter;
       }
     | undefined;
@@ -53,8 +57,9 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     if (!core) {
       const bus = createChangeBus(databaseUrl, logger);
       // Built with the bus, so they hear from the start whether it is listening (until then they serve nothing).
-      const tokenCache = createTokenCache({ db, bus, logger });
       const sessionCache = attachMcpSessionCache(db, bus, logger);
+      const agentAuth = createSessionAuth({ db, bus, logger });
+      const policy = createPolicyCache({ db, bus });
       // Tool calls' audit events: group-committed over a small pool of their own (the pipeline finds it by db).
       const audit = createAuditWriter(pgSink(databaseUrl));
       attachAuditWriter(db, audit);
@@ -71,9 +76,9 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       const registry = createRegistry({ db, pool, bus, logger });
       registryRef.current = registry;
       const limiter = createCallLimiter(databaseUrl, config.rateLimits, logger);
-      const pipeline = buildToolPipeline({ db, logger, pool, rateLimit: limiter.middleware }, GATEWAY_LIMITS);
+      const pipeline = buildToolPipeline({ db, logger, pool, rateLimit: limiter.middleware, policy }, GATEWAY_LIMITS);
       const sessions = createSessionUpstreams({ db, bus, logger });
-      core = { bus, pool, registry, pipeline, limiter, sessions, caches: { tokens: tokenCache, sessions: sessionCache }, audit };
+      core = { bus, pool, registry, pipeline, limiter, sessions, caches: { sessions: sessionCache, agents: agentAuth, policy }, audit };
     }
     return core;
   };
@@ -102,6 +107,17 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       list: (userId: string) => listApiTokens(db, userId),
       authenticate: (token: string) => authenticateApiToken(db, token),
     },
+    /** Agent session tokens for the MCP endpoints. */
+    sessions: {
+      create: (ctx: RequestContext, userId: string, input: TCreateSession) => createAgentSession(db, ctx, userId, input),
+      list: (opts: { userId?: string | undefined }) => listAgentSessions(db, opts),
+      // Answered once the revocation is back from PostgreSQL's NOTIFY: every process has dropped the session.
+      revoke: (ctx: RequestContext, id: string) =>
+        afterEcho(gatewayCore().bus, (e) => e.kind === "agent_session" && e.sessionId === id, () => revokeAgentSession(db, ctx, id)),
+      settings: () => getSessionSettings(db),
+      updateSettings: (ctx: RequestContext, input: TSessionSettings) => updateSessionSettings(db, ctx, input),
+    },
+    policy: echoedPolicy(createPolicyAdmin(db), () => gatewayCore().bus),
     auth: {
       verifyCredentials: (input: { email: string; password: string; ip?: string | undefined }) =>
         verifyCredentials(db, loginLimiter, input),
@@ -125,10 +141,10 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
           {
             db,
             bus: c.bus,
-            authenticate: (token) => c.caches.tokens.authenticate(token),
+            authenticate: (token) => c.caches.agents.authenticate(token),
             endpointExists: async (e) => e.kind === "aggregate" || (await c.registry.resolveServer(e.slug, 0)) !== null,
             serve: async (e, session, transport) => {
-              const deps = { registry: c.registry, pipeline: c.pipeline, pool: c.pool, bus: c.bus, db, logger, sessions: c.sessions };
+              const deps = { registry: c.registry, pipeline: c.pipeline, pool: c.pool, bus: c.bus, db, logger, sessions: c.sessions, policy: c.caches.policy };
               if (e.kind === "aggregate") await buildAggregateServer(deps, session).connect(transport);
               else serveTransparent(deps, e.slug, session, transport);
             },
@@ -146,8 +162,9 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         await core.pool.close();
         await core.bus.close();
         await core.limiter.close();
-        core.caches.tokens.close();
         core.caches.sessions.close();
+        core.caches.agents.close();
+        core.caches.policy.close();
         await core.audit.close();
       }
       await loginLimiter.close();
@@ -157,3 +174,17 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
 }
 
 export type Gateway = ReturnType<typeof createGateway>;
+
+/** Policy changes answer once every process has heard them (afterEcho), so they hold from the next call on. */
+function echoedPolicy(admin: PolicyAdmin, bus: () => ChangeBus): PolicyAdmin {
+  const echoed = <R>(fn: () => Promise<R>) => afterEcho(bus(), (e) => e.kind === "policy", fn);
+  return {
+    ...admin,
+    bulkTier: (ctx, input) => echoed(() => admin.bulkTier(ctx, input)),
+    createRule: (ctx, tool, input) => echoed(() => admin.createRule(ctx, tool, input)),
+    deleteRule: (ctx, tool, id) => echoed(() => admin.deleteRule(ctx, tool, id)),
+    createGrant: (ctx, input) => echoed(() => admin.createGrant(ctx, input)),
+    deleteGrant: (ctx, id) => echoed(() => admin.deleteGrant(ctx, id)),
+    revert: (ctx, id) => echoed(() => admin.revert(ctx, id)),
+  };
+}

@@ -1,5 +1,5 @@
 // Child process: Portcullis as `portcullis start` runs it, minus Next.js: embedded PostgreSQL in a temp
-// dir, migrations, a user with a personal API token, createGateway, the echo upstream registered over
+// dir, migrations, a user with an agent session token, createGateway, the echo upstream registered over
 // HTTP, and gateway.mcp.handle served on 127.0.0.1 through a small node:http adapter.
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -75,8 +75,10 @@ try {
     role: "USER",
     password: "bench-password-1",
   });
-  const { token } = await gw.tokens.create(ctx, user.id, { name: "bench" });
   await gw.registry.register(ctx, { slug: "bench", name: "Benchmark echo", transport: "http", url: upstreamUrl });
+  // The agent's session token: the user holds the bench server's tools, the session whitelists them.
+  await gw.policy.createGrant(ctx, { kind: "tool", pattern: "bench__*", userId: user.id });
+  const { token } = await gw.sessions.create(ctx, user.id, { agentId: "bench", tools: ["bench__*"], paths: [], ttlSeconds: 86_400 });
   const tool = "bench__echo";
   if (!(await gw.registry.visibleTools(0)).some((t) => t.name === tool))
     throw new Error(`${tool} is not visible after registration`);

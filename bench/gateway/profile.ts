@@ -4,7 +4,6 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import pg from "pg";
 import { createAuditWriter, pgSink, type AuditRow } from "../../server/audit/audit-writer";
-import { authenticateApiToken } from "../../server/auth/authenticate-api-token";
 import type { RequestContext } from "../../server/context";
 import { PrismaClient } from "../../server/db/generated/client";
 import { createChangeBus } from "../../server/events/change-bus";
@@ -15,7 +14,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import { GATEWAY_INFO } from "../../server/mcp/build-aggregate-server";
 import { attachMcpSessionCache, findMcpSession } from "../../server/mcp/mcp-sessions";
 import { createCallLimiter } from "../../server/pipeline/rate-limit";
-import { createTokenCache } from "../../server/tokens/token-cache";
+import { createSessionAuth } from "../../server/sessions/session-auth";
 import { connectUpstream } from "../../server/upstream/upstream-client";
 import { summarize, type Summary } from "./stats";
 
@@ -118,7 +117,9 @@ export async function profileGateway(input: ProfileInput): Promise<ProfileRow[]>
   // The hot path's caches, on a client of their own (so the cache-miss rows above them stay misses).
   const bus = createChangeBus(databaseUrl, logger);
   const cached = countingDb(databaseUrl);
-  const tokenCache = createTokenCache({ db: cached.db, bus, logger });
+  const tokenCache = createSessionAuth({ db: cached.db, bus, logger });
+  // A TTL of 0: every lookup reads the session row (the cost without the cache).
+  const uncachedAuth = createSessionAuth({ db: counted.db, bus, logger, ttlMs: 0 });
   const sessionCache = attachMcpSessionCache(cached.db, bus, logger);
   const writer = createAuditWriter(pgSink(databaseUrl));
   const callLimiter = createCallLimiter(databaseUrl, { perSessionPerMinute: 1e9, perToolPerMinute: 1e9 });
@@ -157,11 +158,12 @@ export async function profileGateway(input: ProfileInput): Promise<ProfileRow[]>
     await init.text();
     const sessionId = init.headers.get("mcp-session-id");
     if (!sessionId) throw new Error(`initialize failed: ${init.status}`);
-    const user = await authenticateApiToken(counted.db, token);
+    const principal = await uncachedAuth.authenticate(token);
+    const user = principal.user;
     const ctx: RequestContext = {
       actor: { type: "user", userId: user.id, email: user.email, role: user.role },
       requestId: "bench-profile",
-      via: "api_token",
+      via: "agent_token",
     };
     const resolved = await gateway.registry.resolveTool(input.tool, 0);
     if ("error" in resolved) throw new Error(resolved.error);
@@ -197,27 +199,27 @@ export async function profileGateway(input: ProfileInput): Promise<ProfileRow[]>
     );
     await step(
       "token lookup (uncached)",
-      "authenticateApiToken: api_tokens by hash, with its user (the REST API's path)",
-      () => authenticateApiToken(counted.db, token),
+      "agent_sessions by token hash, with its user (no cache)",
+      () => uncachedAuth.authenticate(token),
       counts,
     );
     await new Promise((r) => setTimeout(r, 200)); // the caches serve once the change bus listens
     await step(
       "token (cached)",
-      "the MCP endpoints' token cache: SHA-256 and a map lookup",
+      "the MCP endpoints' session cache: SHA-256 and a map lookup",
       () => tokenCache.authenticate(token),
       { count: cached.statements, warm: true },
     );
     await step(
       "session lookup (uncached)",
       "findMcpSession: mcp_sessions by id",
-      () => findMcpSession(counted.db, sessionId, user.id, "mcp"),
+      () => findMcpSession(counted.db, sessionId, principal.session.id, "mcp"),
       counts,
     );
     await step(
       "session (cached)",
       "findMcpSession with the gateway's session cache",
-      () => findMcpSession(cached.db, sessionId, user.id, "mcp"),
+      () => findMcpSession(cached.db, sessionId, principal.session.id, "mcp"),
       { count: cached.statements, warm: true },
     );
     await step(
@@ -281,7 +283,7 @@ export async function profileGateway(input: ProfileInput): Promise<ProfileRow[]>
     );
     await step("pipeline", "the whole pipeline (audit, validate, rate limits, bound output, execute), in-process", () =>
       gateway.pipeline(
-        { tool: resolved.tool, arguments: { text }, endpoint: "mcp", signal: new AbortController().signal },
+        { tool: resolved.tool, arguments: { text }, endpoint: "mcp", grant: principal.grant, signal: new AbortController().signal },
         ctx,
         {},
       ),
@@ -304,6 +306,7 @@ export async function profileGateway(input: ProfileInput): Promise<ProfileRow[]>
     await upstream.close().catch(() => undefined);
     await callLimiter.close().catch(() => undefined);
     tokenCache.close();
+    uncachedAuth.close();
     sessionCache.close();
     await writer.close();
     await bus.close().catch(() => undefined);

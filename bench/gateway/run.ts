@@ -326,7 +326,7 @@ async function main() {
   const settings = [
     `upstream: the echo tool on node:http + SDK ${sdkVersion()} StreamableHTTPServerTransport, ${upstreamMode} (${describeMode(upstreamMode)})`,
     `calls per phase: in ${rounds} rounds in which the paths take turns; ${levels.map((c, i) => `c=${c}: ${calls[i]} timed after ${warmupOf(calls[i]!)} warm-up`).join("; ")}; echoed text ${text.length} bytes; every result checked`,
-    `Portcullis: gateway.mcp.handle over node:http with every check on: personal API token and MCP session (per-process caches invalidated over LISTEN/NOTIFY), ajv validation, ` +
+    `Portcullis: gateway.mcp.handle over node:http with every check on: agent session token, whitelist, tier and parameter rules, MCP session (per-process caches invalidated over LISTEN/NOTIFY), ajv validation, ` +
       `rate limits per session and per tool (blocks leased from PostgreSQL counters; limits set out of reach: BENCH_RATE_LIMIT), output bound, bulkhead + breaker, ` +
       `one audit row per call committed before the answer (group commit); ` +
       `Prisma pool ${env.BENCH_DB_POOL ?? "default (10, as the /mcp route's createDb)"}; upstream maxConcurrency 16 (the default)`,

@@ -16,7 +16,11 @@ export type AuditRow = {
   serverSlug: string | null;
   toolName: string | null;
   mcpSessionId?: string | null;
+  /** The agent and its agent session (absent for console calls). */
+  agentId?: string | null;
+  sessionId?: string | null;
   targetType?: string | null;
+  details?: unknown;
   arguments: unknown;
   decision: string | null;
   ruleId: string | null;
@@ -63,7 +67,10 @@ const COLUMNS = [
   "serverSlug",
   "toolName",
   "mcpSessionId",
+  "agentId",
+  "sessionId",
   "targetType",
+  "details",
   "arguments",
   "decision",
   "ruleId",

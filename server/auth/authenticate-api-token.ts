@@ -30,7 +30,7 @@ export function needsTouch(lastUsedAt: Date | null, now = Date.now()): boolean {
 
 /**
  * Resolves a personal API token to its user, or throws `invalid_token` with the reason. Reads the database
- * every time (the REST API and the CLI); the MCP endpoints use the cached form, tokens/token-cache.ts.
+ * every time (the REST API and the CLI); the MCP endpoints take agent session tokens (sessions/session-auth.ts).
  */
 export async function authenticateApiToken(db: Db, token: string): Promise<User> {
   const row = await findApiToken(db, token);

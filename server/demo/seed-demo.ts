@@ -59,6 +59,15 @@ export async function seedDemo(db: Db, logger: Logger, opts: DemoOptions): Promi
     },
   });
   seeded.push("files");
+  // What every USER may give an agent in the demo: reading orders and the sample folder (admins hold all).
+  await db.grant.createMany({
+    data: [
+      ...(seeded.includes("orders") ? ["orders__query_orders", "orders__export_orders"] : []).map((pattern) => ({ kind: "TOOL" as const, pattern, role: "USER" as const })),
+      { kind: "TOOL", pattern: "files__read_*", role: "USER" },
+      { kind: "TOOL", pattern: "files__list_*", role: "USER" },
+      { kind: "PATH", pattern: sample, role: "USER" },
+    ],
+  });
   await db.setting.create({ data: { key: SEEDED_KEY, value: { at: new Date().toISOString(), servers: seeded } } });
   return seeded;
 }

@@ -20,6 +20,10 @@ export type ChangeEvent =
   | { kind: "api_token"; tokenId: string }
   /** A user's role or disabled flag changed: cached tokens of that user are dropped. */
   | { kind: "user"; userId: string }
+  /** An agent session token was revoked: every process drops it from its session cache. */
+  | { kind: "agent_session"; sessionId: string }
+  /** Grants, parameter rules or session settings changed: every process reloads its policy snapshot. */
+  | { kind: "policy" }
   /**
    * Local only, never published: whether this process is listening. While it is not, invalidations can be
    * missed, so caches must not serve; once it listens again they start empty.
@@ -130,4 +134,25 @@ export function createChangeBus(databaseUrl: string, logger: Logger): ChangeBus 
       await pool.end();
     },
   };
+}
+
+/**
+ * Runs `fn` (which publishes a change, usually at its transaction's commit) and resolves once this process has
+ * heard the change back from PostgreSQL, or after `timeoutMs`. PostgreSQL delivers a NOTIFY to every listener
+ * at once, so when our own copy is back the other processes have theirs: a caller told "revoked" can count on
+ * the next call anywhere being refused.
+ */
+export async function afterEcho<T>(bus: ChangeBus, heard: (e: ChangeEvent) => boolean, fn: () => Promise<T>, timeoutMs = 2000): Promise<T> {
+  let done = () => {};
+  const echo = new Promise<void>((resolve) => (done = resolve));
+  const unsubscribe = bus.subscribe((e) => heard(e) && done());
+  try {
+    const out = await fn();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([echo, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+    clearTimeout(timer);
+    return out;
+  } finally {
+    unsubscribe();
+  }
 }

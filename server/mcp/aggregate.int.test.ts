@@ -75,6 +75,8 @@ describe("/mcp aggregate endpoint over Streamable HTTP", () => {
       const { server } = await a.gateway.registry.register(admin, input);
       if (server.status !== "HEALTHY") throw new Error(`${server.slug} is ${server.status}: ${server.lastError ?? ""}`);
     }
+    // write_file is destructive (HIGH by default, which waits for an approval): this file tests the routing.
+    await a.gateway.policy.bulkTier(admin, { tools: ["files__write_file"], riskTier: "MEDIUM" });
     // A disabled server's tools are not offered.
     await a.gateway.registry.update(admin, "everything", { enabled: false });
   });

@@ -104,7 +104,7 @@ describe("audit of tool calls", () => {
       const row = after.at(-1)!;
       expect(row).toMatchObject({
         ...c.expected,
-        category: "gateway",
+        category: c.expected.status === "denied" ? "security" : "gateway",
         actorType: "user",
         userId: user.id,
         endpoint: "mcp",

@@ -8,7 +8,8 @@ import type { DbTx } from "../db/client";
 import type { Logger } from "../logger";
 
 export type AuditedRequestInfo = {
-  action: "resource.read" | "prompt.fetched" | "completion.requested";
+  /** `tool.called` only for a call refused before the pipeline (an unknown tool name). */
+  action: "resource.read" | "prompt.fetched" | "completion.requested" | "tool.called";
   endpoint: string;
   serverSlug: string;
   /** Resource URI (not stored until redaction), prompt or reference name. */
@@ -16,6 +17,8 @@ export type AuditedRequestInfo = {
   argumentKeys?: string[];
   upstreamVersion?: string | undefined;
   mcpSessionId?: string | undefined;
+  /** Set when the session may not make this request: it is audited as a security event and refused, never sent. */
+  denied?: { code: string; reason: string } | undefined;
 };
 
 export async function auditedRequest<T>(deps: { db: DbTx; logger: Logger }, ctx: RequestContext, info: AuditedRequestInfo, fn: () => Promise<T>): Promise<T> {
@@ -24,10 +27,11 @@ export async function auditedRequest<T>(deps: { db: DbTx; logger: Logger }, ctx:
   let errorCode: string | null = null;
   let reason: string | null = null;
   try {
+    if (info.denied) throw new McpError(ErrorCode.InvalidParams, `[${info.denied.code}] ${info.denied.reason}`);
     outcome = { value: await fn() };
   } catch (err) {
     outcome = { error: err };
-    errorCode = typeof (err as { code?: unknown }).code === "number" ? `mcp_${String((err as { code: number }).code)}` : "upstream_error";
+    errorCode = info.denied?.code ?? (typeof (err as { code?: unknown }).code === "number" ? `mcp_${String((err as { code: number }).code)}` : "upstream_error");
     reason = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
   }
   try {
@@ -35,20 +39,22 @@ export async function auditedRequest<T>(deps: { db: DbTx; logger: Logger }, ctx:
     await auditWriterFor(deps.db).write({
       requestId: ctx.requestId,
       action: info.action,
-      category: "gateway",
+      category: info.denied ? "security" : "gateway",
       actorType: ctx.actor.type,
       userId: ctx.actor.type === "user" ? ctx.actor.userId : null,
       ip: ctx.ip ?? null,
       endpoint: info.endpoint,
       mcpSessionId: info.mcpSessionId ?? null,
+      agentId: ctx.agent?.agentId ?? null,
+      sessionId: ctx.agent?.agentSessionId ?? null,
       serverSlug: info.serverSlug,
       toolName: info.action === "resource.read" ? null : info.target,
-      targetType: info.action === "resource.read" ? "resource" : info.action === "prompt.fetched" ? "prompt" : "completion",
+      targetType: { "resource.read": "resource", "prompt.fetched": "prompt", "completion.requested": "completion", "tool.called": "tool" }[info.action],
       arguments: { keys: info.argumentKeys ?? [] },
-      decision: "allow",
+      decision: info.denied ? "deny" : "allow",
       ruleId: null,
       reason,
-      status: "error" in outcome ? "error" : "ok",
+      status: info.denied ? "denied" : "error" in outcome ? "error" : "ok",
       errorCode,
       durationMs: Math.round(performance.now() - started),
       resultBytes: null,

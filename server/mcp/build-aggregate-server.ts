@@ -23,6 +23,9 @@ import type { DbTx } from "../db/client";
 import type { ChangeBus } from "../events/change-bus";
 import type { Logger } from "../logger";
 import type { CallToolHandler } from "../pipeline/types";
+import { toolAllowed, type SessionGrant } from "../policy/evaluate";
+import type { PolicyCache } from "../policy/policy-cache";
+import { uriInWhitelist } from "../policy/path-check";
 import type { Registry, ServerRoute } from "../registry/create-registry";
 import { parseGatewayName } from "../registry/gateway-name";
 import type { UpstreamPool } from "../upstream/upstream-pool";
@@ -30,9 +33,9 @@ import { VERSION } from "../version";
 import { auditedRequest } from "./audited-request";
 import { cancellable } from "./cancellation";
 
-export type AggregateSession = { bucket: number; ctx: RequestContext; sessionKey: string; mcpSessionId: string };
+export type AggregateSession = { bucket: number; ctx: RequestContext; sessionKey: string; mcpSessionId: string; grant: SessionGrant };
 
-export type AggregateDeps = { registry: Registry; pipeline: CallToolHandler; pool: UpstreamPool; bus: ChangeBus; db: DbTx; logger: Logger };
+export type AggregateDeps = { registry: Registry; pipeline: CallToolHandler; pool: UpstreamPool; bus: ChangeBus; db: DbTx; logger: Logger; policy: PolicyCache };
 
 export const GATEWAY_INFO = { name: "portcullis", title: "Portcullis MCP gateway", version: VERSION };
 
@@ -60,11 +63,30 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
   const upstream = <T>(route: ServerRoute, signal: AbortSignal, fn: (client: Client) => Promise<T>) =>
     deps.pool.request(route.serverId, route.role, (conn) => fn(conn.client), signal);
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await deps.registry.visibleTools(session.bucket) }));
+  // Least privilege: what the session may not use is not listed either (tools and prompts by the tool
+  // whitelist, resources by the path whitelist), and a call or read of it is refused.
+  const held = () => deps.policy.held({ id: session.grant.userId, role: session.grant.role });
+  const mayUse = async () => {
+    const h = await held();
+    return (gatewayName: string) => toolAllowed(session.grant, h, gatewayName);
+  };
+  const mayRead = async () => {
+    const h = await held();
+    return (uri: string) => uriInWhitelist(uri, session.grant.paths).ok && uriInWhitelist(uri, h.paths).ok;
+  };
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const allowed = await mayUse();
+    return { tools: (await deps.registry.visibleTools(session.bucket)).filter((t) => allowed(t.name)) };
+  });
 
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const resolved = await deps.registry.resolveTool(req.params.name, session.bucket);
-    if ("error" in resolved) throw new McpError(ErrorCode.InvalidParams, resolved.error);
+    if ("error" in resolved) {
+      // A name that resolves to nothing (a typo, another case, a look-alike) is refused and kept as a security event.
+      const info = { action: "tool.called" as const, endpoint: "mcp", serverSlug: parseGatewayName(req.params.name)?.slug ?? "", target: req.params.name, argumentKeys: Object.keys(req.params.arguments ?? {}), mcpSessionId: session.mcpSessionId, denied: { code: "unknown_tool", reason: resolved.error } };
+      return auditedRequest(deps, requestCtx(extra.requestId), info, () => Promise.reject(new Error("unreachable")));
+    }
     const token = req.params._meta?.progressToken;
     return cancellable(deps.bus, session.mcpSessionId, extra.requestId, extra.signal, (signal) =>
       deps.pipeline(
@@ -75,6 +97,7 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
           meta: req.params._meta,
           endpoint: "mcp",
           sessionKey: session.sessionKey,
+          grant: session.grant,
           signal,
           onProgress:
             token === undefined
@@ -87,14 +110,15 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
     );
   });
 
-  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
-    prompts: (await routes()).flatMap((r) => r.defs.prompts.map((p) => ({ ...p, name: `${r.slug}__${p.name}` }))),
-  }));
+  server.setRequestHandler(ListPromptsRequestSchema, async () => {
+    const allowed = await mayUse();
+    return { prompts: (await routes()).flatMap((r) => r.defs.prompts.map((p) => ({ ...p, name: `${r.slug}__${p.name}` }))).filter((p) => allowed(p.name)) };
+  });
 
   server.setRequestHandler(GetPromptRequestSchema, async (req, extra) => {
     const parsed = parseGatewayName(req.params.name);
     const route = parsed && (await deps.registry.resolveServer(parsed.slug, session.bucket));
-    if (!parsed || !route || !route.defs.prompts.some((p) => p.name === parsed.tool)) {
+    if (!parsed || !route || !route.defs.prompts.some((p) => p.name === parsed.tool) || !(await mayUse())(req.params.name)) {
       throw new McpError(ErrorCode.InvalidParams, `Unknown prompt ${req.params.name}. List the prompts to see what you can get.`);
     }
     const info = { action: "prompt.fetched" as const, endpoint: "mcp", serverSlug: route.slug, target: req.params.name, argumentKeys: Object.keys(req.params.arguments ?? {}), upstreamVersion: route.version, mcpSessionId: session.mcpSessionId };
@@ -103,9 +127,10 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
     );
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    resources: (await routes()).flatMap((r) => r.defs.resources.map((res) => ({ ...res, name: `${r.slug}__${res.name}` }))),
-  }));
+  server.setRequestHandler(ListResourcesRequestSchema, async () => {
+    const readable = await mayRead();
+    return { resources: (await routes()).flatMap((r) => r.defs.resources.map((res) => ({ ...res, name: `${r.slug}__${res.name}` }))).filter((res) => readable(res.uri)) };
+  });
 
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
     resourceTemplates: (await routes()).flatMap((r) => r.defs.resourceTemplates.map((t) => ({ ...t, name: `${r.slug}__${t.name}` }))),
@@ -114,7 +139,10 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
   server.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => {
     const route = serverForUri(await routes(), req.params.uri);
     if (!route) throw new McpError(-32002, `Resource not found: ${req.params.uri}. List the resources and templates to see what you can read.`);
-    const info = { action: "resource.read" as const, endpoint: "mcp", serverSlug: route.slug, target: req.params.uri, argumentKeys: ["uri"], upstreamVersion: route.version, mcpSessionId: session.mcpSessionId };
+    const denied = (await mayRead())(req.params.uri)
+      ? undefined
+      : { code: "path_not_allowed", reason: `This session may not read ${req.params.uri}: it is outside the session's allowed paths.` };
+    const info = { action: "resource.read" as const, endpoint: "mcp", serverSlug: route.slug, target: req.params.uri, argumentKeys: ["uri"], upstreamVersion: route.version, mcpSessionId: session.mcpSessionId, denied };
     return auditedRequest(deps, requestCtx(extra.requestId), info, () =>
       upstream(route, extra.signal, (c) => c.readResource(req.params, { signal: extra.signal, timeout: route.timeoutMs })),
     );

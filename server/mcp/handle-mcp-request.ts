@@ -10,10 +10,12 @@ import {
   type JSONRPCMessage,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "../context";
-import type { Db, User } from "../db/client";
+import type { Db } from "../db/client";
 import { isGatewayError } from "../errors";
 import type { ChangeBus } from "../events/change-bus";
-import { canaryBucket, closeMcpSession, createMcpSession, findMcpSession, newSessionId } from "./mcp-sessions";
+import type { SessionGrant } from "../policy/evaluate";
+import type { AgentPrincipal } from "../sessions/session-auth";
+import { closeMcpSession, createMcpSession, findMcpSession, newSessionId } from "./mcp-sessions";
 import { createStreamEventStore, resumeStream, SSE_RETRY_MS } from "./stream-events";
 
 /** `/mcp` (all servers, prefixed names) or `/mcp/s/<slug>` (one server, transparent). */
@@ -31,12 +33,15 @@ export type McpSessionView = {
   sessionKey: string;
   ctx: RequestContext;
   clientCapabilities: ClientCapabilities;
+  /** What the agent session may use: tools it may not call are neither listed nor callable. */
+  grant: SessionGrant;
 };
 
 export type McpHttpDeps = {
   db: Db;
   bus: ChangeBus;
-  authenticate(token: string): Promise<User>;
+  /** An agent session token (pcs_…) to its session; throws `invalid_token` with the reason. */
+  authenticate(token: string): Promise<AgentPrincipal>;
   /** False when the endpoint does not exist for this caller (unknown or disabled server): 404. */
   endpointExists(endpoint: McpEndpoint): Promise<boolean>;
   /** Attaches the endpoint's message handling (an SDK Server, or the transparent relay) to this request's transport. */
@@ -53,12 +58,12 @@ function jsonRpcError(status: number, code: number, message: string, headers: Re
   });
 }
 
-async function authenticate(deps: McpHttpDeps, req: Request): Promise<User | Response> {
+async function authenticate(deps: McpHttpDeps, req: Request): Promise<AgentPrincipal | Response> {
   const header = req.headers.get("authorization") ?? "";
   const [scheme, token] = header.split(/\s+/, 2);
   const challenge = { "www-authenticate": 'Bearer realm="portcullis"' };
   if (scheme?.toLowerCase() !== "bearer" || !token) {
-    return jsonRpcError(401, -32001, "Authentication required: send `Authorization: Bearer <token>`.", challenge);
+    return jsonRpcError(401, -32001, "Authentication required: send `Authorization: Bearer <agent session token>` (pcs_…, from the console's Agents page or POST /api/v1/sessions).", challenge);
   }
   try {
     return await deps.authenticate(token);
@@ -99,19 +104,20 @@ export function rebindingRefusal(req: Request, allowedHosts: readonly string[]):
 export async function handleMcpRequest(deps: McpHttpDeps, req: Request, endpoint: McpEndpoint): Promise<Response> {
   const refusal = rebindingRefusal(req, deps.allowedHosts);
   if (refusal) return jsonRpcError(403, -32000, refusal);
-  const user = await authenticate(deps, req);
-  if (user instanceof Response) return user;
+  const principal = await authenticate(deps, req);
+  if (principal instanceof Response) return principal;
+  const { user, session: agentSession, grant } = principal;
   const name = endpointName(endpoint);
   if (!(await deps.endpointExists(endpoint))) {
     return jsonRpcError(404, -32001, endpoint.kind === "server" ? `Unknown or disabled server "${endpoint.slug}"` : "Not found");
   }
   const requestId = req.headers.get("x-request-id") ?? crypto.randomUUID();
-  const ctx: RequestContext = { actor: { type: "user", userId: user.id, email: user.email, role: user.role }, requestId, via: "api_token", ip: req.headers.get("x-forwarded-for")?.split(",")[0]?.trim() };
+  const ctx: RequestContext = { actor: { type: "user", userId: user.id, email: user.email, role: user.role }, requestId, via: "agent_token", agent: { agentId: agentSession.agentId, agentSessionId: agentSession.id }, ip: req.headers.get("x-forwarded-for")?.split(",")[0]?.trim() };
   const sessionId = req.headers.get("mcp-session-id");
 
   if (req.method === "DELETE") {
     if (!sessionId) return jsonRpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required");
-    if (!(await findMcpSession(deps.db, sessionId, user.id, name))) return jsonRpcError(404, -32001, "Session not found");
+    if (!(await findMcpSession(deps.db, sessionId, agentSession.id, name))) return jsonRpcError(404, -32001, "Session not found");
     await closeMcpSession(deps.db, sessionId);
     await deps.bus.publish({ kind: "session-closed", mcpSessionId: sessionId });
     return new Response(null, { status: 200 });
@@ -122,7 +128,7 @@ export async function handleMcpRequest(deps: McpHttpDeps, req: Request, endpoint
       return jsonRpcError(406, -32000, "Not Acceptable: Client must accept text/event-stream");
     }
     if (!sessionId) return jsonRpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required");
-    if (!(await findMcpSession(deps.db, sessionId, user.id, name))) return jsonRpcError(404, -32001, "Session not found");
+    if (!(await findMcpSession(deps.db, sessionId, agentSession.id, name))) return jsonRpcError(404, -32001, "Session not found");
     const lastEventId = req.headers.get("last-event-id");
     if (lastEventId) {
       const resumed = await resumeStream(deps.db, sessionId, lastEventId, req.signal);
@@ -151,14 +157,14 @@ export async function handleMcpRequest(deps: McpHttpDeps, req: Request, endpoint
   if (init) {
     protocolVersion = init.params.protocolVersion;
     const id = newSessionId();
-    view = { mcpSessionId: id, isNew: true, bucket: canaryBucket(id), sessionKey: id, ctx, clientCapabilities: init.params.capabilities };
+    // Canary routing and per-session limits follow the agent session, whatever MCP session it opens.
+    view = { mcpSessionId: id, isNew: true, bucket: agentSession.canaryBucket, sessionKey: agentSession.id, ctx, clientCapabilities: init.params.capabilities, grant };
   } else {
     if (!sessionId) return jsonRpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required");
-    const s = await findMcpSession(deps.db, sessionId, user.id, name);
+    const s = await findMcpSession(deps.db, sessionId, agentSession.id, name);
     if (!s) return jsonRpcError(404, -32001, "Session not found");
-    const key = s.agentSessionId ?? s.id;
     protocolVersion = s.protocolVersion;
-    view = { mcpSessionId: s.id, isNew: false, bucket: canaryBucket(key), sessionKey: key, ctx, clientCapabilities: (s.capabilities ?? {}) as ClientCapabilities };
+    view = { mcpSessionId: s.id, isNew: false, bucket: agentSession.canaryBucket, sessionKey: agentSession.id, ctx, clientCapabilities: (s.capabilities ?? {}) as ClientCapabilities, grant };
     // A cancellation is for the request it names, which may be running on any process.
     for (const m of messages) {
       if (isJSONRPCNotification(m) && m.method === "notifications/cancelled") {
@@ -185,6 +191,7 @@ export async function handleMcpRequest(deps: McpHttpDeps, req: Request, endpoint
     await createMcpSession(deps.db, {
       id: view.mcpSessionId,
       userId: user.id,
+      agentSessionId: agentSession.id,
       endpoint: name,
       protocolVersion: init.params.protocolVersion,
       clientInfo: init.params.clientInfo,

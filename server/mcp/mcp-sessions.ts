@@ -42,7 +42,7 @@ export function canaryBucket(key: string): number {
 
 export async function createMcpSession(
   db: Db,
-  data: { id: string; userId: string; endpoint: string; protocolVersion: string; clientInfo: unknown; capabilities: unknown },
+  data: { id: string; userId: string; agentSessionId: string; endpoint: string; protocolVersion: string; clientInfo: unknown; capabilities: unknown },
 ): Promise<McpSession> {
   return db.mcpSession.create({
     data: {
@@ -50,6 +50,7 @@ export async function createMcpSession(
       endpoint: data.endpoint,
       protocolVersion: data.protocolVersion,
       userId: data.userId,
+      agentSessionId: data.agentSessionId,
       clientInfo: toJson(data.clientInfo ?? {}),
       capabilities: toJson(data.capabilities ?? {}),
     },
@@ -57,11 +58,12 @@ export async function createMcpSession(
 }
 
 /**
- * The open session with this id that belongs to `userId` on `endpoint`, or null. The row may come from this
+ * The open session with this id that belongs to the agent session `agentSessionId` on `endpoint`, or null
+ * (another agent session of the same user cannot continue it). The row may come from this
  * process's cache: what identifies the session is current, but `state` and `lastSeenAt` may not be — read
  * those from the table.
  */
-export async function findMcpSession(db: Db, id: string, userId: string, endpoint: string): Promise<McpSession | null> {
+export async function findMcpSession(db: Db, id: string, agentSessionId: string, endpoint: string): Promise<McpSession | null> {
   const cache = caches.get(db);
   // Only open sessions are cached: a closed or unknown one is read again each time.
   const load = async () => {
@@ -69,7 +71,7 @@ export async function findMcpSession(db: Db, id: string, userId: string, endpoin
     return row && !row.closedAt ? row : null;
   };
   const s = cache ? await cache.rows.get(id, load) : await load();
-  if (!s || s.endpoint !== endpoint || s.userId !== userId) return null;
+  if (!s || s.endpoint !== endpoint || s.agentSessionId !== agentSessionId) return null;
   if (Date.now() - s.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
     const now = new Date();
     const touch = db.mcpSession.update({ where: { id }, data: { lastSeenAt: now } });

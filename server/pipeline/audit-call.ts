@@ -18,7 +18,7 @@ export function auditCall(db: DbTx, logger: Logger): Middleware {
     try {
       const result = await next(call, ctx, notes);
       const code = errorCodeOf(result) ?? notes.errorCode;
-      status = notes.decision === "deny" ? "denied" : result.isError ? "error" : "ok";
+      status = notes.decision === "deny" || notes.decision === "require_approval" ? "denied" : result.isError ? "error" : "ok";
       if (code) notes.errorCode = code;
       outcome = { result };
     } catch (err) {
@@ -29,10 +29,13 @@ export function auditCall(db: DbTx, logger: Logger): Middleware {
     const row: AuditRow = {
       requestId: ctx.requestId,
       action: "tool.called",
-      category: "gateway",
+      // A refused call is a security event: someone (or some model) tried what it may not do.
+      category: status === "denied" ? "security" : "gateway",
       actorType: ctx.actor.type,
       userId: ctx.actor.type === "user" ? ctx.actor.userId : null,
       ip: ctx.ip ?? null,
+      agentId: call.grant?.agentId ?? null,
+      sessionId: call.grant?.agentSessionId ?? null,
       endpoint: call.endpoint,
       serverSlug: call.tool.serverSlug,
       toolName: call.tool.gatewayName,
@@ -46,6 +49,7 @@ export function auditCall(db: DbTx, logger: Logger): Middleware {
       resultBytes: notes.resultBytes ?? null,
       truncated: notes.truncated ?? false,
       upstreamVersion: call.tool.version,
+      ...(notes.capped && { details: { capped: notes.capped } }),
     };
     try {
       await writer.write(row);

@@ -1,9 +1,11 @@
-// The order of the gateway path, in one place. Later steps (authorize by session whitelist, risk tier,
-// parameter rules, approval gate, rate limits) slot in here.
+// The order of the gateway path, in one place: audit (outermost, sees every outcome) → refuse (disabled
+// tool) → whitelist → risk tier → parameter rules → schema → rate limit → output bound → execute.
 import type { DbTx } from "../db/client";
 import type { Logger } from "../logger";
 import type { UpstreamPool } from "../upstream/upstream-pool";
+import type { PolicyCache } from "../policy/policy-cache";
 import { auditCall } from "./audit-call";
+import { authorize } from "./authorize";
 import { boundOutput } from "./bound-output";
 import { executeUpstream } from "./execute-upstream";
 import { toolError } from "./tool-error";
@@ -12,12 +14,12 @@ import { validateArguments } from "./validate-arguments";
 
 export type PipelineOptions = { maxOutputBytes: number };
 
-/** audit → refuse → validate → rate limit → bound output → execute (authorization steps arrive with access control). */
+/** audit → refuse → authorize (whitelist, tier, rules) → validate → rate limit → bound output → execute. */
 export function buildToolPipeline(
-  deps: { db: DbTx; logger: Logger; pool: UpstreamPool; rateLimit: Middleware },
+  deps: { db: DbTx; logger: Logger; pool: UpstreamPool; rateLimit: Middleware; policy: PolicyCache },
   opts: PipelineOptions,
 ): CallToolHandler {
-  return compose(auditCall(deps.db, deps.logger), refuse, validateArguments(), deps.rateLimit, boundOutput(opts.maxOutputBytes))(executeUpstream(deps.pool));
+  return compose(auditCall(deps.db, deps.logger), refuse, authorize(deps.policy), validateArguments(), deps.rateLimit, boundOutput(opts.maxOutputBytes))(executeUpstream(deps.pool));
 }
 
 /** A call the registry already refused (disabled tool) ends here, after the audit step has seen it. */

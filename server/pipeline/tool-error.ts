@@ -3,6 +3,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
 export type ToolErrorCode =
   | "invalid_arguments"
+  | "tool_not_allowed"
   | "policy_denied"
   | "approval_required"
   | "rate_limited"

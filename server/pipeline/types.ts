@@ -1,6 +1,7 @@
 // The gateway path for a tool call is composed middleware; the order is fixed in build-pipeline.ts.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "../context";
+import type { SessionGrant } from "../policy/evaluate";
 import type { ToolErrorCode } from "./tool-error";
 
 /** A tool as the pipeline sees it: the registry row plus where it is served. */
@@ -35,6 +36,8 @@ export type ToolCall = {
   sessionKey?: string | undefined;
   signal: AbortSignal;
   onProgress?: ((p: { progress: number; total?: number | undefined; message?: string | undefined }) => void) | undefined;
+  /** What the caller's agent session (or, from the console, the user) may use; no grant, no call. */
+  grant?: SessionGrant | undefined;
   /** Set when the call must not run (e.g. the tool is disabled); the pipeline audits and answers it. */
   refusal?: { code: ToolErrorCode; message: string } | undefined;
   /**
@@ -53,6 +56,8 @@ export type CallNotes = {
   truncated?: boolean;
   resultBytes?: number;
   attempts?: number;
+  /** Arguments a row-cap rule lowered. */
+  capped?: { argument: string; from: unknown; to: number }[];
 };
 
 export type CallToolHandler = (call: ToolCall, ctx: RequestContext, notes: CallNotes) => Promise<CallToolResult>;

@@ -2,9 +2,11 @@
 // is below canaryPercent; promote and rollback; every version gets a semver bump and a diff.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RequestContext } from "../context";
+import { hashToken } from "../auth/token-format";
 import { canaryBucket } from "../mcp/mcp-sessions";
 import {
   agentInBucket,
+  connectAgent,
   fixtureEvents,
   firstText,
   misbehavingServer,
@@ -59,8 +61,12 @@ describe("canary versions", () => {
     await env?.close();
   });
 
-  it("buckets are stable per session and spread over 0–99", () => {
-    expect(canaryBucket(low.sessionId)).toBe(low.bucket);
+  it("buckets are stable per agent session (every MCP session of one token) and spread over 0–99", async () => {
+    const again = await connectAgent(tg.mcpUrl, low.token);
+    env.agents.push(again);
+    expect(again.sessionId).not.toBe(low.sessionId);
+    expect(again.bucket).toBe(low.bucket);
+    expect((await db.agentSession.findFirstOrThrow({ where: { tokenHash: hashToken(low.token) } })).canaryBucket).toBe(low.bucket);
     const buckets = Array.from({ length: 2000 }, (_, i) => canaryBucket(`session-${i}`));
     expect(Math.min(...buckets)).toBe(0);
     expect(Math.max(...buckets)).toBe(99);

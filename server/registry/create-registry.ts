@@ -13,6 +13,7 @@ import {
   type TUpdateTool,
 } from "../../lib/schemas";
 import { recordAudit } from "../audit/record-audit";
+import { recordPolicyChange } from "../policy/policy-admin";
 import type { RequestContext } from "../context";
 import { toJson, type Db, type ServerVersion, type Tool } from "../db/client";
 import { GatewayError, notFound } from "../errors";
@@ -448,6 +449,9 @@ export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
           },
         });
         await recordAudit(tx, ctx, { action: "tool.updated", targetType: "tool", targetId: t.id, details: { tool: gatewayName, changes: toJson(patch) } });
+        if (patch.riskTier !== undefined && patch.riskTier !== t.riskTier) {
+          await recordPolicyChange(tx, ctx, { entityType: "tool_tier", entityId: t.id, toolId: t.id, action: "updated", before: { tier: t.riskTier }, after: { tier: patch.riskTier } });
+        }
         return u;
       });
       await changed(t.serverId);

@@ -1,8 +1,10 @@
 // A tool call from the console ("try it"): the same pipeline as an agent's call, audited as endpoint "console".
+// The admin calls as themself: what they hold by grants, every rule and tier, as any session would.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "../context";
 import { GatewayError } from "../errors";
 import type { CallToolHandler } from "../pipeline/types";
+import type { SessionGrant } from "../policy/evaluate";
 import type { Registry } from "./create-registry";
 
 export async function tryToolCall(
@@ -16,5 +18,7 @@ export async function tryToolCall(
   if ("error" in resolved) throw new GatewayError("not_found", resolved.error);
   // A disabled tool resolves with a refusal for the MCP endpoints to audit; the console's answer stays a 404.
   if (resolved.refusal) throw new GatewayError("not_found", resolved.refusal.message);
-  return deps.pipeline({ tool: resolved.tool, arguments: args, endpoint: "console", signal: AbortSignal.timeout(timeoutMs) }, ctx, {});
+  if (ctx.actor.type !== "user") throw new GatewayError("forbidden", "Only a signed-in user can try a call.");
+  const grant: SessionGrant = { userId: ctx.actor.userId, role: ctx.actor.role, agentId: null, agentSessionId: null, tools: ["*"], paths: ["*"] };
+  return deps.pipeline({ tool: resolved.tool, arguments: args, endpoint: "console", grant, signal: AbortSignal.timeout(timeoutMs) }, ctx, {});
 }

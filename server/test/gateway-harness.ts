@@ -16,7 +16,7 @@ import type { Db, User } from "../db/client";
 import { createGateway, type Gateway } from "../index";
 import { createLogger } from "../logger";
 import { canaryBucket } from "../mcp/mcp-sessions";
-import { createApiToken } from "../tokens/create-api-token";
+import { createAgentSession } from "../sessions/agent-sessions";
 import type { PoolOptions } from "../upstream/upstream-pool";
 import type { FixtureEvent, FlapState } from "./fixtures/misbehaving-server";
 import { insertUser, userContext } from "./contexts";
@@ -199,14 +199,40 @@ export async function startTestGateway(
   };
 }
 
+/** What the harness knows about an agent session token it minted: whose it is and its canary bucket. */
+const minted = new Map<string, { db: Db; user: User; bucket: number }>();
+
+/**
+ * An agent session token for `user`. Its whitelist is everything by default; the user must hold what it asks
+ * for (userWithToken grants its user every tool and path).
+ */
+export async function agentToken(db: Db, user: User, opts: { tools?: string[]; paths?: string[]; agentId?: string; ttlSeconds?: number } = {}): Promise<string> {
+  const s = await createAgentSession(db, userContext(user), user.id, {
+    agentId: opts.agentId ?? "test-agent",
+    tools: opts.tools ?? ["*"],
+    paths: opts.paths ?? ["*"],
+    ...(opts.ttlSeconds !== undefined && { ttlSeconds: opts.ttlSeconds }),
+  });
+  minted.set(s.token, { db, user, bucket: canaryBucket(s.id) });
+  return s.token;
+}
+
+/** Grants `user` in person every tool and every path (tests of the gateway path, not of least privilege). */
+export async function grantEverything(db: Db, userId: string): Promise<void> {
+  await db.grant.createMany({ data: [{ kind: "TOOL", pattern: "*", userId }, { kind: "PATH", pattern: "*", userId }] });
+}
+
+/** A user holding everything, with an agent session token whitelisting everything. */
 export async function userWithToken(db: Db, role: User["role"] = "USER"): Promise<{ user: User; token: string }> {
   const user = await insertUser(db, { role });
-  const { token } = await createApiToken(db, userContext(user), user.id, { name: "agent" });
-  return { user, token };
+  await grantEverything(db, user.id);
+  return { user, token: await agentToken(db, user) };
 }
 
 export type Agent = {
   client: Client;
+  /** The agent session token it connected with. */
+  token: string;
   transport: StreamableHTTPClientTransport;
   sessionId: string;
   bucket: number;
@@ -215,7 +241,7 @@ export type Agent = {
   close(): Promise<void>;
 };
 
-/** An MCP client (the real SDK) connected to the gateway's /mcp with a personal API token. */
+/** An MCP client (the real SDK) connected to the gateway's /mcp with an agent session token. */
 export async function connectAgent(mcpUrl: URL, token: string, opts: { sessionId?: string } = {}): Promise<Agent> {
   const transport = new StreamableHTTPClientTransport(mcpUrl, {
     requestInit: { headers: { authorization: `Bearer ${token}` } },
@@ -224,6 +250,7 @@ export async function connectAgent(mcpUrl: URL, token: string, opts: { sessionId
   const client = new Client({ name: "test-agent", version: "1.0.0" });
   const agent: Agent = {
     client,
+    token,
     transport,
     sessionId: "",
     bucket: -1,
@@ -236,18 +263,24 @@ export async function connectAgent(mcpUrl: URL, token: string, opts: { sessionId
   // With a session id the SDK skips initialize and continues that session (as a client after a reconnect).
   await client.connect(transport);
   agent.sessionId = transport.sessionId ?? opts.sessionId ?? "";
-  agent.bucket = canaryBucket(agent.sessionId);
+  // Canary routing is sticky per agent session: every MCP session of one token lands in its bucket.
+  agent.bucket = minted.get(token)?.bucket ?? -1;
   return agent;
 }
 
-/** Opens agent sessions until one lands in a canary bucket that satisfies `want` (buckets are random). */
+/**
+ * Connects with agent sessions of the token's user (the token first, then new ones) until one lands in a
+ * canary bucket that satisfies `want` (buckets follow the random session id).
+ */
 export async function agentInBucket(mcpUrl: URL, token: string, want: (bucket: number) => boolean): Promise<Agent> {
-  for (let i = 0; i < 60; i++) {
-    const a = await connectAgent(mcpUrl, token);
-    if (want(a.bucket)) return a;
-    await a.close();
+  const owner = minted.get(token);
+  if (!owner) throw new Error("agentInBucket needs a token minted by the harness (agentToken / userWithToken)");
+  for (let i = 0; i < 200; i++) {
+    const t = i === 0 ? token : await agentToken(owner.db, owner.user);
+    if (!want(minted.get(t)!.bucket)) continue;
+    return connectAgent(mcpUrl, t);
   }
-  throw new Error("no session landed in the wanted canary bucket after 60 tries");
+  throw new Error("no agent session landed in the wanted canary bucket after 200 tries");
 }
 
 /** The text of a tool result's first content item. */
@@ -339,7 +372,7 @@ export type GatewayTestEnv = {
   /** One or more gateways on the run's database; each has its own pool, as separate processes would. */
   gateways: TestGateway[];
   admin: RequestContext;
-  /** A USER's personal API token, for agents. */
+  /** An agent session token of a USER who holds everything, whitelisting everything. */
   token: string;
   /** A temp dir of its own (fixture logs and state), removed by close(). */
   dir: string;

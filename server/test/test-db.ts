@@ -17,4 +17,11 @@ export async function truncateAll(db: Db): Promise<void> {
   if (rows.length === 0) return;
   const list = rows.map((r) => `"public"."${r.tablename}"`).join(", ");
   await db.$executeRawUnsafe(`TRUNCATE ${list} RESTART IDENTITY CASCADE`);
+  // What the migrations seed on a fresh install: admins hold every tool and path.
+  await db.grant.createMany({
+    data: [
+      { id: "default-admin-tools", kind: "TOOL", pattern: "*", role: "ADMIN" },
+      { id: "default-admin-paths", kind: "PATH", pattern: "*", role: "ADMIN" },
+    ],
+  });
 }

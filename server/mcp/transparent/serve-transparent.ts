@@ -21,13 +21,16 @@ import type { DbTx } from "../../db/client";
 import type { ChangeBus } from "../../events/change-bus";
 import type { Logger } from "../../logger";
 import type { CallToolHandler } from "../../pipeline/types";
+import { toolAllowed } from "../../policy/evaluate";
+import { uriInWhitelist } from "../../policy/path-check";
+import type { PolicyCache } from "../../policy/policy-cache";
 import type { Registry, ServerRoute } from "../../registry/create-registry";
 import { auditedRequest, type AuditedRequestInfo } from "../audited-request";
 import { cancellable } from "../cancellation";
 import type { McpSessionView } from "../handle-mcp-request";
 import type { LiveSession, SessionUpstreams } from "./session-upstreams";
 
-export type TransparentDeps = { registry: Registry; pipeline: CallToolHandler; bus: ChangeBus; db: DbTx; logger: Logger; sessions: SessionUpstreams };
+export type TransparentDeps = { registry: Registry; pipeline: CallToolHandler; bus: ChangeBus; db: DbTx; logger: Logger; sessions: SessionUpstreams; policy: PolicyCache };
 
 type Params = Record<string, unknown> & { _meta?: { progressToken?: string | number } & Record<string, unknown> };
 
@@ -101,6 +104,13 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
     const forward = () => deps.sessions.forward(live, request.method, params, { signal, timeoutMs: route.timeoutMs, onprogress });
     const audited = (info: Omit<AuditedRequestInfo, "endpoint" | "serverSlug" | "upstreamVersion" | "mcpSessionId">) =>
       auditedRequest(deps, ctx, { ...info, endpoint, serverSlug: slug, upstreamVersion: route.version, mcpSessionId: view.mcpSessionId }, forward);
+    // Least privilege as on /mcp: tools and prompts by the session's tool whitelist (under their gateway names),
+    // resources by its path whitelist; what may not be used is neither listed nor reached.
+    const held = await deps.policy.held({ id: view.grant.userId, role: view.grant.role });
+    const mayUse = (name: string) => toolAllowed(view.grant, held, `${slug}__${name}`);
+    const mayRead = (uri: string) => uriInWhitelist(uri, view.grant.paths).ok && uriInWhitelist(uri, held.paths).ok;
+    const pathDenied = (uri: string) =>
+      mayRead(uri) ? undefined : { code: "path_not_allowed", reason: `This session may not read ${uri}: it is outside the session's allowed paths.` };
 
     switch (request.method) {
       case "initialize": {
@@ -117,13 +127,19 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
       }
       case "tools/list": {
         const prefix = `${slug}__`;
-        const tools = (await deps.registry.visibleTools(view.bucket)).filter((t) => t.name.startsWith(prefix)).map((t) => ({ ...t, name: t.name.slice(prefix.length) }));
+        const tools = (await deps.registry.visibleTools(view.bucket))
+          .filter((t) => t.name.startsWith(prefix))
+          .map((t) => ({ ...t, name: t.name.slice(prefix.length) }))
+          .filter((t) => mayUse(t.name));
         return { tools };
       }
       case "tools/call": {
         const name = str(params.name);
         const resolved = await deps.registry.resolveTool(`${slug}__${name}`, view.bucket);
-        if ("error" in resolved) throw new McpError(ErrorCode.InvalidParams, resolved.error.replace(`${slug}__`, ""));
+        if ("error" in resolved) {
+          const denied = { code: "unknown_tool", reason: resolved.error.replace(`${slug}__`, "") };
+          return auditedRequest(deps, ctx, { action: "tool.called", endpoint, serverSlug: slug, target: name, argumentKeys: Object.keys(params.arguments ?? {}), mcpSessionId: view.mcpSessionId, denied }, () => Promise.reject(new Error("unreachable")));
+        }
         const args = (params.arguments ?? {}) as Record<string, unknown>;
         return deps.pipeline(
           {
@@ -133,6 +149,7 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
             meta: params._meta,
             endpoint: "server",
             sessionKey: view.sessionKey,
+            grant: view.grant,
             signal,
             via: async (s) =>
               CallToolResultSchema.parse(
@@ -150,15 +167,27 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
       }
       case "resources/subscribe":
       case "resources/unsubscribe": {
-        const result = await forward();
         const uri = str(params.uri);
+        if (!mayRead(uri)) throw new McpError(ErrorCode.InvalidParams, `[path_not_allowed] This session may not read ${uri}: it is outside the session's allowed paths.`);
+        const result = await forward();
         await deps.sessions.saveState(view.mcpSessionId, request.method === "resources/subscribe" ? { subscribe: uri } : { unsubscribe: uri });
         return result;
       }
       case "resources/read":
-        return audited({ action: "resource.read", target: str(params.uri), argumentKeys: ["uri"] });
-      case "prompts/get":
-        return audited({ action: "prompt.fetched", target: str(params.name), argumentKeys: Object.keys((params.arguments ?? {})) });
+        return audited({ action: "resource.read", target: str(params.uri), argumentKeys: ["uri"], denied: pathDenied(str(params.uri)) });
+      case "resources/list": {
+        const result = (await forward()) as { resources?: { uri: string }[] };
+        return { ...result, resources: (result.resources ?? []).filter((r) => mayRead(r.uri)) };
+      }
+      case "prompts/list": {
+        const result = (await forward()) as { prompts?: { name: string }[] };
+        return { ...result, prompts: (result.prompts ?? []).filter((p) => mayUse(p.name)) };
+      }
+      case "prompts/get": {
+        const name = str(params.name);
+        const denied = mayUse(name) ? undefined : { code: "tool_not_allowed", reason: `This session may not use the prompt ${name}: it is not on the session's whitelist.` };
+        return audited({ action: "prompt.fetched", target: name, argumentKeys: Object.keys(params.arguments ?? {}), denied });
+      }
       case "completion/complete": {
         const ref = (params.ref ?? {}) as { name?: string; uri?: string };
         return audited({ action: "completion.requested", target: ref.name ?? ref.uri ?? "", argumentKeys: [str((params.argument as { name?: unknown } | undefined)?.name)] });

@@ -1,11 +1,11 @@
-// Two gateway processes on one database: each serves personal API tokens from its own cache, and a revoke or
+// Two gateway processes on one database: each serves agent session tokens from its own cache, and a revoke or
 // a disabled user on one is refused by the other on its very next call.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertUser, userContext } from "../test/contexts";
 import { connectAgent, startTestGateway, userWithToken, waitUntil, type Agent, type TestGateway } from "../test/gateway-harness";
 import { createTestDb, truncateAll } from "../test/test-db";
 
-describe("token cache across gateway processes", () => {
+describe("agent session cache across gateway processes", () => {
   const db = createTestDb();
   let a: TestGateway;
   let b: TestGateway;
@@ -18,7 +18,7 @@ describe("token cache across gateway processes", () => {
     agents.push(ag);
     await ag.client.listTools();
     await ag.client.listTools();
-    const [row] = await db.apiToken.findMany({ where: { userId: user.id } });
+    const [row] = await db.agentSession.findMany({ where: { userId: user.id } });
     return { user, token, tokenId: row!.id, ag };
   }
 
@@ -44,13 +44,13 @@ describe("token cache across gateway processes", () => {
 
   it("B answers from its cache: a revoke written behind the change bus's back is not seen at once", async () => {
     const { tokenId, ag } = await warmAgentOnB();
-    await db.apiToken.update({ where: { id: tokenId }, data: { revokedAt: new Date() } });
+    await db.agentSession.update({ where: { id: tokenId }, data: { revokedAt: new Date() } });
     expect(Array.isArray((await ag.client.listTools()).tools)).toBe(true);
   });
 
   it("a token revoked through A is refused by B on the next call", async () => {
     const { user, tokenId, ag } = await warmAgentOnB();
-    await a.gateway.tokens.revoke(userContext(user), tokenId);
+    await a.gateway.sessions.revoke(userContext(user), tokenId);
     await expect(ag.client.listTools()).rejects.toThrow(/revoked/);
   });
 
@@ -64,7 +64,7 @@ describe("token cache across gateway processes", () => {
   it("records when a cached token was last used, without a call waiting for it", async () => {
     const { tokenId } = await warmAgentOnB();
     const row = await waitUntil("lastUsedAt to be written", async () => {
-      const r = await db.apiToken.findUniqueOrThrow({ where: { id: tokenId } });
+      const r = await db.agentSession.findUniqueOrThrow({ where: { id: tokenId } });
       return r.lastUsedAt !== null && r;
     });
     expect(Date.now() - row.lastUsedAt!.getTime()).toBeLessThan(60_000);

@@ -1,0 +1,29 @@
+// REST calls and react-query keys for agent sessions. Keys nest under ["agent-sessions"] so one invalidation
+// refreshes both the caller's list and everyone's.
+import { apiFetch } from "@/components/api-client";
+import type {
+  TAgentSession,
+  TCreatedSession,
+  TCreateSession,
+  TEffectiveGrant,
+  TSessionSettings,
+} from "@/lib/policy-schemas";
+
+export const sessionsKey = ["agent-sessions"] as const;
+export const sessionListKey = (all: boolean) => ["agent-sessions", all ? "all" : "mine"] as const;
+export const grantKey = ["me", "grant"] as const;
+export const sessionSettingsKey = ["settings", "sessions"] as const;
+
+export const getMyGrant = (signal?: AbortSignal) => apiFetch<TEffectiveGrant>("/api/v1/me/grant", { signal });
+
+export const listSessions = (all: boolean, signal?: AbortSignal) =>
+  apiFetch<{ items: TAgentSession[] }>(`/api/v1/sessions${all ? "?all=1" : ""}`, { signal });
+export const createSession = (body: TCreateSession) =>
+  apiFetch<TCreatedSession>("/api/v1/sessions", { method: "POST", body });
+export const revokeSession = (id: string) =>
+  apiFetch<TAgentSession>(`/api/v1/sessions/${encodeURIComponent(id)}`, { method: "DELETE" });
+
+export const getSessionSettings = (signal?: AbortSignal) =>
+  apiFetch<TSessionSettings>("/api/v1/settings/sessions", { signal });
+export const updateSessionSettings = (body: TSessionSettings) =>
+  apiFetch<TSessionSettings>("/api/v1/settings/sessions", { method: "PATCH", body });

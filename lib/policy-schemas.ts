@@ -1,0 +1,244 @@
+// Contracts of least privilege: agent sessions, grants, parameter rules, policy history and the simulator.
+// Shared by the REST routes (server-side parsing) and the console (live validation in the editors).
+import { z } from "zod";
+import { ZRiskTier, ZRole } from "./schemas";
+
+// ── agent sessions ────────────────────────────────────────────────────────────────────────────────────
+
+/** A tool whitelist entry: an exact gateway name (`orders__query_orders`) or a pattern with `*` / `?`. */
+export const ZToolPattern = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .regex(/^[\x21-\x7e]+$/, "printable ASCII without spaces: a tool name or a pattern such as orders__query_*");
+/** A resource-path whitelist entry: an absolute path, a URI prefix (`orders://order/`), or `*`. */
+export const ZPathEntry = z.string().trim().min(1).max(1000);
+
+export const ZCreateSession = z
+  .object({
+    agentId: z.string().trim().min(1).max(100).meta({ description: "Who the agent is, e.g. claude-desktop or ci-bot" }),
+    tools: z.array(ZToolPattern).min(1).max(200).meta({ description: "Tool names or patterns (orders__query_*); the session gets those its user holds" }),
+    paths: z.array(ZPathEntry).max(200).default([]).meta({ description: "Path and URI prefixes for path rules and resource reads" }),
+    ttlSeconds: z.number().int().min(60).optional().meta({ description: "Lifetime; default 3600, at most the admin's maximum" }),
+  })
+  .strict()
+  .meta({ id: "CreateSession" });
+export type TCreateSession = z.input<typeof ZCreateSession>;
+
+export const ZSessionStatus = z.enum(["active", "expired", "revoked"]).meta({ id: "SessionStatus" });
+
+export const ZAgentSession = z
+  .object({
+    id: z.string(),
+    agentId: z.string(),
+    userId: z.string(),
+    userEmail: z.string(),
+    prefix: z.string(),
+    tools: z.array(z.string()),
+    paths: z.array(z.string()),
+    status: ZSessionStatus,
+    expiresAt: z.string(),
+    revokedAt: z.string().nullable(),
+    lastUsedAt: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .meta({ id: "AgentSession" });
+export type TAgentSession = z.infer<typeof ZAgentSession>;
+
+export const ZCreatedSession = z
+  .object({
+    id: z.string(),
+    token: z.string().meta({ description: "The agent session token (pcs_…), shown once" }),
+    agentId: z.string(),
+    expiresAt: z.string(),
+    tools: z.array(z.string()),
+    paths: z.array(z.string()),
+    /** What was asked but not granted (the user does not hold it). */
+    dropped: z.object({ tools: z.array(z.string()), paths: z.array(z.string()) }),
+  })
+  .meta({ id: "CreatedSession" });
+export type TCreatedSession = z.infer<typeof ZCreatedSession>;
+
+export const ZAgentSessionList = z.object({ items: z.array(ZAgentSession) }).meta({ id: "AgentSessionList" });
+
+export const ZSessionSettings = z
+  .object({
+    defaultTtlSeconds: z.number().int().min(60).max(30 * 86400),
+    maxTtlSeconds: z.number().int().min(60).max(30 * 86400),
+  })
+  .strict()
+  .refine((s) => s.defaultTtlSeconds <= s.maxTtlSeconds, { message: "the default lifetime cannot exceed the maximum", path: ["defaultTtlSeconds"] })
+  .meta({ id: "SessionSettings" });
+export type TSessionSettings = z.infer<typeof ZSessionSettings>;
+
+// ── grants ─────────────────────────────────────────────────────────────────────────────────────────────
+
+export const ZGrantKind = z.enum(["tool", "path"]).meta({ id: "GrantKind" });
+
+export const ZCreateGrant = z
+  .object({
+    kind: ZGrantKind,
+    pattern: z.string().trim().min(1).max(1000),
+    role: ZRole.optional(),
+    userId: z.string().min(1).optional(),
+  })
+  .strict()
+  .refine((g) => (g.role === undefined) !== (g.userId === undefined), { message: "give exactly one of role and userId", path: ["role"] })
+  .refine((g) => g.kind === "path" || ZToolPattern.safeParse(g.pattern).success, { message: "a tool grant is a tool name or a pattern such as orders__*", path: ["pattern"] })
+  .meta({ id: "CreateGrant" });
+export type TCreateGrant = z.input<typeof ZCreateGrant>;
+
+export const ZGrant = z
+  .object({
+    id: z.string(),
+    kind: ZGrantKind,
+    pattern: z.string(),
+    role: ZRole.nullable(),
+    userId: z.string().nullable(),
+    userEmail: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .meta({ id: "Grant" });
+export type TGrant = z.infer<typeof ZGrant>;
+export const ZGrantList = z.object({ items: z.array(ZGrant) }).meta({ id: "GrantList" });
+
+export const ZEffectiveGrant = z
+  .object({
+    userId: z.string(),
+    role: ZRole,
+    tools: z.array(z.object({ pattern: z.string(), from: z.string().meta({ description: "role:<ROLE> or user" }) })),
+    paths: z.array(z.object({ pattern: z.string(), from: z.string() })),
+    /** The enabled tools the user may call now (gateway names). */
+    callableTools: z.array(z.string()),
+  })
+  .meta({ id: "EffectiveGrant" });
+export type TEffectiveGrant = z.infer<typeof ZEffectiveGrant>;
+
+// ── parameter rules ────────────────────────────────────────────────────────────────────────────────────
+
+const ZArgument = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .meta({ description: "The argument the rule checks: a top-level name, or a dotted path into an object (filter.limit)" });
+
+const ZRulePath = z.object({ kind: z.literal("path"), argument: ZArgument }).strict();
+const ZRuleSql = z
+  .object({
+    kind: z.literal("sql_readonly"),
+    argument: ZArgument,
+    deniedFunctions: z.array(z.string().trim().min(1).max(100)).max(100).optional().meta({ description: "More functions to refuse besides the built-in denylist" }),
+  })
+  .strict();
+const isRegex = (s: string) => {
+  try {
+    new RegExp(s, "u");
+    return true;
+  } catch {
+    return false;
+  }
+};
+const ZRuleValue = z
+  .object({
+    kind: z.literal("value"),
+    argument: ZArgument,
+    enum: z.array(z.union([z.string(), z.number(), z.boolean()])).min(1).max(500).optional(),
+    min: z.number().optional(),
+    max: z.number().optional(),
+    pattern: z.string().min(1).max(500).refine(isRegex, "not a valid regular expression").optional().meta({ description: "Regular expression the whole value must match" }),
+    maxLength: z.number().int().min(0).optional(),
+  })
+  .strict()
+  .refine((r) => r.enum !== undefined || r.min !== undefined || r.max !== undefined || r.pattern !== undefined || r.maxLength !== undefined, {
+    message: "give at least one constraint: enum, min, max, pattern or maxLength",
+  })
+  .refine((r) => r.min === undefined || r.max === undefined || r.min <= r.max, { message: "min cannot exceed max", path: ["min"] });
+const ZRuleRowCap = z.object({ kind: z.literal("row_cap"), argument: ZArgument, max: z.number().int().min(1) }).strict();
+
+export const ZCreateRule = z.discriminatedUnion("kind", [ZRulePath, ZRuleSql, ZRuleValue, ZRuleRowCap]).meta({ id: "CreateRule" });
+export type TCreateRule = z.input<typeof ZCreateRule>;
+export type TRuleSpec = z.infer<typeof ZCreateRule>;
+export const RULE_KINDS = ["path", "sql_readonly", "value", "row_cap"] as const;
+export type TRuleKind = (typeof RULE_KINDS)[number];
+
+export const ZRule = z
+  .object({
+    id: z.string(),
+    tool: z.string(),
+    kind: z.enum(RULE_KINDS),
+    argument: z.string(),
+    config: z.record(z.string(), z.unknown()),
+    enabled: z.boolean(),
+    createdAt: z.string(),
+  })
+  .meta({ id: "Rule" });
+export type TRule = z.infer<typeof ZRule>;
+export const ZRuleList = z.object({ items: z.array(ZRule) }).meta({ id: "RuleList" });
+
+// ── policy overview, bulk tiers, history, simulator ────────────────────────────────────────────────────
+
+export const ZPolicyTool = z
+  .object({
+    name: z.string(),
+    serverSlug: z.string(),
+    title: z.string().nullable(),
+    riskTier: ZRiskTier,
+    tierOverride: z.boolean(),
+    enabled: z.boolean(),
+    ruleCount: z.number().int(),
+  })
+  .meta({ id: "PolicyTool" });
+export type TPolicyTool = z.infer<typeof ZPolicyTool>;
+export const ZPolicyToolList = z.object({ items: z.array(ZPolicyTool) }).meta({ id: "PolicyToolList" });
+
+export const ZBulkTier = z
+  .object({ tools: z.array(z.string().min(1)).min(1).max(1000), riskTier: ZRiskTier })
+  .strict()
+  .meta({ id: "BulkTier" });
+export type TBulkTier = z.infer<typeof ZBulkTier>;
+
+export const ZPolicyChange = z
+  .object({
+    id: z.string(),
+    entityType: z.enum(["tool_tier", "rule", "grant"]),
+    entityId: z.string(),
+    tool: z.string().nullable(),
+    action: z.enum(["created", "updated", "deleted"]),
+    before: z.unknown(),
+    after: z.unknown(),
+    authorEmail: z.string().nullable(),
+    revertOf: z.string().nullable(),
+    createdAt: z.string(),
+    summary: z.string(),
+  })
+  .meta({ id: "PolicyChange" });
+export type TPolicyChange = z.infer<typeof ZPolicyChange>;
+export const ZPolicyChangePage = z.object({ items: z.array(ZPolicyChange), nextCursor: z.string().nullable() }).meta({ id: "PolicyChangePage" });
+
+export const ZSimulateRequest = z
+  .object({
+    tool: z.string().min(1),
+    arguments: z.record(z.string(), z.unknown()).default({}),
+    sessionId: z.string().min(1).optional().meta({ description: "An agent session: its whitelist and paths apply" }),
+    userId: z.string().min(1).optional().meta({ description: "A user: what the user holds applies (as a session asking for everything)" }),
+  })
+  .strict()
+  .refine((s) => (s.sessionId === undefined) !== (s.userId === undefined), { message: "give exactly one of sessionId and userId", path: ["sessionId"] })
+  .meta({ id: "SimulateRequest" });
+export type TSimulateRequest = z.input<typeof ZSimulateRequest>;
+
+export const POLICY_STEPS = ["whitelist", "tier", "rule", "schema", "allow"] as const;
+export const ZDecision = z
+  .object({
+    decision: z.enum(["allow", "deny", "require_approval"]),
+    step: z.enum(POLICY_STEPS).meta({ description: "The step that decided" }),
+    code: z.string().nullable(),
+    reason: z.string(),
+    ruleId: z.string().nullable(),
+    /** The arguments as they would reach the upstream (row caps applied). */
+    arguments: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: "Decision" });
+export type TDecision = z.infer<typeof ZDecision>;
