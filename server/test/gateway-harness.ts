@@ -17,6 +17,7 @@ import { createGateway, type Gateway } from "../index";
 import { createLogger } from "../logger";
 import { canaryBucket } from "../mcp/mcp-sessions";
 import { createAgentSession } from "../sessions/agent-sessions";
+import { createApiToken } from "../tokens/create-api-token";
 import type { PoolOptions } from "../upstream/upstream-pool";
 import type { FixtureEvent, FlapState } from "./fixtures/misbehaving-server";
 import { insertUser, userContext } from "./contexts";
@@ -220,6 +221,13 @@ export async function agentToken(db: Db, user: User, opts: { tools?: string[]; p
 /** Grants `user` in person every tool and every path (tests of the gateway path, not of least privilege). */
 export async function grantEverything(db: Db, userId: string): Promise<void> {
   await db.grant.createMany({ data: [{ kind: "TOOL", pattern: "*", userId }, { kind: "PATH", pattern: "*", userId }] });
+}
+
+/** A user with a personal API token, for the REST API. */
+export async function userWithApiToken(db: Db, role: User["role"] = "USER"): Promise<{ user: User; token: string }> {
+  const user = await insertUser(db, { role });
+  const { token } = await createApiToken(db, userContext(user), user.id, { name: "rest" });
+  return { user, token };
 }
 
 /** A user holding everything, with an agent session token whitelisting everything. */

@@ -2,7 +2,7 @@
 // misbehaving fixture registered through POST /api/v1/servers; GET one tool, rate-limit overrides.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TServerWithTools, TToolSummary } from "@/lib/schemas";
-import { misbehavingServer, tempDir, removeTempDirs, userWithToken } from "@/server/test/gateway-harness";
+import { misbehavingServer, tempDir, removeTempDirs, userWithApiToken } from "@/server/test/gateway-harness";
 import { createTestDb, testDatabaseUrl, truncateAll } from "@/server/test/test-db";
 import { apiRequest, type ApiErrorBody, type ApiResponse } from "@/scripts/test-support/api-request";
 import { startApp, stopAllApps } from "@/scripts/test-support/start-app";
@@ -24,8 +24,8 @@ describe("REST API /api/v1/tools and /api/v1/servers", () => {
 
   beforeAll(async () => {
     await truncateAll(db);
-    admin.token = (await userWithToken(db, "ADMIN")).token;
-    user.token = (await userWithToken(db, "USER")).token;
+    admin.token = (await userWithApiToken(db, "ADMIN")).token;
+    user.token = (await userWithApiToken(db, "USER")).token;
     const app = await startApp({
       env: { DATABASE_URL: testDatabaseUrl(), DATA_DIR: await makeTempDir("tools-api"), PORTCULLIS_NO_DEMO: "1" },
     });
