@@ -137,14 +137,15 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
   }));
 
   server.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => {
-    const route = serverForUri(await routes(), req.params.uri);
-    if (!route) throw new McpError(-32002, `Resource not found: ${req.params.uri}. List the resources and templates to see what you can read.`);
+    // The path check comes first: a session learns nothing about what lies outside its paths, not even whether it exists.
     const denied = (await mayRead())(req.params.uri)
       ? undefined
       : { code: "path_not_allowed", reason: `This session may not read ${req.params.uri}: it is outside the session's allowed paths.` };
-    const info = { action: "resource.read" as const, endpoint: "mcp", serverSlug: route.slug, target: req.params.uri, argumentKeys: ["uri"], upstreamVersion: route.version, mcpSessionId: session.mcpSessionId, denied };
+    const route = serverForUri(await routes(), req.params.uri);
+    if (!route && !denied) throw new McpError(-32002, `Resource not found: ${req.params.uri}. List the resources and templates to see what you can read.`);
+    const info = { action: "resource.read" as const, endpoint: "mcp", serverSlug: route?.slug ?? "", target: req.params.uri, argumentKeys: ["uri"], upstreamVersion: route?.version, mcpSessionId: session.mcpSessionId, denied };
     return auditedRequest(deps, requestCtx(extra.requestId), info, () =>
-      upstream(route, extra.signal, (c) => c.readResource(req.params, { signal: extra.signal, timeout: route.timeoutMs })),
+      upstream(route!, extra.signal, (c) => c.readResource(req.params, { signal: extra.signal, timeout: route!.timeoutMs })),
     );
   });
 

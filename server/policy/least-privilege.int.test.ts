@@ -12,6 +12,7 @@ import { insertUser, userContext } from "../test/contexts";
 import {
   agentToken,
   connectAgent,
+  everythingServer,
   errorMeta,
   fixtureEvents,
   firstText,
@@ -340,5 +341,39 @@ describe("agent session tokens on the MCP endpoints", () => {
     expect(made.dropped.paths).toEqual(["/srv/data"]);
     expect(new Date(made.expiresAt).getTime() - Date.now()).toBeGreaterThan(3500_000);
     expect(new Date(made.expiresAt).getTime() - Date.now()).toBeLessThanOrEqual(3600_000);
+  });
+});
+
+describe("resources by the session's path whitelist, on /mcp and /mcp/s/<server>", () => {
+  let env: GatewayTestEnv;
+  let gw: TestGateway;
+  const PREFIX = "demo://resource/static/document/";
+
+  beforeAll(async () => {
+    env = await setUpGatewayTest(db, "resource-paths");
+    gw = env.gateways[0]!;
+    const { server } = await gw.gateway.registry.register(env.admin, everythingServer());
+    if (server.status !== "HEALTHY") throw new Error(server.lastError ?? server.status);
+  });
+
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  it.each(["/mcp", "/mcp/s/everything"])("%s lists and reads only resources under the session's paths; a read outside is refused and audited", async (endpoint) => {
+    const user = await insertUser(db, { role: "USER" });
+    await gw.gateway.policy.createGrant(env.admin, { kind: "tool", pattern: "everything__*", userId: user.id });
+    await gw.gateway.policy.createGrant(env.admin, { kind: "path", pattern: "demo://resource/", userId: user.id });
+    const agent = await connectAgent(new URL(endpoint, gw.mcpUrl), await agentToken(db, user, { tools: ["everything__*"], paths: [PREFIX] }));
+    env.agents.push(agent);
+    const { resources } = await agent.client.listResources();
+    expect(resources.length).toBeGreaterThan(0);
+    expect(resources.every((r) => r.uri.startsWith(PREFIX))).toBe(true);
+    const read = await agent.client.readResource({ uri: resources[0]!.uri });
+    expect(read.contents.length).toBeGreaterThan(0);
+    const before = await db.auditEvent.count({ where: { category: "security", action: "resource.read" } });
+    await expect(agent.client.readResource({ uri: "demo://resource/dynamic/text/1" })).rejects.toThrow(/path_not_allowed/);
+    await expect(agent.client.readResource({ uri: `${PREFIX}..%2f..%2fdynamic/text/1` })).rejects.toThrow(/path_not_allowed/);
+    expect(await db.auditEvent.count({ where: { category: "security", action: "resource.read" } })).toBe(before + 2);
   });
 });
