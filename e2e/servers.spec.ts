@@ -234,10 +234,15 @@ test("disabling a tool removes it from the server's callable tools", async ({ pa
   await expect(result).toHaveAttribute("data-outcome", "error");
   await expect(result).toContainText("disabled by an administrator");
 
-  // Enabled again, it can be called.
+  // Enabled again, it passes the gateway's checks again: as a destructive tool it is HIGH (waits for an
+  // approval) until an admin lowers its tier.
   await page.getByRole("switch", { name: "Enabled" }).click();
   await expect(page.getByText(`${name} is enabled`)).toBeVisible();
   await expect(page.getByRole("switch", { name: "Enabled" })).toBeChecked();
+  const held = await runCall(page, '{"entityNames": []}');
+  await expect(held).toHaveAttribute("data-outcome", "error");
+  await expect(held).toContainText("approval_required");
+  expect((await page.request.patch(`/api/v1/tools/${name}`, { data: { riskTier: "MEDIUM" } })).status()).toBe(200);
   const again = await runCall(page, '{"entityNames": []}');
   await expect(again).toHaveAttribute("data-outcome", "success");
 });

@@ -56,7 +56,7 @@ export async function evaluatePolicy(input: PolicyInput): Promise<PolicyVerdict>
   const capped: NonNullable<PolicyVerdict["capped"]> = [];
   for (const rule of input.rules) {
     const outcome = await checkRule(rule, args, session, held);
-    if ("reason" in outcome) return deny("rule", "policy_denied", `${tool.gatewayName}: argument \`${rule.argument}\` ${outcome.reason}.`, args, rule.id);
+    if ("reason" in outcome) return deny("rule", "policy_denied", `${tool.gatewayName}: argument \`${rule.argument}\` ${outcome.reason.replace(/\.$/, "")}.`, args, rule.id);
     if (outcome.args !== args) {
       capped.push({ argument: rule.argument, from: getAt(args, rule.argument), to: getAt(outcome.args, rule.argument) as number });
       args = outcome.args;
