@@ -12,7 +12,7 @@ export type Column = {
 };
 
 /** The classes for a row (`tr`) and its cells (`cell`, plus a cell's own). */
-export const tableRow = { tr: responsiveTable.tr, cell: responsiveTable.cell };
+export const tableRow = { tr: responsiveTable.tr, cell: responsiveTable.cell, cellMd: responsiveTable.cellMd };
 
 export function DataTable({
   columns,

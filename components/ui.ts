@@ -29,4 +29,6 @@ export const responsiveTable = {
   tbody: "block divide-y divide-slate-100 sm:table-row-group",
   tr: "flex flex-wrap items-center gap-x-3 gap-y-2 px-4 py-3 sm:table-row sm:p-0",
   cell: "sm:table-cell sm:px-4 sm:py-3 sm:align-middle",
+  /** A cell whose column shows from `md` up (its header: `hidden md:table-cell`); `cell` would show it from `sm`. */
+  cellMd: "hidden md:table-cell md:px-4 md:py-3 md:align-middle",
 };

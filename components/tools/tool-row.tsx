@@ -47,7 +47,7 @@ export function ToolRow({ tool, withServer }: { tool: TToolSummary; withServer: 
         )}
       </td>
       {withServer && (
-        <td className={`${t.cell} hidden md:table-cell`}>
+        <td className={`${t.cellMd}`}>
           <Link href={serverHref(tool.server)} className="font-mono text-sm text-slate-700 hover:underline">
             {tool.server}
           </Link>

@@ -157,8 +157,8 @@ export function ApiTokens() {
                       </div>
                     </td>
                     <td className={`${t.cell} font-mono text-xs whitespace-nowrap text-slate-700`}>{tk.prefix}…</td>
-                    <td className={`${t.cell} hidden whitespace-nowrap text-slate-600 md:table-cell`}>{formatDateTime(tk.createdAt)}</td>
-                    <td className={`${t.cell} hidden whitespace-nowrap text-slate-600 md:table-cell`}>{formatDateTime(tk.lastUsedAt)}</td>
+                    <td className={`${t.cellMd} whitespace-nowrap text-slate-600`}>{formatDateTime(tk.createdAt)}</td>
+                    <td className={`${t.cellMd} whitespace-nowrap text-slate-600`}>{formatDateTime(tk.lastUsedAt)}</td>
                     <td className={t.cell}>
                       <span
                         className={`inline-flex rounded-md px-2 py-0.5 text-xs font-medium ${

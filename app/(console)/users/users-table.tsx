@@ -88,7 +88,7 @@ function UserRow({ user, isMe }: { user: TUser; isMe: boolean }) {
           ))}
         </select>
       </td>
-      <td className={`${t.cell} hidden whitespace-nowrap text-slate-600 md:table-cell`}>{formatDateTime(user.lastLoginAt)}</td>
+      <td className={`${t.cellMd} whitespace-nowrap text-slate-600`}>{formatDateTime(user.lastLoginAt)}</td>
       <td className={t.cell}>
         {user.disabled ? (
           <span className="inline-flex rounded-md bg-slate-200 px-2 py-0.5 text-xs font-medium text-slate-700">Disabled</span>
