@@ -10,7 +10,7 @@ export const metadata = { title: "Dashboard" };
 const ROLE_SUMMARY: Record<TRole, string> = {
   ADMIN: "You can register servers, write policies, manage users and review everything that passes through the gateway.",
   APPROVER: "You can approve or deny tool calls that a policy holds for review, and follow tasks.",
-  USER: "You can follow the tasks you start through the gateway and manage your personal API tokens.",
+  USER: "You can connect agents to the gateway with the tools and paths you hold, follow the tasks you start, and manage your personal API tokens.",
 };
 
 export default async function DashboardPage() {
