@@ -6,6 +6,16 @@ import { useId, useRef } from "react";
 
 export type Tab = { id: string; label: React.ReactNode; panel: React.ReactNode };
 
+/** The tab a key moves to in a tablist (arrows wrap around, Home and End), or undefined for other keys. */
+export function tabForKey<T extends { id: string }>(tabs: readonly T[], currentId: string | undefined, key: string): T | undefined {
+  const i = tabs.findIndex((t) => t.id === currentId);
+  const step = key === "ArrowRight" ? 1 : key === "ArrowLeft" ? -1 : 0;
+  if (step) return tabs[(i + step + tabs.length) % tabs.length];
+  if (key === "Home") return tabs[0];
+  if (key === "End") return tabs.at(-1);
+  return undefined;
+}
+
 export function Tabs({ tabs, label, param = "tab" }: { tabs: readonly Tab[]; label: string; param?: string }) {
   const pathname = usePathname();
   const search = useSearchParams();
@@ -25,12 +35,7 @@ export function Tabs({ tabs, label, param = "tab" }: { tabs: readonly Tab[]; lab
   }
 
   function onKeyDown(e: React.KeyboardEvent) {
-    const i = tabs.findIndex((t) => t.id === current?.id);
-    const step = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;
-    let next: Tab | undefined;
-    if (step) next = tabs[(i + step + tabs.length) % tabs.length];
-    else if (e.key === "Home") next = tabs[0];
-    else if (e.key === "End") next = tabs.at(-1);
+    const next = tabForKey(tabs, current?.id, e.key);
     if (!next) return;
     e.preventDefault();
     select(next.id, true);

@@ -5,6 +5,7 @@
 // Every panel stays in the DOM, hidden unless selected, so its text can be searched and copied by tools.
 import { useId, useRef, useState } from "react";
 import { CopyButton } from "@/components/copy-button";
+import { tabForKey } from "@/components/tabs";
 import type { ConfigSnippet } from "./config-snippets";
 
 export function ConfigTabs({ snippets }: { snippets: readonly ConfigSnippet[] }) {
@@ -18,12 +19,7 @@ export function ConfigTabs({ snippets }: { snippets: readonly ConfigSnippet[] })
   }
 
   function onKeyDown(e: React.KeyboardEvent) {
-    const i = snippets.findIndex((s) => s.id === current);
-    const step = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;
-    let next: ConfigSnippet | undefined;
-    if (step) next = snippets[(i + step + snippets.length) % snippets.length];
-    else if (e.key === "Home") next = snippets[0];
-    else if (e.key === "End") next = snippets.at(-1);
+    const next = tabForKey(snippets, current, e.key);
     if (!next) return;
     e.preventDefault();
     select(next.id, true);
