@@ -16,5 +16,5 @@ import type { Prisma as PrismaTypes } from "./generated/client";
 
 /** Values written to Json columns (definitions, launch settings, client info) are plain JSON data. */
 export const toJson = (v: unknown) => v as PrismaTypes.InputJsonValue;
-export type { User, ApiToken, AgentSession, UpstreamServer, ServerVersion, Tool, Approval, Task, AuditEvent, McpSession, Grant, ParameterRule } from "./generated/client";
+export type { User, ApiToken, AgentSession, UpstreamServer, ServerVersion, Tool, Approval, Task, AuditEvent, McpSession, Grant, ParameterRule, PolicyChange } from "./generated/client";
 export { Role, RiskTier, ServerStatus, Transport, TaskStatus, ApprovalStatus } from "./generated/enums";

@@ -23,9 +23,9 @@ import type { DbTx } from "../db/client";
 import type { ChangeBus } from "../events/change-bus";
 import type { Logger } from "../logger";
 import type { CallToolHandler } from "../pipeline/types";
-import { toolAllowed, type SessionGrant } from "../policy/evaluate";
+import type { SessionGrant } from "../policy/evaluate";
 import type { PolicyCache } from "../policy/policy-cache";
-import { uriInWhitelist } from "../policy/path-check";
+import { sessionAccess } from "../policy/session-access";
 import type { Registry, ServerRoute } from "../registry/create-registry";
 import { parseGatewayName } from "../registry/gateway-name";
 import type { UpstreamPool } from "../upstream/upstream-pool";
@@ -65,19 +65,11 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
 
   // Least privilege: what the session may not use is not listed either (tools and prompts by the tool
   // whitelist, resources by the path whitelist), and a call or read of it is refused.
-  const held = () => deps.policy.held({ id: session.grant.userId, role: session.grant.role });
-  const mayUse = async () => {
-    const h = await held();
-    return (gatewayName: string) => toolAllowed(session.grant, h, gatewayName);
-  };
-  const mayRead = async () => {
-    const h = await held();
-    return (uri: string) => uriInWhitelist(uri, session.grant.paths).ok && uriInWhitelist(uri, h.paths).ok;
-  };
+  const access = () => sessionAccess(deps.policy, session.grant);
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const allowed = await mayUse();
-    return { tools: (await deps.registry.visibleTools(session.bucket)).filter((t) => allowed(t.name)) };
+    const { mayUse } = await access();
+    return { tools: (await deps.registry.visibleTools(session.bucket)).filter((t) => mayUse(t.name)) };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
@@ -111,14 +103,14 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
   });
 
   server.setRequestHandler(ListPromptsRequestSchema, async () => {
-    const allowed = await mayUse();
-    return { prompts: (await routes()).flatMap((r) => r.defs.prompts.map((p) => ({ ...p, name: `${r.slug}__${p.name}` }))).filter((p) => allowed(p.name)) };
+    const { mayUse } = await access();
+    return { prompts: (await routes()).flatMap((r) => r.defs.prompts.map((p) => ({ ...p, name: `${r.slug}__${p.name}` }))).filter((p) => mayUse(p.name)) };
   });
 
   server.setRequestHandler(GetPromptRequestSchema, async (req, extra) => {
     const parsed = parseGatewayName(req.params.name);
     const route = parsed && (await deps.registry.resolveServer(parsed.slug, session.bucket));
-    if (!parsed || !route || !route.defs.prompts.some((p) => p.name === parsed.tool) || !(await mayUse())(req.params.name)) {
+    if (!parsed || !route || !route.defs.prompts.some((p) => p.name === parsed.tool) || !(await access()).mayUse(req.params.name)) {
       throw new McpError(ErrorCode.InvalidParams, `Unknown prompt ${req.params.name}. List the prompts to see what you can get.`);
     }
     const info = { action: "prompt.fetched" as const, endpoint: "mcp", serverSlug: route.slug, target: req.params.name, argumentKeys: Object.keys(req.params.arguments ?? {}), upstreamVersion: route.version, mcpSessionId: session.mcpSessionId };
@@ -128,8 +120,8 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => {
-    const readable = await mayRead();
-    return { resources: (await routes()).flatMap((r) => r.defs.resources.map((res) => ({ ...res, name: `${r.slug}__${res.name}` }))).filter((res) => readable(res.uri)) };
+    const { mayRead } = await access();
+    return { resources: (await routes()).flatMap((r) => r.defs.resources.map((res) => ({ ...res, name: `${r.slug}__${res.name}` }))).filter((res) => mayRead(res.uri)) };
   });
 
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
@@ -138,9 +130,7 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
 
   server.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => {
     // The path check comes first: a session learns nothing about what lies outside its paths, not even whether it exists.
-    const denied = (await mayRead())(req.params.uri)
-      ? undefined
-      : { code: "path_not_allowed", reason: `This session may not read ${req.params.uri}: it is outside the session's allowed paths.` };
+    const denied = (await access()).readRefusal(req.params.uri);
     const route = serverForUri(await routes(), req.params.uri);
     if (!route && !denied) throw new McpError(-32002, `Resource not found: ${req.params.uri}. List the resources and templates to see what you can read.`);
     const info = { action: "resource.read" as const, endpoint: "mcp", serverSlug: route?.slug ?? "", target: req.params.uri, argumentKeys: ["uri"], upstreamVersion: route?.version, mcpSessionId: session.mcpSessionId, denied };

@@ -19,7 +19,7 @@ import {
 } from "../../lib/policy-schemas";
 import { recordAudit } from "../audit/record-audit";
 import type { RequestContext } from "../context";
-import { toJson, type Db, type DbTx, type Grant, type ParameterRule, type Prisma, type Role } from "../db/client";
+import { toJson, type Db, type DbTx, type Grant, type ParameterRule, type PolicyChange, type Prisma, type Role } from "../db/client";
 import { GatewayError, notFound } from "../errors";
 import { publishChange } from "../events/change-bus";
 import { formatValidationErrors, validatorFor } from "../pipeline/validate-arguments";
@@ -95,6 +95,32 @@ const ruleSnapshot = (r: ParameterRule) => ({ toolId: r.toolId, kind: r.kind, ar
 const grantSnapshot = (g: Grant) => ({ kind: g.kind, pattern: g.pattern, role: g.role, userId: g.userId });
 
 export function createPolicyAdmin(db: Db) {
+  /** History rows as the API shows them: with the author's e-mail, the tool's name and a one-line summary. */
+  async function toChangeDtos(rows: PolicyChange[]): Promise<TPolicyChange[]> {
+    const [authors, tools] = await Promise.all([
+      db.user.findMany({ where: { id: { in: rows.flatMap((r) => (r.authorId ? [r.authorId] : [])) } }, select: { id: true, email: true } }),
+      db.tool.findMany({ where: { id: { in: rows.flatMap((r) => (r.toolId ? [r.toolId] : [])) } }, select: { id: true, gatewayName: true } }),
+    ]);
+    const email = new Map(authors.map((a) => [a.id, a.email]));
+    const toolName = new Map(tools.map((t) => [t.id, t.gatewayName]));
+    return rows.map((r) => {
+      const tool = r.toolId ? (toolName.get(r.toolId) ?? null) : null;
+      return {
+        id: r.id,
+        entityType: r.entityType as EntityType,
+        entityId: r.entityId,
+        tool,
+        action: r.action as Action,
+        before: r.before,
+        after: r.after,
+        authorEmail: r.authorId ? (email.get(r.authorId) ?? null) : null,
+        revertOf: r.revertOf,
+        createdAt: r.createdAt.toISOString(),
+        summary: summarize(r.entityType as EntityType, r.action as Action, r.before, r.after, tool),
+      };
+    });
+  }
+
   async function setTiers(ctx: RequestContext, names: readonly string[], tier: "LOW" | "MEDIUM" | "HIGH", revertOf?: string) {
     await db.$transaction(async (tx) => {
       for (const name of names) {
@@ -207,29 +233,8 @@ export function createPolicyAdmin(db: Db) {
         ...(opts.cursor && { cursor: { id: opts.cursor }, skip: 1 }),
       });
       const page = rows.slice(0, limit);
-      const [authors, tools] = await Promise.all([
-        db.user.findMany({ where: { id: { in: page.flatMap((r) => (r.authorId ? [r.authorId] : [])) } }, select: { id: true, email: true } }),
-        db.tool.findMany({ where: { id: { in: page.flatMap((r) => (r.toolId ? [r.toolId] : [])) } }, select: { id: true, gatewayName: true } }),
-      ]);
-      const email = new Map(authors.map((a) => [a.id, a.email]));
-      const toolName = new Map(tools.map((t) => [t.id, t.gatewayName]));
       return {
-        items: page.map((r) => {
-          const tool = r.toolId ? (toolName.get(r.toolId) ?? null) : null;
-          return {
-            id: r.id,
-            entityType: r.entityType as EntityType,
-            entityId: r.entityId,
-            tool,
-            action: r.action as Action,
-            before: r.before,
-            after: r.after,
-            authorEmail: r.authorId ? (email.get(r.authorId) ?? null) : null,
-            revertOf: r.revertOf,
-            createdAt: r.createdAt.toISOString(),
-            summary: summarize(r.entityType as EntityType, r.action as Action, r.before, r.after, tool),
-          };
-        }),
+        items: await toChangeDtos(page),
         nextCursor: rows.length > limit ? page[page.length - 1]!.id : null,
       };
     },
@@ -276,8 +281,8 @@ export function createPolicyAdmin(db: Db) {
       } else {
         throw conflict("it records nothing to restore");
       }
-      const page = await this.history({ limit: 200 });
-      return page.items.find((i) => i.id === newId)!;
+      const [dto] = await toChangeDtos([await db.policyChange.findUniqueOrThrow({ where: { id: newId } })]);
+      return dto!;
     },
 
     /** The decision the gateway would make for this call — whitelist, tier, rules, schema — without making it. */

@@ -21,9 +21,8 @@ import type { DbTx } from "../../db/client";
 import type { ChangeBus } from "../../events/change-bus";
 import type { Logger } from "../../logger";
 import type { CallToolHandler } from "../../pipeline/types";
-import { toolAllowed } from "../../policy/evaluate";
-import { uriInWhitelist } from "../../policy/path-check";
 import type { PolicyCache } from "../../policy/policy-cache";
+import { sessionAccess } from "../../policy/session-access";
 import type { Registry, ServerRoute } from "../../registry/create-registry";
 import { auditedRequest, type AuditedRequestInfo } from "../audited-request";
 import { cancellable } from "../cancellation";
@@ -106,11 +105,9 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
       auditedRequest(deps, ctx, { ...info, endpoint, serverSlug: slug, upstreamVersion: route.version, mcpSessionId: view.mcpSessionId }, forward);
     // Least privilege as on /mcp: tools and prompts by the session's tool whitelist (under their gateway names),
     // resources by its path whitelist; what may not be used is neither listed nor reached.
-    const held = await deps.policy.held({ id: view.grant.userId, role: view.grant.role });
-    const mayUse = (name: string) => toolAllowed(view.grant, held, `${slug}__${name}`);
-    const mayRead = (uri: string) => uriInWhitelist(uri, view.grant.paths).ok && uriInWhitelist(uri, held.paths).ok;
-    const pathDenied = (uri: string) =>
-      mayRead(uri) ? undefined : { code: "path_not_allowed", reason: `This session may not read ${uri}: it is outside the session's allowed paths.` };
+    const access = await sessionAccess(deps.policy, view.grant);
+    const mayUse = (name: string) => access.mayUse(`${slug}__${name}`);
+    const { mayRead, readRefusal } = access;
 
     switch (request.method) {
       case "initialize": {
@@ -168,13 +165,14 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
       case "resources/subscribe":
       case "resources/unsubscribe": {
         const uri = str(params.uri);
-        if (!mayRead(uri)) throw new McpError(ErrorCode.InvalidParams, `[path_not_allowed] This session may not read ${uri}: it is outside the session's allowed paths.`);
+        const refused = readRefusal(uri);
+        if (refused) throw new McpError(ErrorCode.InvalidParams, `[${refused.code}] ${refused.reason}`);
         const result = await forward();
         await deps.sessions.saveState(view.mcpSessionId, request.method === "resources/subscribe" ? { subscribe: uri } : { unsubscribe: uri });
         return result;
       }
       case "resources/read":
-        return audited({ action: "resource.read", target: str(params.uri), argumentKeys: ["uri"], denied: pathDenied(str(params.uri)) });
+        return audited({ action: "resource.read", target: str(params.uri), argumentKeys: ["uri"], denied: readRefusal(str(params.uri)) });
       case "resources/list": {
         const result = (await forward()) as { resources?: { uri: string }[] };
         return { ...result, resources: (result.resources ?? []).filter((r) => mayRead(r.uri)) };
