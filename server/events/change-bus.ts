@@ -138,11 +138,17 @@ export function createChangeBus(databaseUrl: string, logger: Logger): ChangeBus 
 
 /**
  * Runs `fn` (which publishes a change, usually at its transaction's commit) and resolves once this process has
- * heard the change back from PostgreSQL, or after `timeoutMs`. PostgreSQL delivers a NOTIFY to every listener
- * at once, so when our own copy is back the other processes have theirs: a caller told "revoked" can count on
- * the next call anywhere being refused.
+ * heard the change back from PostgreSQL (or after `timeoutMs`), plus `graceMs`. Each listening backend forwards
+ * the NOTIFY to its own client, and under load another process's copy can trail ours by a few milliseconds:
+ * the grace covers that, so a caller told "revoked" can count on the next call anywhere being refused. (It
+ * narrows the window rather than proving it shut; acknowledgements from every listener would prove it.)
  */
-export async function afterEcho<T>(bus: ChangeBus, heard: (e: ChangeEvent) => boolean, fn: () => Promise<T>, timeoutMs = 2000): Promise<T> {
+export async function afterEcho<T>(
+  bus: ChangeBus,
+  heard: (e: ChangeEvent) => boolean,
+  fn: () => Promise<T>,
+  { timeoutMs = 2000, graceMs = 100 }: { timeoutMs?: number; graceMs?: number } = {},
+): Promise<T> {
   let done = () => {};
   const echo = new Promise<void>((resolve) => (done = resolve));
   const unsubscribe = bus.subscribe((e) => heard(e) && done());
@@ -151,6 +157,7 @@ export async function afterEcho<T>(bus: ChangeBus, heard: (e: ChangeEvent) => bo
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([echo, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
     clearTimeout(timer);
+    await new Promise((resolve) => setTimeout(resolve, graceMs));
     return out;
   } finally {
     unsubscribe();
