@@ -27,6 +27,9 @@ import { createPolicyAdmin, type PolicyAdmin } from "./policy/policy-admin";
 import { createPolicyCache, type PolicyCache } from "./policy/policy-cache";
 import { createAgentSession, getSessionSettings, listAgentSessions, revokeAgentSession, updateSessionSettings } from "./sessions/agent-sessions";
 import { createSessionAuth, type SessionAuth } from "./sessions/session-auth";
+import type { TTaskQuery } from "../lib/task-schemas";
+import { cancelTask } from "./tasks/cancel-task";
+import { getTaskDetail, listTasks, type TaskViewer } from "./tasks/task-dto";
 import { listApiTokens, revokeApiToken } from "./tokens/revoke-api-token";
 import { createUser } from "./users/create-user";
 import { ensureAdmin } from "./users/ensure-admin";
@@ -118,6 +121,12 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       updateSettings: (ctx: RequestContext, input: TSessionSettings) => updateSessionSettings(db, ctx, input),
     },
     policy: echoedPolicy(createPolicyAdmin(db), () => gatewayCore().bus),
+    /** Durable tasks: what the REST API and the console's task monitor read and cancel. */
+    tasks: {
+      list: (viewer: TaskViewer, q: TTaskQuery) => listTasks(db, viewer, q),
+      get: (viewer: TaskViewer, id: string) => getTaskDetail(db, viewer, id),
+      cancel: (ctx: RequestContext, viewer: TaskViewer, id: string) => cancelTask(db, ctx, viewer, id),
+    },
     auth: {
       verifyCredentials: (input: { email: string; password: string; ip?: string | undefined }) =>
         verifyCredentials(db, loginLimiter, input),

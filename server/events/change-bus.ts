@@ -24,6 +24,8 @@ export type ChangeEvent =
   | { kind: "agent_session"; sessionId: string }
   /** Grants, parameter rules or session settings changed: every process reloads its policy snapshot. */
   | { kind: "policy" }
+  /** A task changed state (submitted, started, finished, canceled): a canceled one is aborted where it runs. */
+  | { kind: "task"; taskId: string; status: string }
   /**
    * Local only, never published: whether this process is listening. While it is not, invalidations can be
    * missed, so caches must not serve; once it listens again they start empty.

@@ -1,0 +1,31 @@
+// Cancelling a task: the row turns CANCELED at once (PENDING tasks then never start: the runner claims only
+// PENDING rows); a running one is aborted by whichever process runs it, which hears the `task_cancel` event on
+// the change bus and aborts the upstream request (the SDK sends `notifications/cancelled` upstream).
+import type { TTask } from "../../lib/task-schemas";
+import type { RequestContext } from "../context";
+import type { Db } from "../db/client";
+import { GatewayError } from "../errors";
+import { publishChange } from "../events/change-bus";
+import { findVisibleTask, TASK_INCLUDE, toTaskDto, type TaskViewer } from "./task-dto";
+
+export const CANCELLABLE = ["PENDING", "AWAITING_APPROVAL", "RUNNING"] as const;
+
+/** Cancels a task the viewer may see; 404 for others' tasks, 409 once it has finished. */
+export async function cancelTask(db: Db, ctx: RequestContext, viewer: TaskViewer, id: string, reason = "Canceled by the user."): Promise<TTask> {
+  const before = await findVisibleTask(db, viewer, id);
+  const row = await db.$transaction(async (tx) => {
+    const changed = await tx.task.updateMany({
+      where: { id, status: { in: [...CANCELLABLE] } },
+      data: { status: "CANCELED", finishedAt: new Date(), errorCode: "canceled", errorMessage: reason },
+    });
+    if (changed.count === 0) {
+      const now = await tx.task.findUniqueOrThrow({ where: { id }, select: { status: true } });
+      throw new GatewayError("conflict", `Task ${id} has already finished (${now.status}); only pending or running tasks can be canceled.`);
+    }
+    await tx.taskEvent.create({ data: { taskId: id, type: "canceled", data: { by: ctx.actor.type === "user" ? ctx.actor.email : ctx.actor.name, reason, wasRunning: before.status === "RUNNING" } } });
+    // Delivered at commit: the runner aborts the upstream call, the console refreshes.
+    await publishChange(tx, { kind: "task", taskId: id, status: "CANCELED" });
+    return tx.task.findUniqueOrThrow({ where: { id }, include: TASK_INCLUDE });
+  });
+  return toTaskDto(row);
+}
