@@ -1,7 +1,7 @@
 // Task rows as the API, the console and the MCP task tools show them; who may see which task.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { toPage } from "../../lib/pagination";
-import type { TTask, TTaskDetail, TTaskEvent, TTaskPage, TTaskQuery, TTaskStatus } from "../../lib/task-schemas";
+import type { TTask, TTaskDetail, TTaskEvent, TTaskPage, TTaskQuery } from "../../lib/task-schemas";
 import type { DbTx, Prisma, Role, Task } from "../db/client";
 import { notFound } from "../errors";
 
@@ -17,7 +17,7 @@ export function toTaskDto(t: TaskRow, now = Date.now()): TTask {
   const end = t.finishedAt?.getTime() ?? (t.status === "RUNNING" ? now : null);
   return {
     id: t.id,
-    status: t.status as TTaskStatus,
+    status: t.status,
     tool: t.toolName,
     origin: t.origin as TTask["origin"],
     ownerId: t.ownerId,
