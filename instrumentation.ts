@@ -4,4 +4,5 @@ export async function register() {
   const { getGateway } = await import("./app/_lib/gateway");
   const gateway = getGateway();
   gateway.startUpstreams().catch((err: unknown) => gateway.logger.error({ err }, "connecting upstream servers failed"));
+  gateway.startTasks().catch((err: unknown) => gateway.logger.error({ err }, "starting the task workers failed"));
 }

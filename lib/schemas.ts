@@ -188,6 +188,7 @@ export const ZToolSummary = z
     riskTier: ZRiskTier,
     timeoutMs: z.number().int().nullable(),
     rateLimitPerMinute: z.number().int().nullable().meta({ description: "The tool's own override; null = its server's, else the gateway default" }),
+    async: z.boolean().meta({ description: "Always run as a durable task" }),
     lintFindings: z.array(z.object({ rule: z.string(), severity: z.string(), path: z.string(), message: z.string() })),
     removed: z.boolean(),
   })
@@ -282,6 +283,7 @@ export const ZUpdateTool = z
       description: "Calls per minute to this tool (all sessions together); null = its server's, else the gateway default",
     }),
     riskTier: ZRiskTier.optional(),
+    async: z.boolean().optional().meta({ description: "Always run as a task: the call is answered with a task id at once" }),
   })
   .strict()
   .refine((v) => Object.keys(v).length > 0, "give at least one field to change")

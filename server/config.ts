@@ -24,6 +24,12 @@ const ZEnv = z.object({
   RATE_LIMIT_SESSION_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   RATE_LIMIT_TOOL_PER_MINUTE: z.coerce.number().int().min(1).default(6000),
   MCP_ALLOWED_HOSTS: z.string().default(""),
+  TASK_THRESHOLD_MS: z.coerce.number().int().min(0).default(1000),
+  TASK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
+  TASK_RESULT_MAX_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  TASK_RETENTION_DAYS: z.coerce.number().min(0).default(7),
+  TASK_DEDUPE_WINDOW_SECONDS: z.coerce.number().min(0).default(30),
+  TASK_SWEEP_INTERVAL_MS: z.coerce.number().int().min(50).default(5000),
 });
 
 export type Config = {
@@ -48,6 +54,8 @@ export type Config = {
    * PUBLIC_URL's host plus MCP_ALLOWED_HOSTS (comma-separated).
    */
   mcpAllowedHosts: string[];
+  /** Durable tasks: switch-over threshold, workers per process, result cap, retention, dedupe window, sweep. */
+  tasks: { thresholdMs: number; concurrency: number; resultMaxBytes: number; retentionDays: number; dedupeWindowMs: number; sweepIntervalMs: number };
 };
 
 export class ConfigError extends Error {
@@ -76,6 +84,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     login: { maxFailures: e.LOGIN_MAX_FAILURES, windowSeconds: e.LOGIN_WINDOW_SECONDS },
     noDemo: e.PORTCULLIS_NO_DEMO,
     rateLimits: { perSessionPerMinute: e.RATE_LIMIT_SESSION_PER_MINUTE, perToolPerMinute: e.RATE_LIMIT_TOOL_PER_MINUTE },
+    tasks: {
+      thresholdMs: e.TASK_THRESHOLD_MS,
+      concurrency: e.TASK_CONCURRENCY,
+      resultMaxBytes: e.TASK_RESULT_MAX_BYTES,
+      retentionDays: e.TASK_RETENTION_DAYS,
+      dedupeWindowMs: e.TASK_DEDUPE_WINDOW_SECONDS * 1000,
+      sweepIntervalMs: e.TASK_SWEEP_INTERVAL_MS,
+    },
     mcpAllowedHosts: [
       ...new Set([
         ...(e.PUBLIC_URL ? [new URL(e.PUBLIC_URL).hostname.toLowerCase()] : []),

@@ -29,6 +29,7 @@ import { createAgentSession, getSessionSettings, listAgentSessions, revokeAgentS
 import { createSessionAuth, type SessionAuth } from "./sessions/session-auth";
 import type { TTaskQuery } from "../lib/task-schemas";
 import { cancelTask } from "./tasks/cancel-task";
+import { createTaskEngine, type TaskEngine, type TaskOptions } from "./tasks/task-engine";
 import { getTaskDetail, listTasks, type TaskViewer } from "./tasks/task-dto";
 import { listApiTokens, revokeApiToken } from "./tokens/revoke-api-token";
 import { createUser } from "./users/create-user";
@@ -37,11 +38,11 @@ import { getUserByEmail, listUsers } from "./users/list-users";
 import { updateUser } from "./users/update-user";
 import { VERSION } from "./version";
 
-export type GatewayDeps = { db: Db; databaseUrl: string; logger: Logger; config: Config; pool?: Partial<PoolOptions> };
+export type GatewayDeps = { db: Db; databaseUrl: string; logger: Logger; config: Config; pool?: Partial<PoolOptions>; tasks?: Partial<TaskOptions> };
 
 export const GATEWAY_LIMITS = { maxOutputBytes: 100 * 1024, maxRequestBytes: 1024 * 1024 };
 
-export function createGateway({ db, databaseUrl, logger, config, pool: poolOptions }: GatewayDeps) {
+export function createGateway({ db, databaseUrl, logger, config, pool: poolOptions, tasks: taskOptions }: GatewayDeps) {
   const loginLimiter = createLoginLimiter(databaseUrl, config.login);
   // The gateway side is built on first use: CLI commands and the console never open upstream connections.
   let core:
@@ -54,6 +55,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         sessions: SessionUpstreams;
         caches: { sessions: { close(): void }; agents: SessionAuth; policy: PolicyCache };
         audit: AuditWriter;
+        tasks: TaskEngine;
       }
     | undefined;
   const gatewayCore = () => {
@@ -79,9 +81,10 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       const registry = createRegistry({ db, pool, bus, logger });
       registryRef.current = registry;
       const limiter = createCallLimiter(databaseUrl, config.rateLimits, logger);
-      const pipeline = buildToolPipeline({ db, logger, pool, rateLimit: limiter.middleware, policy }, GATEWAY_LIMITS);
+      const tasks = createTaskEngine({ db, databaseUrl, logger, bus, registry, pool, options: { ...config.tasks, ...taskOptions } });
+      const pipeline = buildToolPipeline({ db, logger, pool, rateLimit: limiter.middleware, policy, tasks }, GATEWAY_LIMITS);
       const sessions = createSessionUpstreams({ db, bus, logger });
-      core = { bus, pool, registry, pipeline, limiter, sessions, caches: { sessions: sessionCache, agents: agentAuth, policy }, audit };
+      core = { bus, pool, registry, pipeline, limiter, sessions, caches: { sessions: sessionCache, agents: agentAuth, policy }, audit, tasks };
     }
     return core;
   };
@@ -143,6 +146,12 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       tryToolCall(gatewayCore(), ctx, gatewayName, args),
     /** Connects every enabled upstream server; the HTTP server calls it once at start-up. */
     startUpstreams: () => gatewayCore().registry.startAll(),
+    /** Starts this process's task workers and the sweeper that recovers tasks of stopped processes. */
+    startTasks: () => gatewayCore().tasks.start(),
+    /** The task engine (tests and benchmarks look inside). */
+    get taskEngine(): TaskEngine {
+      return gatewayCore().tasks;
+    },
     mcp: {
       handle(req: Request, endpoint: McpEndpoint): Promise<Response> {
         const c = gatewayCore();
@@ -153,7 +162,8 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
             authenticate: (token) => c.caches.agents.authenticate(token),
             endpointExists: async (e) => e.kind === "aggregate" || (await c.registry.resolveServer(e.slug, 0)) !== null,
             serve: async (e, session, transport) => {
-              const deps = { registry: c.registry, pipeline: c.pipeline, pool: c.pool, bus: c.bus, db, logger, sessions: c.sessions, policy: c.caches.policy };
+              const taskTools = { pollSeconds: c.tasks.options.pollSeconds, maxOutputBytes: GATEWAY_LIMITS.maxOutputBytes };
+              const deps = { registry: c.registry, pipeline: c.pipeline, pool: c.pool, bus: c.bus, db, logger, sessions: c.sessions, policy: c.caches.policy, taskTools };
               if (e.kind === "aggregate") await buildAggregateServer(deps, session).connect(transport);
               else serveTransparent(deps, e.slug, session, transport);
             },
@@ -167,6 +177,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     },
     async close() {
       if (core) {
+        await core.tasks.close();
         await core.sessions.closeAll();
         await core.pool.close();
         await core.bus.close();

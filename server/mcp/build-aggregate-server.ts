@@ -19,7 +19,8 @@ import {
   SetLevelRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "../context";
-import type { DbTx } from "../db/client";
+import type { Db } from "../db/client";
+import { asCreateTaskResult, asTaskCapable, callTaskTool, isTaskTool, mcpTaskStore, TASK_CAPABILITIES, taskContextOf, taskToolDefinitions, type TaskToolDeps } from "../tasks/task-tools";
 import type { ChangeBus } from "../events/change-bus";
 import type { Logger } from "../logger";
 import type { CallToolHandler } from "../pipeline/types";
@@ -35,7 +36,7 @@ import { cancellable } from "./cancellation";
 
 export type AggregateSession = { bucket: number; ctx: RequestContext; sessionKey: string; mcpSessionId: string; grant: SessionGrant };
 
-export type AggregateDeps = { registry: Registry; pipeline: CallToolHandler; pool: UpstreamPool; bus: ChangeBus; db: DbTx; logger: Logger; policy: PolicyCache };
+export type AggregateDeps = { registry: Registry; pipeline: CallToolHandler; pool: UpstreamPool; bus: ChangeBus; db: Db; logger: Logger; policy: PolicyCache; taskTools: Omit<TaskToolDeps, "db"> };
 
 export const GATEWAY_INFO = { name: "portcullis", title: "Portcullis MCP gateway", version: VERSION };
 
@@ -52,9 +53,20 @@ function serverForUri(routes: ServerRoute[], uri: string): ServerRoute | undefin
 }
 
 export function buildAggregateServer(deps: AggregateDeps, session: AggregateSession): Server {
+  const taskDeps: TaskToolDeps = { db: deps.db, ...deps.taskTools };
+  const owner = session.grant.agentSessionId ? { agentSessionId: session.grant.agentSessionId, ownerId: session.grant.userId } : undefined;
   const server = new Server(GATEWAY_INFO, {
     jsonSchemaValidator: SHARED_VALIDATOR,
-    capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} },
+    // MCP tasks (2025-11-25): tasks/get, tasks/result, tasks/list and tasks/cancel over the session's task rows.
+    ...(owner && { taskStore: mcpTaskStore(taskDeps, session.ctx, owner) }),
+    capabilities: {
+      tools: { listChanged: true },
+      resources: { listChanged: true },
+      prompts: { listChanged: true },
+      completions: {},
+      logging: {},
+      ...(owner && { tasks: TASK_CAPABILITIES }),
+    },
     instructions:
       "Tools and prompts from several servers, named <server>__<name>; resources keep their URIs. Calls are checked, bounded and audited by Portcullis.",
   });
@@ -69,10 +81,16 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const { mayUse } = await access();
-    return { tools: (await deps.registry.visibleTools(session.bucket)).filter((t) => mayUse(t.name)) };
+    const tools = (await deps.registry.visibleTools(session.bucket)).filter((t) => mayUse(t.name));
+    return { tools: owner ? [...tools.map(asTaskCapable), ...taskToolDefinitions(taskDeps.pollSeconds)] : tools };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+    const taskTool = req.params.name;
+    if (owner && isTaskTool(taskTool)) {
+      const info = { action: "tool.called" as const, endpoint: "mcp", serverSlug: "portcullis", target: taskTool, argumentKeys: Object.keys(req.params.arguments ?? {}), mcpSessionId: session.mcpSessionId };
+      return auditedRequest(deps, requestCtx(extra.requestId), info, () => callTaskTool(taskDeps, requestCtx(extra.requestId), owner, taskTool, req.params.arguments ?? {}));
+    }
     const resolved = await deps.registry.resolveTool(req.params.name, session.bucket);
     if ("error" in resolved) {
       // A name that resolves to nothing (a typo, another case, a look-alike) is refused and kept as a security event.
@@ -80,7 +98,8 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
       return auditedRequest(deps, requestCtx(extra.requestId), info, () => Promise.reject(new Error("unreachable")));
     }
     const token = req.params._meta?.progressToken;
-    return cancellable(deps.bus, session.mcpSessionId, extra.requestId, extra.signal, (signal) =>
+    const task = taskContextOf(session.grant, "mcp", req.params);
+    const result = await cancellable(deps.bus, session.mcpSessionId, extra.requestId, extra.signal, (signal) =>
       deps.pipeline(
         {
           tool: resolved.tool,
@@ -90,6 +109,7 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
           endpoint: "mcp",
           sessionKey: session.sessionKey,
           grant: session.grant,
+          task,
           signal,
           onProgress:
             token === undefined
@@ -100,6 +120,7 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
         {},
       ),
     );
+    return req.params.task ? asCreateTaskResult(deps.db, result, taskDeps.pollSeconds) : result;
   });
 
   server.setRequestHandler(ListPromptsRequestSchema, async () => {

@@ -49,7 +49,7 @@ export function auditCall(db: DbTx, logger: Logger): Middleware {
       resultBytes: notes.resultBytes ?? null,
       truncated: notes.truncated ?? false,
       upstreamVersion: call.tool.version,
-      ...(notes.capped && { details: { capped: notes.capped } }),
+      ...((notes.capped || notes.taskId) && { details: { ...(notes.capped && { capped: notes.capped }), ...(notes.taskId && { taskId: notes.taskId }) } }),
     };
     try {
       await writer.write(row);

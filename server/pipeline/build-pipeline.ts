@@ -8,18 +8,24 @@ import { auditCall } from "./audit-call";
 import { authorize } from "./authorize";
 import { boundOutput } from "./bound-output";
 import { executeUpstream } from "./execute-upstream";
+import type { TaskEngine } from "../tasks/task-engine";
+import { taskSwitch } from "../tasks/task-switch";
 import { toolError } from "./tool-error";
 import { compose, type CallToolHandler, type Middleware } from "./types";
 import { validateArguments } from "./validate-arguments";
 
 export type PipelineOptions = { maxOutputBytes: number };
 
-/** audit → refuse → authorize (whitelist, tier, rules) → validate → rate limit → bound output → execute. */
+/**
+ * audit → refuse → authorize (whitelist, tier, rules) → validate → rate limit → task switch (or, without a
+ * task engine, output bound) → execute. The task switch bounds what it answers itself.
+ */
 export function buildToolPipeline(
-  deps: { db: DbTx; logger: Logger; pool: UpstreamPool; rateLimit: Middleware; policy: PolicyCache },
+  deps: { db: DbTx; logger: Logger; pool: UpstreamPool; rateLimit: Middleware; policy: PolicyCache; tasks?: TaskEngine | undefined },
   opts: PipelineOptions,
 ): CallToolHandler {
-  return compose(auditCall(deps.db, deps.logger), refuse, authorize(deps.policy), validateArguments(), deps.rateLimit, boundOutput(opts.maxOutputBytes))(executeUpstream(deps.pool));
+  const last = deps.tasks ? taskSwitch(deps.tasks, deps.db, opts.maxOutputBytes) : boundOutput(opts.maxOutputBytes);
+  return compose(auditCall(deps.db, deps.logger), refuse, authorize(deps.policy), validateArguments(), deps.rateLimit, last)(executeUpstream(deps.pool));
 }
 
 /** A call the registry already refused (disabled tool) ends here, after the audit step has seen it. */

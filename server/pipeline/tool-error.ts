@@ -11,7 +11,9 @@ export type ToolErrorCode =
   | "upstream_timeout"
   | "upstream_error"
   | "tool_disabled"
-  | "request_too_large";
+  | "request_too_large"
+  | "task_not_found"
+  | "task_finished";
 
 /**
  * No structuredContent: clients check it against the tool's outputSchema, which an error does not match.

@@ -2,6 +2,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "../context";
 import type { SessionGrant } from "../policy/evaluate";
+import type { TaskContext } from "../tasks/task-engine";
 import type { ToolErrorCode } from "./tool-error";
 
 /** A tool as the pipeline sees it: the registry row plus where it is served. */
@@ -21,6 +22,8 @@ export type ResolvedTool = {
   rateLimitPerMinute?: number | null;
   /** Retries are safe only for read-only or idempotent tools. */
   retryable: boolean;
+  /** An admin marked it async: every call is queued as a task and answered with its id. */
+  async?: boolean | undefined;
   /** The version that serves this call (active or canary for this session). */
   role: "active" | "canary";
   versionId: string;
@@ -45,6 +48,8 @@ export type ToolCall = {
    * endpoint's per-session upstream, which relays sampling, elicitation and roots). Still under the pool's policies.
    */
   via?: ((signal: AbortSignal) => Promise<CallToolResult>) | undefined;
+  /** Set for agent sessions: the call may become a durable task (tasks/task-switch.ts). */
+  task?: TaskContext | undefined;
 };
 
 /** What the audit step records about a call beyond its result; steps fill it in as they decide. */
@@ -58,6 +63,8 @@ export type CallNotes = {
   attempts?: number;
   /** Arguments a row-cap rule lowered. */
   capped?: { argument: string; from: unknown; to: number }[];
+  /** The task the call became (or replayed). */
+  taskId?: string;
 };
 
 export type CallToolHandler = (call: ToolCall, ctx: RequestContext, notes: CallNotes) => Promise<CallToolResult>;

@@ -446,6 +446,7 @@ export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
             ...(patch.timeoutMs !== undefined && { timeoutMs: patch.timeoutMs }),
             ...(patch.rateLimitPerMinute !== undefined && { rateLimitPerMinute: patch.rateLimitPerMinute }),
             ...(patch.riskTier !== undefined && { riskTier: patch.riskTier, tierOverride: true }),
+            ...(patch.async !== undefined && { async: patch.async }),
           },
         });
         await recordAudit(tx, ctx, { action: "tool.updated", targetType: "tool", targetId: t.id, details: { tool: gatewayName, changes: toJson(patch) } });
@@ -524,6 +525,7 @@ export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
           timeoutMs: row.timeoutMs ?? server.timeoutMs,
           rateLimitPerMinute: row.rateLimitPerMinute ?? server.rateLimitPerMinute ?? null,
           retryable: ann.readOnlyHint === true || ann.idempotentHint === true,
+          async: row.async,
           versionId: version.id,
           version: version.version,
         },

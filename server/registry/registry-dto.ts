@@ -56,6 +56,7 @@ export function toToolDto(t: Tool, serverSlug: string): TToolSummary {
     riskTier: t.riskTier,
     timeoutMs: t.timeoutMs,
     rateLimitPerMinute: t.rateLimitPerMinute,
+    async: t.async,
     lintFindings: t.lintFindings as TToolSummary["lintFindings"],
     removed: t.removedAt !== null,
   };

@@ -19,6 +19,7 @@ import { canaryBucket } from "../mcp/mcp-sessions";
 import { createAgentSession } from "../sessions/agent-sessions";
 import { createApiToken } from "../tokens/create-api-token";
 import type { PoolOptions } from "../upstream/upstream-pool";
+import type { TaskOptions } from "../tasks/task-engine";
 import type { FixtureEvent, FlapState } from "./fixtures/misbehaving-server";
 import { insertUser, userContext } from "./contexts";
 import { serveWebHandler, type ServedHandler } from "./serve-web-handler";
@@ -172,7 +173,7 @@ export type TestGateway = { gateway: Gateway; db: Db; http: ServedHandler; mcpUr
 
 /** A gateway (its own database client) whose /mcp endpoint is served over node:http. */
 export async function startTestGateway(
-  opts: { pool?: Partial<PoolOptions>; logLevel?: string } = {},
+  opts: { pool?: Partial<PoolOptions>; logLevel?: string; tasks?: Partial<TaskOptions> } = {},
 ): Promise<TestGateway> {
   const db = createTestDb();
   const logLevel = opts.logLevel ?? process.env.TEST_LOG_LEVEL ?? "silent";
@@ -182,7 +183,10 @@ export async function startTestGateway(
     logger: createLogger(logLevel),
     config: loadConfig({ NODE_ENV: "test", LOG_LEVEL: logLevel }),
     ...(opts.pool && { pool: opts.pool }),
+    // Tests of other things keep calls synchronous; task tests set a threshold (and start the workers).
+    tasks: { thresholdMs: 0, ...opts.tasks },
   });
+  if (opts.tasks) await gateway.startTasks();
   // The app's two routes: /mcp (aggregate) and /mcp/s/<slug> (one server, transparent).
   const http = await serveWebHandler((req) => {
     const slug = /^\/mcp\/s\/([^/?]+)/.exec(new URL(req.url).pathname)?.[1];
@@ -398,13 +402,13 @@ export type GatewayTestEnv = {
 export async function setUpGatewayTest(
   db: Db,
   label: string,
-  opts: { gateways?: number; pool?: Partial<PoolOptions>; startUpstreams?: boolean } = {},
+  opts: { gateways?: number; pool?: Partial<PoolOptions>; startUpstreams?: boolean; tasks?: Partial<TaskOptions> } = {},
 ): Promise<GatewayTestEnv> {
   await truncateAll(db);
   const gateways: TestGateway[] = [];
   const agents: Agent[] = [];
   for (let i = 0; i < (opts.gateways ?? 1); i++)
-    gateways.push(await startTestGateway(opts.pool ? { pool: opts.pool } : {}));
+    gateways.push(await startTestGateway({ ...(opts.pool && { pool: opts.pool }), ...(opts.tasks && { tasks: opts.tasks }) }));
   if (opts.startUpstreams) for (const g of gateways) await g.gateway.startUpstreams();
   const admin = userContext(await insertUser(db, { role: "ADMIN" }));
   const { token } = await userWithToken(db);

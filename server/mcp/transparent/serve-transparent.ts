@@ -17,7 +17,8 @@ import {
   type JSONRPCRequest,
   type LoggingLevel,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { DbTx } from "../../db/client";
+import type { Db } from "../../db/client";
+import { asCreateTaskResult, asTaskCapable, callTaskTool, isTaskTool, mcpTaskStore, TASK_CAPABILITIES, taskContextOf, taskToolDefinitions, type TaskToolDeps } from "../../tasks/task-tools";
 import type { ChangeBus } from "../../events/change-bus";
 import type { Logger } from "../../logger";
 import type { CallToolHandler } from "../../pipeline/types";
@@ -29,7 +30,7 @@ import { cancellable } from "../cancellation";
 import type { McpSessionView } from "../handle-mcp-request";
 import type { LiveSession, SessionUpstreams } from "./session-upstreams";
 
-export type TransparentDeps = { registry: Registry; pipeline: CallToolHandler; bus: ChangeBus; db: DbTx; logger: Logger; sessions: SessionUpstreams; policy: PolicyCache };
+export type TransparentDeps = { registry: Registry; pipeline: CallToolHandler; bus: ChangeBus; db: Db; logger: Logger; sessions: SessionUpstreams; policy: PolicyCache; taskTools: Omit<TaskToolDeps, "db"> };
 
 type Params = Record<string, unknown> & { _meta?: { progressToken?: string | number } & Record<string, unknown> };
 
@@ -69,8 +70,45 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
     }
   }
 
+  const taskDeps: TaskToolDeps = { db: deps.db, ...deps.taskTools };
+  const owner = view.grant.agentSessionId ? { agentSessionId: view.grant.agentSessionId, ownerId: view.grant.userId } : undefined;
+
+  /** The gateway's own task tools and MCP task requests: answered here, never relayed upstream. */
+  async function answerTasks(request: JSONRPCRequest): Promise<Record<string, unknown> | undefined> {
+    if (!owner) return undefined;
+    const params = (request.params ?? {}) as Params;
+    const ctx = { ...view.ctx, requestId: `${view.ctx.requestId}:${String(request.id)}` };
+    const store = mcpTaskStore(taskDeps, ctx, owner);
+    const taskId = str(params.taskId);
+    switch (request.method) {
+      case "tools/call": {
+        const name = str(params.name);
+        if (!isTaskTool(name)) return undefined;
+        const info = { action: "tool.called" as const, endpoint, serverSlug: "portcullis", target: name, argumentKeys: Object.keys(params.arguments ?? {}), mcpSessionId: view.mcpSessionId };
+        return auditedRequest(deps, ctx, info, () => callTaskTool(taskDeps, ctx, owner, name, (params.arguments ?? {}) as Record<string, unknown>));
+      }
+      case "tasks/get": {
+        const task = await store.getTask(taskId);
+        if (!task) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
+        return task;
+      }
+      case "tasks/result":
+        return store.getTaskResult(taskId);
+      case "tasks/list":
+        return store.listTasks(str(params.cursor) || undefined);
+      case "tasks/cancel": {
+        await store.updateTaskStatus(taskId, "cancelled");
+        return (await store.getTask(taskId)) ?? {};
+      }
+      default:
+        return undefined;
+    }
+  }
+
   async function answer(request: JSONRPCRequest): Promise<Record<string, unknown>> {
     if (request.method === "ping") return {};
+    const own = await answerTasks(request);
+    if (own) return own;
     const route = await deps.registry.resolveServer(slug, view.bucket);
     if (!route) throw new McpError(ErrorCode.ConnectionClosed, `The server ${slug} is disabled or has been removed.`);
     let live: LiveSession;
@@ -117,7 +155,8 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
         return {
           protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION,
           // The gateway decides which tools are listed, and tells the agent when that changes.
-          capabilities: { ...capabilities, ...(capabilities.tools && { tools: { ...capabilities.tools, listChanged: true } }) },
+          // Tasks are the gateway's own (its rows, its tools), whatever the upstream offers.
+          capabilities: { ...capabilities, ...(capabilities.tools && { tools: { ...capabilities.tools, listChanged: true } }), ...(owner && { tasks: TASK_CAPABILITIES }) },
           serverInfo: live.client.getServerVersion() ?? route.defs.serverInfo,
           ...(instructions && { instructions }),
         };
@@ -128,7 +167,7 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
           .filter((t) => t.name.startsWith(prefix))
           .map((t) => ({ ...t, name: t.name.slice(prefix.length) }))
           .filter((t) => mayUse(t.name));
-        return { tools };
+        return { tools: owner ? [...tools.map(asTaskCapable), ...taskToolDefinitions(taskDeps.pollSeconds)] : tools };
       }
       case "tools/call": {
         const name = str(params.name);
@@ -138,7 +177,7 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
           return auditedRequest(deps, ctx, { action: "tool.called", endpoint, serverSlug: slug, target: name, argumentKeys: Object.keys(params.arguments ?? {}), mcpSessionId: view.mcpSessionId, denied }, () => Promise.reject(new Error("unreachable")));
         }
         const args = (params.arguments ?? {}) as Record<string, unknown>;
-        return deps.pipeline(
+        const result = await deps.pipeline(
           {
             tool: resolved.tool,
             refusal: resolved.refusal,
@@ -147,6 +186,7 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
             endpoint: "server",
             sessionKey: view.sessionKey,
             grant: view.grant,
+            task: taskContextOf(view.grant, endpoint, params),
             signal,
             via: async (s) =>
               CallToolResultSchema.parse(
@@ -156,6 +196,7 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
           ctx,
           {},
         );
+        return params.task ? asCreateTaskResult(deps.db, result, taskDeps.pollSeconds) : result;
       }
       case "logging/setLevel": {
         const result = await forward();

@@ -1,0 +1,303 @@
+// Durable tasks over real MCP: the SDK client against the gateway over HTTP, the misbehaving fixture's slow
+// tools as the upstream (it logs every start, finish and cancellation), graphile-worker on the run's
+// PostgreSQL, and a second gateway in a process of its own that the crash tests kill with SIGKILL.
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { CallToolResultSchema, CreateTaskResultSchema, GetTaskResultSchema, ListTasksResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RequestContext } from "../context";
+import {
+  agentToken,
+  connectAgent,
+  errorMeta,
+  fixtureEvents,
+  firstText,
+  misbehavingServer,
+  REPO_ROOT,
+  setUpGatewayTest,
+  waitUntil,
+  type Agent,
+  type GatewayTestEnv,
+  type TestGateway,
+} from "../test/gateway-harness";
+import { createTestDb, testDatabaseUrl } from "../test/test-db";
+
+type Accepted = { task_id: string; status: string };
+type Status = { task_id: string; status: string; progress: number | null; total: number | null; retry_after_seconds: number | null; error_code: string | null; attempts: number };
+
+describe("durable tasks", () => {
+  const db = createTestDb();
+  let env: GatewayTestEnv;
+  let a: TestGateway;
+  let admin: RequestContext;
+  let agent: Agent;
+  let dir = "";
+  let seq = 0;
+  const tag = (label: string) => `${label}-${String(++seq)}`;
+
+  const call = (ag: Agent, name: string, args: Record<string, unknown>, meta?: Record<string, unknown>) =>
+    ag.client.callTool({ name, arguments: args, ...(meta && { _meta: meta }) });
+  const status = async (ag: Agent, id: string) => (await call(ag, "get_task_status", { task_id: id })).structuredContent as Status;
+  const settled = (ag: Agent, id: string, timeoutMs = 20_000) =>
+    waitUntil(`task ${id} to finish`, async () => {
+      const s = await status(ag, id);
+      return s.retry_after_seconds === null ? s : undefined;
+    }, timeoutMs);
+  const starts = (t: string) => fixtureEvents(dir).filter((e) => e.event === "slow.start" && (e.args as { tag?: string }).tag === t).length;
+
+  beforeAll(async () => {
+    env = await setUpGatewayTest(db, "tasks", { gateways: 2, tasks: { thresholdMs: 300, sweepIntervalMs: 200, concurrency: 2, dedupeWindowMs: 5000 } });
+    a = env.gateways[0]!;
+    ({ admin, dir } = env);
+    await a.gateway.registry.register(admin, misbehavingServer(dir, { slug: "slow", timeoutMs: 60_000 }));
+    agent = await env.agent(0);
+  });
+
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  it("lists the task tools next to the upstream's tools, and declares MCP tasks support", async () => {
+    const { tools } = await agent.client.listTools();
+    const names = tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(["get_task_status", "get_task_result", "cancel_task", "list_my_tasks", "slow__slow_write"]));
+    expect(tools.find((t) => t.name === "get_task_status")?.description).toMatch(/every 10 seconds/);
+    expect(tools.find((t) => t.name === "slow__slow_write")?.execution?.taskSupport).toBe("optional");
+    expect(agent.client.getServerCapabilities()?.tasks?.requests?.tools?.call).toBeDefined();
+  });
+
+  it("answers a quick call directly and makes no task of it", async () => {
+    const t = tag("quick");
+    const result = await call(agent, "slow__slow_write", { ms: 20, tag: t });
+    expect(firstText(result)).toBe(`slow_write ${t} done`);
+    expect(await db.task.count({ where: { toolName: "slow__slow_write" } })).toBe(0);
+  });
+
+  it("answers a call still running after the threshold with a task id, records progress, and keeps the result", async () => {
+    const t = tag("threshold");
+    const started = Date.now();
+    const result = await call(agent, "slow__slow_write", { ms: 1500, steps: 5, tag: t });
+    expect(Date.now() - started).toBeLessThan(1400);
+    const accepted = result.structuredContent as Accepted;
+    expect(accepted.status).toBe("RUNNING");
+    expect(firstText(result)).toMatch(/get_task_status/);
+    const mid = await status(agent, accepted.task_id);
+    expect(mid.retry_after_seconds).toBe(10);
+    const done = await settled(agent, accepted.task_id);
+    expect(done.status).toBe("SUCCEEDED");
+    expect(done.progress).toBe(5);
+    expect(done.total).toBe(5);
+    const final = await call(agent, "get_task_result", { task_id: accepted.task_id });
+    expect(firstText(final)).toBe(`slow_write ${t} done`);
+    const row = await db.task.findUniqueOrThrow({ where: { id: accepted.task_id }, include: { events: true } });
+    expect(row.origin).toBe("threshold");
+    expect(row.events.map((e) => e.type)).toEqual(expect.arrayContaining(["submitted", "started", "progress", "succeeded"]));
+    expect(row.expiresAt!.getTime()).toBeGreaterThan(Date.now() + 6 * 86_400_000);
+    // The submitting call's audit event names the task; the finish has one of its own.
+    const audit = await db.auditEvent.findMany({ where: { requestId: row.requestId! } });
+    expect(audit.map((e) => e.action).sort()).toEqual(["task.succeeded", "tool.called"]);
+    expect(starts(t)).toBe(1);
+  });
+
+  it("queues every call of a tool an admin marked async and runs it in a worker", async () => {
+    await a.gateway.registry.updateTool(admin, "slow__slow_read", { async: true });
+    const t = tag("async");
+    const result = await call(agent, "slow__slow_read", { ms: 100, tag: t });
+    const accepted = result.structuredContent as Accepted;
+    expect(accepted.status).toBe("PENDING");
+    const done = await settled(agent, accepted.task_id);
+    expect(done.status).toBe("SUCCEEDED");
+    expect(firstText(await call(agent, "get_task_result", { task_id: accepted.task_id }))).toBe(`slow_read ${t} done`);
+    expect((await db.task.findUniqueOrThrow({ where: { id: accepted.task_id } })).origin).toBe("async");
+    await a.gateway.registry.updateTool(admin, "slow__slow_read", { async: false });
+  });
+
+  it("cancel_task stops a running task and tells the upstream to cancel; the task stays CANCELED", async () => {
+    const t = tag("cancel");
+    const accepted = (await call(agent, "slow__slow_write", { ms: 20_000, steps: 20, tag: t })).structuredContent as Accepted;
+    const cancel = await call(agent, "cancel_task", { task_id: accepted.task_id });
+    expect(cancel.structuredContent).toEqual({ task_id: accepted.task_id, status: "CANCELED" });
+    await waitUntil("the upstream to hear the cancellation", () =>
+      fixtureEvents(dir).some((e) => e.event === "cancelled" && (e.args as { tag?: string }).tag === t),
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    const row = await db.task.findUniqueOrThrow({ where: { id: accepted.task_id } });
+    expect(row.status).toBe("CANCELED");
+    expect(row.errorCode).toBe("canceled");
+    const again = await call(agent, "cancel_task", { task_id: accepted.task_id });
+    expect(errorMeta(again).code).toBe("task_finished");
+  });
+
+  it("the same idempotency key in the same session returns the same task and never runs it twice", async () => {
+    const t = tag("idem");
+    const meta = { idempotencyKey: `key-${t}` };
+    const first = await call(agent, "slow__slow_write", { ms: 1200, tag: t }, meta);
+    const firstId = (first.structuredContent as Accepted).task_id;
+    const whileRunning = await call(agent, "slow__slow_write", { ms: 1200, tag: t }, meta);
+    expect((whileRunning.structuredContent as Accepted).task_id).toBe(firstId);
+    expect(firstText(whileRunning)).toMatch(/not run again/);
+    await settled(agent, firstId);
+    const afterwards = await call(agent, "slow__slow_write", { ms: 1200, tag: t }, meta);
+    expect(firstText(afterwards)).toBe(`slow_write ${t} done`);
+    expect((afterwards._meta?.["portcullis/task"] as { taskId: string }).taskId).toBe(firstId);
+    expect(starts(t)).toBe(1);
+
+    // A quick call with a key is answered directly, and its replay too, without a second run.
+    const q = tag("idem-quick");
+    const quick = await call(agent, "slow__slow_write", { ms: 10, tag: q }, { idempotencyKey: q });
+    expect(firstText(quick)).toBe(`slow_write ${q} done`);
+    expect(firstText(await call(agent, "slow__slow_write", { ms: 10, tag: q }, { idempotencyKey: q }))).toBe(`slow_write ${q} done`);
+    expect(starts(q)).toBe(1);
+
+    // Another session's key space is its own.
+    const other = await connectAgent(a.mcpUrl, await agentToken(db, (await db.user.findFirstOrThrow({ where: { role: "USER" } })), {}));
+    env.agents.push(other);
+    const theirs = await call(other, "slow__slow_write", { ms: 10, tag: q }, { idempotencyKey: q });
+    expect(firstText(theirs)).toBe(`slow_write ${q} done`);
+    expect(starts(q)).toBe(2);
+  });
+
+  it("refuses a malformed idempotency key", async () => {
+    await expect(call(agent, "slow__slow_write", { ms: 10 }, { idempotencyKey: 42 })).rejects.toThrow(/idempotencyKey/);
+  });
+
+  it("an identical call retried within the dedupe window gets the running task instead of a second run", async () => {
+    const t = tag("dedupe");
+    const first = (await call(agent, "slow__slow_write", { ms: 1500, tag: t })).structuredContent as Accepted;
+    const retry = (await call(agent, "slow__slow_write", { ms: 1500, tag: t })).structuredContent as Accepted;
+    expect(retry.task_id).toBe(first.task_id);
+    await settled(agent, first.task_id);
+    expect(starts(t)).toBe(1);
+  });
+
+  it("a task is visible only to its own session", async () => {
+    const t = tag("private");
+    const accepted = (await call(agent, "slow__slow_write", { ms: 800, tag: t })).structuredContent as Accepted;
+    const other = await connectAgent(a.mcpUrl, await agentToken(db, (await db.user.findFirstOrThrow({ where: { role: "USER" } }))));
+    env.agents.push(other);
+    for (const tool of ["get_task_status", "get_task_result", "cancel_task"]) {
+      expect(errorMeta(await call(other, tool, { task_id: accepted.task_id })).code).toBe("task_not_found");
+    }
+    expect(errorMeta(await call(agent, "get_task_status", { task_id: "nope" })).code).toBe("task_not_found");
+    const mine = (await call(agent, "list_my_tasks", { status: ["RUNNING", "SUCCEEDED"] })).structuredContent as { tasks: Status[] };
+    expect(mine.tasks.map((x) => x.task_id)).toContain(accepted.task_id);
+    const theirs = (await call(other, "list_my_tasks", {})).structuredContent as { tasks: Status[] };
+    expect(theirs.tasks).toEqual([]);
+    await settled(agent, accepted.task_id);
+  });
+
+  it("serves a large result in pages within the output bound", async () => {
+    const t = tag("big");
+    const accepted = (await call(agent, "slow__slow_write", { ms: 600, tag: t, kb: 300 })).structuredContent as Accepted;
+    await settled(agent, accepted.task_id);
+    const row = await db.task.findUniqueOrThrow({ where: { id: accepted.task_id } });
+    expect(row.resultBytes).toBeGreaterThan(300 * 1024);
+    expect(row.resultTruncated).toBe(false);
+    let text = "";
+    for (let page = 1; ; page++) {
+      const res = await call(agent, "get_task_result", { task_id: accepted.task_id, page });
+      expect(Buffer.byteLength(JSON.stringify(res))).toBeLessThanOrEqual(100 * 1024);
+      const pageMeta = res._meta?.["portcullis/page"] as { page: number; pages: number };
+      text += firstText(res);
+      if (page === pageMeta.pages) break;
+      expect((res.content as { type: string }[])[1]).toMatchObject({ type: "text", text: expect.stringMatching(/"page":\d+/) as unknown });
+    }
+    expect(text).toBe("y".repeat(300 * 1024));
+    expect(errorMeta(await call(agent, "get_task_result", { task_id: accepted.task_id, page: 99 })).code).toBe("invalid_arguments");
+  });
+
+  it("supports the MCP tasks utility: tools/call with `task` answers a task, tasks/get and tasks/result follow it", async () => {
+    const t = tag("native");
+    const created = await agent.client.request(
+      { method: "tools/call", params: { name: "slow__slow_write", arguments: { ms: 400, tag: t }, task: { ttl: 60_000 } } },
+      CreateTaskResultSchema,
+    );
+    expect(created.task.status).toBe("working");
+    expect(created.task.pollInterval).toBe(10_000);
+    await waitUntil("the MCP task to complete", async () => {
+      const got = await agent.client.request({ method: "tasks/get", params: { taskId: created.task.taskId } }, GetTaskResultSchema);
+      return got.status === "completed";
+    });
+    const result = await agent.client.request({ method: "tasks/result", params: { taskId: created.task.taskId } }, CallToolResultSchema);
+    expect(firstText(result)).toBe(`slow_write ${t} done`);
+    const list = await agent.client.request({ method: "tasks/list", params: {} }, ListTasksResultSchema);
+    expect(list.tasks.map((x) => x.taskId)).toContain(created.task.taskId);
+    expect((await db.task.findUniqueOrThrow({ where: { id: created.task.taskId } })).origin).toBe("mcp_task");
+  });
+
+  it("offers the task tools on the single-server endpoint too", async () => {
+    const one = await connectAgent(new URL("/mcp/s/slow", a.mcpUrl), agent.token);
+    env.agents.push(one);
+    expect((await one.client.listTools()).tools.map((x) => x.name)).toEqual(expect.arrayContaining(["slow_write", "get_task_status"]));
+    const t = tag("transparent");
+    const accepted = (await call(one, "slow_write", { ms: 900, tag: t })).structuredContent as Accepted;
+    expect(accepted.status).toBe("RUNNING");
+    expect((await settled(one, accepted.task_id)).status).toBe("SUCCEEDED");
+    expect(firstText(await call(one, "get_task_result", { task_id: accepted.task_id }))).toBe(`slow_write ${t} done`);
+  });
+
+  it("two gateway processes share the queue", async () => {
+    await a.gateway.registry.updateTool(admin, "slow__slow_read", { async: true });
+    try {
+      const ids: string[] = [];
+      for (let i = 0; i < 8; i++) ids.push(((await call(agent, "slow__slow_read", { ms: 400, tag: tag("shared") })).structuredContent as Accepted).task_id);
+      for (const id of ids) expect((await settled(agent, id)).status).toBe("SUCCEEDED");
+      const started = await db.taskEvent.findMany({ where: { taskId: { in: ids }, type: "started" } });
+      const runners = new Set(started.map((e) => (e.data as { runner: string }).runner));
+      expect(started).toHaveLength(8);
+      expect(runners).toEqual(new Set(env.gateways.map((g) => g.gateway.taskEngine.runnerId)));
+    } finally {
+      await a.gateway.registry.updateTool(admin, "slow__slow_read", { async: false });
+    }
+  });
+
+  describe("when the gateway process running a task is killed", () => {
+    let child: ChildProcess | undefined;
+    afterAll(() => {
+      if (child && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    });
+
+    it("re-runs a read-only task elsewhere and fails a non-idempotent one as `interrupted`, never running it twice", async () => {
+      child = spawn(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, "server/test/fixtures/gateway-process.ts")], {
+        cwd: REPO_ROOT,
+        env: { ...process.env, DATABASE_URL: testDatabaseUrl(), TASK_THRESHOLD_MS: "200", TASK_SWEEP_INTERVAL_MS: "200" },
+        stdio: ["ignore", "ignore", "pipe"],
+      });
+      let stderr = "";
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`the gateway process did not start:\n${stderr}`)), 60_000);
+        child!.stderr!.on("data", (c: Buffer) => {
+          stderr += c.toString();
+          const m = /ready (\S+)\n/.exec(stderr);
+          if (m) {
+            clearTimeout(timer);
+            resolve(m[1]!);
+          }
+        });
+      });
+      const onChild = await connectAgent(new URL("/mcp", url), agent.token);
+      const write = tag("crash-write");
+      const read = tag("crash-read");
+      const w = (await call(onChild, "slow__slow_write", { ms: 15_000, steps: 15, tag: write })).structuredContent as Accepted;
+      const r = (await call(onChild, "slow__slow_read", { ms: 3000, steps: 3, tag: read })).structuredContent as Accepted;
+      expect([w.status, r.status]).toEqual(["RUNNING", "RUNNING"]);
+      await waitUntil("both to have started upstream", () => starts(write) === 1 && starts(read) === 1);
+      const exited = new Promise((resolve) => child!.once("exit", resolve));
+      child.kill("SIGKILL");
+      await exited;
+      await onChild.close();
+
+      const failed = await settled(agent, w.task_id);
+      expect(failed.status).toBe("FAILED");
+      expect(failed.error_code).toBe("interrupted");
+      const rerun = await settled(agent, r.task_id, 30_000);
+      expect(rerun.status).toBe("SUCCEEDED");
+      expect(rerun.attempts).toBe(2);
+      expect(firstText(await call(agent, "get_task_result", { task_id: r.task_id }))).toBe(`slow_read ${read} done`);
+      expect(starts(write)).toBe(1);
+      expect(starts(read)).toBe(2);
+      const events = await db.taskEvent.findMany({ where: { taskId: { in: [w.task_id, r.task_id] }, type: "recovered" } });
+      expect(events.map((e) => (e.data as { action: string }).action).sort()).toEqual(["failed", "requeued"]);
+    });
+  });
+});
