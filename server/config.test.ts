@@ -30,7 +30,18 @@ describe("loadConfig", () => {
       noDemo: false,
       mcpAllowedHosts: [],
       rateLimits: { perSessionPerMinute: 600, perToolPerMinute: 6000 },
+      tasks: { thresholdMs: 1000, concurrency: 8, resultMaxBytes: 1048576, retentionDays: 7, dedupeWindowMs: 30_000, sweepIntervalMs: 5000 },
     });
+  });
+
+  it("reads the task settings, the dedupe window in seconds", () => {
+    expect(loadConfig({ TASK_THRESHOLD_MS: "0", TASK_CONCURRENCY: "2", TASK_DEDUPE_WINDOW_SECONDS: "5", TASK_RETENTION_DAYS: "1.5" }).tasks).toMatchObject({
+      thresholdMs: 0,
+      concurrency: 2,
+      dedupeWindowMs: 5000,
+      retentionDays: 1.5,
+    });
+    expect(() => loadConfig({ TASK_CONCURRENCY: "0" })).toThrow(/TASK_CONCURRENCY/);
   });
 
   it("derives the public URL from PORT unless PUBLIC_URL is set", () => {

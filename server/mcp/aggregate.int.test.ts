@@ -1,5 +1,6 @@
 // /mcp over real HTTP with the MCP SDK client: sessions in PostgreSQL, aggregated tools from real upstreams
 // (server-memory, server-filesystem, the demo orders server) and the endpoint's HTTP-level answers.
+import { TASK_TOOL_NAMES } from "../tasks/task-tools";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -122,7 +123,8 @@ describe("/mcp aggregate endpoint over Streamable HTTP", () => {
       where: { removedAt: null, enabled: true, server: { enabled: true } },
       select: { gatewayName: true },
     });
-    expect([...names].sort()).toEqual(expected.map((t) => t.gatewayName).sort());
+    // Every upstream tool, plus the gateway's own task tools.
+    expect([...names].sort()).toEqual([...expected.map((t) => t.gatewayName), ...TASK_TOOL_NAMES].sort());
     // Definitions pass through unchanged apart from the name.
     const exportOrders = tools.find((t) => t.name === "orders__export_orders");
     expect(exportOrders?.inputSchema).toMatchObject({ properties: { format: { enum: ["csv", "jsonl"] } } });

@@ -1,6 +1,7 @@
 // Least privilege at the gateway, table-driven over real MCP: each case asserts the decision, that a denied call
 // never reached the upstream (the fixture logs every call it receives) and left a security audit event, and
 // that an allowed one arrived with exactly the arguments the policy let through (row caps applied).
+import { isTaskTool } from "../tasks/task-tools";
 import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -222,7 +223,8 @@ describe("least privilege: whitelist → tier → parameter rules, over real MCP
   });
 
   it("a session lists only what it may call: the narrow one sees one tool, the greedy one only what its user holds", async () => {
-    const names = async (a: Agent) => (await a.client.listTools()).tools.map((t) => t.name).sort();
+    // Upstream tools only: the gateway's task tools are every session's.
+    const names = async (a: Agent) => (await a.client.listTools()).tools.map((t) => t.name).filter((n) => !isTaskTool(n)).sort();
     expect(await names(agents.narrow!)).toEqual(["acme__whoami"]);
     expect(await names(agents.greedy!)).toEqual(["acme__whoami"]);
     const main = await names(agents.main!);
