@@ -96,6 +96,7 @@ describe("durable tasks", () => {
     // The submitting call's audit event names the task; the finish has one of its own.
     const audit = await db.auditEvent.findMany({ where: { requestId: row.requestId! } });
     expect(audit.map((e) => e.action).sort()).toEqual(["task.succeeded", "tool.called"]);
+    expect(audit.find((e) => e.action === "tool.called")?.details).toMatchObject({ taskId: accepted.task_id });
     expect(starts(t)).toBe(1);
   });
 
@@ -204,6 +205,18 @@ describe("durable tasks", () => {
     }
     expect(text).toBe("y".repeat(300 * 1024));
     expect(errorMeta(await call(agent, "get_task_result", { task_id: accepted.task_id, page: 99 })).code).toBe("invalid_arguments");
+  });
+
+  it("deletes finished tasks (with their events) once their retention has passed, and keeps the rest", async () => {
+    const done = (await call(agent, "slow__slow_write", { ms: 400, tag: tag("retention") })).structuredContent as Accepted;
+    await settled(agent, done.task_id);
+    const kept = (await call(agent, "slow__slow_write", { ms: 400, tag: tag("retention-kept") })).structuredContent as Accepted;
+    await settled(agent, kept.task_id);
+    await db.task.update({ where: { id: done.task_id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect(await a.gateway.taskEngine.cleanup()).toBe(1);
+    expect(await db.task.findUnique({ where: { id: done.task_id } })).toBeNull();
+    expect(await db.taskEvent.count({ where: { taskId: done.task_id } })).toBe(0);
+    expect(await db.task.findUnique({ where: { id: kept.task_id } })).not.toBeNull();
   });
 
   it("supports the MCP tasks utility: tools/call with `task` answers a task, tasks/get and tasks/result follow it", async () => {
