@@ -181,6 +181,49 @@ test("a lifetime above the administrator's maximum is refused before sending", a
   await expect(dialog).toBeHidden();
 });
 
+test("an agent registered with a callback URL gets its webhook signing secret once", async ({ page }) => {
+  await signInAsAdmin(page);
+  await page.goto("/agents");
+  await page.getByRole("button", { name: "Connect an agent" }).click();
+  const dialog = page.getByRole("dialog", { name: "Connect an agent" });
+  const agent = unique("hook-bot");
+  await dialog.getByLabel("Agent name").fill(agent);
+  await dialog.getByLabel(TOOL, { exact: true }).check();
+  const callback = dialog.getByLabel("Callback URL");
+  await callback.fill("ftp://ci.example.test/hook");
+  // The message shows once the field is left (so typing is not interrupted); a submit then focuses the field.
+  await callback.blur();
+  await expect(dialog.getByText(/^Enter an http:\/\/ or https:\/\/ URL/)).toBeVisible();
+  await expect(callback).toHaveAttribute("aria-invalid", "true");
+  await dialog.getByRole("button", { name: "Create session" }).click();
+  await expect(callback).toBeFocused();
+
+  await callback.fill("https://ci.example.test/portcullis-hook");
+  await dialog.getByRole("button", { name: "Create session" }).click();
+  const connected = page.getByRole("dialog", { name: "Your agent is connected" });
+  await expect(connected).toBeVisible();
+  const secret = await connected.getByLabel("Webhook signing secret").inputValue();
+  expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+  await expect(connected.getByRole("button", { name: "Copy signing secret" })).toBeVisible();
+  await expect(connected).toContainText("https://ci.example.test/portcullis-hook");
+  await connected.getByRole("button", { name: "Done" }).click();
+
+  const res = await page.request.get("/api/v1/sessions");
+  const text = await res.text();
+  const mine = (JSON.parse(text) as { items: TAgentSession[] }).items.find((s) => s.agentId === agent);
+  expect(mine?.callbackUrl).toBe("https://ci.example.test/portcullis-hook");
+  expect(text).not.toContain(secret);
+
+  // Without a callback URL there is no secret to show.
+  await page.getByRole("button", { name: "Connect an agent" }).click();
+  await dialog.getByLabel("Agent name").fill(unique("no-hook-bot"));
+  await dialog.getByLabel(TOOL, { exact: true }).check();
+  await dialog.getByRole("button", { name: "Create session" }).click();
+  await expect(connected.getByLabel("Agent session token")).toHaveValue(/^pcs_/);
+  await expect(connected.getByLabel("Webhook signing secret")).toHaveCount(0);
+  await connected.getByRole("button", { name: "Done" }).click();
+});
+
 test.describe("session lifetime settings", () => {
   let original: TSessionSettings | null = null;
   test.afterEach(async ({ page }) => {

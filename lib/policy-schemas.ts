@@ -21,6 +21,12 @@ export const ZCreateSession = z
     tools: z.array(ZToolPattern).min(1).max(200).meta({ description: "Tool names or patterns (orders__query_*); the session gets those its user holds" }),
     paths: z.array(ZPathEntry).max(200).default([]).meta({ description: "Path and URI prefixes for path rules and resource reads" }),
     ttlSeconds: z.number().int().min(60).optional().meta({ description: "Lifetime; default 3600, at most the admin's maximum" }),
+    callbackUrl: z
+      .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
+      .trim()
+      .max(2000)
+      .optional()
+      .meta({ description: "Where Portcullis POSTs task.completed webhooks when the session's tasks finish, signed with the callbackSecret returned once" }),
   })
   .strict()
   .meta({ id: "CreateSession" });
@@ -41,6 +47,7 @@ export const ZAgentSession = z
     expiresAt: z.string(),
     revokedAt: z.string().nullable(),
     lastUsedAt: z.string().nullable(),
+    callbackUrl: z.string().nullable().meta({ description: "Where task webhooks go; null when none was registered" }),
     createdAt: z.string(),
   })
   .meta({ id: "AgentSession" });
@@ -56,6 +63,8 @@ export const ZCreatedSession = z
     paths: z.array(z.string()),
     /** What was asked but not granted (the user does not hold it). */
     dropped: z.object({ tools: z.array(z.string()), paths: z.array(z.string()) }),
+    callbackUrl: z.string().nullable(),
+    callbackSecret: z.string().nullable().meta({ description: "Signs task webhooks (HMAC-SHA256); shown once" }),
   })
   .meta({ id: "CreatedSession" });
 export type TCreatedSession = z.infer<typeof ZCreatedSession>;

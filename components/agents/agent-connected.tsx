@@ -51,6 +51,29 @@ export function AgentConnected({ created }: { created: TCreatedSession }) {
           <code className="font-mono">Authorization: Bearer …</code>.
         </p>
       </div>
+      {created.callbackSecret && (
+        <div>
+          <label htmlFor="agent-callback-secret" className={label}>
+            Webhook signing secret
+          </label>
+          <div className="mt-1 flex gap-2">
+            <input
+              id="agent-callback-secret"
+              readOnly
+              value={created.callbackSecret}
+              data-testid="callback-secret"
+              aria-describedby="agent-callback-secret-hint"
+              className={`${input} min-w-0 font-mono`}
+              onFocus={(e) => e.currentTarget.select()}
+            />
+            <CopyButton text={created.callbackSecret} what="Signing secret" />
+          </div>
+          <p id="agent-callback-secret-hint" className="mt-1 text-xs break-all text-slate-500">
+            Task completions go to <code className="font-mono">{created.callbackUrl}</code>. Check each POST&rsquo;s{" "}
+            <code className="font-mono">x-portcullis-signature</code> with this secret (HMAC-SHA256).
+          </p>
+        </div>
+      )}
 
       <section aria-labelledby="agent-granted-heading">
         <h3 id="agent-granted-heading" className="text-sm font-medium text-slate-700">

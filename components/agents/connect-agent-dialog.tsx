@@ -55,7 +55,11 @@ export function ConnectAgentDialog({ open, onClose }: { open: boolean; onClose: 
         open={open}
         onClose={close}
         title="Your agent is connected"
-        description="Copy the token now: this is the only time it is shown. Anyone holding it can act as this agent until it expires or you revoke it."
+        description={
+          created.callbackSecret
+            ? "Copy the token and the signing secret now: this is the only time they are shown. Anyone holding the token can act as this agent until it expires or you revoke it."
+            : "Copy the token now: this is the only time it is shown. Anyone holding it can act as this agent until it expires or you revoke it."
+        }
         footer={
           <button type="button" className={buttonPrimary} onClick={close}>
             Done
@@ -104,7 +108,13 @@ export function ConnectAgentDialog({ open, onClose }: { open: boolean; onClose: 
 /** A 422 detail's path as the form names it: `paths.2` → "Allowed paths, line 3: ". */
 function fieldName(path: string): string {
   const [field, index] = path.split(".");
-  const name = { agentId: "Agent name", tools: "Tools", paths: "Allowed paths", ttlSeconds: "Lifetime" }[field ?? ""];
+  const name = {
+    agentId: "Agent name",
+    tools: "Tools",
+    paths: "Allowed paths",
+    ttlSeconds: "Lifetime",
+    callbackUrl: "Callback URL",
+  }[field ?? ""];
   if (!name) return path ? `${path}: ` : "";
   return index === undefined ? `${name}: ` : `${name}, ${field === "paths" ? "line" : "entry"} ${Number(index) + 1}: `;
 }

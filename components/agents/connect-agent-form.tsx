@@ -30,6 +30,7 @@ export function ConnectAgentForm({
     patterns: [],
     paths: "",
     minutes: settings ? String(Math.round(settings.defaultTtlSeconds / 60)) : "",
+    callbackUrl: "",
   }));
   // The default arrives after the dialog opened when the settings were not cached yet.
   const [seenSettings, setSeenSettings] = useState(settings);
@@ -57,7 +58,7 @@ export function ConnectAgentForm({
       onSubmit(body);
       return;
     }
-    const first = (["agentId", "tools", "paths", "minutes"] as const).find((f) => errors[f]);
+    const first = (["agentId", "tools", "paths", "minutes", "callbackUrl"] as const).find((f) => errors[f]);
     const target =
       first === "tools"
         ? e.currentTarget.querySelector<HTMLElement>("fieldset input")
@@ -186,6 +187,32 @@ export function ConnectAgentForm({
             ? `Default ${describeLifetime(settings.defaultTtlSeconds)}; at most ${maxMinutes} minutes (${describeLifetime(settings.maxTtlSeconds)}).`
             : "Leave empty for the default lifetime."}{" "}
           The token stops working after that.
+        </p>
+      </div>
+
+      <div>
+        <label htmlFor={`${id}-callbackUrl`} className={label}>
+          Callback URL <span className="font-normal text-slate-500">(optional)</span>
+        </label>
+        <input
+          id={`${id}-callbackUrl`}
+          type="url"
+          inputMode="url"
+          value={draft.callbackUrl}
+          onChange={(e) => update({ callbackUrl: e.target.value })}
+          onBlur={() => touch("callbackUrl")}
+          maxLength={2000}
+          autoComplete="off"
+          spellCheck={false}
+          placeholder="https://ci.example.com/portcullis-hook"
+          aria-invalid={shown("callbackUrl") ? true : undefined}
+          aria-describedby={describedBy("callbackUrl", `${id}-callbackUrl-hint`)}
+          className={`${input} mt-1 font-mono`}
+        />
+        <FieldError id={errId("callbackUrl")} message={shown("callbackUrl")} />
+        <p id={`${id}-callbackUrl-hint`} className={hint}>
+          When one of this agent&rsquo;s long-running tasks finishes, Portcullis POSTs it here, signed with a secret you
+          get once on the next screen.
         </p>
       </div>
 

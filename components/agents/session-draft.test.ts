@@ -7,6 +7,7 @@ const base: SessionDraft = {
   patterns: [],
   paths: "",
   minutes: "60",
+  callbackUrl: "",
 };
 
 describe("checkDraft", () => {
@@ -46,6 +47,23 @@ describe("checkDraft", () => {
     const { body, errors } = checkDraft({ ...base, ...change }, 86400);
     expect(body).toBeNull();
     expect(errors[field]).toMatch(message);
+  });
+
+  it("sends a callback URL only when one is given, trimmed", () => {
+    expect(checkDraft({ ...base, callbackUrl: " https://ci.example.com/hook?x=1 " }).body).toMatchObject({
+      callbackUrl: "https://ci.example.com/hook?x=1",
+    });
+    expect(checkDraft({ ...base, callbackUrl: "  " }).body).not.toHaveProperty("callbackUrl");
+  });
+
+  it.each([
+    ["another scheme", "ftp://ci.example.com/hook", /http:\/\/ or https:\/\//],
+    ["no URL at all", "ci.example.com/hook", /http:\/\/ or https:\/\//],
+    ["a URL past 2000 characters", `https://ci.example.com/${"x".repeat(2000)}`, /At most 2000/],
+  ])("refuses a callback URL with %s", (_, callbackUrl, message) => {
+    const { body, errors } = checkDraft({ ...base, callbackUrl });
+    expect(body).toBeNull();
+    expect(errors.callbackUrl).toMatch(message);
   });
 
   it("accepts absolute paths, URI prefixes and *", () => {

@@ -13,9 +13,11 @@ export type SessionDraft = {
   paths: string;
   /** Whole minutes; empty for the server's default. */
   minutes: string;
+  /** Where task completions are POSTed; empty for none. */
+  callbackUrl: string;
 };
 
-export type DraftField = "agentId" | "tools" | "paths" | "minutes";
+export type DraftField = "agentId" | "tools" | "paths" | "minutes" | "callbackUrl";
 export type DraftErrors = Partial<Record<DraftField, string>>;
 
 /** The paths of the textarea: one a line, blank lines ignored. */
@@ -75,6 +77,7 @@ export function checkDraft(
   const tools = draftTools(draft);
   const paths = pathLines(draft.paths);
   const ttl = minutesError(draft.minutes, maxTtlSeconds);
+  const callbackUrl = draft.callbackUrl.trim();
   const errors: DraftErrors = {};
   if (ttl.error) errors.minutes = ttl.error;
 
@@ -83,6 +86,7 @@ export function checkDraft(
     tools,
     paths,
     ...(ttl.ttlSeconds === undefined ? {} : { ttlSeconds: ttl.ttlSeconds }),
+    ...(callbackUrl === "" ? {} : { callbackUrl }),
   };
   const parsed = ZCreateSession.safeParse(candidate);
   if (!parsed.success) {
@@ -108,6 +112,11 @@ export function checkDraft(
               : issue.message;
       } else if (field === "ttlSeconds" && !errors.minutes) {
         errors.minutes = "The lifetime must be at least 1 minute.";
+      } else if (field === "callbackUrl" && !errors.callbackUrl) {
+        errors.callbackUrl =
+          issue.code === "too_big"
+            ? "At most 2000 characters."
+            : "Enter an http:// or https:// URL, e.g. https://ci.example.com/portcullis-hook.";
       }
     }
   }

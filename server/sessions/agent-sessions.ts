@@ -12,6 +12,7 @@ import { canaryBucket } from "../mcp/mcp-sessions";
 import { intersectPathLists, normalizeWhitelistEntry } from "../policy/path-check";
 import { intersectToolPatterns } from "../policy/patterns";
 import { heldFrom, loadPolicySnapshot } from "../policy/policy-cache";
+import { newCallbackSecret } from "../tasks/webhook-signature";
 
 const SETTINGS_KEY = "sessions";
 export const DEFAULT_SESSION_SETTINGS: TSessionSettings = { defaultTtlSeconds: 3600, maxTtlSeconds: 86_400 };
@@ -49,6 +50,7 @@ export function toSessionDto(s: AgentSession & { user: { email: string } }): TAg
     expiresAt: s.expiresAt.toISOString(),
     revokedAt: s.revokedAt?.toISOString() ?? null,
     lastUsedAt: s.lastUsedAt?.toISOString() ?? null,
+    callbackUrl: s.callbackUrl,
     createdAt: s.createdAt.toISOString(),
   };
 }
@@ -64,7 +66,7 @@ function normalizePaths(entries: readonly string[]): string[] {
   });
 }
 
-/** Creates a session for `userId` (the caller). The token is returned once. */
+/** Creates a session for `userId` (the caller). The token, and the webhook signing secret if any, are returned once. */
 export async function createAgentSession(db: Db, ctx: RequestContext, userId: string, raw: TCreateSession): Promise<TCreatedSession> {
   const input = ZCreateSession.parse(raw);
   const user = await db.user.findUnique({ where: { id: userId } });
@@ -86,9 +88,12 @@ export async function createAgentSession(db: Db, ctx: RequestContext, userId: st
   const droppedPaths = askedPaths.filter((p) => intersectPathLists([p], heldPaths).length === 0);
   const { token, hash, prefix } = mintToken("agent");
   const expiresAt = new Date(Date.now() + ttl * 1000);
+  const callbackUrl = input.callbackUrl ?? null;
+  // Stored as it is, not hashed like the token: signing needs the key itself. No DTO carries it after this answer.
+  const callbackSecret = callbackUrl ? newCallbackSecret() : null;
   const row = await db.$transaction(async (tx) => {
     const created = await tx.agentSession.create({
-      data: { userId, agentId: input.agentId, tokenHash: hash, prefix, tools: tools.granted, paths, expiresAt, canaryBucket: 0 },
+      data: { userId, agentId: input.agentId, tokenHash: hash, prefix, tools: tools.granted, paths, expiresAt, canaryBucket: 0, callbackUrl, callbackSecret },
     });
     // The canary bucket follows the session id, as the MCP sessions' buckets do.
     await tx.agentSession.update({ where: { id: created.id }, data: { canaryBucket: canaryBucket(created.id) } });
@@ -97,11 +102,11 @@ export async function createAgentSession(db: Db, ctx: RequestContext, userId: st
       category: "security",
       targetType: "agent_session",
       targetId: created.id,
-      details: toJson({ userId, agentId: input.agentId, prefix, tools: tools.granted, paths, expiresAt: expiresAt.toISOString(), dropped: { tools: tools.dropped, paths: droppedPaths } }),
+      details: toJson({ userId, agentId: input.agentId, prefix, tools: tools.granted, paths, expiresAt: expiresAt.toISOString(), callbackUrl, dropped: { tools: tools.dropped, paths: droppedPaths } }),
     });
     return created;
   });
-  return { id: row.id, token, agentId: row.agentId, expiresAt: expiresAt.toISOString(), tools: tools.granted, paths, dropped: { tools: tools.dropped, paths: droppedPaths } };
+  return { id: row.id, token, agentId: row.agentId, expiresAt: expiresAt.toISOString(), tools: tools.granted, paths, dropped: { tools: tools.dropped, paths: droppedPaths }, callbackUrl, callbackSecret };
 }
 
 export async function listAgentSessions(db: Db, opts: { userId?: string | undefined }): Promise<TAgentSession[]> {

@@ -6,6 +6,7 @@ import type { RequestContext } from "../context";
 import type { Db } from "../db/client";
 import { GatewayError } from "../errors";
 import { publishChange } from "../events/change-bus";
+import { webhookOnFinish } from "./webhook-jobs";
 import { findVisibleTask, TASK_INCLUDE, toTaskDto, type TaskViewer } from "./task-dto";
 
 export const CANCELLABLE = ["PENDING", "AWAITING_APPROVAL", "RUNNING"] as const;
@@ -22,6 +23,7 @@ export async function cancelTask(db: Db, ctx: RequestContext, viewer: TaskViewer
       const now = await tx.task.findUniqueOrThrow({ where: { id }, select: { status: true } });
       throw new GatewayError("conflict", `Task ${id} has already finished (${now.status}); only pending or running tasks can be canceled.`);
     }
+    await webhookOnFinish(tx, await tx.task.findUniqueOrThrow({ where: { id } }));
     await tx.taskEvent.create({ data: { taskId: id, type: "canceled", data: { by: ctx.actor.type === "user" ? ctx.actor.email : ctx.actor.name, reason, wasRunning: before.status === "RUNNING" } } });
     // Delivered at commit: the runner aborts the upstream call, the console refreshes.
     await publishChange(tx, { kind: "task", taskId: id, status: "CANCELED" });

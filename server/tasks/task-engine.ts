@@ -25,6 +25,8 @@ import { errorCodeOf } from "../pipeline/tool-error";
 import type { ResolvedTool, ToolCall } from "../pipeline/types";
 import type { Registry } from "../registry/create-registry";
 import type { UpstreamPool } from "../upstream/upstream-pool";
+import { DELIVER_WEBHOOK_JOB, scheduleWebhookJob, sweepWebhooks, webhookJob, webhookOnFinish } from "./webhook-jobs";
+import { DEFAULT_WEBHOOK_BACKOFF_MS, sessionSecretFor } from "./webhooks";
 
 export type TaskOptions = {
   /** A call still running after this long is answered with a task id (0 disables the switch-over). */
@@ -43,6 +45,8 @@ export type TaskOptions = {
   pollSeconds: number;
   /** How many times a retryable task may start (the first run included) before it fails `interrupted`. */
   maxAttempts: number;
+  /** Waits between webhook delivery attempts. */
+  webhookBackoffMs: readonly number[];
 };
 
 export const DEFAULT_TASK_OPTIONS: TaskOptions = {
@@ -54,6 +58,7 @@ export const DEFAULT_TASK_OPTIONS: TaskOptions = {
   sweepIntervalMs: 5000,
   pollSeconds: 10,
   maxAttempts: 3,
+  webhookBackoffMs: DEFAULT_WEBHOOK_BACKOFF_MS,
 };
 
 /** Who submitted a call that may become a task (set by the MCP endpoints for agent sessions). */
@@ -72,12 +77,10 @@ const CLEANUP_JOB = "portcullis_task_cleanup";
 const RUNNER_LOCK_CLASS = 0x70637472; // "pctr"
 const PROGRESS_EVERY_MS = 500;
 
-export const hashArguments = (args: unknown): string => createHash("sha256").update(JSON.stringify(args ?? {})).digest("hex");
-
-export type TaskExtraHooks = {
-  /** Called inside the transaction that finishes a task (webhooks are enqueued there). */
-  onFinished?: (tx: DbTx, task: Task) => Promise<void>;
-};
+export const hashArguments = (args: unknown): string =>
+  createHash("sha256")
+    .update(JSON.stringify(args ?? {}))
+    .digest("hex");
 
 type Running = { controller: AbortController; taskId: string };
 
@@ -89,7 +92,6 @@ export function createTaskEngine(deps: {
   registry: Registry;
   pool: UpstreamPool;
   options?: Partial<TaskOptions>;
-  hooks?: TaskExtraHooks;
 }) {
   const opts: TaskOptions = { ...DEFAULT_TASK_OPTIONS, ...deps.options };
   const log = deps.logger.child({ component: "tasks" });
@@ -98,12 +100,15 @@ export function createTaskEngine(deps: {
   const running = new Map<string, Running>();
   let liveness: Promise<pg.Client> | undefined;
   let runner: Runner | undefined;
+  /** Set by start(): graphile-worker installs its schema first, and add_job needs it. */
+  let starting: Promise<void> | undefined;
   let sweepTimer: NodeJS.Timeout | undefined;
   let closed = false;
 
   // A canceled task is aborted wherever it runs: the upstream request's signal sends notifications/cancelled.
   const unsubscribe = deps.bus.subscribe((e) => {
-    if (e.kind === "task" && e.status === "CANCELED") running.get(e.taskId)?.controller.abort(new Error("task canceled"));
+    if (e.kind === "task" && e.status === "CANCELED")
+      running.get(e.taskId)?.controller.abort(new Error("task canceled"));
   });
 
   /** This process's advisory lock: held until the process (or its connection) dies. */
@@ -126,7 +131,14 @@ export function createTaskEngine(deps: {
     await db.$executeRaw`SELECT graphile_worker.add_job(${RUN_TASK_JOB}::text, json_build_object('taskId', ${taskId}::text), max_attempts := 25)`;
   }
 
-  function taskRow(call: ToolCall, tc: TaskContext, ctx: RequestContext, origin: string, status: "PENDING" | "RUNNING", startedAt?: Date) {
+  function taskRow(
+    call: ToolCall,
+    tc: TaskContext,
+    ctx: RequestContext,
+    origin: string,
+    status: "PENDING" | "RUNNING",
+    startedAt?: Date,
+  ) {
     return {
       status,
       origin,
@@ -147,6 +159,7 @@ export function createTaskEngine(deps: {
 
   /** A queued task (async tool, MCP task, idempotent replay-safe submission): PENDING plus its job, atomically. */
   async function submitQueued(call: ToolCall, tc: TaskContext, ctx: RequestContext, origin: string): Promise<Task> {
+    await starting;
     const task = await deps.db.$transaction(async (tx) => {
       const t = await tx.task.create({ data: taskRow(call, tc, ctx, origin, "PENDING") });
       await event(tx, t.id, "submitted", { origin, requestId: ctx.requestId });
@@ -158,7 +171,13 @@ export function createTaskEngine(deps: {
   }
 
   /** Records a call already running in this process as a RUNNING task of this runner. */
-  async function adopt(call: ToolCall, tc: TaskContext, ctx: RequestContext, origin: string, startedAt: Date): Promise<Task> {
+  async function adopt(
+    call: ToolCall,
+    tc: TaskContext,
+    ctx: RequestContext,
+    origin: string,
+    startedAt: Date,
+  ): Promise<Task> {
     await live();
     return deps.db.$transaction(async (tx) => {
       const t = await tx.task.create({ data: taskRow(call, tc, ctx, origin, "RUNNING", startedAt) });
@@ -186,10 +205,18 @@ export function createTaskEngine(deps: {
       try {
         const changed = await deps.db.task.updateMany({
           where: { id: taskId, status: "RUNNING" },
-          data: { progress: p.progress, progressTotal: p.total ?? null, progressMessage: p.message?.slice(0, 500) ?? null },
+          data: {
+            progress: p.progress,
+            progressTotal: p.total ?? null,
+            progressMessage: p.message?.slice(0, 500) ?? null,
+          },
         });
         if (changed.count) {
-          await event(deps.db, taskId, "progress", { progress: p.progress, total: p.total ?? null, message: p.message ?? null });
+          await event(deps.db, taskId, "progress", {
+            progress: p.progress,
+            total: p.total ?? null,
+            message: p.message ?? null,
+          });
           await deps.bus.publish({ kind: "task", taskId, status: "RUNNING" });
         }
       } catch (err) {
@@ -210,7 +237,11 @@ export function createTaskEngine(deps: {
   }
 
   /** Writes the outcome of a task this runner ran; a task canceled meanwhile keeps CANCELED. */
-  async function finish(taskId: string, outcome: { result: CallToolResult; bytes: number; truncated: boolean } | { error: unknown }, toolName: string) {
+  async function finish(
+    taskId: string,
+    outcome: { result: CallToolResult; bytes: number; truncated: boolean } | { error: unknown },
+    toolName: string,
+  ) {
     // Shutting down aborts the calls; what they answer then is not their outcome. The task stays RUNNING and
     // is recovered once this process's lock is gone (queued again if retryable, else `interrupted`).
     if (closed) return null;
@@ -221,7 +252,10 @@ export function createTaskEngine(deps: {
     if ("result" in outcome) {
       const failed = outcome.result.isError === true;
       status = failed ? "FAILED" : "SUCCEEDED";
-      const message = failed ? (outcome.result.content ?? []).find((c) => c.type === "text")?.text.slice(0, 2000) ?? "The tool reported an error." : null;
+      const message = failed
+        ? ((outcome.result.content ?? []).find((c) => c.type === "text")?.text.slice(0, 2000) ??
+          "The tool reported an error.")
+        : null;
       data = {
         status,
         result: toJson(outcome.result),
@@ -242,8 +276,12 @@ export function createTaskEngine(deps: {
       });
       if (changed.count === 0) return null;
       const t = await tx.task.findUniqueOrThrow({ where: { id: taskId } });
-      await event(tx, taskId, status === "SUCCEEDED" ? "succeeded" : "failed", { errorCode: t.errorCode, resultBytes: t.resultBytes, truncated: t.resultTruncated });
-      await deps.hooks?.onFinished?.(tx, t);
+      await event(tx, taskId, status === "SUCCEEDED" ? "succeeded" : "failed", {
+        errorCode: t.errorCode,
+        resultBytes: t.resultBytes,
+        truncated: t.resultTruncated,
+      });
+      await webhookOnFinish(tx, t);
       await publishChange(tx, { kind: "task", taskId, status });
       return t;
     });
@@ -293,7 +331,9 @@ export function createTaskEngine(deps: {
     tool: ResolvedTool,
     exec: Promise<CallToolResult>,
     controller: AbortController,
-    progressSink: (fn: ((p: { progress: number; total?: number | undefined; message?: string | undefined }) => void) | undefined) => void,
+    progressSink: (
+      fn: ((p: { progress: number; total?: number | undefined; message?: string | undefined }) => void) | undefined,
+    ) => void,
   ): Promise<Task | null> {
     running.set(taskId, { controller, taskId });
     // A cancel that landed between the row's insert and this registration must still stop the call.
@@ -321,23 +361,46 @@ export function createTaskEngine(deps: {
     await live();
     const claimed = await deps.db.task.updateMany({
       where: { id: taskId, status: "PENDING" },
-      data: { status: "RUNNING", runnerId, workerId: helpers.job.locked_by, jobId: String(helpers.job.id), startedAt: new Date(), attempts: { increment: 1 } },
+      data: {
+        status: "RUNNING",
+        runnerId,
+        workerId: helpers.job.locked_by,
+        jobId: String(helpers.job.id),
+        startedAt: new Date(),
+        attempts: { increment: 1 },
+      },
     });
     if (claimed.count === 0) return; // canceled, already claimed, or gone
-    const task = await deps.db.task.findUniqueOrThrow({ where: { id: taskId }, include: { agentSession: { select: { canaryBucket: true, agentId: true } }, owner: true } });
+    const task = await deps.db.task.findUniqueOrThrow({
+      where: { id: taskId },
+      include: { agentSession: { select: { canaryBucket: true, agentId: true } }, owner: true },
+    });
     await event(deps.db, taskId, "started", { attempt: task.attempts, runner: runnerId });
     await deps.bus.publish({ kind: "task", taskId, status: "RUNNING" });
     const resolved = await deps.registry.resolveTool(task.toolName, task.agentSession?.canaryBucket ?? 0);
     if ("error" in resolved || resolved.refusal) {
       const message = "error" in resolved ? resolved.error : resolved.refusal!.message;
-      await finish(taskId, { result: { isError: true, content: [{ type: "text", text: message }], _meta: { "portcullis/error": { code: "tool_unavailable", message } } }, bytes: 0, truncated: false }, task.toolName);
+      await finish(
+        taskId,
+        {
+          result: {
+            isError: true,
+            content: [{ type: "text", text: message }],
+            _meta: { "portcullis/error": { code: "tool_unavailable", message } },
+          },
+          bytes: 0,
+          truncated: false,
+        },
+        task.toolName,
+      );
       return;
     }
     const ctx: RequestContext = {
       actor: { type: "user", userId: task.ownerId, email: task.owner.email, role: task.owner.role },
       requestId: task.requestId ?? `task:${taskId}`,
       via: "agent_token",
-      ...(task.agentSession && task.agentSessionId && { agent: { agentId: task.agentSession.agentId, agentSessionId: task.agentSessionId } }),
+      ...(task.agentSession &&
+        task.agentSessionId && { agent: { agentId: task.agentSession.agentId, agentSessionId: task.agentSessionId } }),
     };
     const controller = new AbortController();
     let sink: ((p: { progress: number; total?: number | undefined; message?: string | undefined }) => void) | undefined;
@@ -351,6 +414,8 @@ export function createTaskEngine(deps: {
     await track(taskId, resolved.tool, execute(call, ctx, {}), controller, (fn) => (sink = fn));
   };
 
+  const scheduleWebhook = (id: string, at: Date) => scheduleWebhookJob(deps.db, id, at);
+
   /** Tasks of dead runners: retryable ones are queued again (until maxAttempts), the rest fail `interrupted`. */
   async function sweep(): Promise<number> {
     const rows = await deps.db.$queryRaw<{ runnerId: string }[]>`
@@ -360,9 +425,13 @@ export function createTaskEngine(deps: {
       const finished: Task[] = [];
       await deps.db.$transaction(async (tx) => {
         // Free only if its process is gone (a live runner holds it on its own connection).
-        const [lock] = await tx.$queryRaw<{ free: boolean }[]>`SELECT pg_try_advisory_xact_lock(${RUNNER_LOCK_CLASS}::int, hashtext(${other})) AS free`;
+        const [lock] = await tx.$queryRaw<
+          { free: boolean }[]
+        >`SELECT pg_try_advisory_xact_lock(${RUNNER_LOCK_CLASS}::int, hashtext(${other})) AS free`;
         if (!lock?.free) return;
-        const tasks = await tx.$queryRaw<Task[]>`SELECT * FROM tasks WHERE status = 'RUNNING' AND "runnerId" = ${other} FOR UPDATE`;
+        const tasks = await tx.$queryRaw<
+          Task[]
+        >`SELECT * FROM tasks WHERE status = 'RUNNING' AND "runnerId" = ${other} FOR UPDATE`;
         const workers = [...new Set(tasks.map((t) => t.workerId).filter((w): w is string => !!w))];
         if (workers.length) await tx.$executeRaw`SELECT graphile_worker.force_unlock_workers(${workers}::text[])`;
         for (const t of tasks) {
@@ -378,10 +447,17 @@ export function createTaskEngine(deps: {
               : "The gateway process running this task stopped before it finished. The tool is neither read-only nor idempotent, so it was not run again: check its effects before you retry.";
             const done = await tx.task.update({
               where: { id: t.id },
-              data: { status: "FAILED", errorCode: "interrupted", errorMessage: reason, finishedAt: new Date(), runnerId: null, expiresAt: new Date(Date.now() + opts.retentionDays * 86_400_000) },
+              data: {
+                status: "FAILED",
+                errorCode: "interrupted",
+                errorMessage: reason,
+                finishedAt: new Date(),
+                runnerId: null,
+                expiresAt: new Date(Date.now() + opts.retentionDays * 86_400_000),
+              },
             });
             await event(tx, t.id, "recovered", { action: "failed", deadRunner: other, attempt: t.attempts });
-            await deps.hooks?.onFinished?.(tx, done);
+            await webhookOnFinish(tx, done);
             await publishChange(tx, { kind: "task", taskId: t.id, status: "FAILED" });
             finished.push(done);
           }
@@ -395,7 +471,9 @@ export function createTaskEngine(deps: {
 
   /** Deletes finished tasks past their retention (events and deliveries go with them). */
   async function cleanup(): Promise<number> {
-    const { count } = await deps.db.task.deleteMany({ where: { expiresAt: { lt: new Date() }, status: { in: ["SUCCEEDED", "FAILED", "CANCELED", "EXPIRED"] } } });
+    const { count } = await deps.db.task.deleteMany({
+      where: { expiresAt: { lt: new Date() }, status: { in: ["SUCCEEDED", "FAILED", "CANCELED", "EXPIRED"] } },
+    });
     if (count) log.info({ count }, "deleted expired tasks");
     return count;
   }
@@ -408,37 +486,50 @@ export function createTaskEngine(deps: {
     });
   }
 
+  async function startWorkers(): Promise<void> {
+    if (closed) return;
+    await live();
+    runner = await run({
+      connectionString: deps.databaseUrl,
+      concurrency: opts.concurrency,
+      noHandleSignals: true,
+      pollInterval: 1000,
+      logger: graphileLogger(),
+      taskList: {
+        [RUN_TASK_JOB]: runTaskJob,
+        [CLEANUP_JOB]: async () => void (await cleanup()),
+        [DELIVER_WEBHOOK_JOB]: webhookJob({
+          db: deps.db,
+          logger: log,
+          secretFor: sessionSecretFor(deps.db),
+          schedule: scheduleWebhook,
+          backoffMs: opts.webhookBackoffMs,
+        }),
+      },
+      crontab: `17 * * * * ${CLEANUP_JOB}`,
+    });
+    const tick = () => {
+      sweepTimer = setTimeout(() => {
+        void Promise.all([sweep(), sweepWebhooks(deps.db, scheduleWebhook)])
+          .catch((err: unknown) => log.error({ err }, "task sweep failed"))
+          .finally(() => {
+            if (!closed) tick();
+          });
+      }, opts.sweepIntervalMs);
+      sweepTimer.unref();
+    };
+    await sweep().catch((err: unknown) => log.error({ err }, "task sweep failed"));
+    tick();
+  }
+
   return {
     runnerId,
     options: opts,
-
-    /** Starts this process's workers and sweeper. */
-    async start(): Promise<void> {
-      if (runner || closed) return;
-      await live();
-      runner = await run({
-        connectionString: deps.databaseUrl,
-        concurrency: opts.concurrency,
-        noHandleSignals: true,
-        pollInterval: 1000,
-        logger: graphileLogger(),
-        taskList: { [RUN_TASK_JOB]: runTaskJob, [CLEANUP_JOB]: async () => void (await cleanup()) },
-        crontab: `17 * * * * ${CLEANUP_JOB}`,
-      });
-      const tick = () => {
-        sweepTimer = setTimeout(() => {
-          void sweep()
-            .catch((err: unknown) => log.error({ err }, "task sweep failed"))
-            .finally(() => {
-              if (!closed) tick();
-            });
-        }, opts.sweepIntervalMs);
-        sweepTimer.unref();
-      };
-      await sweep().catch((err: unknown) => log.error({ err }, "task sweep failed"));
-      tick();
+    /** Starts this process's workers and sweeper (once). */
+    start(): Promise<void> {
+      starting ??= startWorkers();
+      return starting;
     },
-
     submitQueued,
     adopt,
     track,

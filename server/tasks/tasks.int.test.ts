@@ -2,6 +2,8 @@
 // tools as the upstream (it logs every start, finish and cancellation), graphile-worker on the run's
 // PostgreSQL, and a second gateway in a process of its own that the crash tests kill with SIGKILL.
 import { spawn, type ChildProcess } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { CallToolResultSchema, CreateTaskResultSchema, GetTaskResultSchema, ListTasksResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,6 +23,9 @@ import {
   type TestGateway,
 } from "../test/gateway-harness";
 import { createTestDb, testDatabaseUrl } from "../test/test-db";
+import { createAgentSession } from "../sessions/agent-sessions";
+import { userContext } from "../test/contexts";
+import { verifyWebhookSignature } from "./webhooks";
 
 type Accepted = { task_id: string; status: string };
 type Status = { task_id: string; status: string; progress: number | null; total: number | null; retry_after_seconds: number | null; error_code: string | null; attempts: number };
@@ -46,7 +51,7 @@ describe("durable tasks", () => {
   const starts = (t: string) => fixtureEvents(dir).filter((e) => e.event === "slow.start" && (e.args as { tag?: string }).tag === t).length;
 
   beforeAll(async () => {
-    env = await setUpGatewayTest(db, "tasks", { gateways: 2, tasks: { thresholdMs: 300, sweepIntervalMs: 200, concurrency: 2, dedupeWindowMs: 5000 } });
+    env = await setUpGatewayTest(db, "tasks", { gateways: 2, tasks: { thresholdMs: 300, sweepIntervalMs: 200, concurrency: 2, dedupeWindowMs: 5000, webhookBackoffMs: [100, 200] } });
     a = env.gateways[0]!;
     ({ admin, dir } = env);
     await a.gateway.registry.register(admin, misbehavingServer(dir, { slug: "slow", timeoutMs: 60_000 }));
@@ -217,6 +222,44 @@ describe("durable tasks", () => {
     expect(await db.task.findUnique({ where: { id: done.task_id } })).toBeNull();
     expect(await db.taskEvent.count({ where: { taskId: done.task_id } })).toBe(0);
     expect(await db.task.findUnique({ where: { id: kept.task_id } })).not.toBeNull();
+  });
+
+  it("POSTs a signed completion webhook to the session's callback URL, retrying until it is taken", async () => {
+    const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+    const receiver = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString()));
+      req.on("end", () => {
+        received.push({ headers: req.headers, body });
+        res.writeHead(received.length === 1 ? 500 : 200).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = receiver.address() as AddressInfo;
+      const user = await db.user.findFirstOrThrow({ where: { role: "USER" } });
+      const session = await createAgentSession(db, userContext(user), user.id, { agentId: "hooked", tools: ["*"], paths: [], callbackUrl: `http://127.0.0.1:${String(port)}/hook` });
+      expect(session.callbackSecret).toMatch(/^whsec_/);
+      const hooked = await connectAgent(a.mcpUrl, session.token);
+      env.agents.push(hooked);
+      const accepted = (await call(hooked, "slow__slow_write", { ms: 500, tag: tag("hook") })).structuredContent as Accepted;
+      await settled(hooked, accepted.task_id);
+      await waitUntil("the second delivery attempt", () => received.length >= 2);
+      for (const r of received) {
+        expect(verifyWebhookSignature(session.callbackSecret!, String(r.headers["x-portcullis-signature"]), r.body)).toBe(true);
+        expect(r.headers["x-portcullis-event"]).toBe("task.completed");
+      }
+      expect(JSON.parse(received[1]!.body)).toMatchObject({ event: "task.completed", task: { id: accepted.task_id, status: "SUCCEEDED", tool: "slow__slow_write" } });
+      const delivery = await waitUntil("the delivery to be logged as delivered", async () => {
+        const d = await db.webhookDelivery.findFirst({ where: { taskId: accepted.task_id } });
+        return d?.status === "DELIVERED" ? d : undefined;
+      });
+      expect(delivery.attempts).toBe(2);
+      const events = await db.taskEvent.findMany({ where: { taskId: accepted.task_id, type: "webhook" }, orderBy: { id: "asc" } });
+      expect(events.map((e) => (e.data as { status: string }).status)).toEqual(["RETRYING", "DELIVERED"]);
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 
   it("supports the MCP tasks utility: tools/call with `task` answers a task, tasks/get and tasks/result follow it", async () => {

@@ -87,6 +87,21 @@ describe("REST API: sessions, grants, rules, tiers, history, simulator", () => {
     await expect(mcpClient(user.token)).rejects.toThrow(/401|REST API/);
   });
 
+  it("POST /api/v1/sessions with a callbackUrl: 422 unless http(s); 201 with the webhook signing secret once; GET shows the URL, never the secret", async () => {
+    for (const callbackUrl of ["ftp://example.test/hook", "not a url", `https://example.test/${"x".repeat(2000)}`]) {
+      expectError(await apiRequest(base, "/api/v1/sessions", { token: user.token, body: { agentId: "bot", tools: ["shop__*"], callbackUrl } }), 422, "validation_failed");
+    }
+    const res = await apiRequest<TCreatedSession>(base, "/api/v1/sessions", { token: user.token, body: { agentId: "hooked", tools: ["shop__*"], callbackUrl: "https://hooks.example.test/portcullis" } });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.callbackUrl).toBe("https://hooks.example.test/portcullis");
+    expect(res.body.callbackSecret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    const list = await apiRequest<{ items: TAgentSession[] }>(base, "/api/v1/sessions", { token: user.token });
+    expect(list.body.items.find((s) => s.id === res.body.id)?.callbackUrl).toBe("https://hooks.example.test/portcullis");
+    expect(list.text).not.toContain(res.body.callbackSecret!);
+    const plain = await apiRequest<TCreatedSession>(base, "/api/v1/sessions", { token: user.token, body: { agentId: "plain", tools: ["shop__*"] } });
+    expect(plain.body).toMatchObject({ callbackUrl: null, callbackSecret: null });
+  });
+
   it("rules: 422 with details for an invalid rule, 201, GET lists it, it is enforced on /mcp; DELETE removes it; history reverts it", async () => {
     const rules = "/api/v1/tools/shop__whoami/rules";
     const bad = await apiRequest<ApiErrorBody>(base, rules, { token: admin.token, body: { kind: "value", argument: "n", min: 5, max: 1 } });
