@@ -46,6 +46,7 @@ import {
   ZSessionSettings,
   ZSimulateRequest,
 } from "./policy-schemas";
+import { ZTask, ZTaskDetail, ZTaskPage } from "./task-schemas";
 
 export type Operation = {
   method: "get" | "post" | "patch" | "put" | "delete";
@@ -101,4 +102,7 @@ export const OPERATIONS: Operation[] = [
   { method: "get", path: "/api/v1/policy/history", summary: "Changes to tiers, rules and grants, newest first", tag: "policy", role: "ADMIN", query: { ...page, tool: { description: "Only changes to this tool", type: "string" } }, response: { status: 200, schema: ZPolicyChangePage }, errors: [401, 403, 404] },
   { method: "post", path: "/api/v1/policy/history/{id}/revert", summary: "Undo one policy change", tag: "policy", role: "ADMIN", response: { status: 200, schema: ZPolicyChange }, errors: [401, 403, 404, 409] },
   { method: "post", path: "/api/v1/policy/simulate", summary: "The decision for a call (whitelist, tier, rules, schema) without making it", tag: "policy", role: "ADMIN", body: ZSimulateRequest, response: { status: 200, schema: ZDecision }, errors: [400, 401, 403, 404, 422] },
+  { method: "get", path: "/api/v1/tasks", summary: "The caller's durable tasks, newest first (admins: everyone's unless mine=1)", tag: "tasks", role: "USER", query: { ...page, status: { description: "One status or several, comma-separated: PENDING, AWAITING_APPROVAL, RUNNING, SUCCEEDED, FAILED, CANCELED, EXPIRED", type: "string" }, mine: { description: "1 = only the caller's tasks (admins see everyone's otherwise)", type: "string" } }, response: { status: 200, schema: ZTaskPage }, errors: [401, 422] },
+  { method: "get", path: "/api/v1/tasks/{id}", summary: "One task with its arguments, events and a preview of its result (404 for another user's task)", tag: "tasks", role: "USER", response: { status: 200, schema: ZTaskDetail }, errors: [401, 404] },
+  { method: "post", path: "/api/v1/tasks/{id}/cancel", summary: "Cancel a pending or running task (409 once it has finished)", tag: "tasks", role: "USER", response: { status: 200, schema: ZTask }, errors: [401, 404, 409] },
 ];

@@ -87,7 +87,7 @@ describe("buildOpenApi", () => {
 
   it("leaves only bodiless actions without a request body", () => {
     const bodiless = OPERATIONS.filter((op) => (op.method === "post" || op.method === "patch") && !op.body).map((op) => op.path);
-    expect(bodiless).toEqual(["/api/v1/policy/history/{id}/revert"]);
+    expect(bodiless).toEqual(["/api/v1/policy/history/{id}/revert", "/api/v1/tasks/{id}/cancel"]);
   });
 
   it.each(
