@@ -90,6 +90,7 @@ function ToolPage({ tool, server }: { tool: TToolSummary; server: TServer }) {
             <TierBadge tier={tool.riskTier} />
             {!tool.enabled && <Tag>Disabled</Tag>}
             {tool.strict && <Tag tone="indigo">Strict</Tag>}
+            {tool.async && <Tag tone="indigo">Async</Tag>}
             {tool.removed && <Tag tone="red">No longer offered</Tag>}
           </span>
         }

@@ -46,6 +46,14 @@ export function ToolSettings({
           disabled={locked || mutation.isPending}
           onChange={(strict) => mutation.mutate({ strict })}
         />
+        <SwitchRow
+          id="tool-async"
+          title="Always run as a task"
+          text="Every call is queued and answered with a task id at once; agents follow it with get_task_status. For tools that take minutes."
+          checked={saving?.async ?? tool.async}
+          disabled={locked || mutation.isPending}
+          onChange={(async) => mutation.mutate({ async })}
+        />
         <div>
           <label htmlFor="tool-tier" className={label}>
             Risk tier
