@@ -1,6 +1,7 @@
 // Every REST operation, described once; the OpenAPI document is generated from this table.
 import type { z } from "zod";
 import type { TRole } from "./roles";
+import { ZWebhookDeliveryList } from "./webhook-schemas";
 import {
   ZApiTokenList,
   ZApiToken,
@@ -104,5 +105,6 @@ export const OPERATIONS: Operation[] = [
   { method: "post", path: "/api/v1/policy/simulate", summary: "The decision for a call (whitelist, tier, rules, schema) without making it", tag: "policy", role: "ADMIN", body: ZSimulateRequest, response: { status: 200, schema: ZDecision }, errors: [400, 401, 403, 404, 422] },
   { method: "get", path: "/api/v1/tasks", summary: "The caller's durable tasks, newest first (admins: everyone's unless mine=1)", tag: "tasks", role: "USER", query: { ...page, status: { description: "One status or several, comma-separated: PENDING, AWAITING_APPROVAL, RUNNING, SUCCEEDED, FAILED, CANCELED, EXPIRED", type: "string" }, mine: { description: "1 = only the caller's tasks (admins see everyone's otherwise)", type: "string" } }, response: { status: 200, schema: ZTaskPage }, errors: [401, 422] },
   { method: "get", path: "/api/v1/tasks/{id}", summary: "One task with its arguments, events and a preview of its result (404 for another user's task)", tag: "tasks", role: "USER", response: { status: 200, schema: ZTaskDetail }, errors: [401, 404] },
+  { method: "get", path: "/api/v1/tasks/{id}/webhooks", summary: "The delivery log of the task's completion webhook: attempts, HTTP status, next retry", tag: "tasks", role: "USER", response: { status: 200, schema: ZWebhookDeliveryList }, errors: [401, 404] },
   { method: "post", path: "/api/v1/tasks/{id}/cancel", summary: "Cancel a pending or running task (409 once it has finished)", tag: "tasks", role: "USER", response: { status: 200, schema: ZTask }, errors: [401, 404, 409] },
 ];

@@ -30,7 +30,8 @@ import { createSessionAuth, type SessionAuth } from "./sessions/session-auth";
 import type { TTaskQuery } from "../lib/task-schemas";
 import { cancelTask } from "./tasks/cancel-task";
 import { createTaskEngine, type TaskEngine, type TaskOptions } from "./tasks/task-engine";
-import { getTaskDetail, listTasks, type TaskViewer } from "./tasks/task-dto";
+import { findVisibleTask, getTaskDetail, listTasks, type TaskViewer } from "./tasks/task-dto";
+import { listDeliveries } from "./tasks/webhooks";
 import { listApiTokens, revokeApiToken } from "./tokens/revoke-api-token";
 import { createUser } from "./users/create-user";
 import { ensureAdmin } from "./users/ensure-admin";
@@ -129,6 +130,8 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       list: (viewer: TaskViewer, q: TTaskQuery) => listTasks(db, viewer, q),
       get: (viewer: TaskViewer, id: string) => getTaskDetail(db, viewer, id),
       cancel: (ctx: RequestContext, viewer: TaskViewer, id: string) => cancelTask(db, ctx, viewer, id),
+      /** The delivery log of a task's webhook. */
+      webhooks: async (viewer: TaskViewer, id: string) => listDeliveries(db, { taskId: (await findVisibleTask(db, viewer, id)).id }),
     },
     auth: {
       verifyCredentials: (input: { email: string; password: string; ip?: string | undefined }) =>

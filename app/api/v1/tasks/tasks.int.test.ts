@@ -186,6 +186,17 @@ describe("REST API: tasks", () => {
     expectError(await apiRequest(base, "/api/v1/tasks/no-such-task", { token: user.token }), 404, "not_found");
   });
 
+  it("GET /api/v1/tasks/{id}/webhooks – the delivery log, newest attempt state; 404 for another user's task", async () => {
+    const task = mine[1]!;
+    await db.webhookDelivery.create({
+      data: { taskId: task.id, event: "task.completed", url: "https://hooks.example.test/done", payload: {}, status: "RETRYING", attempts: 1, lastStatusCode: 503, lastError: "HTTP 503", nextAttemptAt: new Date() },
+    });
+    const res = await apiRequest<{ items: { url: string; status: string; attempts: number; lastStatusCode: number | null }[] }>(base, `/api/v1/tasks/${task.id}/webhooks`, { token: user.token });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.items).toEqual([expect.objectContaining({ url: "https://hooks.example.test/done", status: "RETRYING", attempts: 1, lastStatusCode: 503 })]);
+    expectError(await apiRequest(base, `/api/v1/tasks/${task.id}/webhooks`, { token: other.token }), 404, "not_found");
+  });
+
   it("POST /api/v1/tasks/{id}/cancel – a pending task becomes CANCELED with a canceled event; again → 409", async () => {
     const pending = mine[3]!;
     const res = await apiRequest<TTask>(base, `/api/v1/tasks/${pending.id}/cancel`, {
