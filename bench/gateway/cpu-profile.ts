@@ -2,7 +2,7 @@
 // (package, Node internals, our server/), so "where does the CPU go" has a measured answer.
 import { Session } from "node:inspector/promises";
 
-type ProfileNode = {
+export type ProfileNode = {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
   children?: number[];
@@ -37,7 +37,8 @@ export function placeOf(url: string, functionName: string): string {
   return url;
 }
 
-export async function startCpuProfile(): Promise<() => Promise<CpuProfileSummary>> {
+/** Starts V8's sampling profiler in this process; the returned function stops it and summarizes the profile. */
+export async function startProfiler<T>(summarize: (profile: Profile) => T): Promise<() => Promise<T>> {
   const session = new Session();
   session.connect();
   await session.post("Profiler.enable");
@@ -46,8 +47,12 @@ export async function startCpuProfile(): Promise<() => Promise<CpuProfileSummary
   return async () => {
     const { profile } = (await session.post("Profiler.stop")) as unknown as { profile: Profile };
     session.disconnect();
-    return summarizeProfile(profile);
+    return summarize(profile);
   };
+}
+
+export function startCpuProfile(): Promise<() => Promise<CpuProfileSummary>> {
+  return startProfiler(summarizeProfile);
 }
 
 export function summarizeProfile(profile: Profile): CpuProfileSummary {

@@ -1,7 +1,8 @@
 // Renders a run as Markdown and puts it into docs/benchmarks.md between the bench's markers.
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import os from "node:os";
+import { writeDocsBlock } from "../docs-block";
 import type { PhaseResult } from "./load";
 import type { CpuProfileSummary } from "./cpu-profile";
 import type { ProfileRow } from "./profile";
@@ -175,13 +176,5 @@ export function renderMarkdown(info: RunInfo): string {
 
 /** Replaces the block between the markers (or appends a section with them). */
 export function writeDocs(file: string, markdown: string): void {
-  const block = `${BEGIN}\n${markdown}\n${END}`;
-  const current = existsSync(file) ? readFileSync(file, "utf8") : "# Benchmarks\n";
-  const start = current.indexOf(BEGIN);
-  const end = current.indexOf(END);
-  const next =
-    start >= 0 && end > start
-      ? current.slice(0, start) + block + current.slice(end + END.length)
-      : `${current.trimEnd()}\n\n## Gateway (bench/gateway)\n\n${block}\n`;
-  writeFileSync(file, next);
+  writeDocsBlock(file, { begin: BEGIN, end: END, heading: "Gateway (bench/gateway)" }, markdown);
 }

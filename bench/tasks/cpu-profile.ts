@@ -1,8 +1,7 @@
 // A V8 CPU profile of a gateway process under task load: self time by place (bench/gateway's summary) and,
 // inclusively, the share of busy samples with a frame of a given library or folder anywhere on the stack
 // (e.g. everything done under Prisma: its query compiler, its driver adapter and the pg writes it makes).
-import { Session } from "node:inspector/promises";
-import { summarizeProfile, type CpuProfileSummary } from "../gateway/cpu-profile";
+import { startProfiler, summarizeProfile, type CpuProfileSummary } from "../gateway/cpu-profile";
 
 type ProfileNode = {
   id: number;
@@ -25,17 +24,8 @@ const UNDER: [string, RegExp][] = [
   ["portcullis server/ (any)", /\/server\//],
 ];
 
-export async function startTaskProfile(): Promise<() => Promise<TaskProfileSummary>> {
-  const session = new Session();
-  session.connect();
-  await session.post("Profiler.enable");
-  await session.post("Profiler.setSamplingInterval", { interval: 250 });
-  await session.post("Profiler.start");
-  return async () => {
-    const { profile } = (await session.post("Profiler.stop")) as unknown as { profile: Profile };
-    session.disconnect();
-    return { ...summarizeProfile(profile), inclusive: inclusive(profile) };
-  };
+export function startTaskProfile(): Promise<() => Promise<TaskProfileSummary>> {
+  return startProfiler((profile: Profile) => ({ ...summarizeProfile(profile), inclusive: inclusive(profile) }));
 }
 
 function inclusive(profile: Profile): InclusiveRow[] {

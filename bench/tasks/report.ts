@@ -1,5 +1,5 @@
 // Renders a run of the task benchmark as Markdown and puts it into docs/benchmarks.md between its markers.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { writeDocsBlock } from "../docs-block";
 import type { TaskProfileSummary } from "./cpu-profile";
 import { machineFacts } from "../gateway/report";
 import type { Summary } from "../gateway/stats";
@@ -234,13 +234,5 @@ function reading(run: RunReport): string[] {
 }
 
 export function writeDocs(file: string, markdown: string): void {
-  const block = `${BEGIN}\n${markdown}\n${END}`;
-  const current = existsSync(file) ? readFileSync(file, "utf8") : "# Benchmarks\n";
-  const start = current.indexOf(BEGIN);
-  const end = current.indexOf(END);
-  const next =
-    start >= 0 && end > start
-      ? current.slice(0, start) + block + current.slice(end + END.length)
-      : `${current.trimEnd()}\n\n## Tasks (bench/tasks)\n\n${block}\n`;
-  writeFileSync(file, next);
+  writeDocsBlock(file, { begin: BEGIN, end: END, heading: "Tasks (bench/tasks)" }, markdown);
 }
