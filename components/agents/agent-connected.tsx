@@ -1,6 +1,7 @@
 "use client";
 // What a new session gives: where to connect, the token (shown this once), what was granted and what was
 // not, and the configuration for three common clients.
+import type { ReactNode } from "react";
 import { CopyButton } from "@/components/copy-button";
 import { formatDateTime } from "@/components/format";
 import { input, label } from "@/components/ui";
@@ -15,64 +16,34 @@ export function AgentConnected({ created }: { created: TCreatedSession }) {
 
   return (
     <div className="space-y-5">
-      <div>
-        <label htmlFor="agent-endpoint" className={label}>
-          Endpoint URL
-        </label>
-        <div className="mt-1 flex gap-2">
-          <input
-            id="agent-endpoint"
-            readOnly
-            value={url}
-            className={`${input} min-w-0 font-mono`}
-            onFocus={(e) => e.currentTarget.select()}
-          />
-          <CopyButton text={url} what="Endpoint URL" />
-        </div>
-      </div>
-      <div>
-        <label htmlFor="agent-token" className={label}>
-          Agent session token
-        </label>
-        <div className="mt-1 flex gap-2">
-          <input
-            id="agent-token"
-            readOnly
-            value={created.token}
-            data-testid="agent-token"
-            aria-describedby="agent-token-hint"
-            className={`${input} min-w-0 font-mono`}
-            onFocus={(e) => e.currentTarget.select()}
-          />
-          <CopyButton text={created.token} what="Token" />
-        </div>
-        <p id="agent-token-hint" className="mt-1 text-xs text-slate-500">
-          Expires {formatDateTime(created.expiresAt)}. Send it as{" "}
-          <code className="font-mono">Authorization: Bearer …</code>.
-        </p>
-      </div>
+      <CopyField id="agent-endpoint" title="Endpoint URL" value={url} what="Endpoint URL" />
+      <CopyField
+        id="agent-token"
+        title="Agent session token"
+        value={created.token}
+        what="Token"
+        testId="agent-token"
+        hint={
+          <>
+            Expires {formatDateTime(created.expiresAt)}. Send it as{" "}
+            <code className="font-mono">Authorization: Bearer …</code>.
+          </>
+        }
+      />
       {created.callbackSecret && (
-        <div>
-          <label htmlFor="agent-callback-secret" className={label}>
-            Webhook signing secret
-          </label>
-          <div className="mt-1 flex gap-2">
-            <input
-              id="agent-callback-secret"
-              readOnly
-              value={created.callbackSecret}
-              data-testid="callback-secret"
-              aria-describedby="agent-callback-secret-hint"
-              className={`${input} min-w-0 font-mono`}
-              onFocus={(e) => e.currentTarget.select()}
-            />
-            <CopyButton text={created.callbackSecret} what="Signing secret" />
-          </div>
-          <p id="agent-callback-secret-hint" className="mt-1 text-xs break-all text-slate-500">
-            Task completions go to <code className="font-mono">{created.callbackUrl}</code>. Check each POST&rsquo;s{" "}
-            <code className="font-mono">x-portcullis-signature</code> with this secret (HMAC-SHA256).
-          </p>
-        </div>
+        <CopyField
+          id="agent-callback-secret"
+          title="Webhook signing secret"
+          value={created.callbackSecret}
+          what="Signing secret"
+          testId="callback-secret"
+          hint={
+            <span className="break-all">
+              Task completions go to <code className="font-mono">{created.callbackUrl}</code>. Check each POST&rsquo;s{" "}
+              <code className="font-mono">x-portcullis-signature</code> with this secret (HMAC-SHA256).
+            </span>
+          }
+        />
       )}
 
       <section aria-labelledby="agent-granted-heading">
@@ -135,5 +106,47 @@ function Names({ items, none }: { items: readonly string[]; none: string }) {
         </span>
       ))}
     </>
+  );
+}
+
+/** A labelled read-only value with a copy button (selected on focus), and an optional hint under it. */
+function CopyField({
+  id,
+  title,
+  value,
+  what,
+  testId,
+  hint,
+}: {
+  id: string;
+  title: string;
+  value: string;
+  what: string;
+  testId?: string;
+  hint?: ReactNode;
+}) {
+  return (
+    <div>
+      <label htmlFor={id} className={label}>
+        {title}
+      </label>
+      <div className="mt-1 flex gap-2">
+        <input
+          id={id}
+          readOnly
+          value={value}
+          data-testid={testId}
+          aria-describedby={hint ? `${id}-hint` : undefined}
+          className={`${input} min-w-0 font-mono`}
+          onFocus={(e) => e.currentTarget.select()}
+        />
+        <CopyButton text={value} what={what} />
+      </div>
+      {hint && (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">
+          {hint}
+        </p>
+      )}
+    </div>
   );
 }

@@ -1,7 +1,7 @@
 // Output limit: a result over the cap is cut, with a marker telling the model what was left out and how
 // to ask for less. The audit event is flagged through notes.truncated.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { Middleware, ResolvedTool } from "./types";
+import type { CallNotes, Middleware, ResolvedTool } from "./types";
 
 const PAGING_ARGS = ["limit", "offset", "cursor", "page", "page_size", "pageSize", "max_results", "maxResults", "start", "count"];
 
@@ -69,11 +69,14 @@ export function boundResult(result: CallToolResult, maxBytes: number, tool: Reso
   return { result: bounded, truncated: true, bytes };
 }
 
+/** boundResult, with the size and any cut recorded in the call's audit notes. */
+export function boundNoted(result: CallToolResult, maxBytes: number, tool: ResolvedTool, notes: CallNotes): CallToolResult {
+  const out = boundResult(result, maxBytes, tool);
+  notes.resultBytes = out.bytes;
+  if (out.truncated) notes.truncated = true;
+  return out.result;
+}
+
 export function boundOutput(maxBytes: number): Middleware {
-  return (next) => async (call, ctx, notes) => {
-    const out = boundResult(await next(call, ctx, notes), maxBytes, call.tool);
-    notes.resultBytes = out.bytes;
-    if (out.truncated) notes.truncated = true;
-    return out.result;
-  };
+  return (next) => async (call, ctx, notes) => boundNoted(await next(call, ctx, notes), maxBytes, call.tool, notes);
 }

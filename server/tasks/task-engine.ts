@@ -12,7 +12,7 @@ import { createHash, randomUUID } from "node:crypto";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Logger as GraphileLogger, run, type Runner, type Task as GraphileTask } from "graphile-worker";
 import pg from "pg";
-import { isTerminalTaskStatus, type TTaskStatus } from "../../lib/task-schemas";
+import type { TTaskStatus } from "../../lib/task-schemas";
 import { auditWriterFor } from "../audit/audit-writer";
 import type { RequestContext } from "../context";
 import { toJson, type Db, type DbTx, type Task } from "../db/client";
@@ -110,6 +110,9 @@ export function createTaskEngine(deps: {
     if (e.kind === "task" && e.status === "CANCELED")
       running.get(e.taskId)?.controller.abort(new Error("task canceled"));
   });
+
+  /** When a task that finished at `finishedAt` is deleted by the retention job. */
+  const expiryFrom = (finishedAt: Date) => new Date(finishedAt.getTime() + opts.retentionDays * 86_400_000);
 
   /** This process's advisory lock: held until the process (or its connection) dies. */
   function live(): Promise<pg.Client> {
@@ -246,7 +249,7 @@ export function createTaskEngine(deps: {
     // is recovered once this process's lock is gone (queued again if retryable, else `interrupted`).
     if (closed) return null;
     const now = new Date();
-    const expiresAt = new Date(now.getTime() + opts.retentionDays * 86_400_000);
+    const expiresAt = expiryFrom(now);
     let status: TTaskStatus;
     let data: Record<string, unknown>;
     if ("result" in outcome) {
@@ -453,7 +456,7 @@ export function createTaskEngine(deps: {
                 errorMessage: reason,
                 finishedAt: new Date(),
                 runnerId: null,
-                expiresAt: new Date(Date.now() + opts.retentionDays * 86_400_000),
+                expiresAt: expiryFrom(new Date()),
               },
             });
             await event(tx, t.id, "recovered", { action: "failed", deadRunner: other, attempt: t.attempts });
@@ -533,14 +536,10 @@ export function createTaskEngine(deps: {
     submitQueued,
     adopt,
     track,
-    finish,
+    /** Recovers tasks of stopped processes now (the sweeper does it every sweepIntervalMs). */
     sweep,
+    /** Deletes finished tasks past their retention now (a graphile cron job does it hourly). */
     cleanup,
-    /** Whether `status` is final. */
-    isTerminal: (status: string) => isTerminalTaskStatus(status as TTaskStatus),
-    /** The task rows this process runs right now. */
-    runningHere: () => [...running.keys()],
-
     async close(): Promise<void> {
       closed = true;
       unsubscribe();

@@ -7,8 +7,8 @@
 //   - calls from outside agent sessions (the console's "try it") stay synchronous.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Prisma, type DbTx, type Task } from "../db/client";
-import { boundResult } from "../pipeline/bound-output";
-import type { CallNotes, Middleware } from "../pipeline/types";
+import { boundNoted } from "../pipeline/bound-output";
+import type { CallNotes, Middleware, ResolvedTool } from "../pipeline/types";
 import { hashArguments, type TaskEngine } from "./task-engine";
 
 type ProgressFn = (p: { progress: number; total?: number | undefined; message?: string | undefined }) => void;
@@ -49,12 +49,10 @@ async function findReplay(db: DbTx, agentSessionId: string, toolName: string, ar
 }
 
 /** A finished task's stored result (for a replay); a running one's handle. */
-function replayAnswer(task: Task, pollSeconds: number, maxOutputBytes: number, notes: CallNotes, tool: Parameters<typeof boundResult>[2]): CallToolResult {
+function replayAnswer(task: Task, pollSeconds: number, maxOutputBytes: number, notes: CallNotes, tool: ResolvedTool): CallToolResult {
   if ((task.status === "SUCCEEDED" || task.status === "FAILED") && task.result) {
-    const out = boundResult(task.result as CallToolResult, maxOutputBytes, tool);
-    notes.resultBytes = out.bytes;
-    if (out.truncated) notes.truncated = true;
-    return { ...out.result, _meta: { ...out.result._meta, [TASK_META]: { taskId: task.id, status: task.status, replay: true } } };
+    const out = boundNoted(task.result as CallToolResult, maxOutputBytes, tool, notes);
+    return { ...out, _meta: { ...out._meta, [TASK_META]: { taskId: task.id, status: task.status, replay: true } } };
   }
   return taskAccepted(task, pollSeconds, true);
 }
@@ -62,12 +60,7 @@ function replayAnswer(task: Task, pollSeconds: number, maxOutputBytes: number, n
 export function taskSwitch(engine: TaskEngine, db: DbTx, maxOutputBytes: number): Middleware {
   const { thresholdMs, pollSeconds, dedupeWindowMs } = engine.options;
   return (next) => async (call, ctx, notes) => {
-    const bound = (result: CallToolResult) => {
-      const out = boundResult(result, maxOutputBytes, call.tool);
-      notes.resultBytes = out.bytes;
-      if (out.truncated) notes.truncated = true;
-      return out.result;
-    };
+    const bound = (result: CallToolResult) => boundNoted(result, maxOutputBytes, call.tool, notes);
     const tc = call.task;
     if (!tc) return bound(await next(call, ctx, notes));
 
