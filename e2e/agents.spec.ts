@@ -1,4 +1,4 @@
-import { isTaskTool } from "@/server/tasks/task-tools";
+import { isGatewayTool } from "@/server/mcp/gateway-tools";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
@@ -93,7 +93,7 @@ test.describe.serial("an agent session from the console", () => {
     try {
       const { tools } = await client.listTools();
       // The session's one tool, plus the gateway's task tools every session has.
-      expect(tools.map((t) => t.name).filter((n) => !isTaskTool(n))).toEqual([TOOL]);
+      expect(tools.map((t) => t.name).filter((n) => !isGatewayTool(n))).toEqual([TOOL]);
       expect(tools.map((t) => t.name)).toContain("get_task_status");
 
       const result = await client.callTool({ name: TOOL, arguments: {} });
@@ -126,7 +126,7 @@ test.describe.serial("an agent session from the console", () => {
     // A client that is connected when the session is revoked is cut off as well.
     const live = sdkClient(url, token);
     await live.client.connect(live.transport);
-    expect((await live.client.listTools()).tools.map((t) => t.name).filter((n) => !isTaskTool(n))).toEqual([TOOL]);
+    expect((await live.client.listTools()).tools.map((t) => t.name).filter((n) => !isGatewayTool(n))).toEqual([TOOL]);
 
     await row.getByRole("button", { name: `Revoke ${agent}` }).click();
     const confirm = page.getByRole("dialog", { name: "Revoke this session?" });

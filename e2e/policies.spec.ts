@@ -300,10 +300,10 @@ test("a tier changed in the console is enforced on the agent's next call", async
   await expect(page.locator("[data-sonner-toast]").filter({ hasText: `${QUERY} is now high risk` })).toBeVisible();
   await expect(toolRow(page, QUERY)).toHaveAttribute("data-tier", "HIGH");
 
+  // Now the call is held for a person: not run, answered with the approval and the task it will run as.
   const second = await client.callTool({ name: QUERY, arguments: {} });
-  expect(second.isError).toBe(true);
-  const content = second.content as { type: string; text?: string }[];
-  expect(content[0]?.text ?? "").toMatch(/^\[approval_required\]/);
+  expect(second.isError ?? false).toBe(false);
+  expect(second.structuredContent).toMatchObject({ status: "AWAITING_APPROVAL", approval_status: "PENDING" });
 
   // The simulator, asked about the same session, says the same.
   await page.getByRole("tab", { name: "Simulator" }).click();

@@ -189,6 +189,7 @@ export const ZToolSummary = z
     timeoutMs: z.number().int().nullable(),
     rateLimitPerMinute: z.number().int().nullable().meta({ description: "The tool's own override; null = its server's, else the gateway default" }),
     async: z.boolean().meta({ description: "Always run as a durable task" }),
+    requiredApprovals: z.number().int().meta({ description: "Approvers who must say yes to a HIGH-tier call (1 or 2)" }),
     lintFindings: z.array(z.object({ rule: z.string(), severity: z.string(), path: z.string(), message: z.string() })),
     removed: z.boolean(),
   })
@@ -284,6 +285,7 @@ export const ZUpdateTool = z
     }),
     riskTier: ZRiskTier.optional(),
     async: z.boolean().optional().meta({ description: "Always run as a task: the call is answered with a task id at once" }),
+    requiredApprovals: z.number().int().min(1).max(2).optional().meta({ description: "2 = a HIGH-tier call needs a second approver" }),
   })
   .strict()
   .refine((v) => Object.keys(v).length > 0, "give at least one field to change")

@@ -10,7 +10,7 @@ export const TERMINAL_TASK_STATUSES: readonly TTaskStatus[] = ["SUCCEEDED", "FAI
 export const isTerminalTaskStatus = (s: TTaskStatus): boolean => TERMINAL_TASK_STATUSES.includes(s);
 
 /** How a call became a task. */
-export const ZTaskOrigin = z.enum(["async", "threshold", "mcp_task", "idempotent"]).meta({ id: "TaskOrigin" });
+export const ZTaskOrigin = z.enum(["async", "threshold", "mcp_task", "idempotent", "approval"]).meta({ id: "TaskOrigin" });
 
 export const ZTaskProgress = z.object({
   progress: z.number(),

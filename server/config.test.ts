@@ -31,7 +31,17 @@ describe("loadConfig", () => {
       mcpAllowedHosts: [],
       rateLimits: { perSessionPerMinute: 600, perToolPerMinute: 6000 },
       tasks: { thresholdMs: 1000, concurrency: 8, resultMaxBytes: 1048576, retentionDays: 7, dedupeWindowMs: 30_000, sweepIntervalMs: 5000 },
+      approvals: { ttlMs: 86_400_000, useWindowMs: 3_600_000, webhookUrl: null, webhookSecret: null },
     });
+  });
+
+  it("reads the approval settings in seconds; an approvers' webhook needs its signing secret", () => {
+    expect(
+      loadConfig({ APPROVAL_TTL_SECONDS: "600", APPROVAL_USE_WINDOW_SECONDS: "60", APPROVAL_WEBHOOK_URL: "https://chat.example.com/hook", APPROVAL_WEBHOOK_SECRET: "0123456789abcdef" }).approvals,
+    ).toEqual({ ttlMs: 600_000, useWindowMs: 60_000, webhookUrl: "https://chat.example.com/hook", webhookSecret: "0123456789abcdef" });
+    expect(() => loadConfig({ APPROVAL_WEBHOOK_URL: "https://chat.example.com/hook" })).toThrow(/APPROVAL_WEBHOOK_SECRET/);
+    expect(() => loadConfig({ APPROVAL_WEBHOOK_URL: "ftp://chat.example.com/hook", APPROVAL_WEBHOOK_SECRET: "0123456789abcdef" })).toThrow(/APPROVAL_WEBHOOK_URL/);
+    expect(() => loadConfig({ APPROVAL_TTL_SECONDS: "0" })).toThrow(/APPROVAL_TTL_SECONDS/);
   });
 
   it("reads the task settings, the dedupe window in seconds", () => {

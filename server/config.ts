@@ -30,7 +30,11 @@ const ZEnv = z.object({
   TASK_RETENTION_DAYS: z.coerce.number().min(0).default(7),
   TASK_DEDUPE_WINDOW_SECONDS: z.coerce.number().min(0).default(30),
   TASK_SWEEP_INTERVAL_MS: z.coerce.number().int().min(50).default(5000),
-});
+  APPROVAL_TTL_SECONDS: z.coerce.number().int().min(1).default(24 * 3600),
+  APPROVAL_USE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(3600),
+  APPROVAL_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional(),
+  APPROVAL_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+}).refine((e) => !e.APPROVAL_WEBHOOK_URL || e.APPROVAL_WEBHOOK_SECRET, { message: "APPROVAL_WEBHOOK_URL needs APPROVAL_WEBHOOK_SECRET (the HMAC signing key)", path: ["APPROVAL_WEBHOOK_SECRET"] });
 
 export type Config = {
   env: "development" | "production" | "test";
@@ -56,6 +60,8 @@ export type Config = {
   mcpAllowedHosts: string[];
   /** Durable tasks: switch-over threshold, workers per process, result cap, retention, dedupe window, sweep. */
   tasks: { thresholdMs: number; concurrency: number; resultMaxBytes: number; retentionDays: number; dedupeWindowMs: number; sweepIntervalMs: number };
+  /** Human approval: how long a request waits, how long an advance grant stays usable, the approvers' webhook. */
+  approvals: { ttlMs: number; useWindowMs: number; webhookUrl: string | null; webhookSecret: string | null };
 };
 
 export class ConfigError extends Error {
@@ -91,6 +97,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retentionDays: e.TASK_RETENTION_DAYS,
       dedupeWindowMs: e.TASK_DEDUPE_WINDOW_SECONDS * 1000,
       sweepIntervalMs: e.TASK_SWEEP_INTERVAL_MS,
+    },
+    approvals: {
+      ttlMs: e.APPROVAL_TTL_SECONDS * 1000,
+      useWindowMs: e.APPROVAL_USE_WINDOW_SECONDS * 1000,
+      webhookUrl: e.APPROVAL_WEBHOOK_URL ?? null,
+      webhookSecret: e.APPROVAL_WEBHOOK_SECRET ?? null,
     },
     mcpAllowedHosts: [
       ...new Set([

@@ -29,6 +29,8 @@ import { createAgentSession, getSessionSettings, listAgentSessions, revokeAgentS
 import { createSessionAuth, type SessionAuth } from "./sessions/session-auth";
 import type { TTaskQuery } from "../lib/task-schemas";
 import { cancelTask } from "./tasks/cancel-task";
+import { createApprovals, type ApprovalOptions, type Approvals, type ApprovalViewer } from "./approvals/approvals";
+import type { TApprovalDecisionInput, TApprovalQuery } from "../lib/approval-schemas";
 import { createTaskEngine, type TaskEngine, type TaskOptions } from "./tasks/task-engine";
 import { findVisibleTask, getTaskDetail, listTasks, type TaskViewer } from "./tasks/task-dto";
 import { listDeliveries } from "./tasks/webhooks";
@@ -39,11 +41,19 @@ import { getUserByEmail, listUsers } from "./users/list-users";
 import { updateUser } from "./users/update-user";
 import { VERSION } from "./version";
 
-export type GatewayDeps = { db: Db; databaseUrl: string; logger: Logger; config: Config; pool?: Partial<PoolOptions>; tasks?: Partial<TaskOptions> };
+export type GatewayDeps = {
+  db: Db;
+  databaseUrl: string;
+  logger: Logger;
+  config: Config;
+  pool?: Partial<PoolOptions>;
+  tasks?: Partial<TaskOptions>;
+  approvals?: Partial<ApprovalOptions>;
+};
 
 export const GATEWAY_LIMITS = { maxOutputBytes: 100 * 1024, maxRequestBytes: 1024 * 1024 };
 
-export function createGateway({ db, databaseUrl, logger, config, pool: poolOptions, tasks: taskOptions }: GatewayDeps) {
+export function createGateway({ db, databaseUrl, logger, config, pool: poolOptions, tasks: taskOptions, approvals: approvalOptions }: GatewayDeps) {
   const loginLimiter = createLoginLimiter(databaseUrl, config.login);
   // The gateway side is built on first use: CLI commands and the console never open upstream connections.
   let core:
@@ -57,6 +67,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         caches: { sessions: { close(): void }; agents: SessionAuth; policy: PolicyCache };
         audit: AuditWriter;
         tasks: TaskEngine;
+        approvals: Approvals;
       }
     | undefined;
   const gatewayCore = () => {
@@ -82,10 +93,12 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       const registry = createRegistry({ db, pool, bus, logger });
       registryRef.current = registry;
       const limiter = createCallLimiter(databaseUrl, config.rateLimits, logger);
-      const tasks = createTaskEngine({ db, databaseUrl, logger, bus, registry, pool, options: { ...config.tasks, ...taskOptions } });
-      const pipeline = buildToolPipeline({ db, logger, pool, rateLimit: limiter.middleware, policy, tasks }, GATEWAY_LIMITS);
+      const approvalOpts = { ...config.approvals, sweepIntervalMs: config.tasks.sweepIntervalMs, ...approvalOptions };
+      const tasks = createTaskEngine({ db, databaseUrl, logger, bus, registry, pool, options: { ...config.tasks, ...taskOptions }, approverWebhookSecret: approvalOpts.webhookSecret });
+      const approvals = createApprovals({ db, logger, engine: tasks, options: approvalOpts });
+      const pipeline = buildToolPipeline({ db, logger, pool, rateLimit: limiter.middleware, policy, tasks, approvals }, GATEWAY_LIMITS);
       const sessions = createSessionUpstreams({ db, bus, logger });
-      core = { bus, pool, registry, pipeline, limiter, sessions, caches: { sessions: sessionCache, agents: agentAuth, policy }, audit, tasks };
+      core = { bus, pool, registry, pipeline, limiter, sessions, caches: { sessions: sessionCache, agents: agentAuth, policy }, audit, tasks, approvals };
     }
     return core;
   };
@@ -133,6 +146,21 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       /** The delivery log of a task's webhook. */
       webhooks: async (viewer: TaskViewer, id: string) => listDeliveries(db, { taskId: (await findVisibleTask(db, viewer, id)).id }),
     },
+    /** Human approval: the queue approvers work through, decisions, reveals (audited) and the live feed. */
+    approvals: {
+      list: (viewer: ApprovalViewer, q: TApprovalQuery) => gatewayCore().approvals.list(viewer, q),
+      get: (viewer: ApprovalViewer, id: string) => gatewayCore().approvals.get(viewer, id),
+      decide: (ctx: RequestContext, viewer: ApprovalViewer, id: string, input: TApprovalDecisionInput) => gatewayCore().approvals.decide(ctx, viewer, id, input),
+      revoke: (ctx: RequestContext, viewer: ApprovalViewer, id: string) => gatewayCore().approvals.revoke(ctx, viewer, id),
+      reveal: (ctx: RequestContext, viewer: ApprovalViewer, id: string) => gatewayCore().approvals.reveal(ctx, viewer, id),
+      /** Expires overdue requests now (each process does it every TASK_SWEEP_INTERVAL_MS). */
+      expire: () => gatewayCore().approvals.expire(),
+      /** Approval changes from every process (over PostgreSQL NOTIFY), for the console's live queue. */
+      subscribe: (fn: (e: { approvalId: string; status: string }) => void) =>
+        gatewayCore().bus.subscribe((e) => {
+          if (e.kind === "approval") fn({ approvalId: e.approvalId, status: e.status });
+        }),
+    },
     auth: {
       verifyCredentials: (input: { email: string; password: string; ip?: string | undefined }) =>
         verifyCredentials(db, loginLimiter, input),
@@ -150,7 +178,10 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     /** Connects every enabled upstream server; the HTTP server calls it once at start-up. */
     startUpstreams: () => gatewayCore().registry.startAll(),
     /** Starts this process's task workers and the sweeper that recovers tasks of stopped processes. */
-    startTasks: () => gatewayCore().tasks.start(),
+    startTasks: () => {
+      gatewayCore().approvals.start();
+      return gatewayCore().tasks.start();
+    },
     /** The task engine (tests and benchmarks look inside). */
     get taskEngine(): TaskEngine {
       return gatewayCore().tasks;
@@ -166,7 +197,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
             endpointExists: async (e) => e.kind === "aggregate" || (await c.registry.resolveServer(e.slug, 0)) !== null,
             serve: async (e, session, transport) => {
               const taskTools = { pollSeconds: c.tasks.options.pollSeconds, maxOutputBytes: GATEWAY_LIMITS.maxOutputBytes };
-              const deps = { registry: c.registry, pipeline: c.pipeline, pool: c.pool, bus: c.bus, db, logger, sessions: c.sessions, policy: c.caches.policy, taskTools };
+              const deps = { registry: c.registry, pipeline: c.pipeline, pool: c.pool, bus: c.bus, db, logger, sessions: c.sessions, policy: c.caches.policy, taskTools, approvals: c.approvals };
               if (e.kind === "aggregate") await buildAggregateServer(deps, session).connect(transport);
               else serveTransparent(deps, e.slug, session, transport);
             },
@@ -180,6 +211,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     },
     async close() {
       if (core) {
+        core.approvals.close();
         await core.tasks.close();
         await core.sessions.closeAll();
         await core.pool.close();

@@ -28,6 +28,7 @@ export const ORIGIN_LABEL: Record<TTask["origin"], string> = {
   threshold: "Ran past the wait threshold",
   mcp_task: "Asked for as an MCP task",
   idempotent: "Sent with an idempotency key",
+  approval: "High-risk call, held for approval",
 };
 
 export const isActive = (s: TTaskStatus) => !isTerminalTaskStatus(s);

@@ -31,6 +31,9 @@ export type AuditRow = {
   resultBytes: number | null;
   truncated: boolean;
   upstreamVersion: string | null;
+  /** The approval and task the event belongs to (approval steps, task transitions, held calls). */
+  approvalId?: string | null;
+  taskId?: string | null;
 };
 
 export type AuditWriter = {
@@ -81,6 +84,8 @@ const COLUMNS = [
   "resultBytes",
   "truncated",
   "upstreamVersion",
+  "approvalId",
+  "taskId",
 ] as const;
 const LIST = COLUMNS.map((c) => `"${c}"`).join(", ");
 // One parameter whatever the batch size: the rows as a JSON array, typed by the table's own row type.

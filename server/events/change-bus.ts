@@ -26,6 +26,8 @@ export type ChangeEvent =
   | { kind: "policy" }
   /** A task changed state (submitted, started, finished, canceled): a canceled one is aborted where it runs. */
   | { kind: "task"; taskId: string; status: string }
+  /** An approval request was made or changed state: approvers' open consoles refresh their queue. */
+  | { kind: "approval"; approvalId: string; status: string }
   /**
    * Local only, never published: whether this process is listening. While it is not, invalidations can be
    * missed, so caches must not serve; once it listens again they start empty.

@@ -1,5 +1,6 @@
 // /mcp over real HTTP with the MCP SDK client: sessions in PostgreSQL, aggregated tools from real upstreams
 // (server-memory, server-filesystem, the demo orders server) and the endpoint's HTTP-level answers.
+import { APPROVAL_TOOL_NAMES } from "../approvals/approval-tools";
 import { TASK_TOOL_NAMES } from "../tasks/task-tools";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -124,7 +125,7 @@ describe("/mcp aggregate endpoint over Streamable HTTP", () => {
       select: { gatewayName: true },
     });
     // Every upstream tool, plus the gateway's own task tools.
-    expect([...names].sort()).toEqual([...expected.map((t) => t.gatewayName), ...TASK_TOOL_NAMES].sort());
+    expect([...names].sort()).toEqual([...expected.map((t) => t.gatewayName), ...TASK_TOOL_NAMES, ...APPROVAL_TOOL_NAMES].sort());
     // Definitions pass through unchanged apart from the name.
     const exportOrders = tools.find((t) => t.name === "orders__export_orders");
     expect(exportOrders?.inputSchema).toMatchObject({ properties: { format: { enum: ["csv", "jsonl"] } } });

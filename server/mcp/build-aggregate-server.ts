@@ -20,6 +20,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "../context";
 import type { Db } from "../db/client";
+import { approvalToolDefinitions, callApprovalTool, isApprovalTool } from "../approvals/approval-tools";
+import type { Approvals } from "../approvals/approvals";
 import { asCreateTaskResult, asTaskCapable, callTaskTool, isTaskTool, mcpTaskStore, TASK_CAPABILITIES, taskContextOf, taskToolDefinitions, type TaskToolDeps } from "../tasks/task-tools";
 import type { ChangeBus } from "../events/change-bus";
 import type { Logger } from "../logger";
@@ -36,7 +38,18 @@ import { cancellable } from "./cancellation";
 
 export type AggregateSession = { bucket: number; ctx: RequestContext; sessionKey: string; mcpSessionId: string; grant: SessionGrant };
 
-export type AggregateDeps = { registry: Registry; pipeline: CallToolHandler; pool: UpstreamPool; bus: ChangeBus; db: Db; logger: Logger; policy: PolicyCache; taskTools: Omit<TaskToolDeps, "db"> };
+export type AggregateDeps = {
+  registry: Registry;
+  pipeline: CallToolHandler;
+  pool: UpstreamPool;
+  bus: ChangeBus;
+  db: Db;
+  logger: Logger;
+  policy: PolicyCache;
+  taskTools: Omit<TaskToolDeps, "db">;
+  /** request_approval / get_approval_status (absent: the endpoint does not offer them). */
+  approvals?: Approvals | undefined;
+};
 
 export const GATEWAY_INFO = { name: "portcullis", title: "Portcullis MCP gateway", version: VERSION };
 
@@ -82,7 +95,7 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const { mayUse } = await access();
     const tools = (await deps.registry.visibleTools(session.bucket)).filter((t) => mayUse(t.name));
-    return { tools: owner ? [...tools.map(asTaskCapable), ...taskToolDefinitions(taskDeps.pollSeconds)] : tools };
+    return { tools: owner ? [...tools.map(asTaskCapable), ...taskToolDefinitions(taskDeps.pollSeconds), ...(deps.approvals ? approvalToolDefinitions() : [])] : tools };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
@@ -91,6 +104,17 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
       const info = { action: "tool.called" as const, endpoint: "mcp", serverSlug: "portcullis", target: taskTool, argumentKeys: Object.keys(req.params.arguments ?? {}), mcpSessionId: session.mcpSessionId };
       return auditedRequest(deps, requestCtx(extra.requestId), info, () => callTaskTool(taskDeps, requestCtx(extra.requestId), owner, taskTool, req.params.arguments ?? {}));
     }
+    if (owner && deps.approvals && isApprovalTool(taskTool)) {
+      const approvals = deps.approvals;
+      const ctx = requestCtx(extra.requestId);
+      const tc = taskContextOf(session.grant, "mcp", {})!;
+      const info = { action: "tool.called" as const, endpoint: "mcp", serverSlug: "portcullis", target: taskTool, argumentKeys: Object.keys(req.params.arguments ?? {}), mcpSessionId: session.mcpSessionId };
+      const resolve = async (name: string) => {
+        const r = await deps.registry.resolveTool(name, session.bucket);
+        return "error" in r ? r : r.refusal ? { error: r.refusal.message } : r.tool;
+      };
+      return auditedRequest(deps, ctx, info, () => callApprovalTool({ approvals, policy: deps.policy, resolve }, ctx, session.grant, tc, taskTool, req.params.arguments ?? {}));
+    }
     const resolved = await deps.registry.resolveTool(req.params.name, session.bucket);
     if ("error" in resolved) {
       // A name that resolves to nothing (a typo, another case, a look-alike) is refused and kept as a security event.
@@ -98,6 +122,9 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
       return auditedRequest(deps, requestCtx(extra.requestId), info, () => Promise.reject(new Error("unreachable")));
     }
     const token = req.params._meta?.progressToken;
+    // The answer waits for the progress sent before it: each send stores its event first, so the answer could
+    // overtake a notification still in flight and close the stream before it is written.
+    const progressSent: Promise<unknown>[] = [];
     const task = taskContextOf(session.grant, "mcp", req.params);
     const result = await cancellable(deps.bus, session.mcpSessionId, extra.requestId, extra.signal, (signal) =>
       deps.pipeline(
@@ -114,12 +141,13 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
           onProgress:
             token === undefined
               ? undefined
-              : (p) => void extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, ...p } }).catch(() => undefined),
+              : (p) => void progressSent.push(extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, ...p } }).catch(() => undefined)),
         },
         requestCtx(extra.requestId),
         {},
       ),
     );
+    await Promise.all(progressSent);
     return req.params.task ? asCreateTaskResult(deps.db, result, taskDeps.pollSeconds) : result;
   });
 

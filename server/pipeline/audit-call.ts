@@ -13,12 +13,13 @@ export function auditCall(db: DbTx, logger: Logger): Middleware {
   const writer = auditWriterFor(db);
   return (next) => async (call, ctx, notes) => {
     const started = performance.now();
-    let status: "ok" | "error" | "denied" = "error";
+    let status: "ok" | "error" | "denied" | "held" = "error";
     let outcome: { result: Awaited<ReturnType<typeof next>> } | { error: unknown };
     try {
       const result = await next(call, ctx, notes);
       const code = errorCodeOf(result) ?? notes.errorCode;
-      status = notes.decision === "deny" || notes.decision === "require_approval" ? "denied" : result.isError ? "error" : "ok";
+      // A held call (waiting for an approver) is not a refusal; a HIGH-tier call that cannot be held is.
+      status = notes.decision === "require_approval" && notes.approvalId ? "held" : notes.decision === "deny" || notes.decision === "require_approval" ? "denied" : result.isError ? "error" : "ok";
       if (code) notes.errorCode = code;
       outcome = { result };
     } catch (err) {
@@ -49,6 +50,8 @@ export function auditCall(db: DbTx, logger: Logger): Middleware {
       resultBytes: notes.resultBytes ?? null,
       truncated: notes.truncated ?? false,
       upstreamVersion: call.tool.version,
+      approvalId: notes.approvalId ?? null,
+      taskId: notes.taskId ?? null,
       ...((notes.capped || notes.taskId) && { details: { ...(notes.capped && { capped: notes.capped }), ...(notes.taskId && { taskId: notes.taskId }) } }),
     };
     try {

@@ -6,7 +6,11 @@ import type { PolicyCache } from "../policy/policy-cache";
 import { toolError, type ToolErrorCode } from "./tool-error";
 import type { Middleware } from "./types";
 
-export function authorize(policy: PolicyCache): Middleware {
+/**
+ * With `holdHighRisk`, a HIGH-tier call that passed the rules goes on marked `call.approval` (the approval gate
+ * holds it after the schema and rate-limit steps); without, it is refused `approval_required`.
+ */
+export function authorize(policy: PolicyCache, holdHighRisk = false): Middleware {
   return (next) => async (call, ctx, notes) => {
     const grant = call.grant;
     if (!grant) {
@@ -17,6 +21,10 @@ export function authorize(policy: PolicyCache): Middleware {
     }
     const [held, rules] = await Promise.all([policy.held({ id: grant.userId, role: grant.role }), policy.rulesFor(call.tool.id)]);
     const verdict = await evaluatePolicy({ tool: call.tool, arguments: call.arguments, session: grant, held, rules });
+    if (verdict.decision === "require_approval" && holdHighRisk) {
+      if (verdict.capped) notes.capped = verdict.capped;
+      return next({ ...call, arguments: verdict.arguments, approval: { reason: verdict.reason, ruleId: verdict.ruleId } }, ctx, notes);
+    }
     if (verdict.decision !== "allow") {
       notes.decision = verdict.decision;
       notes.errorCode = verdict.code ?? "policy_denied";

@@ -1,5 +1,6 @@
 // The order of the gateway path, in one place: audit (outermost, sees every outcome) → refuse (disabled
-// tool) → whitelist → risk tier → parameter rules → schema → rate limit → output bound → execute.
+// tool) → whitelist → risk tier → parameter rules → schema → rate limit → approval gate → task switch (or
+// output bound) → execute.
 import type { DbTx } from "../db/client";
 import type { Logger } from "../logger";
 import type { UpstreamPool } from "../upstream/upstream-pool";
@@ -8,6 +9,8 @@ import { auditCall } from "./audit-call";
 import { authorize } from "./authorize";
 import { boundOutput } from "./bound-output";
 import { executeUpstream } from "./execute-upstream";
+import { approvalGate } from "../approvals/approval-gate";
+import type { Approvals } from "../approvals/approvals";
 import type { TaskEngine } from "../tasks/task-engine";
 import { taskSwitch } from "../tasks/task-switch";
 import { toolError } from "./tool-error";
@@ -17,15 +20,18 @@ import { validateArguments } from "./validate-arguments";
 export type PipelineOptions = { maxOutputBytes: number };
 
 /**
- * audit → refuse → authorize (whitelist, tier, rules) → validate → rate limit → task switch (or, without a
- * task engine, output bound) → execute. The task switch bounds what it answers itself.
+ * audit → refuse → authorize (whitelist, tier, rules) → validate → rate limit → approval gate → task switch
+ * (or, without a task engine, output bound) → execute. The task switch bounds what it answers itself. Without
+ * approvals a HIGH-tier call is refused `approval_required`.
  */
 export function buildToolPipeline(
-  deps: { db: DbTx; logger: Logger; pool: UpstreamPool; rateLimit: Middleware; policy: PolicyCache; tasks?: TaskEngine | undefined },
+  deps: { db: DbTx; logger: Logger; pool: UpstreamPool; rateLimit: Middleware; policy: PolicyCache; tasks?: TaskEngine | undefined; approvals?: Approvals | undefined },
   opts: PipelineOptions,
 ): CallToolHandler {
   const last = deps.tasks ? taskSwitch(deps.tasks, deps.db, opts.maxOutputBytes) : boundOutput(opts.maxOutputBytes);
-  return compose(auditCall(deps.db, deps.logger), refuse, authorize(deps.policy), validateArguments(), deps.rateLimit, last)(executeUpstream(deps.pool));
+  const steps: Middleware[] = [auditCall(deps.db, deps.logger), refuse, authorize(deps.policy, !!deps.approvals), validateArguments(), deps.rateLimit];
+  if (deps.approvals) steps.push(approvalGate(deps.approvals));
+  return compose(...steps, last)(executeUpstream(deps.pool));
 }
 
 /** A call the registry already refused (disabled tool) ends here, after the audit step has seen it. */

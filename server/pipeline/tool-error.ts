@@ -13,7 +13,9 @@ export type ToolErrorCode =
   | "tool_disabled"
   | "request_too_large"
   | "task_not_found"
-  | "task_finished";
+  | "task_finished"
+  | "approval_not_found"
+  | "unknown_tool";
 
 /**
  * No structuredContent: clients check it against the tool's outputSchema, which an error does not match.

@@ -24,6 +24,8 @@ export type ResolvedTool = {
   retryable: boolean;
   /** An admin marked it async: every call is queued as a task and answered with its id. */
   async?: boolean | undefined;
+  /** Approvers who must say yes to a HIGH-tier call (1 or 2). */
+  requiredApprovals?: number | undefined;
   /** The version that serves this call (active or canary for this session). */
   role: "active" | "canary";
   versionId: string;
@@ -48,6 +50,8 @@ export type ToolCall = {
    * endpoint's per-session upstream, which relays sampling, elicitation and roots). Still under the pool's policies.
    */
   via?: ((signal: AbortSignal) => Promise<CallToolResult>) | undefined;
+  /** Set by authorize for a HIGH-tier call: it runs only with an approval (approvals/approval-gate.ts). */
+  approval?: { reason: string; ruleId: string | null } | undefined;
   /** Set for agent sessions: the call may become a durable task (tasks/task-switch.ts). */
   task?: TaskContext | undefined;
 };
@@ -65,6 +69,8 @@ export type CallNotes = {
   capped?: { argument: string; from: unknown; to: number }[];
   /** The task the call became (or replayed). */
   taskId?: string;
+  /** The approval the call was held for, or ran under (request_approval grant, standing approval). */
+  approvalId?: string;
 };
 
 export type CallToolHandler = (call: ToolCall, ctx: RequestContext, notes: CallNotes) => Promise<CallToolResult>;

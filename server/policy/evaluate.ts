@@ -1,6 +1,7 @@
 // The access decision for one tool call, in the fixed order whitelist → risk tier → parameter rules. The
 // gateway pipeline and the console's simulator both call this, so what the simulator shows is what happens.
-// Rules apply at every tier (a rule an admin attached is never skipped, D23); HIGH waits for a person.
+// Rules apply at every tier (a rule an admin attached is never skipped, D23); a HIGH-tier call that passes
+// them waits for a person (server/approvals).
 import type { TDecision } from "../../lib/policy-schemas";
 import type { Role } from "../db/client";
 import { matchesAny } from "./patterns";
@@ -50,9 +51,6 @@ export async function evaluatePolicy(input: PolicyInput): Promise<PolicyVerdict>
   if (!toolAllowed(session, held, tool.gatewayName)) {
     return deny("whitelist", "tool_not_allowed", `This session may not call ${tool.gatewayName}: it is not on the session's tool whitelist. Use a tool from tools/list, or ask the user for a session that includes it.`, args);
   }
-  if (tool.riskTier === "HIGH") {
-    return deny("tier", "approval_required", `${tool.gatewayName} is a high-risk tool and runs only after a person approves it; approvals are not available on this gateway yet, so the call was not made.`, args);
-  }
   const capped: NonNullable<PolicyVerdict["capped"]> = [];
   for (const rule of input.rules) {
     const outcome = await checkRule(rule, args, session, held);
@@ -61,6 +59,10 @@ export async function evaluatePolicy(input: PolicyInput): Promise<PolicyVerdict>
       capped.push({ argument: rule.argument, from: getAt(args, rule.argument), to: getAt(outcome.args, rule.argument) as number });
       args = outcome.args;
     }
+  }
+  // HIGH waits for a person, with the arguments the rules let through (a rule's refusal needs no approver).
+  if (tool.riskTier === "HIGH") {
+    return { ...deny("tier", "approval_required", `${tool.gatewayName} is a high-risk tool: it runs only after a person approves it.`, args), ...(capped.length && { capped }) };
   }
   return { decision: "allow", step: "allow", code: null, reason: "allowed: on the whitelist, tier permits, every rule passed", ruleId: null, arguments: args, ...(capped.length && { capped }) };
 }

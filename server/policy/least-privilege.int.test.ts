@@ -1,7 +1,7 @@
 // Least privilege at the gateway, table-driven over real MCP: each case asserts the decision, that a denied call
 // never reached the upstream (the fixture logs every call it receives) and left a security audit event, and
 // that an allowed one arrived with exactly the arguments the policy let through (row caps applied).
-import { isTaskTool } from "../tasks/task-tools";
+import { isGatewayTool } from "../mcp/gateway-tools";
 import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -27,7 +27,7 @@ import { createTestDb } from "../test/test-db";
 
 const db = createTestDb();
 
-type Expect = "allow" | "tool_not_allowed" | "approval_required" | "policy_denied" | "unknown_tool";
+type Expect = "allow" | "held" | "tool_not_allowed" | "policy_denied" | "unknown_tool";
 type Case = { title: string; tool: string; args?: Record<string, unknown>; expect: Expect; agent?: "main" | "narrow" | "greedy"; upstreamArgs?: Record<string, unknown> };
 
 // Fixed before the cases are built (at collection time); created in beforeAll, removed with the env's temp dirs.
@@ -56,7 +56,7 @@ function cases(): Case[] {
     { title: "greedy session: another server it asked for but its user does not hold", tool: "other__whoami", agent: "greedy", expect: "tool_not_allowed" },
 
     // ── risk tiers ──
-    { title: "HIGH tier waits for an approval (denied until approvals land)", tool: "acme__fail", expect: "approval_required" },
+    { title: "HIGH tier is held for a person's approval (the upstream never sees it)", tool: "acme__fail", expect: "held" },
     { title: "MEDIUM tier without rules runs", tool: "acme__counted", args: { name: "x" }, expect: "allow" },
 
     // ── path rule: traversal in its encodings, symlinks, prefixes, URIs ──
@@ -204,7 +204,8 @@ describe("least privilege: whitelist → tier → parameter rules, over real MCP
     try {
       const result = await agent.client.callTool({ name: c.tool, arguments: args });
       text = firstText(result);
-      outcome = result.isError ? ((errorMeta(result).code ?? "upstream_error") as Expect) : "allow";
+      const held = (result.structuredContent as { approval_id?: string } | undefined)?.approval_id;
+      outcome = result.isError ? ((errorMeta(result).code ?? "upstream_error") as Expect) : held ? "held" : "allow";
     } catch (err) {
       text = (err as Error).message;
       outcome = /unknown_tool/.test(text) ? "unknown_tool" : (text as Expect);
@@ -214,6 +215,11 @@ describe("least privilege: whitelist → tier → parameter rules, over real MCP
     if (c.expect === "allow") {
       expect(received).toHaveLength(1);
       expect(received[0]!.args).toEqual({ ...args, ...(c.upstreamArgs ?? {}), ...(c.tool === "acme__whoami" && c.upstreamArgs === undefined && { limit: 50 }) });
+    } else if (c.expect === "held") {
+      // Not run, not a refusal: an approval request the agent can follow.
+      expect(received).toHaveLength(0);
+      expect(await securityEvents()).toBe(securityBefore);
+      expect(text).toMatch(/approv/);
     } else {
       // The upstream never saw it, and the refusal is a security event with a reason the model can act on.
       expect(received).toHaveLength(0);
@@ -224,7 +230,7 @@ describe("least privilege: whitelist → tier → parameter rules, over real MCP
 
   it("a session lists only what it may call: the narrow one sees one tool, the greedy one only what its user holds", async () => {
     // Upstream tools only: the gateway's task tools are every session's.
-    const names = async (a: Agent) => (await a.client.listTools()).tools.map((t) => t.name).filter((n) => !isTaskTool(n)).sort();
+    const names = async (a: Agent) => (await a.client.listTools()).tools.map((t) => t.name).filter((n) => !isGatewayTool(n)).sort();
     expect(await names(agents.narrow!)).toEqual(["acme__whoami"]);
     expect(await names(agents.greedy!)).toEqual(["acme__whoami"]);
     const main = await names(agents.main!);

@@ -447,6 +447,7 @@ export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
             ...(patch.rateLimitPerMinute !== undefined && { rateLimitPerMinute: patch.rateLimitPerMinute }),
             ...(patch.riskTier !== undefined && { riskTier: patch.riskTier, tierOverride: true }),
             ...(patch.async !== undefined && { async: patch.async }),
+            ...(patch.requiredApprovals !== undefined && { requiredApprovals: patch.requiredApprovals }),
           },
         });
         await recordAudit(tx, ctx, { action: "tool.updated", targetType: "tool", targetId: t.id, details: { tool: gatewayName, changes: toJson(patch) } });
@@ -526,6 +527,7 @@ export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
           rateLimitPerMinute: row.rateLimitPerMinute ?? server.rateLimitPerMinute ?? null,
           retryable: ann.readOnlyHint === true || ann.idempotentHint === true,
           async: row.async,
+          requiredApprovals: row.requiredApprovals,
           versionId: version.id,
           version: version.version,
         },

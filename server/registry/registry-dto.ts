@@ -57,6 +57,7 @@ export function toToolDto(t: Tool, serverSlug: string): TToolSummary {
     timeoutMs: t.timeoutMs,
     rateLimitPerMinute: t.rateLimitPerMinute,
     async: t.async,
+    requiredApprovals: t.requiredApprovals,
     lintFindings: t.lintFindings as TToolSummary["lintFindings"],
     removed: t.removedAt !== null,
   };

@@ -92,6 +92,8 @@ export function createTaskEngine(deps: {
   registry: Registry;
   pool: UpstreamPool;
   options?: Partial<TaskOptions>;
+  /** Signs approval notifications to the approvers' webhook (deliveries whose event starts with "approval."). */
+  approverWebhookSecret?: string | null | undefined;
 }) {
   const opts: TaskOptions = { ...DEFAULT_TASK_OPTIONS, ...deps.options };
   const log = deps.logger.child({ component: "tasks" });
@@ -139,7 +141,7 @@ export function createTaskEngine(deps: {
     tc: TaskContext,
     ctx: RequestContext,
     origin: string,
-    status: "PENDING" | "RUNNING",
+    status: "PENDING" | "RUNNING" | "AWAITING_APPROVAL",
     startedAt?: Date,
   ) {
     return {
@@ -171,6 +173,27 @@ export function createTaskEngine(deps: {
       return t;
     });
     return task;
+  }
+
+  /**
+   * A held call (HIGH tier): AWAITING_APPROVAL, no job yet. In the caller's transaction, next to its approval
+   * request; release() queues it once approved.
+   */
+  async function createAwaiting(tx: DbTx, call: ToolCall, tc: TaskContext, ctx: RequestContext): Promise<Task> {
+    const t = await tx.task.create({ data: taskRow(call, tc, ctx, "approval", "AWAITING_APPROVAL") });
+    await event(tx, t.id, "submitted", { origin: "approval", requestId: ctx.requestId });
+    await publishChange(tx, { kind: "task", taskId: t.id, status: "AWAITING_APPROVAL" });
+    return t;
+  }
+
+  /** An approved task: AWAITING_APPROVAL → PENDING plus its job, in the approver's transaction. False if it was not waiting. */
+  async function release(tx: DbTx, taskId: string, data: Record<string, unknown>): Promise<boolean> {
+    const changed = await tx.task.updateMany({ where: { id: taskId, status: "AWAITING_APPROVAL" }, data: { status: "PENDING" } });
+    if (!changed.count) return false;
+    await event(tx, taskId, "approved", data);
+    await enqueue(tx, taskId);
+    await publishChange(tx, { kind: "task", taskId, status: "PENDING" });
+    return true;
   }
 
   /** Records a call already running in this process as a RUNNING task of this runner. */
@@ -308,6 +331,7 @@ export function createTaskEngine(deps: {
         toolName,
         sessionId: t.agentSessionId,
         targetType: "task",
+        taskId: t.id,
         details: { taskId: t.id, attempts: t.attempts, origin: t.origin },
         arguments: { keys: Object.keys((t.arguments ?? {}) as Record<string, unknown>) },
         decision: "allow",
@@ -418,6 +442,9 @@ export function createTaskEngine(deps: {
   };
 
   const scheduleWebhook = (id: string, at: Date) => scheduleWebhookJob(deps.db, id, at);
+  const sessionSecret = sessionSecretFor(deps.db);
+  const secretFor = (d: Parameters<typeof sessionSecret>[0]) =>
+    d.event.startsWith("approval.") ? Promise.resolve(deps.approverWebhookSecret ?? null) : sessionSecret(d);
 
   /** Tasks of dead runners: retryable ones are queued again (until maxAttempts), the rest fail `interrupted`. */
   async function sweep(): Promise<number> {
@@ -504,7 +531,7 @@ export function createTaskEngine(deps: {
         [DELIVER_WEBHOOK_JOB]: webhookJob({
           db: deps.db,
           logger: log,
-          secretFor: sessionSecretFor(deps.db),
+          secretFor: secretFor,
           schedule: scheduleWebhook,
           backoffMs: opts.webhookBackoffMs,
         }),
@@ -534,6 +561,10 @@ export function createTaskEngine(deps: {
       return starting;
     },
     submitQueued,
+    createAwaiting,
+    release,
+    expiryFrom,
+    auditTransition,
     adopt,
     track,
     /** Recovers tasks of stopped processes now (the sweeper does it every sweepIntervalMs). */

@@ -1,10 +1,9 @@
 // Durable tasks over real MCP: the SDK client against the gateway over HTTP, the misbehaving fixture's slow
 // tools as the upstream (it logs every start, finish and cancellation), graphile-worker on the run's
 // PostgreSQL, and a second gateway in a process of its own that the crash tests kill with SIGKILL.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { CallToolResultSchema, CreateTaskResultSchema, GetTaskResultSchema, ListTasksResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RequestContext } from "../context";
@@ -15,14 +14,14 @@ import {
   fixtureEvents,
   firstText,
   misbehavingServer,
-  REPO_ROOT,
   setUpGatewayTest,
+  spawnGatewayProcess,
   waitUntil,
   type Agent,
   type GatewayTestEnv,
   type TestGateway,
 } from "../test/gateway-harness";
-import { createTestDb, testDatabaseUrl } from "../test/test-db";
+import { createTestDb } from "../test/test-db";
 import { createAgentSession } from "../sessions/agent-sessions";
 import { userContext } from "../test/contexts";
 import { verifyWebhookSignature } from "./webhooks";
@@ -324,23 +323,8 @@ describe("durable tasks", () => {
     });
 
     it("re-runs a read-only task elsewhere and fails a non-idempotent one as `interrupted`, never running it twice", async () => {
-      child = spawn(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, "server/test/fixtures/gateway-process.ts")], {
-        cwd: REPO_ROOT,
-        env: { ...process.env, DATABASE_URL: testDatabaseUrl(), TASK_THRESHOLD_MS: "200", TASK_SWEEP_INTERVAL_MS: "200" },
-        stdio: ["ignore", "ignore", "pipe"],
-      });
-      let stderr = "";
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`the gateway process did not start:\n${stderr}`)), 60_000);
-        child!.stderr!.on("data", (c: Buffer) => {
-          stderr += c.toString();
-          const m = /ready (\S+)\n/.exec(stderr);
-          if (m) {
-            clearTimeout(timer);
-            resolve(m[1]!);
-          }
-        });
-      });
+      let url: string;
+      ({ child, url } = await spawnGatewayProcess({ TASK_THRESHOLD_MS: "200", TASK_SWEEP_INTERVAL_MS: "200" }));
       const onChild = await connectAgent(new URL("/mcp", url), agent.token);
       const write = tag("crash-write");
       const read = tag("crash-read");

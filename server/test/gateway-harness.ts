@@ -1,5 +1,6 @@
 // Integration harness for the gateway path: a gateway on the run's PostgreSQL served over real HTTP, agents
 // that speak MCP to it with the SDK client, and launch configs for real upstream servers.
+import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -10,6 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { TCreateServer } from "../../lib/schemas";
+import type { ApprovalOptions } from "../approvals/approvals";
 import { loadConfig } from "../config";
 import type { RequestContext } from "../context";
 import type { Db, User } from "../db/client";
@@ -173,7 +175,7 @@ export type TestGateway = { gateway: Gateway; db: Db; http: ServedHandler; mcpUr
 
 /** A gateway (its own database client) whose /mcp endpoint is served over node:http. */
 export async function startTestGateway(
-  opts: { pool?: Partial<PoolOptions>; logLevel?: string; tasks?: Partial<TaskOptions> } = {},
+  opts: { pool?: Partial<PoolOptions>; logLevel?: string; tasks?: Partial<TaskOptions>; approvals?: Partial<ApprovalOptions> } = {},
 ): Promise<TestGateway> {
   const db = createTestDb();
   const logLevel = opts.logLevel ?? process.env.TEST_LOG_LEVEL ?? "silent";
@@ -185,6 +187,7 @@ export async function startTestGateway(
     ...(opts.pool && { pool: opts.pool }),
     // Tests of other things keep calls synchronous; task tests set a threshold (and start the workers).
     tasks: { thresholdMs: 0, ...opts.tasks },
+    ...(opts.approvals && { approvals: opts.approvals }),
   });
   if (opts.tasks) await gateway.startTasks();
   // The app's two routes: /mcp (aggregate) and /mcp/s/<slug> (one server, transparent).
@@ -202,6 +205,31 @@ export async function startTestGateway(
       await gateway.close();
     },
   };
+}
+
+/**
+ * A whole gateway in a process of its own (fixtures/gateway-process.ts, on the run's database), for tests that
+ * kill it. Resolves once it serves, with its base URL; `env` adds settings (TASK_SWEEP_INTERVAL_MS, …).
+ */
+export async function spawnGatewayProcess(env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, "server/test/fixtures/gateway-process.ts")], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, DATABASE_URL: testDatabaseUrl(), ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the gateway process did not start:\n${stderr}`)), 60_000);
+    child.stderr.on("data", (c: Buffer) => {
+      stderr += c.toString();
+      const m = /ready (\S+)\n/.exec(stderr);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+  });
+  return { child, url };
 }
 
 /** What the harness knows about an agent session token it minted: whose it is and its canary bucket. */
@@ -402,13 +430,13 @@ export type GatewayTestEnv = {
 export async function setUpGatewayTest(
   db: Db,
   label: string,
-  opts: { gateways?: number; pool?: Partial<PoolOptions>; startUpstreams?: boolean; tasks?: Partial<TaskOptions> } = {},
+  opts: { gateways?: number; pool?: Partial<PoolOptions>; startUpstreams?: boolean; tasks?: Partial<TaskOptions>; approvals?: Partial<ApprovalOptions> } = {},
 ): Promise<GatewayTestEnv> {
   await truncateAll(db);
   const gateways: TestGateway[] = [];
   const agents: Agent[] = [];
   for (let i = 0; i < (opts.gateways ?? 1); i++)
-    gateways.push(await startTestGateway({ ...(opts.pool && { pool: opts.pool }), ...(opts.tasks && { tasks: opts.tasks }) }));
+    gateways.push(await startTestGateway({ ...(opts.pool && { pool: opts.pool }), ...(opts.tasks && { tasks: opts.tasks }), ...(opts.approvals && { approvals: opts.approvals }) }));
   if (opts.startUpstreams) for (const g of gateways) await g.gateway.startUpstreams();
   const admin = userContext(await insertUser(db, { role: "ADMIN" }));
   const { token } = await userWithToken(db);

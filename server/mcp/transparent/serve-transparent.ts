@@ -18,6 +18,8 @@ import {
   type LoggingLevel,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Db } from "../../db/client";
+import { approvalToolDefinitions, callApprovalTool, isApprovalTool } from "../../approvals/approval-tools";
+import type { Approvals } from "../../approvals/approvals";
 import { asCreateTaskResult, asTaskCapable, callTaskTool, isTaskTool, mcpTaskStore, TASK_CAPABILITIES, taskContextOf, taskToolDefinitions, type TaskToolDeps } from "../../tasks/task-tools";
 import type { ChangeBus } from "../../events/change-bus";
 import type { Logger } from "../../logger";
@@ -30,7 +32,7 @@ import { cancellable } from "../cancellation";
 import type { McpSessionView } from "../handle-mcp-request";
 import type { LiveSession, SessionUpstreams } from "./session-upstreams";
 
-export type TransparentDeps = { registry: Registry; pipeline: CallToolHandler; bus: ChangeBus; db: Db; logger: Logger; sessions: SessionUpstreams; policy: PolicyCache; taskTools: Omit<TaskToolDeps, "db"> };
+export type TransparentDeps = { registry: Registry; pipeline: CallToolHandler; bus: ChangeBus; db: Db; logger: Logger; sessions: SessionUpstreams; policy: PolicyCache; taskTools: Omit<TaskToolDeps, "db">; approvals?: Approvals | undefined };
 
 type Params = Record<string, unknown> & { _meta?: { progressToken?: string | number } & Record<string, unknown> };
 
@@ -83,9 +85,19 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
     switch (request.method) {
       case "tools/call": {
         const name = str(params.name);
-        if (!isTaskTool(name)) return undefined;
         const info = { action: "tool.called" as const, endpoint, serverSlug: "portcullis", target: name, argumentKeys: Object.keys(params.arguments ?? {}), mcpSessionId: view.mcpSessionId };
-        return auditedRequest(deps, ctx, info, () => callTaskTool(taskDeps, ctx, owner, name, (params.arguments ?? {}) as Record<string, unknown>));
+        const args = (params.arguments ?? {}) as Record<string, unknown>;
+        if (deps.approvals && isApprovalTool(name)) {
+          const approvals = deps.approvals;
+          const tc = taskContextOf(view.grant, endpoint, {})!;
+          const resolve = async (tool: string) => {
+            const r = await deps.registry.resolveTool(`${slug}__${tool}`, view.bucket);
+            return "error" in r ? r : r.refusal ? { error: r.refusal.message } : r.tool;
+          };
+          return auditedRequest(deps, ctx, info, () => callApprovalTool({ approvals, policy: deps.policy, resolve }, ctx, view.grant, tc, name, args));
+        }
+        if (!isTaskTool(name)) return undefined;
+        return auditedRequest(deps, ctx, info, () => callTaskTool(taskDeps, ctx, owner, name, args));
       }
       case "tasks/get": {
         const task = await store.getTask(taskId);
@@ -131,14 +143,23 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
     const params = (request.params ?? {}) as Params;
     const ctx = { ...view.ctx, requestId: `${view.ctx.requestId}:${String(request.id)}` };
     const progressToken = params._meta?.progressToken;
+    // Each send stores its event first (resumable streams), so a later send can overtake an earlier one: the
+    // answer waits for the progress sent before it, or the stream would close on a notification still in flight.
+    const progressSent: Promise<unknown>[] = [];
     const onprogress =
       progressToken === undefined
         ? undefined
         : (p: { progress: number; total?: number | undefined; message?: string | undefined }) =>
-            void transport
-              .send({ jsonrpc: "2.0", method: "notifications/progress", params: { ...p, progressToken } }, { relatedRequestId: request.id })
-              .catch(() => undefined);
-    const forward = () => deps.sessions.forward(live, request.method, params, { signal, timeoutMs: route.timeoutMs, onprogress });
+            void progressSent.push(
+              transport.send({ jsonrpc: "2.0", method: "notifications/progress", params: { ...p, progressToken } }, { relatedRequestId: request.id }).catch(() => undefined),
+            );
+    const forward = async () => {
+      try {
+        return await deps.sessions.forward(live, request.method, params, { signal, timeoutMs: route.timeoutMs, onprogress });
+      } finally {
+        await Promise.all(progressSent);
+      }
+    };
     const audited = (info: Omit<AuditedRequestInfo, "endpoint" | "serverSlug" | "upstreamVersion" | "mcpSessionId">) =>
       auditedRequest(deps, ctx, { ...info, endpoint, serverSlug: slug, upstreamVersion: route.version, mcpSessionId: view.mcpSessionId }, forward);
     // Least privilege as on /mcp: tools and prompts by the session's tool whitelist (under their gateway names),
@@ -167,7 +188,7 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
           .filter((t) => t.name.startsWith(prefix))
           .map((t) => ({ ...t, name: t.name.slice(prefix.length) }))
           .filter((t) => mayUse(t.name));
-        return { tools: owner ? [...tools.map(asTaskCapable), ...taskToolDefinitions(taskDeps.pollSeconds)] : tools };
+        return { tools: owner ? [...tools.map(asTaskCapable), ...taskToolDefinitions(taskDeps.pollSeconds), ...(deps.approvals ? approvalToolDefinitions() : [])] : tools };
       }
       case "tools/call": {
         const name = str(params.name);
@@ -196,6 +217,7 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
           ctx,
           {},
         );
+        await Promise.all(progressSent);
         return params.task ? asCreateTaskResult(deps.db, result, taskDeps.pollSeconds) : result;
       }
       case "logging/setLevel": {

@@ -1,6 +1,6 @@
 // The least-privilege REST API over HTTP on the real app: agent sessions, grants, parameter rules, tiers, policy
 // history with revert, the simulator — and a session token used on the app's own /mcp, where the change shows.
-import { isTaskTool } from "@/server/tasks/task-tools";
+import { isGatewayTool } from "@/server/mcp/gateway-tools";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -84,7 +84,7 @@ describe("REST API: sessions, grants, rules, tiers, history, simulator", () => {
 
     const client = await mcpClient(res.body.token);
     // Upstream tools only: the gateway's task tools are every session's.
-    expect((await client.listTools()).tools.map((t) => t.name).filter((n) => !isTaskTool(n)).sort()).toEqual(["shop__counted", "shop__whoami"]);
+    expect((await client.listTools()).tools.map((t) => t.name).filter((n) => !isGatewayTool(n)).sort()).toEqual(["shop__counted", "shop__whoami"]);
     // A personal API token is not accepted on /mcp.
     await expect(mcpClient(user.token)).rejects.toThrow(/401|REST API/);
   });
@@ -149,14 +149,16 @@ describe("REST API: sessions, grants, rules, tiers, history, simulator", () => {
     expect((await simulate("SELECT id FROM orders LIMIT 3")).body).toMatchObject({ decision: "allow", step: "allow" });
   });
 
-  it("tiers: bulk change to HIGH is enforced on the next call as approval_required, and shows in /policy/tools and history", async () => {
+  it("tiers: bulk change to HIGH holds the next call for approval, and shows in /policy/tools and history", async () => {
     const session = await apiRequest<TCreatedSession>(base, "/api/v1/sessions", { token: user.token, body: { agentId: "bot", tools: ["shop__counted"] } });
     const client = await mcpClient(session.body.token);
     expect((await client.callTool({ name: "shop__counted", arguments: { name: "x" } })).isError ?? false).toBe(false);
     const res = await apiRequest<{ items: TPolicyTool[] }>(base, "/api/v1/policy/tiers", { token: admin.token, body: { tools: ["shop__counted", "shop__whoami"], riskTier: "HIGH" } });
     expect(res.status, res.text).toBe(200);
     expect(res.body.items.find((t) => t.name === "shop__counted")).toMatchObject({ riskTier: "HIGH", tierOverride: true });
-    expect(errorMeta(await client.callTool({ name: "shop__counted", arguments: { name: "x" } }))).toMatchObject({ code: "approval_required" });
+    const held = await client.callTool({ name: "shop__counted", arguments: { name: "x" } });
+    expect(held.isError ?? false).toBe(false);
+    expect(held.structuredContent).toMatchObject({ status: "AWAITING_APPROVAL", approval_status: "PENDING", approval_id: expect.any(String) as string });
     expectError(await apiRequest(base, "/api/v1/policy/tiers", { token: admin.token, body: { tools: ["shop__nope"], riskTier: "LOW" } }), 404, "not_found");
     const history = await apiRequest<{ items: TPolicyChange[] }>(base, "/api/v1/policy/history", { token: admin.token });
     expect(history.body.items[0]).toMatchObject({ entityType: "tool_tier", after: { tier: "HIGH" } });

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "tools" ADD COLUMN     "requiredApprovals" INTEGER NOT NULL DEFAULT 1;
