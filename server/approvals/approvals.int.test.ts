@@ -151,6 +151,13 @@ describe("human approval", () => {
     expect((await approvalStatus(agent, h.approval_id)).status).toBe("REJECTED");
   });
 
+  it("an agent canceling its held call withdraws the request from the approvers' queue", async () => {
+    const h = await held(agent, tag("withdrawn"));
+    expect((await call(agent, "cancel_task", { task_id: h.task_id })).structuredContent).toMatchObject({ status: "CANCELED" });
+    expect((await approvalStatus(agent, h.approval_id)).status).toBe("CANCELED");
+    expect((await rejection(decide(approverA, h.approval_id, "approve"))).code).toBe("conflict");
+  });
+
   it("unanswered: the request and its task expire after the configured time", async () => {
     const t = tag("expire");
     const h = await held(agent, t);

@@ -23,6 +23,12 @@ export async function cancelTask(db: Db, ctx: RequestContext, viewer: TaskViewer
       const now = await tx.task.findUniqueOrThrow({ where: { id }, select: { status: true } });
       throw new GatewayError("conflict", `Task ${id} has already finished (${now.status}); only pending or running tasks can be canceled.`);
     }
+    // A call held for approval: its request leaves the approvers' queue with it.
+    const withdrawn = await tx.approval.updateMany({ where: { taskId: id, status: "PENDING" }, data: { status: "CANCELED", decidedAt: new Date(), decisionComment: reason } });
+    if (withdrawn.count) {
+      const approval = await tx.approval.findFirstOrThrow({ where: { taskId: id }, select: { id: true } });
+      await publishChange(tx, { kind: "approval", approvalId: approval.id, status: "CANCELED" });
+    }
     await webhookOnFinish(tx, await tx.task.findUniqueOrThrow({ where: { id } }));
     await tx.taskEvent.create({ data: { taskId: id, type: "canceled", data: { by: ctx.actor.type === "user" ? ctx.actor.email : ctx.actor.name, reason, wasRunning: before.status === "RUNNING" } } });
     // Delivered at commit: the runner aborts the upstream call, the console refreshes.
