@@ -6,6 +6,7 @@ import { auditWriterFor, type AuditRow } from "../audit/audit-writer";
 import type { DbTx } from "../db/client";
 import { GatewayError } from "../errors";
 import type { Logger } from "../logger";
+import { observeCall } from "../metrics/metrics";
 import { errorCodeOf } from "./tool-error";
 import type { Middleware } from "./types";
 
@@ -54,6 +55,7 @@ export function auditCall(db: DbTx, logger: Logger): Middleware {
       taskId: notes.taskId ?? null,
       ...((notes.capped || notes.taskId) && { details: { ...(notes.capped && { capped: notes.capped }), ...(notes.taskId && { taskId: notes.taskId }) } }),
     };
+    observeCall({ endpoint: call.endpoint, tool: call.tool.gatewayName, status, decision: row.decision ?? "allow", durationMs: row.durationMs ?? 0 });
     try {
       await writer.write(row);
     } catch (err) {
