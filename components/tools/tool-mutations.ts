@@ -14,6 +14,10 @@ function describe(tool: TToolSummary, patch: TUpdateTool): string {
     return tool.strict
       ? `${tool.name} now rejects undeclared arguments`
       : `${tool.name} accepts undeclared arguments again`;
+  if (patch.requiredApprovals !== undefined)
+    return tool.requiredApprovals >= 2
+      ? `${tool.name} now needs two approvers for each high-risk call`
+      : `${tool.name} needs one approver again`;
   if (patch.riskTier !== undefined) return `${tool.name} is now ${TIER_LABEL[tool.riskTier].toLowerCase()}`;
   if (patch.timeoutMs !== undefined)
     return tool.timeoutMs === null

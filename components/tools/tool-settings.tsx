@@ -76,6 +76,18 @@ export function ToolSettings({
             Policies use the tier to decide which calls run, wait for approval or are refused.
           </p>
         </div>
+        <SwitchRow
+          id="tool-second-approver"
+          title="Needs a second approver"
+          text={
+            tool.riskTier === "HIGH"
+              ? "Two different approvers must approve each call before it runs."
+              : "Applies to high-risk calls only: while this tool is not high risk, its calls need no approval."
+          }
+          checked={(saving?.requiredApprovals ?? tool.requiredApprovals) >= 2}
+          disabled={locked || mutation.isPending}
+          onChange={(two) => mutation.mutate({ requiredApprovals: two ? 2 : 1 })}
+        />
         <OverrideField
           key={`timeout-${tool.timeoutMs ?? "server"}`}
           id="tool-timeout"

@@ -168,6 +168,13 @@ describe("human approval", () => {
     await expect(rejection(decide(approverA, h.approval_id, "approve"))).resolves.toMatchObject({ code: "conflict" });
     expect(starts(t)).toBe(0);
     expect(await db.auditEvent.count({ where: { approvalId: h.approval_id, action: "approval.expired" } })).toBe(1);
+
+    // Decided after its time but before a sweep got to it: expired all the same, never run.
+    const late = await held(agent, tag("late"));
+    await db.approval.update({ where: { id: late.approval_id }, data: { expiresAt: new Date(Date.now() - 1) } });
+    expect(await rejection(decide(approverA, late.approval_id, "approve"))).toMatchObject({ code: "conflict", message: expect.stringMatching(/expired/) as string });
+    expect((await settled(agent, late.task_id)).status).toBe("EXPIRED");
+    expect(await db.approvalDecision.count({ where: { approvalId: late.approval_id } })).toBe(0);
   });
 
   it("an approver cannot decide their own request; another approver can", async () => {

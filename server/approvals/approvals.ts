@@ -24,7 +24,7 @@ import { TASK_META } from "../tasks/task-switch";
 import { webhookOnFinish } from "../tasks/webhook-jobs";
 import { enqueueWebhook } from "../tasks/webhooks";
 import { scheduleWebhookJob } from "../tasks/webhook-jobs";
-import { redactValue } from "./redact";
+import { redactor } from "../audit/redaction";
 
 export type ApprovalOptions = {
   /** An unanswered request expires after this long. */
@@ -84,7 +84,7 @@ export function toApprovalDto(a: ApprovalRow, viewer?: ApprovalViewer): TApprova
     agentId: a.agentId ?? a.agentSession?.agentId ?? null,
     agentSessionId: a.agentSessionId,
     agentSessionPrefix: a.agentSession?.prefix ?? null,
-    justification: a.justification,
+    justification: a.justification === null ? null : redactor().text(a.justification),
     arguments: (a.argumentsRedacted ?? {}) as Record<string, unknown>,
     argumentsHash: a.argumentsHash,
     requiredApprovals: a.requiredApprovals,
@@ -136,7 +136,7 @@ export function createApprovals(deps: { db: Db; logger: Logger; engine: TaskEngi
         agentId: a.agentId,
         sessionId: a.agentSessionId,
         targetType: "approval",
-        arguments: { keys: Object.keys((a.argumentsRedacted ?? {}) as Record<string, unknown>) },
+        arguments: a.arguments ?? {},
         decision: null,
         ruleId: a.ruleId,
         reason: null,
@@ -169,7 +169,7 @@ export function createApprovals(deps: { db: Db; logger: Logger; engine: TaskEngi
           kind: a.kind,
           tool: a.toolName,
           reason: a.reason,
-          justification: a.justification,
+          justification: a.justification === null ? null : redactor().text(a.justification),
           arguments: a.argumentsRedacted,
           requiredApprovals: a.requiredApprovals,
           createdAt: a.createdAt.toISOString(),
@@ -188,7 +188,7 @@ export function createApprovals(deps: { db: Db; logger: Logger; engine: TaskEngi
       toolId: call.tool.id,
       toolName: call.tool.gatewayName,
       arguments: toJson(call.arguments),
-      argumentsRedacted: toJson(redactValue(call.arguments)),
+      argumentsRedacted: toJson(redactor().value(call.arguments)),
       argumentsHash: hashArguments(call.arguments),
       justification: justification?.slice(0, 2000) ?? null,
       ruleId: why.ruleId ?? null,
@@ -310,15 +310,14 @@ export function createApprovals(deps: { db: Db; logger: Logger; engine: TaskEngi
   }
 
   /** An approver's decision. 403 own request, 409 once decided (or already decided by this approver), 404 unknown. */
-  async function decide(ctx: RequestContext, viewer: ApprovalViewer, id: string, input: TApprovalDecisionInput): Promise<TApproval> {
+  async function decide(ctx: RequestContext, viewer: ApprovalViewer, id: string, input: TApprovalDecisionInput): Promise<TApprovalDetail> {
     const approverEmail = ctx.actor.type === "user" ? ctx.actor.email : "an approver";
     const comment = input.comment?.trim() || null;
-    const outcome = await db.$transaction(async (tx) => {
+    type Outcome = { expired: Approval } | { row: Approval; task: Task | null; standing: Approval | null; status: TApprovalStatus };
+    const outcome = await db.$transaction(async (tx): Promise<Outcome> => {
       const a = await lockForDecision(tx, viewer, id);
-      if (a.status === "PENDING" && a.expiresAt <= new Date()) {
-        await expireOne(tx, a);
-        throw new GatewayError("conflict", `Approval request ${id} has expired; it can no longer be decided.`, { status: "EXPIRED" });
-      }
+      // Past its time but not yet swept: it is expired (committed below), not decided.
+      if (a.status === "PENDING" && a.expiresAt <= new Date()) return { expired: a };
       if (a.status !== "PENDING") throw new GatewayError("conflict", `Approval request ${id} has already been decided (${a.status}).`, { status: a.status });
       const mine = await tx.approvalDecision.findUnique({ where: { approvalId_approverId: { approvalId: id, approverId: viewer.userId } } });
       if (mine) throw new GatewayError("conflict", `You already approved request ${id}; it needs another approver.`, { status: a.status });
@@ -377,6 +376,12 @@ export function createApprovals(deps: { db: Db; logger: Logger; engine: TaskEngi
       const row = await tx.approval.findUniqueOrThrow({ where: { id } });
       return { row, task, standing, status };
     });
+    if ("expired" in outcome) {
+      const task = await db.$transaction((tx) => expireOne(tx, outcome.expired));
+      await audit({ action: "approval.expired", decision: "deny", status: "error", errorCode: "approval_expired" }, { ...outcome.expired, status: "EXPIRED" });
+      if (task) await engine.auditTransition(task, task.toolName);
+      throw new GatewayError("conflict", `Approval request ${id} has expired; it can no longer be decided.`, { status: "EXPIRED" });
+    }
     const action = input.decision === "reject" ? "approval.rejected" : outcome.status === "PENDING" ? "approval.approved_first" : "approval.approved";
     await audit({ action, reason: comment, decision: input.decision === "reject" ? "deny" : "allow" }, outcome.row, ctx);
     if (outcome.standing) await audit({ action: "approval.standing_granted", reason: comment, decision: "allow", details: { until: outcome.standing.standingUntil?.toISOString(), from: id } }, outcome.standing, ctx);
@@ -385,7 +390,7 @@ export function createApprovals(deps: { db: Db; logger: Logger; engine: TaskEngi
   }
 
   /** Withdraws a standing approval or an unused request_approval grant (approvers; or a requester their own pending request). */
-  async function revoke(ctx: RequestContext, viewer: ApprovalViewer, id: string): Promise<TApproval> {
+  async function revoke(ctx: RequestContext, viewer: ApprovalViewer, id: string): Promise<TApprovalDetail> {
     const row = await db.$transaction(async (tx) => {
       const [a] = await tx.$queryRaw<Approval[]>`SELECT * FROM approvals WHERE id = ${id} FOR UPDATE`;
       if (!a || (!isApprover(viewer.role) && a.requesterId !== viewer.userId)) throw notFound(`Approval request ${id}`);

@@ -1,0 +1,116 @@
+"use client";
+// One comment for several requests: approve or reject every selected one in turn. A rejection needs a
+// comment (the agents are told it); the outcome, failures included, goes back to the queue.
+import { useId, useState } from "react";
+import { Dialog } from "@/components/dialog";
+import { buttonDanger, buttonPrimary, buttonSecondary, hint, input, label } from "@/components/ui";
+import type { TApproval } from "@/lib/approval-schemas";
+import { decideMany, type BulkOutcome } from "./decide-many";
+
+export function BulkDecisionDialog({
+  decision,
+  approvals,
+  onClose,
+  onDone,
+}: {
+  decision: "approve" | "reject" | null;
+  approvals: readonly Pick<TApproval, "id" | "tool">[];
+  onClose: () => void;
+  onDone: (decision: "approve" | "reject", outcome: BulkOutcome) => void;
+}) {
+  const [comment, setComment] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [missing, setMissing] = useState(false);
+  const id = useId();
+  const n = approvals.length;
+  const what = `${n} request${n === 1 ? "" : "s"}`;
+  const reject = decision === "reject";
+
+  function close() {
+    if (busy) return;
+    setComment("");
+    setMissing(false);
+    onClose();
+  }
+
+  async function submit(e: React.FormEvent) {
+    e.preventDefault();
+    if (!decision || busy) return;
+    const text = comment.trim();
+    if (reject && !text) {
+      setMissing(true);
+      return;
+    }
+    setBusy(true);
+    try {
+      const outcome = await decideMany(approvals, { decision, ...(text && { comment: text }) });
+      setComment("");
+      setMissing(false);
+      onDone(decision, outcome);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Dialog
+      open={decision !== null}
+      onClose={close}
+      title={reject ? `Reject ${what}?` : `Approve ${what}?`}
+      description={
+        reject
+          ? "None of these calls will run; each agent is told your comment."
+          : "Each call runs now with exactly the arguments shown, and its agent gets the result."
+      }
+    >
+      <form onSubmit={(e) => void submit(e)}>
+        <ul className="mb-4 max-h-40 space-y-1 overflow-y-auto text-sm text-slate-700">
+          {approvals.map((a) => (
+            <li key={a.id} className="font-mono break-all">
+              {a.tool}
+            </li>
+          ))}
+        </ul>
+        <label htmlFor={`${id}-comment`} className={label}>
+          Comment{reject ? "" : " (optional)"}
+        </label>
+        <textarea
+          id={`${id}-comment`}
+          rows={3}
+          maxLength={2000}
+          className={`${input} mt-1`}
+          value={comment}
+          onChange={(e) => {
+            setComment(e.target.value);
+            if (e.target.value.trim()) setMissing(false);
+          }}
+          aria-invalid={missing}
+          aria-describedby={`${id}-hint`}
+          disabled={busy}
+        />
+        <p
+          id={`${id}-hint`}
+          className={missing ? "mt-1 text-xs text-red-700" : hint}
+          role={missing ? "alert" : undefined}
+        >
+          {missing
+            ? "Say why you reject them: the agents are told."
+            : "Recorded with each decision and shown to the agents."}
+        </p>
+        <div className="mt-6 flex flex-wrap justify-end gap-2">
+          <button type="button" className={buttonSecondary} onClick={close} disabled={busy}>
+            Cancel
+          </button>
+          <button
+            type="submit"
+            className={reject ? buttonDanger : buttonPrimary}
+            disabled={busy || n === 0}
+            data-testid="bulk-confirm"
+          >
+            {busy ? (reject ? "Rejecting…" : "Approving…") : reject ? `Reject ${what}` : `Approve ${what}`}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
