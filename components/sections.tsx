@@ -4,7 +4,7 @@ import { AgentIcon, ApprovalIcon, AuditIcon, HomeIcon, PolicyIcon, ServerIcon, S
 type Section = { icon: (p: { className?: string }) => React.ReactNode; summary: string };
 
 export const SECTIONS: Record<string, Section> = {
-  "/": { icon: HomeIcon, summary: "An overview of what you can do in this console." },
+  "/": { icon: HomeIcon, summary: "Live gateway traffic, pending approvals and unhealthy servers, and what you can do in this console." },
   "/agents": { icon: AgentIcon, summary: "Connect an agent with a session token that holds only the tools and paths you pick." },
   "/servers": { icon: ServerIcon, summary: "Register upstream MCP servers and review the tools they expose to agents." },
   "/policies": { icon: PolicyIcon, summary: "Decide which tool calls run, which are refused and which wait for a person." },

@@ -48,6 +48,11 @@ import {
   ZSimulateRequest,
 } from "./policy-schemas";
 import { ZTask, ZTaskDetail, ZTaskPage } from "./task-schemas";
+import { ZRedactionPreview, ZRedactionPreviewInput, ZRedactionSettings } from "./redaction-schemas";
+import { AUDIT_COUNT_TIMEOUT_MS, AUDIT_EXACT_COUNT_LIMIT, ZAuditEvent, ZAuditEventDetail, ZAuditPage } from "./audit-schemas";
+import { ZDashboard } from "./dashboard-schemas";
+import { ZApprovalDecisionInput, ZApprovalDetail, ZApprovalPage, ZApprovalReveal } from "./approval-schemas";
+import { APPROVAL_EVENTS_PING_MS, ZApprovalEvent } from "./approval-events";
 
 export type Operation = {
   method: "get" | "post" | "patch" | "put" | "delete";
@@ -58,11 +63,28 @@ export type Operation = {
   role: TRole | null;
   body?: z.ZodType;
   query?: Record<string, { description: string; type: "string" | "integer" }>;
-  response: { status: number; schema: z.ZodType };
+  /** `contentType` for a response that is not JSON: a Server-Sent Events stream describes its events' data with `schema`. */
+  response: { status: number; schema: z.ZodType; contentType?: "text/event-stream" | "text/csv"; description?: string };
   errors: number[];
 };
 
 const page = { limit: { description: "Page size (1–200, default 50)", type: "integer" }, cursor: { description: "nextCursor of the previous page", type: "string" } } as const;
+
+const auditFilter = {
+  user: { description: "User e-mail (any case) or id", type: "string" },
+  agent: { description: "Agent id", type: "string" },
+  session: { description: "Agent session id", type: "string" },
+  tool: { description: "Gateway tool name <server>__<tool>, exact, or a prefix ending in * (orders__*)", type: "string" },
+  server: { description: "Upstream server slug", type: "string" },
+  status: { description: "One or several, comma-separated: ok, error, denied, held", type: "string" },
+  decision: { description: "One or several, comma-separated: allow, deny, require_approval", type: "string" },
+  category: { description: "One or several, comma-separated: gateway, security, admin, system", type: "string" },
+  action: { description: "Event action, exact (tool.called) or a prefix ending in * (approval.*)", type: "string" },
+  from: { description: "At or after (ISO 8601 with offset)", type: "string" },
+  to: { description: "Before (ISO 8601 with offset)", type: "string" },
+  q: { description: "Case-insensitive text in the tool name, the redacted arguments (JSON) or the reason", type: "string" },
+  sort: { description: "-occurredAt (default, newest first), occurredAt, or -durationMs (slowest first)", type: "string" },
+} as const;
 
 export const OPERATIONS: Operation[] = [
   { method: "get", path: "/api/health", summary: "Version and database status", tag: "health", role: null, response: { status: 200, schema: ZHealth }, errors: [503] },
@@ -90,6 +112,9 @@ export const OPERATIONS: Operation[] = [
   { method: "delete", path: "/api/v1/sessions/{id}", summary: "Revoke an agent session; every gateway process refuses it from the next call", tag: "sessions", role: "USER", response: { status: 200, schema: ZAgentSession }, errors: [401, 403, 404] },
   { method: "get", path: "/api/v1/settings/sessions", summary: "Default and maximum agent session lifetime", tag: "sessions", role: "USER", response: { status: 200, schema: ZSessionSettings }, errors: [401] },
   { method: "patch", path: "/api/v1/settings/sessions", summary: "Change the default and maximum agent session lifetime", tag: "sessions", role: "ADMIN", body: ZSessionSettings, response: { status: 200, schema: ZSessionSettings }, errors: [400, 401, 403, 422] },
+  { method: "get", path: "/api/v1/settings/redaction", summary: "What is redacted before audit events and log lines are stored (patterns, field names) and how: hash (equal values still correlate) or mask", tag: "settings", role: "ADMIN", response: { status: 200, schema: ZRedactionSettings }, errors: [401, 403] },
+  { method: "put", path: "/api/v1/settings/redaction", summary: "Replace the redaction settings; every gateway process reloads them (audited as settings.redaction_updated). 422 for an invalid regular expression or duplicate pattern names", tag: "settings", role: "ADMIN", body: ZRedactionSettings, response: { status: 200, schema: ZRedactionSettings }, errors: [400, 401, 403, 422] },
+  { method: "post", path: "/api/v1/settings/redaction/preview", summary: "A text as it would be stored now, under the saved redaction settings", tag: "settings", role: "ADMIN", body: ZRedactionPreviewInput, response: { status: 200, schema: ZRedactionPreview }, errors: [400, 401, 403, 422] },
   { method: "get", path: "/api/v1/me/grant", summary: "What the caller holds and the tools that lets them call", tag: "policy", role: "USER", response: { status: 200, schema: ZEffectiveGrant }, errors: [401] },
   { method: "get", path: "/api/v1/users/{id}/grant", summary: "A user's effective grant", tag: "policy", role: "ADMIN", response: { status: 200, schema: ZEffectiveGrant }, errors: [401, 403, 404] },
   { method: "get", path: "/api/v1/grants", summary: "Tool and path grants to roles and users", tag: "policy", role: "ADMIN", query: { role: { description: "ADMIN, APPROVER or USER", type: "string" }, userId: { description: "One user's grants", type: "string" } }, response: { status: 200, schema: ZGrantList }, errors: [401, 403] },
@@ -107,4 +132,14 @@ export const OPERATIONS: Operation[] = [
   { method: "get", path: "/api/v1/tasks/{id}", summary: "One task with its arguments, events and a preview of its result (404 for another user's task)", tag: "tasks", role: "USER", response: { status: 200, schema: ZTaskDetail }, errors: [401, 404] },
   { method: "get", path: "/api/v1/tasks/{id}/webhooks", summary: "The delivery log of the task's completion webhook: attempts, HTTP status, next retry", tag: "tasks", role: "USER", response: { status: 200, schema: ZWebhookDeliveryList }, errors: [401, 404] },
   { method: "post", path: "/api/v1/tasks/{id}/cancel", summary: "Cancel a pending or running task (409 once it has finished)", tag: "tasks", role: "USER", response: { status: 200, schema: ZTask }, errors: [401, 404, 409] },
+  { method: "get", path: "/api/v1/audit", summary: `Search audit events (newest first by default) in keyset pages. total is exact up to ${String(AUDIT_EXACT_COUNT_LIMIT)} matches counted within ${String(AUDIT_COUNT_TIMEOUT_MS)} ms, otherwise PostgreSQL's estimate (totalIsEstimate: true)`, tag: "audit", role: "ADMIN", query: { ...page, ...auditFilter }, response: { status: 200, schema: ZAuditPage }, errors: [401, 403, 422] },
+  { method: "get", path: "/api/v1/audit/export", summary: "Every event of the filter as a streamed download: CSV with a header row (format=csv) or JSON Lines (format=jsonl), one AuditEvent per row or line. The export is audited (audit.exported)", tag: "audit", role: "ADMIN", query: { format: { description: "csv (default) or jsonl (application/x-ndjson)", type: "string" }, ...auditFilter }, response: { status: 200, schema: ZAuditEvent, contentType: "text/csv", description: "CSV (or JSON Lines for format=jsonl), each row an AuditEvent; arguments and details as JSON text" }, errors: [401, 403, 422] },
+  { method: "get", path: "/api/v1/audit/{id}", summary: "One audit event with its request's story: the request's events and those of its approval and task, oldest first, with both summaries", tag: "audit", role: "ADMIN", response: { status: 200, schema: ZAuditEventDetail }, errors: [401, 403, 404] },
+  { method: "get", path: "/api/v1/approvals", summary: "Approval requests: approvers and admins see everyone's (mine=1: their own), users their own. Pending-only lists (status=PENDING) come oldest first, others newest first", tag: "approvals", role: "USER", query: { ...page, status: { description: "One status or several, comma-separated: PENDING, APPROVED, REJECTED, EXPIRED, USED, CANCELED", type: "string" }, kind: { description: "CALL, ADVANCE or STANDING", type: "string" }, tool: { description: "Gateway tool name <server>__<tool>, exact", type: "string" }, requester: { description: "Requester e-mail, exact", type: "string" }, from: { description: "Created at or after (ISO 8601 with offset)", type: "string" }, to: { description: "Created before (ISO 8601 with offset)", type: "string" }, mine: { description: "1 = only requests the caller made", type: "string" } }, response: { status: 200, schema: ZApprovalPage }, errors: [401, 422] },
+  { method: "get", path: "/api/v1/approvals/events", summary: `Live approval changes from every gateway process as Server-Sent Events: \`event: approval\` with an ApprovalEvent as data for each request made or decided, and a \`: ping\` comment every ${String(APPROVAL_EVENTS_PING_MS / 1000)} s`, tag: "approvals", role: "APPROVER", response: { status: 200, schema: ZApprovalEvent, contentType: "text/event-stream", description: "A stream of `approval` events, each one's data an ApprovalEvent" }, errors: [401, 403] },
+  { method: "get", path: "/api/v1/approvals/{id}", summary: "One approval request with its decisions, redacted arguments and the tool's input schema (404 for another user's request)", tag: "approvals", role: "USER", response: { status: 200, schema: ZApprovalDetail }, errors: [401, 404] },
+  { method: "post", path: "/api/v1/approvals/{id}/decision", summary: "Approve or reject a pending request; with approve, standingMinutes also allows the tool for the agent session that long. 403 for one's own request, 409 once decided, expired or already approved by the caller", tag: "approvals", role: "APPROVER", body: ZApprovalDecisionInput, response: { status: 200, schema: ZApprovalDetail }, errors: [400, 401, 403, 404, 409, 422] },
+  { method: "post", path: "/api/v1/approvals/{id}/reveal", summary: "The request's full, unredacted arguments (audited as approval.revealed)", tag: "approvals", role: "APPROVER", response: { status: 200, schema: ZApprovalReveal }, errors: [401, 403, 404] },
+  { method: "post", path: "/api/v1/approvals/{id}/revoke", summary: "Withdraw a standing approval or an unused request_approval grant (approvers), or one's own pending request (409 when there is nothing to withdraw)", tag: "approvals", role: "USER", response: { status: 200, schema: ZApprovalDetail }, errors: [401, 403, 404, 409] },
+  { method: "get", path: "/api/v1/dashboard", summary: "Tool-call traffic of the last minutes from the audit log (per-minute calls, errors, denials, p95 latency; totals; top tools), pending approvals and unhealthy servers. Approvers and admins see the whole gateway, users their own calls and approval requests", tag: "dashboard", role: "USER", query: { window: { description: "Minutes back from now (5–1440, default 60)", type: "integer" } }, response: { status: 200, schema: ZDashboard }, errors: [401, 422] },
 ];

@@ -87,7 +87,15 @@ describe("buildOpenApi", () => {
 
   it("leaves only bodiless actions without a request body", () => {
     const bodiless = OPERATIONS.filter((op) => (op.method === "post" || op.method === "patch") && !op.body).map((op) => op.path);
-    expect(bodiless).toEqual(["/api/v1/policy/history/{id}/revert", "/api/v1/tasks/{id}/cancel"]);
+    expect(bodiless).toEqual(["/api/v1/policy/history/{id}/revert", "/api/v1/tasks/{id}/cancel", "/api/v1/approvals/{id}/reveal", "/api/v1/approvals/{id}/revoke"]);
+  });
+
+  it("documents the approvals event stream as text/event-stream, each event's data an ApprovalEvent", () => {
+    const entry = doc.paths["/api/v1/approvals/events"]!.get!;
+    expect(entry.responses["200"]).toMatchObject({
+      content: { "text/event-stream": { schema: { type: "string" }, "x-item-schema": { $ref: "#/components/schemas/ApprovalEvent" } } },
+    });
+    expect(doc.components.schemas.ApprovalEvent).toMatchObject({ properties: { approvalId: { type: "string" } } });
   });
 
   it.each(

@@ -32,8 +32,14 @@ export function buildOpenApi(version: string) {
       ...[...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "string" } })),
       ...Object.entries(op.query ?? {}).map(([name, q]) => ({ name, in: "query", required: false, description: q.description, schema: { type: q.type } })),
     ];
+    const ok = schemaRef(op.response.schema, "output");
     const responses: Record<string, unknown> = {
-      [op.response.status]: { description: "Success", content: { "application/json": { schema: schemaRef(op.response.schema, "output") } } },
+      [op.response.status]: {
+        description: op.response.description ?? "Success",
+        // OpenAPI 3.1 cannot describe one item of a streamed body (3.2's itemSchema can): the body is text, and
+        // x-item-schema names the schema of each item (an SSE event's data, a CSV row).
+        content: op.response.contentType ? { [op.response.contentType]: { schema: { type: "string" }, "x-item-schema": ok } } : { "application/json": { schema: ok } },
+      },
     };
     for (const s of op.errors) {
       responses[s] = { description: STATUS_TEXT[s] ?? "Error", content: { "application/json": { schema: { $ref: REF("Error") } } } };

@@ -32,7 +32,23 @@ describe("loadConfig", () => {
       rateLimits: { perSessionPerMinute: 600, perToolPerMinute: 6000 },
       tasks: { thresholdMs: 1000, concurrency: 8, resultMaxBytes: 1048576, retentionDays: 7, dedupeWindowMs: 30_000, sweepIntervalMs: 5000 },
       approvals: { ttlMs: 86_400_000, useWindowMs: 3_600_000, webhookUrl: null, webhookSecret: null },
+      otlp: { endpoint: null, headers: {} },
+      metricsToken: null,
+      auditRetentionDays: 90,
     });
+  });
+
+  it("takes a METRICS_TOKEN of at least 16 characters", () => {
+    expect(loadConfig({ METRICS_TOKEN: " scrape-token-0123456789 " }).metricsToken).toBe("scrape-token-0123456789");
+    expect(() => loadConfig({ METRICS_TOKEN: "short" })).toThrow(/METRICS_TOKEN/);
+  });
+
+  it("reads the OTLP endpoint and its headers", () => {
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318", OTEL_EXPORTER_OTLP_HEADERS: "x-api-key=abc%3D,tenant = t1" }).otlp).toEqual({
+      endpoint: "http://collector:4318",
+      headers: { "x-api-key": "abc=", tenant: "t1" },
+    });
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT/);
   });
 
   it("reads the approval settings in seconds; an approvers' webhook needs its signing secret", () => {

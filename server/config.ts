@@ -30,6 +30,10 @@ const ZEnv = z.object({
   TASK_RETENTION_DAYS: z.coerce.number().min(0).default(7),
   TASK_DEDUPE_WINDOW_SECONDS: z.coerce.number().min(0).default(30),
   TASK_SWEEP_INTERVAL_MS: z.coerce.number().int().min(50).default(5000),
+  AUDIT_RETENTION_DAYS: z.coerce.number().min(0).default(90),
+  METRICS_TOKEN: z.string().trim().min(16, "must be at least 16 characters").optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  OTEL_EXPORTER_OTLP_HEADERS: z.string().optional(),
   APPROVAL_TTL_SECONDS: z.coerce.number().int().min(1).default(24 * 3600),
   APPROVAL_USE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(3600),
   APPROVAL_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -60,6 +64,12 @@ export type Config = {
   mcpAllowedHosts: string[];
   /** Durable tasks: switch-over threshold, workers per process, result cap, retention, dedupe window, sweep. */
   tasks: { thresholdMs: number; concurrency: number; resultMaxBytes: number; retentionDays: number; dedupeWindowMs: number; sweepIntervalMs: number };
+  /** Audit events older than this are deleted by an hourly job (0 = keep forever). */
+  auditRetentionDays: number;
+  /** A Prometheus scraper's bearer token for /metrics (admins' own credentials work without it). */
+  metricsToken: string | null;
+  /** OpenTelemetry: where traces go (OTLP/HTTP), and headers for the collector (`k=v,k=v`); none = no tracing. */
+  otlp: { endpoint: string | null; headers: Record<string, string> };
   /** Human approval: how long a request waits, how long an advance grant stays usable, the approvers' webhook. */
   approvals: { ttlMs: number; useWindowMs: number; webhookUrl: string | null; webhookSecret: string | null };
 };
@@ -97,6 +107,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retentionDays: e.TASK_RETENTION_DAYS,
       dedupeWindowMs: e.TASK_DEDUPE_WINDOW_SECONDS * 1000,
       sweepIntervalMs: e.TASK_SWEEP_INTERVAL_MS,
+    },
+    metricsToken: e.METRICS_TOKEN ?? null,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+    otlp: {
+      endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT ?? null,
+      headers: Object.fromEntries(
+        (e.OTEL_EXPORTER_OTLP_HEADERS ?? "")
+          .split(",")
+          .map((kv) => kv.split("=").map((x) => decodeURIComponent(x.trim())))
+          .filter((kv): kv is [string, string] => kv.length === 2 && !!kv[0]),
+      ),
     },
     approvals: {
       ttlMs: e.APPROVAL_TTL_SECONDS * 1000,

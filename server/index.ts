@@ -1,6 +1,9 @@
 // Composition root: every service of the gateway is built here from explicit dependencies.
 import type { TCreateUser, TPageQuery, TUpdateUser } from "../lib/schemas";
 import { attachAuditWriter, createAuditWriter, pgSink, type AuditWriter } from "./audit/audit-writer";
+import { deleteExpiredAudit, DEFAULT_AUDIT_RETENTION_DAYS } from "./audit/audit-retention";
+import { exportAudit, getAuditEventDetail, searchAudit } from "./audit/audit-search";
+import type { TAuditExportQuery, TAuditQuery } from "../lib/audit-schemas";
 import { authenticateApiToken } from "./auth/authenticate-api-token";
 import { createLoginLimiter } from "./auth/login-limiter";
 import { verifyCredentials } from "./auth/verify-credentials";
@@ -16,6 +19,10 @@ import { attachMcpSessionCache } from "./mcp/mcp-sessions";
 import { createSessionUpstreams, type SessionUpstreams } from "./mcp/transparent/session-upstreams";
 import { serveTransparent } from "./mcp/transparent/serve-transparent";
 import { buildToolPipeline } from "./pipeline/build-pipeline";
+import { logCalls } from "./metrics/call-log";
+import { getDashboard, type DashboardViewer } from "./metrics/dashboard";
+import { createGatewayMetrics, type GatewayMetrics } from "./metrics/gateway-metrics";
+import type { TDashboardQuery } from "../lib/dashboard-schemas";
 import { createCallLimiter, type CallLimiter } from "./pipeline/rate-limit";
 import type { CallToolHandler } from "./pipeline/types";
 import { createRegistry, type Registry } from "./registry/create-registry";
@@ -29,6 +36,11 @@ import { createAgentSession, getSessionSettings, listAgentSessions, revokeAgentS
 import { createSessionAuth, type SessionAuth } from "./sessions/session-auth";
 import type { TTaskQuery } from "../lib/task-schemas";
 import { cancelTask } from "./tasks/cancel-task";
+import { recordAudit } from "./audit/record-audit";
+import { startTracing } from "./telemetry";
+import { actorUserId } from "./context";
+import { installRedaction, loadRedactionSettings, previewRedactor, saveRedactionSettings } from "./audit/redaction";
+import type { TRedactionSettings } from "../lib/redaction-schemas";
 import { createApprovals, type ApprovalOptions, type Approvals, type ApprovalViewer } from "./approvals/approvals";
 import type { TApprovalDecisionInput, TApprovalQuery } from "../lib/approval-schemas";
 import { createTaskEngine, type TaskEngine, type TaskOptions } from "./tasks/task-engine";
@@ -55,6 +67,7 @@ export const GATEWAY_LIMITS = { maxOutputBytes: 100 * 1024, maxRequestBytes: 102
 
 export function createGateway({ db, databaseUrl, logger, config, pool: poolOptions, tasks: taskOptions, approvals: approvalOptions }: GatewayDeps) {
   const loginLimiter = createLoginLimiter(databaseUrl, config.login);
+  const tracing = config.otlp.endpoint ? startTracing(config.otlp.endpoint, { headers: config.otlp.headers }) : undefined;
   // The gateway side is built on first use: CLI commands and the console never open upstream connections.
   let core:
     | {
@@ -68,6 +81,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         audit: AuditWriter;
         tasks: TaskEngine;
         approvals: Approvals;
+        redaction: { ready: Promise<void>; reload(): Promise<void>; close(): void };
       }
     | undefined;
   const gatewayCore = () => {
@@ -94,14 +108,34 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       registryRef.current = registry;
       const limiter = createCallLimiter(databaseUrl, config.rateLimits, logger);
       const approvalOpts = { ...config.approvals, sweepIntervalMs: config.tasks.sweepIntervalMs, ...approvalOptions };
-      const tasks = createTaskEngine({ db, databaseUrl, logger, bus, registry, pool, options: { ...config.tasks, ...taskOptions }, approverWebhookSecret: approvalOpts.webhookSecret });
+      const tasks = createTaskEngine({
+        db,
+        databaseUrl,
+        logger,
+        bus,
+        registry,
+        pool,
+        options: { ...config.tasks, ...taskOptions },
+        approverWebhookSecret: approvalOpts.webhookSecret,
+        // Audit retention: the one path that deletes audit events (D27).
+        hourly: { portcullis_audit_retention: () => deleteExpiredAudit(db, config.auditRetentionDays) },
+      });
       const approvals = createApprovals({ db, logger, engine: tasks, options: approvalOpts });
-      const pipeline = buildToolPipeline({ db, logger, pool, rateLimit: limiter.middleware, policy, tasks, approvals }, GATEWAY_LIMITS);
+      // Redaction of audit rows and log lines: this process's settings, key and known secrets, kept current.
+      const redaction = installRedaction({
+        db,
+        bus,
+        secrets: [config.authSecret, approvalOpts.webhookSecret].filter((x): x is string => !!x),
+        onError: (err) => logger.error({ err }, "loading the redaction settings failed; the built-in patterns stay in force"),
+      });
+      // Every call leaves one log line bound to its request id (metrics/call-log.ts).
+      const pipeline = logCalls(buildToolPipeline({ db, logger, pool, rateLimit: limiter.middleware, policy, tasks, approvals }, GATEWAY_LIMITS), logger);
       const sessions = createSessionUpstreams({ db, bus, logger });
-      core = { bus, pool, registry, pipeline, limiter, sessions, caches: { sessions: sessionCache, agents: agentAuth, policy }, audit, tasks, approvals };
+      core = { bus, pool, registry, pipeline, limiter, sessions, caches: { sessions: sessionCache, agents: agentAuth, policy }, audit, tasks, approvals, redaction };
     }
     return core;
   };
+  let metrics: GatewayMetrics | undefined;
   return {
     db,
     logger,
@@ -146,6 +180,18 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       /** The delivery log of a task's webhook. */
       webhooks: async (viewer: TaskViewer, id: string) => listDeliveries(db, { taskId: (await findVisibleTask(db, viewer, id)).id }),
     },
+    /** Audit search (admins): filtered keyset pages, one event with its request's story, streamed export, retention. */
+    audit: {
+      search: (q: TAuditQuery) => searchAudit(db, q),
+      get: (id: string) => getAuditEventDetail(db, id),
+      export: (ctx: RequestContext, q: TAuditExportQuery) => exportAudit(db, ctx, q),
+      /** Deletes events older than `days` (the only delete audit_events allows); answers how many. */
+      deleteExpired: (days: number = DEFAULT_AUDIT_RETENTION_DAYS) => deleteExpiredAudit(db, days),
+    },
+    /** Prometheus metrics of this process (GET /metrics); scraping does not build the gateway core. */
+    metrics: () => (metrics ??= createGatewayMetrics({ db, logger, live: () => core && { pool: core.pool, audit: core.audit } })),
+    /** The console dashboard: traffic of the last minutes from the audit log, pending approvals, unhealthy servers. */
+    dashboard: (viewer: DashboardViewer, q: TDashboardQuery) => getDashboard(db, viewer, q),
     /** Human approval: the queue approvers work through, decisions, reveals (audited) and the live feed. */
     approvals: {
       list: (viewer: ApprovalViewer, q: TApprovalQuery) => gatewayCore().approvals.list(viewer, q),
@@ -156,10 +202,27 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       /** Expires overdue requests now (each process does it every TASK_SWEEP_INTERVAL_MS). */
       expire: () => gatewayCore().approvals.expire(),
       /** Approval changes from every process (over PostgreSQL NOTIFY), for the console's live queue. */
-      subscribe: (fn: (e: { approvalId: string; status: string }) => void) =>
+      subscribe: (fn: (e: { approvalId: string; status: string }) => void, onResync?: () => void) =>
         gatewayCore().bus.subscribe((e) => {
           if (e.kind === "approval") fn({ approvalId: e.approvalId, status: e.status });
+          // The bus (re)connected: events in between may be lost, so listeners refetch.
+          else if (e.kind === "listening" && e.listening) onResync?.();
         }),
+    },
+    /** Settings → Redaction: what is masked or hashed before audit rows and log lines are written. */
+    redaction: {
+      get: () => loadRedactionSettings(db),
+      save: async (ctx: RequestContext, settings: TRedactionSettings) => {
+        const saved = await afterEcho(gatewayCore().bus, (e) => e.kind === "redaction", () => saveRedactionSettings(db, actorUserId(ctx) ?? null, settings));
+        await recordAudit(db, ctx, { action: "settings.redaction_updated", targetType: "settings", targetId: "redaction", details: { mode: saved.mode, patterns: saved.patterns.map((p) => `${p.name}${p.enabled ? "" : " (off)"}`), fields: saved.fields } });
+        await gatewayCore().redaction.reload();
+        return saved;
+      },
+      /** The text as it would be stored under the settings in force now (known secrets aside: no guessing oracle). */
+      preview: async (text: string) => {
+        await gatewayCore().redaction.ready;
+        return { text: previewRedactor().text(text) };
+      },
     },
     auth: {
       verifyCredentials: (input: { email: string; password: string; ip?: string | undefined }) =>
@@ -212,6 +275,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     async close() {
       if (core) {
         core.approvals.close();
+        core.redaction.close();
         await core.tasks.close();
         await core.sessions.closeAll();
         await core.pool.close();
@@ -222,6 +286,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         core.caches.policy.close();
         await core.audit.close();
       }
+      await tracing?.stop().catch((err: unknown) => logger.warn({ err }, "flushing traces failed"));
       await loginLimiter.close();
       await db.$disconnect();
     },

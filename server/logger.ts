@@ -1,8 +1,23 @@
-// Structured JSON logs (pino). Redaction of personal data in log lines arrives with the audit work.
+// Structured JSON logs (pino). Every line goes through the process's redactor (server/audit/redaction.ts)
+// first — the same patterns, field names and known secrets as the audit log — so a log line never carries
+// what the audit log would not.
 import pino from "pino";
+import { redactor } from "./audit/redaction";
 
 export type Logger = pino.Logger;
 
-export function createLogger(level = "info", bindings: Record<string, unknown> = {}): Logger {
-  return pino({ level, base: { service: "portcullis", ...bindings } });
+/** `destination`: where lines go (stdout by default; tests capture them). */
+export function createLogger(level = "info", bindings: Record<string, unknown> = {}, destination?: pino.DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
+    level,
+    base: { service: "portcullis", ...bindings },
+    formatters: { log: (obj) => redactor().value(obj) as Record<string, unknown> },
+    hooks: {
+      logMethod(args, method) {
+        const redacted = args.map((a) => (typeof a === "string" ? redactor().text(a) : a)) as Parameters<typeof method>;
+        method.apply(this, redacted);
+      },
+    },
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -3,6 +3,7 @@
 // call pays one insert, no timer), and the events that arrive while inserts run go into the next one.
 import pg from "pg";
 import type { DbTx } from "../db/client";
+import { redactor, storedArguments } from "./redaction";
 
 /** The columns an audit event written here may set; the rest keep their defaults. */
 export type AuditRow = {
@@ -34,7 +35,22 @@ export type AuditRow = {
   /** The approval and task the event belongs to (approval steps, task transitions, held calls). */
   approvalId?: string | null;
   taskId?: string | null;
+  /** What the user or model said it wanted (`_meta.intent`), kept apart from the executed arguments. */
+  intent?: string | null;
 };
+
+/** Redaction before anything is stored (server/audit/redaction.ts): values, free text and details. */
+function redactRow(row: AuditRow): AuditRow {
+  const r = redactor();
+  const args = row.arguments;
+  return {
+    ...row,
+    arguments: args && typeof args === "object" && !Array.isArray(args) ? storedArguments(r, args as Record<string, unknown>) : r.value(args),
+    reason: row.reason === null ? null : r.text(row.reason),
+    ...(row.details !== undefined && { details: r.value(row.details) }),
+    ...(row.intent && { intent: r.text(row.intent.slice(0, 2000)) }),
+  };
+}
 
 export type AuditWriter = {
   /** Resolves once the event is committed; rejects if it could not be (the caller must not report success). */
@@ -42,7 +58,12 @@ export type AuditWriter = {
   /** Resolves when everything handed over so far has been written or has failed. */
   drain(): Promise<void>;
   close(): Promise<void>;
+  /** Write lag, read by the /metrics scrape (metrics/gateway-metrics.ts). */
+  stats?(): AuditWriterStats;
 };
+
+/** Rows handed over but not yet committed (queued or in the batch being inserted), since when the oldest waits, and the last batch. */
+export type AuditWriterStats = { pending: number; oldestPendingSince: number | null; lastBatch: { rows: number; ms: number; ok: boolean } | null };
 
 /** Where the INSERT goes: node-postgres (the gateway's own small pool) or a Prisma client. */
 export type AuditSink = { execute(sql: string, json: string): Promise<unknown>; close?(): Promise<void> };
@@ -86,6 +107,7 @@ const COLUMNS = [
   "upstreamVersion",
   "approvalId",
   "taskId",
+  "intent",
 ] as const;
 const LIST = COLUMNS.map((c) => `"${c}"`).join(", ");
 // One parameter whatever the batch size: the rows as a JSON array, typed by the table's own row type.
@@ -98,6 +120,8 @@ export function createAuditWriter(sink: AuditSink, opts: { maxBatch?: number; ti
   const timeoutMs = opts.timeoutMs ?? 10_000;
   let queue: Pending[] = [];
   let flushing: Promise<void> | undefined;
+  let inFlight: { rows: number; since: number } | undefined;
+  let lastBatch: AuditWriterStats["lastBatch"] = null;
 
   // A hung database must not hold calls forever: past the timeout the batch fails (its calls answer with an
   // error) and the next batch is tried.
@@ -117,12 +141,17 @@ export function createAuditWriter(sink: AuditSink, opts: { maxBatch?: number; ti
     while (queue.length > 0) {
       const batch = queue.length <= maxBatch ? queue : queue.slice(0, maxBatch);
       queue = queue.length <= maxBatch ? [] : queue.slice(maxBatch);
+      const started = performance.now();
+      inFlight = { rows: batch.length, since: Date.parse(batch[0]!.row.occurredAt) };
       try {
         await insert(batch.map((p) => p.row));
+        lastBatch = { rows: batch.length, ms: performance.now() - started, ok: true };
         for (const p of batch) p.resolve();
       } catch (err) {
+        lastBatch = { rows: batch.length, ms: performance.now() - started, ok: false };
         for (const p of batch) p.reject(err);
       }
+      inFlight = undefined;
     }
     flushing = undefined;
   }
@@ -131,7 +160,7 @@ export function createAuditWriter(sink: AuditSink, opts: { maxBatch?: number; ti
   return {
     write(row) {
       return new Promise<void>((resolve, reject) => {
-        queue.push({ row: { ...row, occurredAt: new Date().toISOString() }, resolve, reject });
+        queue.push({ row: { ...redactRow(row), occurredAt: new Date().toISOString() }, resolve, reject });
         flushing ??= flush();
       });
     },
@@ -140,6 +169,11 @@ export function createAuditWriter(sink: AuditSink, opts: { maxBatch?: number; ti
       await drain();
       await sink.close?.();
     },
+    stats: () => ({
+      pending: (inFlight?.rows ?? 0) + queue.length,
+      oldestPendingSince: inFlight?.since ?? (queue[0] ? Date.parse(queue[0].row.occurredAt) : null),
+      lastBatch,
+    }),
   };
 }
 

@@ -1,8 +1,9 @@
-// Writes one audit event. The full pipeline (redaction, batching, search) grows in the audit issue;
-// admin changes and security events are recorded from the start.
+// Writes one audit event of an admin change or a security event, in the caller's transaction; reason and
+// details go through the same redaction as tool calls' events (audit-writer.ts).
 import type { DbTx } from "../db/client";
 import type { Prisma } from "../db/client";
 import type { RequestContext } from "../context";
+import { redactor } from "./redaction";
 
 export type AuditInput = {
   action: string;
@@ -28,8 +29,8 @@ export async function recordAudit(db: DbTx, ctx: RequestContext, input: AuditInp
       targetType: input.targetType ?? null,
       targetId: input.targetId ?? null,
       errorCode: input.errorCode ?? null,
-      reason: input.reason ?? null,
-      ...(input.details === undefined ? {} : { details: input.details }),
+      reason: input.reason === undefined ? null : redactor().text(input.reason),
+      ...(input.details === undefined ? {} : { details: redactor().value(input.details) as Prisma.InputJsonValue }),
       endpoint: ctx.via,
     },
   });

@@ -26,6 +26,8 @@ export type ChangeEvent =
   | { kind: "policy" }
   /** A task changed state (submitted, started, finished, canceled): a canceled one is aborted where it runs. */
   | { kind: "task"; taskId: string; status: string }
+  /** Redaction settings changed: every process reloads its redactor. */
+  | { kind: "redaction" }
   /** An approval request was made or changed state: approvers' open consoles refresh their queue. */
   | { kind: "approval"; approvalId: string; status: string }
   /**

@@ -1,5 +1,6 @@
 // Every tools/call leaves exactly one `tool.called` audit event, whatever its outcome: success, invalid
 // arguments, the upstream's own error, timeout, crash, truncation.
+import { redactor } from "../audit/redaction";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RequestContext } from "../context";
 import type { User } from "../db/client";
@@ -29,7 +30,7 @@ const CASES: Case[] = [
   {
     title: "success",
     tool: "audited__counted",
-    args: { name: "secret-value" },
+    args: { name: "jane.roe@example.com" },
     expected: { status: "ok", errorCode: null, decision: "allow", truncated: false },
   },
   {
@@ -111,14 +112,14 @@ describe("audit of tool calls", () => {
         serverSlug: "audited",
         toolName: c.tool,
         upstreamVersion: "1.0.0",
-        arguments: { keys: Object.keys(c.args) },
+        // The arguments as the redactor leaves them: values kept, personal data replaced by a tag.
+        arguments: redactor().value(c.args),
       });
       expect(row.durationMs).toEqual(expect.any(Number));
       expect(row.durationMs!).toBeGreaterThanOrEqual(c.minDurationMs ?? 0);
       expect(row.durationMs!).toBeLessThan(10_000);
       expect(row.requestId).toMatch(/:\d+$/); // the HTTP request id and the JSON-RPC id
-      // Argument values are not stored (redaction arrives with the audit work).
-      expect(JSON.stringify(row.arguments)).not.toContain("secret-value");
+      expect(JSON.stringify(row.arguments)).not.toContain("jane.roe@example.com");
     });
   }
 

@@ -34,7 +34,7 @@ describe("auditedRequest", () => {
     const w = writer();
     await expect(auditedRequest(deps(w), ctx, info, async () => ({ contents: [] }))).resolves.toEqual({ contents: [] });
     expect(w.rows).toHaveLength(1);
-    expect(w.rows[0]).toMatchObject({ action: "resource.read", status: "ok", serverSlug: "files", mcpSessionId: "s1", targetType: "resource", arguments: { keys: ["uri"] } });
+    expect(w.rows[0]).toMatchObject({ action: "resource.read", status: "ok", serverSlug: "files", mcpSessionId: "s1", targetType: "resource", arguments: { uri: "file:///a" } });
   });
 
   it("records a failed read with its MCP code and rethrows the upstream's error", async () => {

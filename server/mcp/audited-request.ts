@@ -1,18 +1,28 @@
-// Requests other than tools/call (resources/read, prompts/get, completion/complete) reach upstream data too:
-// each one is audited, committed before the answer leaves. Only the names of arguments are kept until
-// redaction lands (audit issue), as for tool calls. If the event cannot be committed, the answer is withheld.
+// Requests other than tools/call (listings, resources/read, prompts/get, completion/complete) are audited too,
+// committed before the answer leaves: one event per gateway request. The writer redacts what is stored (a
+// resource's URI; of prompt and completion arguments only the names are kept). If the event cannot be
+// committed, the answer is withheld.
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { auditWriterFor } from "../audit/audit-writer";
 import type { RequestContext } from "../context";
 import type { DbTx } from "../db/client";
 import type { Logger } from "../logger";
 
+export type ListAction = "tools.listed" | "prompts.listed" | "resources.listed" | "resource_templates.listed";
+const LIST_ACTIONS: readonly string[] = ["tools.listed", "prompts.listed", "resources.listed", "resource_templates.listed"];
+
+/** The listing a request method answers (`tools/list` → tools.listed), if it is one. */
+export function listActionOf(method: string): ListAction | undefined {
+  const action = { "tools/list": "tools.listed", "prompts/list": "prompts.listed", "resources/list": "resources.listed", "resources/templates/list": "resource_templates.listed" }[method];
+  return action as ListAction | undefined;
+}
+
 export type AuditedRequestInfo = {
   /** `tool.called` only for a call refused before the pipeline (an unknown tool name). */
-  action: "resource.read" | "prompt.fetched" | "completion.requested" | "tool.called";
+  action: "resource.read" | "prompt.fetched" | "completion.requested" | "tool.called" | ListAction;
   endpoint: string;
   serverSlug: string;
-  /** Resource URI (not stored until redaction), prompt or reference name. */
+  /** Resource URI, prompt, tool or reference name; the method for listings. */
   target: string;
   argumentKeys?: string[];
   upstreamVersion?: string | undefined;
@@ -48,9 +58,9 @@ export async function auditedRequest<T>(deps: { db: DbTx; logger: Logger }, ctx:
       agentId: ctx.agent?.agentId ?? null,
       sessionId: ctx.agent?.agentSessionId ?? null,
       serverSlug: info.serverSlug,
-      toolName: info.action === "resource.read" ? null : info.target,
-      targetType: { "resource.read": "resource", "prompt.fetched": "prompt", "completion.requested": "completion", "tool.called": "tool" }[info.action],
-      arguments: { keys: info.argumentKeys ?? [] },
+      toolName: info.action === "resource.read" || LIST_ACTIONS.includes(info.action) ? null : info.target,
+      targetType: LIST_ACTIONS.includes(info.action) ? "listing" : { "resource.read": "resource", "prompt.fetched": "prompt", "completion.requested": "completion", "tool.called": "tool" }[info.action as string],
+      arguments: info.action === "resource.read" ? { uri: info.target } : { keys: info.argumentKeys ?? [] },
       decision: info.denied ? "deny" : "allow",
       ruleId: null,
       reason,

@@ -33,7 +33,7 @@ import type { Registry, ServerRoute } from "../registry/create-registry";
 import { parseGatewayName } from "../registry/gateway-name";
 import type { UpstreamPool } from "../upstream/upstream-pool";
 import { VERSION } from "../version";
-import { auditedRequest } from "./audited-request";
+import { auditedRequest, type ListAction } from "./audited-request";
 import { cancellable } from "./cancellation";
 
 export type AggregateSession = { bucket: number; ctx: RequestContext; sessionKey: string; mcpSessionId: string; grant: SessionGrant };
@@ -92,11 +92,17 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
   // whitelist, resources by the path whitelist), and a call or read of it is refused.
   const access = () => sessionAccess(deps.policy, session.grant);
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const { mayUse } = await access();
-    const tools = (await deps.registry.visibleTools(session.bucket)).filter((t) => mayUse(t.name));
-    return { tools: owner ? [...tools.map(asTaskCapable), ...taskToolDefinitions(taskDeps.pollSeconds), ...(deps.approvals ? approvalToolDefinitions() : [])] : tools };
-  });
+  // Listings are audited like every other request (one event each, committed before the answer).
+  const listed = <T>(action: ListAction, requestId: string | number, fn: () => Promise<T>) =>
+    auditedRequest(deps, requestCtx(requestId), { action, endpoint: "mcp", serverSlug: "", target: action, mcpSessionId: session.mcpSessionId }, fn);
+
+  server.setRequestHandler(ListToolsRequestSchema, (_req, extra) =>
+    listed("tools.listed", extra.requestId, async () => {
+      const { mayUse } = await access();
+      const tools = (await deps.registry.visibleTools(session.bucket)).filter((t) => mayUse(t.name));
+      return { tools: owner ? [...tools.map(asTaskCapable), ...taskToolDefinitions(taskDeps.pollSeconds), ...(deps.approvals ? approvalToolDefinitions() : [])] : tools };
+    }),
+  );
 
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const taskTool = req.params.name;
@@ -151,10 +157,12 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
     return req.params.task ? asCreateTaskResult(deps.db, result, taskDeps.pollSeconds) : result;
   });
 
-  server.setRequestHandler(ListPromptsRequestSchema, async () => {
-    const { mayUse } = await access();
-    return { prompts: (await routes()).flatMap((r) => r.defs.prompts.map((p) => ({ ...p, name: `${r.slug}__${p.name}` }))).filter((p) => mayUse(p.name)) };
-  });
+  server.setRequestHandler(ListPromptsRequestSchema, (_req, extra) =>
+    listed("prompts.listed", extra.requestId, async () => {
+      const { mayUse } = await access();
+      return { prompts: (await routes()).flatMap((r) => r.defs.prompts.map((p) => ({ ...p, name: `${r.slug}__${p.name}` }))).filter((p) => mayUse(p.name)) };
+    }),
+  );
 
   server.setRequestHandler(GetPromptRequestSchema, async (req, extra) => {
     const parsed = parseGatewayName(req.params.name);
@@ -168,14 +176,18 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
     );
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, async () => {
-    const { mayRead } = await access();
-    return { resources: (await routes()).flatMap((r) => r.defs.resources.map((res) => ({ ...res, name: `${r.slug}__${res.name}` }))).filter((res) => mayRead(res.uri)) };
-  });
+  server.setRequestHandler(ListResourcesRequestSchema, (_req, extra) =>
+    listed("resources.listed", extra.requestId, async () => {
+      const { mayRead } = await access();
+      return { resources: (await routes()).flatMap((r) => r.defs.resources.map((res) => ({ ...res, name: `${r.slug}__${res.name}` }))).filter((res) => mayRead(res.uri)) };
+    }),
+  );
 
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
-    resourceTemplates: (await routes()).flatMap((r) => r.defs.resourceTemplates.map((t) => ({ ...t, name: `${r.slug}__${t.name}` }))),
-  }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, (_req, extra) =>
+    listed("resource_templates.listed", extra.requestId, async () => ({
+      resourceTemplates: (await routes()).flatMap((r) => r.defs.resourceTemplates.map((t) => ({ ...t, name: `${r.slug}__${t.name}` }))),
+    })),
+  );
 
   server.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => {
     // The path check comes first: a session learns nothing about what lies outside its paths, not even whether it exists.

@@ -1,6 +1,7 @@
 // Prometheus metrics of this process (prom-client). The pipeline's audit step reports every tool call here;
-// collectors that read state on scrape (upstreams, queue, approvals) register on the same registry.
-import { Counter, Histogram, Registry } from "prom-client";
+// the gauges read on scrape (upstreams, queue, approvals, audit lag) are per gateway and merged with this
+// registry by gateway-metrics.ts, which serves GET /metrics through the gateway instance.
+import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
 
 export const metricsRegistry = new Registry();
 
@@ -25,4 +26,12 @@ export type CallObservation = { endpoint: string; tool: string; status: string; 
 export function observeCall(o: CallObservation): void {
   calls.inc({ endpoint: o.endpoint, tool: o.tool, status: o.status, decision: o.decision });
   latency.observe({ endpoint: o.endpoint, tool: o.tool }, o.durationMs / 1000);
+}
+
+let defaults = false;
+/** Node.js process metrics (CPU, memory, event loop lag, GC, handles) on the same registry, once per process. */
+export function ensureDefaultMetrics(): void {
+  if (defaults) return;
+  defaults = true;
+  collectDefaultMetrics({ register: metricsRegistry });
 }

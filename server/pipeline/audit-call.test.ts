@@ -32,6 +32,6 @@ describe("auditCall", () => {
     const rows: Record<string, unknown>[] = [];
     const handler = auditCall(okDb(rows), createLogger("silent"))(() => Promise.reject(new Error("boom")));
     await expect(handler(call, systemContext("t"), {})).rejects.toThrow("boom");
-    expect(rows).toMatchObject([{ action: "tool.called", status: "error", errorCode: "internal", reason: "boom", arguments: { keys: ["a"] } }]);
+    expect(rows).toMatchObject([{ action: "tool.called", status: "error", errorCode: "internal", reason: "boom", arguments: { a: 1 } }]);
   });
 });

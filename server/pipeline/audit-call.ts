@@ -1,12 +1,13 @@
 // Outermost step: one audit event per tool call, committed before the answer leaves, even when a later step
 // throws. Events of calls that finish together are committed together (audit/audit-writer.ts). If the event
-// cannot be committed the call is answered with an error, never with an unaudited result. Until redaction
-// lands (audit issue) only argument names are stored, never values.
+// cannot be committed the call is answered with an error, never with an unaudited result. Arguments are stored
+// redacted (server/audit/redaction.ts), with the caller's stated intent (`_meta.intent`) kept apart.
 import { auditWriterFor, type AuditRow } from "../audit/audit-writer";
 import type { DbTx } from "../db/client";
 import { GatewayError } from "../errors";
 import type { Logger } from "../logger";
 import { observeCall } from "../metrics/metrics";
+import { endCallSpan, tracer } from "../telemetry";
 import { errorCodeOf } from "./tool-error";
 import type { Middleware } from "./types";
 
@@ -14,6 +15,16 @@ export function auditCall(db: DbTx, logger: Logger): Middleware {
   const writer = auditWriterFor(db);
   return (next) => async (call, ctx, notes) => {
     const started = performance.now();
+    const span = tracer().startSpan(`tools/call ${call.tool.gatewayName}`, {
+      attributes: {
+        "portcullis.request_id": ctx.requestId,
+        "portcullis.tool": call.tool.gatewayName,
+        "portcullis.server": call.tool.serverSlug,
+        "portcullis.endpoint": call.endpoint,
+        ...(call.grant?.agentSessionId && { "portcullis.session_id": call.grant.agentSessionId }),
+        ...(call.grant?.agentId && { "portcullis.agent_id": call.grant.agentId }),
+      },
+    });
     let status: "ok" | "error" | "denied" | "held" = "error";
     let outcome: { result: Awaited<ReturnType<typeof next>> } | { error: unknown };
     try {
@@ -41,7 +52,9 @@ export function auditCall(db: DbTx, logger: Logger): Middleware {
       endpoint: call.endpoint,
       serverSlug: call.tool.serverSlug,
       toolName: call.tool.gatewayName,
-      arguments: { keys: Object.keys(call.arguments) },
+      // Redacted (and cut when large) by the writer before it is stored.
+      arguments: call.arguments,
+      intent: typeof call.meta?.intent === "string" ? call.meta.intent : null,
       decision: notes.decision ?? (status === "denied" ? "deny" : "allow"),
       ruleId: notes.ruleId ?? null,
       reason: notes.reason?.slice(0, 2000) ?? null,
@@ -55,6 +68,7 @@ export function auditCall(db: DbTx, logger: Logger): Middleware {
       taskId: notes.taskId ?? null,
       ...((notes.capped || notes.taskId) && { details: { ...(notes.capped && { capped: notes.capped }), ...(notes.taskId && { taskId: notes.taskId }) } }),
     };
+    endCallSpan(span, { status, decision: row.decision ?? "allow", errorCode: row.errorCode, durationMs: row.durationMs ?? 0, taskId: notes.taskId, approvalId: notes.approvalId });
     observeCall({ endpoint: call.endpoint, tool: call.tool.gatewayName, status, decision: row.decision ?? "allow", durationMs: row.durationMs ?? 0 });
     try {
       await writer.write(row);

@@ -92,6 +92,8 @@ export function createTaskEngine(deps: {
   registry: Registry;
   pool: UpstreamPool;
   options?: Partial<TaskOptions>;
+  /** Jobs of other parts run hourly on the same queue (one process runs each: graphile's cron is shared). */
+  hourly?: Record<string, () => Promise<unknown>>;
   /** Signs approval notifications to the approvers' webhook (deliveries whose event starts with "approval."). */
   approverWebhookSecret?: string | null | undefined;
 }) {
@@ -333,7 +335,7 @@ export function createTaskEngine(deps: {
         targetType: "task",
         taskId: t.id,
         details: { taskId: t.id, attempts: t.attempts, origin: t.origin },
-        arguments: { keys: Object.keys((t.arguments ?? {}) as Record<string, unknown>) },
+        arguments: t.arguments ?? {},
         decision: "allow",
         ruleId: null,
         reason: t.errorMessage?.slice(0, 2000) ?? null,
@@ -528,6 +530,7 @@ export function createTaskEngine(deps: {
       taskList: {
         [RUN_TASK_JOB]: runTaskJob,
         [CLEANUP_JOB]: async () => void (await cleanup()),
+        ...Object.fromEntries(Object.entries(deps.hourly ?? {}).map(([name, run]) => [name, async () => void (await run())])),
         [DELIVER_WEBHOOK_JOB]: webhookJob({
           db: deps.db,
           logger: log,
@@ -536,7 +539,7 @@ export function createTaskEngine(deps: {
           backoffMs: opts.webhookBackoffMs,
         }),
       },
-      crontab: `17 * * * * ${CLEANUP_JOB}`,
+      crontab: [`17 * * * * ${CLEANUP_JOB}`, ...Object.keys(deps.hourly ?? {}).map((name) => `23 * * * * ${name}`)].join("\n"),
     });
     const tick = () => {
       sweepTimer = setTimeout(() => {

@@ -16,7 +16,7 @@ import { loadConfig } from "../config";
 import type { RequestContext } from "../context";
 import type { Db, User } from "../db/client";
 import { createGateway, type Gateway } from "../index";
-import { createLogger } from "../logger";
+import { createLogger, type Logger } from "../logger";
 import { canaryBucket } from "../mcp/mcp-sessions";
 import { createAgentSession } from "../sessions/agent-sessions";
 import { createApiToken } from "../tokens/create-api-token";
@@ -175,15 +175,15 @@ export type TestGateway = { gateway: Gateway; db: Db; http: ServedHandler; mcpUr
 
 /** A gateway (its own database client) whose /mcp endpoint is served over node:http. */
 export async function startTestGateway(
-  opts: { pool?: Partial<PoolOptions>; logLevel?: string; tasks?: Partial<TaskOptions>; approvals?: Partial<ApprovalOptions> } = {},
+  opts: { pool?: Partial<PoolOptions>; logLevel?: string; logger?: Logger; env?: Record<string, string>; tasks?: Partial<TaskOptions>; approvals?: Partial<ApprovalOptions> } = {},
 ): Promise<TestGateway> {
   const db = createTestDb();
   const logLevel = opts.logLevel ?? process.env.TEST_LOG_LEVEL ?? "silent";
   const gateway = createGateway({
     db,
     databaseUrl: testDatabaseUrl(),
-    logger: createLogger(logLevel),
-    config: loadConfig({ NODE_ENV: "test", LOG_LEVEL: logLevel }),
+    logger: opts.logger ?? createLogger(logLevel),
+    config: loadConfig({ NODE_ENV: "test", LOG_LEVEL: logLevel, ...opts.env }),
     ...(opts.pool && { pool: opts.pool }),
     // Tests of other things keep calls synchronous; task tests set a threshold (and start the workers).
     tasks: { thresholdMs: 0, ...opts.tasks },
@@ -430,13 +430,15 @@ export type GatewayTestEnv = {
 export async function setUpGatewayTest(
   db: Db,
   label: string,
-  opts: { gateways?: number; pool?: Partial<PoolOptions>; startUpstreams?: boolean; tasks?: Partial<TaskOptions>; approvals?: Partial<ApprovalOptions> } = {},
+  opts: { gateways?: number; pool?: Partial<PoolOptions>; startUpstreams?: boolean; logger?: Logger; tasks?: Partial<TaskOptions>; approvals?: Partial<ApprovalOptions> } = {},
 ): Promise<GatewayTestEnv> {
   await truncateAll(db);
   const gateways: TestGateway[] = [];
   const agents: Agent[] = [];
   for (let i = 0; i < (opts.gateways ?? 1); i++)
-    gateways.push(await startTestGateway({ ...(opts.pool && { pool: opts.pool }), ...(opts.tasks && { tasks: opts.tasks }), ...(opts.approvals && { approvals: opts.approvals }) }));
+    gateways.push(
+      await startTestGateway({ ...(opts.pool && { pool: opts.pool }), ...(opts.logger && { logger: opts.logger }), ...(opts.tasks && { tasks: opts.tasks }), ...(opts.approvals && { approvals: opts.approvals }) }),
+    );
   if (opts.startUpstreams) for (const g of gateways) await g.gateway.startUpstreams();
   const admin = userContext(await insertUser(db, { role: "ADMIN" }));
   const { token } = await userWithToken(db);

@@ -1,16 +1,26 @@
 import { requirePageUser } from "@/app/_lib/auth";
 import { PageHeader } from "@/components/page-header";
 import { RoleBadge } from "@/components/role-badge";
+import { RedactionSettings } from "@/components/settings/redaction-settings";
 import { card } from "@/components/ui";
+import { hasRole } from "@/lib/roles";
 import { ApiTokens } from "./api-tokens";
 
 export const metadata = { title: "Settings" };
 
 export default async function SettingsPage() {
   const user = await requirePageUser("USER", "/settings");
+  const admin = hasRole(user.role, "ADMIN");
   return (
     <>
-      <PageHeader title="Settings" description="Your account and the tokens that let scripts use the REST API as you." />
+      <PageHeader
+        title="Settings"
+        description={
+          admin
+            ? "Your account, the tokens that let scripts use the REST API as you, and what the audit log and the logs redact."
+            : "Your account and the tokens that let scripts use the REST API as you."
+        }
+      />
       <section aria-labelledby="account-heading" className={`${card} mb-6 p-5`}>
         <h2 id="account-heading" className="text-base font-semibold text-slate-900">
           Your account
@@ -33,6 +43,7 @@ export default async function SettingsPage() {
         </dl>
       </section>
       <ApiTokens />
+      {admin && <RedactionSettings />}
     </>
   );
 }

@@ -27,7 +27,7 @@ import type { CallToolHandler } from "../../pipeline/types";
 import type { PolicyCache } from "../../policy/policy-cache";
 import { sessionAccess } from "../../policy/session-access";
 import type { Registry, ServerRoute } from "../../registry/create-registry";
-import { auditedRequest, type AuditedRequestInfo } from "../audited-request";
+import { auditedRequest, listActionOf, type AuditedRequestInfo } from "../audited-request";
 import { cancellable } from "../cancellation";
 import type { McpSessionView } from "../handle-mcp-request";
 import type { LiveSession, SessionUpstreams } from "./session-upstreams";
@@ -132,7 +132,12 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
     const inFlight = { requestId: request.id, transport };
     live.inFlight.push(inFlight);
     try {
-      return await cancellable(deps.bus, view.mcpSessionId, request.id, undefined, (signal) => dispatch(request, route, live, signal));
+      const run = () => cancellable(deps.bus, view.mcpSessionId, request.id, undefined, (signal) => dispatch(request, route, live, signal));
+      // Listings are audited like every other request (tools/call, reads and prompts audit themselves).
+      const listing = listActionOf(request.method);
+      if (!listing) return await run();
+      const ctx = { ...view.ctx, requestId: `${view.ctx.requestId}:${String(request.id)}` };
+      return await auditedRequest(deps, ctx, { action: listing, endpoint, serverSlug: slug, target: request.method, upstreamVersion: route.version, mcpSessionId: view.mcpSessionId }, run);
     } finally {
       live.inFlight.splice(live.inFlight.indexOf(inFlight), 1);
       live.lastUsedAt = Date.now();

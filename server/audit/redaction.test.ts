@@ -1,0 +1,100 @@
+// The redaction corpus: every planted value below must not survive; near-misses must. Run against the default
+// settings in both modes, plus the knobs an admin has (custom patterns, disabled patterns, field names).
+import { describe, expect, it } from "vitest";
+import { DEFAULT_REDACTION_SETTINGS, ZRedactionSettings } from "../../lib/redaction-schemas";
+import { buildRedactor, luhnValid, storedArguments } from "./redaction";
+
+const key = Buffer.alloc(32, 7);
+const hashed = buildRedactor(DEFAULT_REDACTION_SETTINGS, { key, secrets: ["upstream-db-password-123"] });
+const masked = buildRedactor({ ...DEFAULT_REDACTION_SETTINGS, mode: "mask" }, { secrets: ["upstream-db-password-123"] });
+
+/** [label, planted value, the pattern that must catch it] */
+export const PLANTED: [string, string, string][] = [
+  ["e-mail", "jane.doe+billing@example.co.uk", "email"],
+  ["e-mail, upper case", "OPS@EXAMPLE.COM", "email"],
+  ["Visa card", "4111 1111 1111 1111", "card"],
+  ["Mastercard, dashes", "5555-5555-5555-4444", "card"],
+  ["Amex, no spaces", "378282246310005", "card"],
+  ["mainland China mobile", "13812345678", "phone_cn"],
+  ["mainland China mobile with +86", "+86 139 1234 5678", "phone_cn"],
+  ["international phone", "+44 20 7946 0958", "phone_intl"],
+  ["US phone with country code", "+1 (415) 555-2671", "phone_intl"],
+  ["mainland China resident ID", "11010519491231002X", "cn_id"],
+  ["order number", "ORD-20261130", "order_number"],
+  ["bearer token", "Bearer abc.def-ghi_jkl", "bearer_token"],
+  ["JWT", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NSJ9.c2lnbmF0dXJl", "jwt"],
+  ["Stripe key", "sk_live_4eC39HqLyjWDarjtT1zdp7dc", "api_key"],
+  ["GitHub token", "ghp_16C7e42F292c6912E7710c838347Ae178B4a", "api_key"],
+  ["AWS access key id", "AKIAIOSFODNN7EXAMPLE", "api_key"],
+  ["Slack token", "xoxb-123456789012-abcdefghij", "api_key"],
+  ["Portcullis API token", "pct_0123456789abcdef", "api_key"],
+  ["Google API key", "AIzaSyA1234567890abcdefghijklmnopqrstuv", "api_key"],
+  ["a known upstream secret", "upstream-db-password-123", "secret"],
+];
+
+const NEAR_MISSES = ["limit 500 rows", "2026-11-30T12:00:00Z", "order 12345", "version 1.2.3.4", "1234 5678 9012 3456", "ORD-12", "user@localhost", "price 1399.00 CNY"];
+
+describe("redaction corpus", () => {
+  it.each(PLANTED)("catches %s in running text, in both modes", (_label, planted, pattern) => {
+    const text = `before ${planted} after`;
+    const h = hashed.text(text);
+    const m = masked.text(text);
+    expect(h).not.toContain(planted);
+    expect(m).not.toContain(planted);
+    expect(m).toContain(`[${pattern}]`);
+    expect(h).toMatch(new RegExp(`\\[${pattern}:[0-9a-f]{10}\\]`));
+    expect(h.startsWith("before ") && h.endsWith(" after")).toBe(true);
+  });
+
+  it.each(NEAR_MISSES)("leaves %j alone", (text) => {
+    expect(hashed.text(text)).toBe(text);
+  });
+
+  it("hash mode correlates: the same value gives the same tag, another value another", () => {
+    expect(hashed.text("a@example.com")).toBe(hashed.text("a@example.com"));
+    expect(hashed.text("a@example.com")).not.toBe(hashed.text("b@example.com"));
+    // Another key (another installation) gives other tags.
+    expect(buildRedactor(DEFAULT_REDACTION_SETTINGS, { key: Buffer.alloc(32, 8) }).text("a@example.com")).not.toBe(hashed.text("a@example.com"));
+  });
+
+  it("redacts values of secret-named fields whole, walks objects and arrays, keeps numbers and booleans", () => {
+    const out = masked.value({ Password: "hunter2", api_key: 42, nested: { authToken: "x", to: ["a@b.example", "plain"], n: 3, ok: true, none: null } });
+    expect(out).toEqual({ Password: "[redacted]", api_key: "[redacted]", nested: { authToken: "[redacted]", to: ["[email]", "plain"], n: 3, ok: true, none: null } });
+  });
+
+  it("redacts errors' messages and stacks", () => {
+    const out = masked.value(new Error("login failed for jane@example.com")) as { message: string; stack: string };
+    expect(out.message).toBe("login failed for [email]");
+    expect(out.stack).not.toContain("jane@example.com");
+  });
+
+  it("an admin's pattern is applied, and a disabled built-in is not", () => {
+    const settings = ZRedactionSettings.parse({
+      ...DEFAULT_REDACTION_SETTINGS,
+      mode: "mask",
+      patterns: [...DEFAULT_REDACTION_SETTINGS.patterns.map((p) => (p.name === "email" ? { ...p, enabled: false } : p)), { name: "ticket", pattern: "TCK-\\d{4}", enabled: true }],
+    });
+    const r = buildRedactor(settings);
+    expect(r.text("TCK-1234 by a@example.com")).toBe("[ticket] by a@example.com");
+  });
+
+  it("rejects invalid settings with a reason", () => {
+    const bad = ZRedactionSettings.safeParse({ ...DEFAULT_REDACTION_SETTINGS, patterns: [{ name: "x", pattern: "(", enabled: true }] });
+    expect(bad.success).toBe(false);
+    expect(JSON.stringify(bad.error?.issues)).toMatch(/valid regular expression/);
+    expect(ZRedactionSettings.safeParse({ ...DEFAULT_REDACTION_SETTINGS, patterns: [{ name: "Bad Name", pattern: "x", enabled: true }] }).success).toBe(false);
+  });
+
+  it("cuts large stored arguments after redaction, keeping the keys", () => {
+    const out = storedArguments(masked, { big: "x".repeat(40_000), who: "a@example.com" }) as { truncated: boolean; keys: string[]; preview: string };
+    expect(out.truncated).toBe(true);
+    expect(out.keys).toEqual(["big", "who"]);
+    expect(out.preview.length).toBe(16 * 1024);
+    expect(storedArguments(masked, { who: "a@example.com" })).toEqual({ who: "[email]" });
+  });
+
+  it("Luhn: real card numbers pass, a changed digit fails", () => {
+    expect(luhnValid("4111111111111111")).toBe(true);
+    expect(luhnValid("4111111111111112")).toBe(false);
+  });
+});

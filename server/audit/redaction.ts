@@ -1,0 +1,174 @@
+// Redaction of personal data and secrets before anything is stored in the audit log or written to the logs.
+// Patterns and field names come from Settings (lib/redaction-schemas.ts); in hash mode a match becomes
+// `[email:1a2b3c4d5e]` — an HMAC-SHA256 prefix under a key kept in the settings table — so the same address
+// correlates across events without being readable. Secret values the gateway knows (upstream servers' env and
+// header values, its own signing secrets) are replaced wherever they appear.
+//
+// One redactor per process (`redactor()`): the built-in patterns in mask mode until the gateway has loaded the
+// settings (`installRedaction`), then reloaded whenever an admin changes them or the registry changes.
+import { createHmac, randomBytes } from "node:crypto";
+import { DEFAULT_REDACTION_SETTINGS, ZRedactionSettings, type TRedactionSettings } from "../../lib/redaction-schemas";
+import type { Db, DbTx } from "../db/client";
+import type { ChangeBus } from "../events/change-bus";
+import { publishChange } from "../events/change-bus";
+
+export const REDACTION_SETTINGS_KEY = "audit.redaction";
+const KEY_SETTING = "audit.redaction.key";
+/** A stored audit `arguments` value larger than this is cut (after redaction). */
+const MAX_STORED_CHARS = 16 * 1024;
+const MIN_SECRET_CHARS = 8;
+/** Longer strings are cut before matching: patterns stay linear, and nothing that long belongs in an audit row. */
+const MAX_SCANNED_CHARS = 32 * 1024;
+
+export type Redactor = {
+  /** A copy of `value` with secret fields and every pattern match replaced. */
+  value(value: unknown): unknown;
+  text(s: string): string;
+};
+
+type Compiled = { name: string; re: RegExp; check?: (match: string) => boolean };
+
+/** Luhn checksum, so that a run of digits is called a card number only when it could be one. */
+export function luhnValid(digits: string): boolean {
+  const d = digits.replace(/\D/g, "");
+  if (d.length < 13 || d.length > 19) return false;
+  let sum = 0;
+  for (let i = 0; i < d.length; i++) {
+    let n = d.charCodeAt(d.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      n *= 2;
+      if (n > 9) n -= 9;
+    }
+    sum += n;
+  }
+  return sum % 10 === 0;
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const normField = (s: string) => s.toLowerCase().replace(/[-_\s]/g, "");
+
+export function buildRedactor(settings: TRedactionSettings, opts: { key?: Buffer | null; secrets?: readonly string[] } = {}): Redactor {
+  const key = settings.mode === "hash" ? (opts.key ?? null) : null;
+  const tag = (name: string, match: string) => (key ? `[${name}:${createHmac("sha256", key).update(match).digest("hex").slice(0, 10)}]` : `[${name}]`);
+  const secrets = [...new Set((opts.secrets ?? []).filter((s) => s.length >= MIN_SECRET_CHARS))].sort((a, b) => b.length - a.length);
+  const compiled: Compiled[] = [];
+  if (secrets.length) compiled.push({ name: "secret", re: new RegExp(secrets.map(escapeRe).join("|"), "g") });
+  for (const p of settings.patterns) {
+    if (!p.enabled) continue;
+    compiled.push({ name: p.name, re: new RegExp(p.pattern, "gu"), ...(p.name === "card" && { check: luhnValid }) });
+  }
+  const fields = settings.fields.map(normField).filter(Boolean);
+  const secretField = (k: string) => {
+    const n = normField(k);
+    return fields.some((f) => n.includes(f));
+  };
+
+  function text(s: string): string {
+    let out = s.length > MAX_SCANNED_CHARS ? `${s.slice(0, MAX_SCANNED_CHARS)}…[cut ${String(s.length - MAX_SCANNED_CHARS)} chars]` : s;
+    // PostgreSQL text and jsonb cannot hold NUL: shown as ␀, the row is still written.
+    out = out.replaceAll("\u0000", "\u2400");
+    for (const c of compiled) {
+      c.re.lastIndex = 0;
+      out = out.replace(c.re, (m) => (c.check && !c.check(m) ? m : tag(c.name, m)));
+    }
+    return out;
+  }
+
+  function value(v: unknown, depth = 0): unknown {
+    if (depth > 32) return "[…]";
+    if (typeof v === "string") return text(v);
+    if (Array.isArray(v)) return v.map((x) => value(x, depth + 1));
+    if (v instanceof Error) {
+      // Still an error of its class (log serializers look at that), with its own fields redacted.
+      const e = Object.assign(Object.create(Object.getPrototypeOf(v) as object) as Error, value({ ...v }, depth + 1));
+      e.message = text(v.message);
+      if (v.stack) e.stack = text(v.stack);
+      return e;
+    }
+    if (v && typeof v === "object") {
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+        out[k] = secretField(k) && (typeof x === "string" || typeof x === "number" || typeof x === "boolean") ? tag("redacted", String(x)) : value(x, depth + 1);
+      }
+      return out;
+    }
+    return v;
+  }
+
+  return { value: (v) => value(v), text };
+}
+
+/** Audit `arguments`: redacted, and cut when large (the keys are kept). */
+export function storedArguments(r: Redactor, args: Record<string, unknown>): unknown {
+  const redacted = r.value(args);
+  const json = JSON.stringify(redacted);
+  if (json.length <= MAX_STORED_CHARS) return redacted;
+  return { truncated: true, bytes: Buffer.byteLength(json), keys: Object.keys(args), preview: json.slice(0, MAX_STORED_CHARS) };
+}
+
+// ── the process's redactor ─────────────────────────────────────────────────────────────────────────────
+
+let current: Redactor = buildRedactor({ ...DEFAULT_REDACTION_SETTINGS, mode: "mask" });
+let withoutSecrets: Redactor = current;
+
+/** The redactor every audit write and log line goes through. */
+export const redactor = (): Redactor => current;
+/**
+ * The same settings and key without the known secrets, for the settings page's preview: a preview that
+ * answered `[secret]` would let whoever types guesses test them against the upstreams' credentials.
+ */
+export const previewRedactor = (): Redactor => withoutSecrets;
+
+export async function loadRedactionSettings(db: DbTx): Promise<TRedactionSettings> {
+  const row = await db.setting.findUnique({ where: { key: REDACTION_SETTINGS_KEY } });
+  const parsed = row ? ZRedactionSettings.safeParse(row.value) : null;
+  return parsed?.success ? parsed.data : DEFAULT_REDACTION_SETTINGS;
+}
+
+async function hmacKey(db: Db): Promise<Buffer> {
+  const fresh = randomBytes(32).toString("base64");
+  // The first process to get here creates it; every other one reads the same key.
+  await db.$executeRaw`INSERT INTO settings (key, value, "updatedAt") VALUES (${KEY_SETTING}, to_jsonb(${fresh}::text), now()) ON CONFLICT (key) DO NOTHING`;
+  const row = await db.setting.findUniqueOrThrow({ where: { key: KEY_SETTING } });
+  if (typeof row.value !== "string") throw new Error(`the setting ${KEY_SETTING} is not a string`);
+  return Buffer.from(row.value, "base64");
+}
+
+/** Values of upstream servers' environment and headers: credentials the gateway hands out, never to be logged. */
+async function knownSecrets(db: Db, extra: readonly string[]): Promise<string[]> {
+  const servers = await db.upstreamServer.findMany({ select: { env: true, headers: true } });
+  const values = servers.flatMap((s) => [...Object.values((s.env ?? {}) as Record<string, unknown>), ...Object.values((s.headers ?? {}) as Record<string, unknown>)]);
+  return [...values.filter((v): v is string => typeof v === "string"), ...extra];
+}
+
+/**
+ * Loads the settings, key and known secrets into the process's redactor, and reloads them on every `redaction`
+ * or `registry` change. Resolves once the first load is done.
+ */
+export function installRedaction(deps: { db: Db; bus: ChangeBus; secrets?: readonly string[]; onError?: (err: unknown) => void }): {
+  ready: Promise<void>;
+  /** Loads again now (this process; the others reload on the change event). */
+  reload(): Promise<void>;
+  close(): void;
+} {
+  const load = async () => {
+    const [settings, key, secrets] = await Promise.all([loadRedactionSettings(deps.db), hmacKey(deps.db), knownSecrets(deps.db, deps.secrets ?? [])]);
+    current = buildRedactor(settings, { key, secrets });
+    withoutSecrets = buildRedactor(settings, { key });
+  };
+  const reload = () => void load().catch((err: unknown) => deps.onError?.(err));
+  const unsubscribe = deps.bus.subscribe((e) => {
+    if (e.kind === "redaction" || e.kind === "registry") reload();
+  });
+  return { ready: load().catch((err: unknown) => deps.onError?.(err)), reload: load, close: unsubscribe };
+}
+
+/** Admin: the redaction settings (saved, then every process reloads them). */
+export async function saveRedactionSettings(db: Db, userId: string | null, settings: TRedactionSettings): Promise<TRedactionSettings> {
+  const value = ZRedactionSettings.parse(settings);
+  await db.$transaction(async (tx) => {
+    await tx.setting.upsert({ where: { key: REDACTION_SETTINGS_KEY }, create: { key: REDACTION_SETTINGS_KEY, value, updatedById: userId }, update: { value, updatedById: userId } });
+    await publishChange(tx, { kind: "redaction" });
+  });
+  return value;
+}
