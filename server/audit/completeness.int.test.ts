@@ -71,6 +71,10 @@ describe("audit completeness", () => {
     await waitUntil("the approved task to finish", async () => (await count("task.succeeded")) === before + 1);
     const done = await db.auditEvent.findFirstOrThrow({ where: { action: "task.succeeded", taskId: held!.task_id } });
     expect(done.toolName).toBe("ops__slow_write");
+    expect(await db.auditEvent.count({ where: { action: "task.started", taskId: held!.task_id } })).toBe(1);
+    // Canceling a held call: one task.canceled event, with the agent's user as the actor.
+    const second = (await agent.client.callTool({ name: "ops__slow_write", arguments: { ms: 1, tag: "cancel-me" } })).structuredContent as { task_id: string };
+    await expectEvents("task.canceled", () => agent.client.callTool({ name: "cancel_task", arguments: { task_id: second.task_id } }));
     await expectEvents("approval.revealed", () => gw.gateway.approvals.reveal(ctx, viewer, held!.approval_id));
   });
 

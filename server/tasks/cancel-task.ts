@@ -6,6 +6,7 @@ import type { RequestContext } from "../context";
 import type { Db } from "../db/client";
 import { GatewayError } from "../errors";
 import { publishChange } from "../events/change-bus";
+import { auditWriterFor } from "../audit/audit-writer";
 import { webhookOnFinish } from "./webhook-jobs";
 import { findVisibleTask, TASK_INCLUDE, toTaskDto, type TaskViewer } from "./task-dto";
 
@@ -34,6 +35,32 @@ export async function cancelTask(db: Db, ctx: RequestContext, viewer: TaskViewer
     // Delivered at commit: the runner aborts the upstream call, the console refreshes.
     await publishChange(tx, { kind: "task", taskId: id, status: "CANCELED" });
     return tx.task.findUniqueOrThrow({ where: { id }, include: TASK_INCLUDE });
+  });
+  // The cancel is a task transition like the others, with who canceled it as the actor.
+  await auditWriterFor(db).write({
+    requestId: ctx.requestId,
+    action: "task.canceled",
+    category: "gateway",
+    actorType: ctx.actor.type,
+    userId: ctx.actor.type === "user" ? ctx.actor.userId : null,
+    ip: ctx.ip ?? null,
+    endpoint: row.endpoint,
+    serverSlug: row.toolName.split("__")[0] ?? null,
+    toolName: row.toolName,
+    sessionId: row.agentSessionId,
+    targetType: "task",
+    taskId: id,
+    arguments: {},
+    decision: null,
+    ruleId: null,
+    reason,
+    status: "ok",
+    errorCode: "canceled",
+    durationMs: null,
+    resultBytes: null,
+    truncated: false,
+    upstreamVersion: null,
+    details: { wasRunning: before.status === "RUNNING", wasAwaitingApproval: before.status === "AWAITING_APPROVAL" },
   });
   return toTaskDto(row);
 }

@@ -207,13 +207,15 @@ export function createTaskEngine(deps: {
     startedAt: Date,
   ): Promise<Task> {
     await live();
-    return deps.db.$transaction(async (tx) => {
+    const task = await deps.db.$transaction(async (tx) => {
       const t = await tx.task.create({ data: taskRow(call, tc, ctx, origin, "RUNNING", startedAt) });
       await event(tx, t.id, "submitted", { origin, requestId: ctx.requestId });
       await event(tx, t.id, "started", { attempt: 1, runner: runnerId, inline: true });
       await publishChange(tx, { kind: "task", taskId: t.id, status: "RUNNING" });
       return t;
     });
+    await auditTransition(task, task.toolName);
+    return task;
   }
 
   /** Throttled progress: the row keeps the latest; an event is kept at most every 500 ms. */
@@ -317,13 +319,13 @@ export function createTaskEngine(deps: {
     return row;
   }
 
-  /** One audit event per terminal transition, linked to the submitting request. */
+  /** One audit event per transition (started, and each way a task ends), linked to the submitting request. */
   async function auditTransition(t: Task, toolName: string) {
     const durationMs = t.startedAt && t.finishedAt ? t.finishedAt.getTime() - t.startedAt.getTime() : null;
     try {
       await auditWriterFor(deps.db).write({
         requestId: t.requestId,
-        action: `task.${t.status.toLowerCase()}`,
+        action: t.status === "RUNNING" ? "task.started" : `task.${t.status.toLowerCase()}`,
         category: "gateway",
         actorType: "user",
         userId: t.ownerId,
@@ -339,7 +341,7 @@ export function createTaskEngine(deps: {
         decision: "allow",
         ruleId: null,
         reason: t.errorMessage?.slice(0, 2000) ?? null,
-        status: t.status === "SUCCEEDED" ? "ok" : "error",
+        status: t.status === "SUCCEEDED" || t.status === "RUNNING" ? "ok" : "error",
         errorCode: t.errorCode,
         durationMs,
         resultBytes: t.resultBytes,
@@ -405,6 +407,7 @@ export function createTaskEngine(deps: {
       include: { agentSession: { select: { canaryBucket: true, agentId: true } }, owner: true },
     });
     await event(deps.db, taskId, "started", { attempt: task.attempts, runner: runnerId });
+    await auditTransition(task, task.toolName);
     await deps.bus.publish({ kind: "task", taskId, status: "RUNNING" });
     const resolved = await deps.registry.resolveTool(task.toolName, task.agentSession?.canaryBucket ?? 0);
     if ("error" in resolved || resolved.refusal) {

@@ -101,7 +101,7 @@ describe("durable tasks", () => {
     expect(row.expiresAt!.getTime()).toBeGreaterThan(Date.now() + 6 * 86_400_000);
     // The submitting call's audit event names the task; the finish has one of its own.
     const audit = await db.auditEvent.findMany({ where: { requestId: row.requestId! } });
-    expect(audit.map((e) => e.action).sort()).toEqual(["task.succeeded", "tool.called"]);
+    expect(audit.map((e) => e.action).sort()).toEqual(["task.started", "task.succeeded", "tool.called"]);
     expect(audit.find((e) => e.action === "tool.called")?.details).toMatchObject({ taskId: accepted.task_id });
     expect(starts(t)).toBe(1);
   });
