@@ -1,12 +1,11 @@
 // Human approval end to end: a real agent (the SDK client on /mcp, in a session the admin made) calls the demo's
 // high-risk orders__delete_order; the call is held, and an approver with the Approvals page open sees the
 // request arrive live, decides it, and the agent follows its task to the real upstream result or the refusal.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
-import type { TCreatedSession } from "@/lib/policy-schemas";
 import { ADMIN_EMAIL } from "./constants";
 import { createUserViaApi, signIn, signInAsAdmin, uniqueEmail } from "./helpers";
+import { connectAgent } from "./helpers-agent";
 
 const TOOL = "orders__delete_order";
 const PASSWORD = "approver-pass-1234";
@@ -27,15 +26,7 @@ type Agent = {
 
 async function adminAgent(page: Page, baseURL: string | undefined): Promise<Agent> {
   const agentId = `cleanup-bot-${Math.random().toString(36).slice(2, 7)}`;
-  const res = await page.request.post("/api/v1/sessions", { data: { agentId, tools: [TOOL] } });
-  expect(res.status(), await res.text()).toBe(201);
-  const session = (await res.json()) as TCreatedSession;
-  const client = new Client({ name: agentId, version: "1.0.0" });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL("/mcp", baseURL), {
-      requestInit: { headers: { authorization: `Bearer ${session.token}` } },
-    }),
-  );
+  const client = await connectAgent(page, baseURL, agentId, [TOOL]);
   return {
     agentId,
     client,
@@ -73,6 +64,25 @@ async function approverPage(browser: Browser, opts: Parameters<Browser["newConte
   return (await browser.newContext({ ...opts, storageState: approverState })).newPage();
 }
 
+/** The admin's page and agent and an approver's page, for one test; all closed again after `run`. */
+async function withAgentAndApprover(
+  browser: Browser,
+  baseURL: string | undefined,
+  run: (actors: { page: Page; agent: Agent; approver: Page }) => Promise<void>,
+  approverOpts: Parameters<Browser["newContext"]>[0] = {},
+) {
+  const page = await adminPage(browser);
+  const agent = await adminAgent(page, baseURL);
+  const approver = await approverPage(browser, approverOpts);
+  try {
+    await run({ page, agent, approver });
+  } finally {
+    await agent.close();
+    await page.context().close();
+    await approver.context().close();
+  }
+}
+
 const row = (page: Page, id: string): Locator => page.locator(`[data-testid="approval-row"][data-id="${id}"]`);
 
 /** Opens the queue and waits until it is loaded and live. */
@@ -107,10 +117,7 @@ test("an approver approves a delete that appears live, and the agent receives th
   browser,
   baseURL,
 }) => {
-  const page = await adminPage(browser);
-  const agent = await adminAgent(page, baseURL);
-  const approver = await approverPage(browser);
-  try {
+  await withAgentAndApprover(browser, baseURL, async ({ agent, approver }) => {
     await openQueue(approver);
     const held = await agent.hold(
       "ORD-10201",
@@ -156,21 +163,14 @@ test("an approver approves a delete that appears live, and the agent receives th
     const result = await agent.client.callTool({ name: "get_task_result", arguments: { task_id: held.task_id } });
     expect((result.content as { type: string; text: string }[])[0]!.text).toBe("Deleted order ORD-10201.");
     await expect(approver.getByTestId("approval-task")).toContainText("Succeeded");
-  } finally {
-    await agent.close();
-    await page.context().close();
-    await approver.context().close();
-  }
+  });
 });
 
 test("an approver rejects with a comment and the agent's task ends CANCELED with the reason", async ({
   browser,
   baseURL,
 }) => {
-  const page = await adminPage(browser);
-  const agent = await adminAgent(page, baseURL);
-  const approver = await approverPage(browser);
-  try {
+  await withAgentAndApprover(browser, baseURL, async ({ agent, approver }) => {
     const held = await agent.hold("ORD-10202", "Customer asked to cancel");
     await approver.goto(`/approvals/${held.approval_id}`);
     await expect(approver.getByTestId("approval-status")).toHaveText("Pending");
@@ -187,11 +187,7 @@ test("an approver rejects with a comment and the agent's task ends CANCELED with
     expect(s).toMatchObject({ status: "CANCELED", error_code: "approval_rejected" });
     expect(s.error_message).toContain("Paid orders are cancelled, not deleted");
     await expect(approver.getByTestId("approval-task")).toContainText("Canceled");
-  } finally {
-    await agent.close();
-    await page.context().close();
-    await approver.context().close();
-  }
+  });
 });
 
 test("the requester opening their own request cannot approve it", async ({ browser, baseURL }) => {
@@ -229,10 +225,7 @@ test("the requester opening their own request cannot approve it", async ({ brows
 });
 
 test("an approver approves two requests at once with one comment", async ({ browser, baseURL }) => {
-  const page = await adminPage(browser);
-  const agent = await adminAgent(page, baseURL);
-  const approver = await approverPage(browser);
-  try {
+  await withAgentAndApprover(browser, baseURL, async ({ agent, approver }) => {
     await openQueue(approver);
     const one = await agent.hold("ORD-10203", "Test order, batch cleanup");
     const two = await agent.hold("ORD-10204", "Test order, batch cleanup");
@@ -254,18 +247,11 @@ test("an approver approves two requests at once with one comment", async ({ brow
       decisionComment: string;
     };
     expect(detail).toMatchObject({ status: "USED", decisionComment: "Batch cleanup of test orders" });
-  } finally {
-    await agent.close();
-    await page.context().close();
-    await approver.context().close();
-  }
+  });
 });
 
 test("the history lists decided requests and filters them by outcome and requester", async ({ browser, baseURL }) => {
-  const page = await adminPage(browser);
-  const agent = await adminAgent(page, baseURL);
-  const approver = await approverPage(browser);
-  try {
+  await withAgentAndApprover(browser, baseURL, async ({ agent, approver }) => {
     const approved = await agent.hold("ORD-10205", "History check");
     const rejected = await agent.hold("ORD-10206", "History check");
     for (const [h, decision] of [
@@ -313,21 +299,14 @@ test("the history lists decided requests and filters them by outcome and request
 
     await filters.getByRole("button", { name: "Clear" }).click();
     await expect(row(approver, rejected.approval_id)).toBeVisible();
-  } finally {
-    await agent.close();
-    await page.context().close();
-    await approver.context().close();
-  }
+  });
 });
 
 test("an approver also allows the tool for the session a while, and revokes that standing approval", async ({
   browser,
   baseURL,
 }) => {
-  const page = await adminPage(browser);
-  const agent = await adminAgent(page, baseURL);
-  const approver = await approverPage(browser);
-  try {
+  await withAgentAndApprover(browser, baseURL, async ({ page, agent, approver }) => {
     const held = await agent.hold("ORD-10214", "Cleanup, first of several");
     await approver.goto(`/approvals/${held.approval_id}`);
     await approver.getByLabel("Also allow this tool for this session for").selectOption({ label: "15 minutes" });
@@ -365,11 +344,7 @@ test("an approver also allows the tool for the session a while, and revokes that
     const again = await agent.hold("ORD-10216", "Cleanup, third");
     // Leave no request waiting: the requester withdraws it.
     expect((await page.request.post(`/api/v1/approvals/${again.approval_id}/revoke`)).status()).toBe(200);
-  } finally {
-    await agent.close();
-    await page.context().close();
-    await approver.context().close();
-  }
+  });
 });
 
 test("a tool set to need a second approver runs only after two different approvers approve", async ({
@@ -417,34 +392,32 @@ test("a tool set to need a second approver runs only after two different approve
 
 test.describe("at phone width", () => {
   test("the queue and a request fit a 390 px screen without sideways scrolling", async ({ browser, baseURL }) => {
-    const page = await adminPage(browser);
-    const agent = await adminAgent(page, baseURL);
-    const approver = await approverPage(browser, {
-      viewport: { width: 390, height: 844 },
-      isMobile: true,
-      hasTouch: true,
-    });
-    const overflow = () =>
-      approver.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    try {
-      const held = await agent.hold(
-        "ORD-10209",
-        "A rather long reason that has to wrap on a small phone screen without pushing the layout sideways",
-      );
-      await openQueue(approver);
-      await expect(row(approver, held.approval_id).getByTestId("approval-select")).toBeVisible();
-      expect(await overflow()).toBeLessThanOrEqual(0);
-      await approver.goto(`/approvals/${held.approval_id}`);
-      await expect(approver.getByTestId("approve-button")).toBeVisible();
-      await expect(approver.getByTestId("argument-row").first()).toBeVisible();
-      expect(await overflow()).toBeLessThanOrEqual(0);
-      await approver.getByTestId("decision-comment").fill("Not today");
-      await approver.getByTestId("reject-button").click();
-      await expect(approver.getByTestId("approval-status")).toHaveText("Rejected");
-    } finally {
-      await agent.close();
-      await page.context().close();
-      await approver.context().close();
-    }
+    await withAgentAndApprover(
+      browser,
+      baseURL,
+      async ({ agent, approver }) => {
+        const overflow = () =>
+          approver.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        const held = await agent.hold(
+          "ORD-10209",
+          "A rather long reason that has to wrap on a small phone screen without pushing the layout sideways",
+        );
+        await openQueue(approver);
+        await expect(row(approver, held.approval_id).getByTestId("approval-select")).toBeVisible();
+        expect(await overflow()).toBeLessThanOrEqual(0);
+        await approver.goto(`/approvals/${held.approval_id}`);
+        await expect(approver.getByTestId("approve-button")).toBeVisible();
+        await expect(approver.getByTestId("argument-row").first()).toBeVisible();
+        expect(await overflow()).toBeLessThanOrEqual(0);
+        await approver.getByTestId("decision-comment").fill("Not today");
+        await approver.getByTestId("reject-button").click();
+        await expect(approver.getByTestId("approval-status")).toHaveText("Rejected");
+      },
+      {
+        viewport: { width: 390, height: 844 },
+        isMobile: true,
+        hasTouch: true,
+      },
+    );
   });
 });

@@ -2,11 +2,9 @@
 // session's whitelist refuses), then the admin finds those calls on the Audit page by agent and tool, opens the
 // event's story, downloads the filter as CSV, and the page still fits a 390 px phone.
 import { readFile } from "node:fs/promises";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { expect, test } from "@playwright/test";
-import type { TCreatedSession } from "@/lib/policy-schemas";
 import { signInAsAdmin } from "./helpers";
+import { connectAgent } from "./helpers-agent";
 
 const TOOL = "orders__query_orders";
 const REFUSED = "orders__update_order";
@@ -14,12 +12,7 @@ const REFUSED = "orders__update_order";
 test("an admin filters the audit log by agent and tool, reads the story of a call and exports it", async ({ page, baseURL }) => {
   await signInAsAdmin(page);
   const agentId = `audited-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-  const res = await page.request.post("/api/v1/sessions", { data: { agentId, tools: [TOOL] } });
-  expect(res.status(), await res.text()).toBe(201);
-  const session = (await res.json()) as TCreatedSession;
-
-  const client = new Client({ name: agentId, version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", baseURL), { requestInit: { headers: { authorization: `Bearer ${session.token}` } } }));
+  const client = await connectAgent(page, baseURL, agentId, [TOOL]);
   try {
     const ok = await client.callTool({ name: TOOL, arguments: { limit: 2 } });
     expect(ok.isError ?? false).toBe(false);

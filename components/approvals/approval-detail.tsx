@@ -5,17 +5,16 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { isApiError } from "@/components/api-client";
-import { EmptyState } from "@/components/empty-state";
+import { DetailFields, DetailUnavailable, type DetailField } from "@/components/detail-fields";
 import { formatDateTime } from "@/components/format";
 import { ApprovalIcon } from "@/components/icons";
-import { LoadFailed, Loading } from "@/components/load-state";
 import { PageHeader } from "@/components/page-header";
 import { Breadcrumbs } from "@/components/servers/breadcrumbs";
 import { isActive } from "@/components/tasks/task-format";
 import { TaskStatusBadge } from "@/components/tasks/task-status-badge";
 import { useNow } from "@/components/tasks/use-now";
 import { TierBadge } from "@/components/tools/tier-badge";
-import { buttonPrimary, card } from "@/components/ui";
+import { card } from "@/components/ui";
 import type { TApprovalDetail } from "@/lib/approval-schemas";
 import {
   ageOf,
@@ -53,27 +52,18 @@ export function ApprovalDetail({ id, viewer, isAdmin }: { id: string; viewer: Vi
   });
 
   if (!query.data) {
-    const missing = isApiError(query.error) && query.error.status === 404;
     return (
-      <>
-        <Breadcrumbs items={[APPROVALS, { label: id }]} />
-        {!query.isError ? (
-          <Loading what="the approval request" />
-        ) : missing ? (
-          <EmptyState icon={<ApprovalIcon className="h-6 w-6" />} title="There is no such approval request">
-            <p>It may belong to someone else, or the address is wrong.</p>
-            {viewer.isApprover && (
-              <p className="pt-2">
-                <Link href="/approvals" className={buttonPrimary}>
-                  Back to the approvals
-                </Link>
-              </p>
-            )}
-          </EmptyState>
-        ) : (
-          <LoadFailed what="the approval request" error={query.error} retry={query.refetch} />
-        )}
-      </>
+      <DetailUnavailable
+        crumbs={[APPROVALS, { label: id }]}
+        what="the approval request"
+        error={query.error}
+        retry={query.refetch}
+        icon={<ApprovalIcon className="h-6 w-6" />}
+        missingTitle="There is no such approval request"
+        back={viewer.isApprover ? { href: "/approvals", label: "Back to the approvals" } : undefined}
+      >
+        <p>It may belong to someone else, or the address is wrong.</p>
+      </DetailUnavailable>
     );
   }
   return <ApprovalPage approval={query.data} viewer={viewer} isAdmin={isAdmin} />;
@@ -149,7 +139,7 @@ function Intent({ approval: a }: { approval: TApprovalDetail }) {
 
 function Summary({ approval: a, now, isAdmin }: { approval: TApprovalDetail; now: number; isAdmin: boolean }) {
   const count = approvalsCount(a);
-  const items: [string, React.ReactNode][] = [
+  const items: DetailField[] = [
     [
       "Tool",
       isAdmin ? (
@@ -186,9 +176,9 @@ function Summary({ approval: a, now, isAdmin }: { approval: TApprovalDetail; now
     ["Requested", `${formatDateTime(a.createdAt)}${a.status === "PENDING" ? ` (${ageOf(a, now)} ago)` : ""}`],
     ["Expires", `${formatDateTime(a.expiresAt)}${a.status === "PENDING" ? ` (${expiresIn(a, now)})` : ""}`],
     ["Decided", formatDateTime(a.decidedAt, "Not yet")],
-    ...(count ? [["Approvals", count] as [string, React.ReactNode]] : []),
-    ...(a.standingUntil ? [["Allowed until", formatDateTime(a.standingUntil)] as [string, React.ReactNode]] : []),
-    ...(a.usedAt && a.kind !== "CALL" ? [["Used", formatDateTime(a.usedAt)] as [string, React.ReactNode]] : []),
+    ...(count ? [["Approvals", count] as DetailField] : []),
+    ...(a.standingUntil ? [["Allowed until", formatDateTime(a.standingUntil)] as DetailField] : []),
+    ...(a.usedAt && a.kind !== "CALL" ? [["Used", formatDateTime(a.usedAt)] as DetailField] : []),
     [
       "Task",
       a.taskId ? (
@@ -208,14 +198,7 @@ function Summary({ approval: a, now, isAdmin }: { approval: TApprovalDetail; now
   ];
   return (
     <section aria-label="Summary" className={`${card} p-5`}>
-      <dl className="grid grid-cols-1 gap-x-6 gap-y-4 text-sm min-[420px]:grid-cols-2">
-        {items.map(([term, value]) => (
-          <div key={term} className="min-w-0">
-            <dt className="text-slate-500">{term}</dt>
-            <dd className="mt-1 text-slate-900">{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <DetailFields items={items} className="grid grid-cols-1 gap-x-6 gap-y-4 text-sm min-[420px]:grid-cols-2" />
     </section>
   );
 }

@@ -1,7 +1,6 @@
 "use client";
 // The History tab: decided, expired and withdrawn requests, newest first, filtered by outcome, tool,
 // requester and creation dates, a page at a time.
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
 import { DataTable, Refreshing, TableCard, tableRow as t, type Column } from "@/components/data-table";
@@ -9,16 +8,16 @@ import { formatDateTime } from "@/components/format";
 import { LoadFailed, Loading } from "@/components/load-state";
 import { Pager } from "@/components/pager";
 import { buttonPrimary, buttonSecondary, input, label, select } from "@/components/ui";
+import { wideCell } from "@/components/table-cells";
 import { useCursorPages } from "@/components/use-cursor-pages";
 import type { TApproval } from "@/lib/approval-schemas";
 import { dayBound, HISTORY_FILTERS, KIND_LABEL } from "./approval-format";
 import { ApprovalStatusBadge } from "./approval-status-badge";
-import { approvalHref, approvalListKey, listApprovals, type ApprovalListQuery } from "./approvals-api";
+import { RequesterCell, useApprovalList } from "./approval-list";
+import { approvalHref, type ApprovalListQuery } from "./approvals-api";
 
 type Filters = { status: string; tool: string; requester: string; from: string; to: string };
 const NO_FILTERS: Filters = { status: "", tool: "", requester: "", from: "", to: "" };
-
-const wideCell = (from: string) => `hidden sm:px-4 sm:py-3 sm:align-middle ${from}`;
 
 const COLUMNS: Column[] = [
   { label: "Tool" },
@@ -41,13 +40,7 @@ export function ApprovalHistory({ poll }: { poll: number | false }) {
     to: dayBound(applied.to, true),
     cursor: pages.cursor,
   };
-  const query = useQuery({
-    queryKey: approvalListKey(q),
-    queryFn: ({ signal }) => listApprovals(q, signal),
-    placeholderData: keepPreviousData,
-    refetchInterval: poll,
-    refetchOnWindowFocus: true,
-  });
+  const query = useApprovalList(q, poll);
   const filtered = Object.values(applied).some(Boolean);
 
   function apply(next: Filters) {
@@ -216,9 +209,7 @@ function HistoryRow({ approval: a }: { approval: TApproval }) {
       <td className={`${t.cell} sm:w-32`}>
         <ApprovalStatusBadge status={a.status} />
       </td>
-      <td className={`${wideCell("lg:table-cell")} max-w-[14rem] truncate text-slate-700`} title={a.requesterEmail}>
-        {a.requesterEmail}
-      </td>
+      <RequesterCell email={a.requesterEmail} />
       <td className={`${wideCell("xl:table-cell")} max-w-[14rem] truncate text-slate-700`}>{deciders || "—"}</td>
       <td className={`${wideCell("md:table-cell")} whitespace-nowrap text-slate-600`}>{formatDateTime(a.createdAt)}</td>
     </tr>

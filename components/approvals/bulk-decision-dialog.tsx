@@ -3,8 +3,9 @@
 // comment (the agents are told it); the outcome, failures included, goes back to the queue.
 import { useId, useState } from "react";
 import { Dialog } from "@/components/dialog";
-import { buttonDanger, buttonPrimary, buttonSecondary, hint, input, label } from "@/components/ui";
+import { buttonDanger, buttonPrimary, buttonSecondary } from "@/components/ui";
 import type { TApproval } from "@/lib/approval-schemas";
+import { CommentField } from "./comment-field";
 import { decideMany, type BulkOutcome } from "./decide-many";
 
 export function BulkDecisionDialog({
@@ -71,32 +72,18 @@ export function BulkDecisionDialog({
             </li>
           ))}
         </ul>
-        <label htmlFor={`${id}-comment`} className={label}>
-          Comment{reject ? "" : " (optional)"}
-        </label>
-        <textarea
+        <CommentField
           id={`${id}-comment`}
-          rows={3}
-          maxLength={2000}
-          className={`${input} mt-1`}
+          hintId={`${id}-hint`}
+          title={`Comment${reject ? "" : " (optional)"}`}
           value={comment}
-          onChange={(e) => {
-            setComment(e.target.value);
-            if (e.target.value.trim()) setMissing(false);
-          }}
-          aria-invalid={missing}
-          aria-describedby={`${id}-hint`}
+          setValue={setComment}
+          missing={missing}
+          setMissing={setMissing}
           disabled={busy}
+          note="Recorded with each decision and shown to the agents."
+          missingNote="Say why you reject them: the agents are told."
         />
-        <p
-          id={`${id}-hint`}
-          className={missing ? "mt-1 text-xs text-red-700" : hint}
-          role={missing ? "alert" : undefined}
-        >
-          {missing
-            ? "Say why you reject them: the agents are told."
-            : "Recorded with each decision and shown to the agents."}
-        </p>
         <div className="mt-6 flex flex-wrap justify-end gap-2">
           <button type="button" className={buttonSecondary} onClick={close} disabled={busy}>
             Cancel

@@ -5,10 +5,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { notifyError, notifySuccess } from "@/components/notify";
-import { buttonDangerQuiet, buttonPrimary, card, hint, input, label, select } from "@/components/ui";
+import { buttonDangerQuiet, buttonPrimary, card, hint, label, select } from "@/components/ui";
 import type { TApprovalDecisionInput, TApprovalDetail } from "@/lib/approval-schemas";
 import { approvalsCount, STANDING_CHOICES } from "./approval-format";
 import { approvalsKey, decideApproval } from "./approvals-api";
+import { CommentField } from "./comment-field";
 
 export function DecisionPanel({ approval: a, blocked }: { approval: TApprovalDetail; blocked: string | null }) {
   const queryClient = useQueryClient();
@@ -71,33 +72,19 @@ export function DecisionPanel({ approval: a, blocked }: { approval: TApprovalDet
       )}
       <form className="mt-4 space-y-4" onSubmit={(e) => e.preventDefault()}>
         <div>
-          <label htmlFor={`${id}-comment`} className={label}>
-            Comment
-          </label>
-          <textarea
+          <CommentField
             id={`${id}-comment`}
-            rows={3}
-            maxLength={2000}
-            className={`${input} mt-1`}
+            hintId={`${id}-comment-hint`}
+            title="Comment"
             value={comment}
+            setValue={setComment}
+            missing={missing}
+            setMissing={setMissing}
             disabled={busy}
-            onChange={(e) => {
-              setComment(e.target.value);
-              if (e.target.value.trim()) setMissing(false);
-            }}
-            aria-invalid={missing}
-            aria-describedby={`${id}-comment-hint`}
-            data-testid="decision-comment"
+            note="Optional to approve, required to reject. The agent sees it."
+            missingNote="Say why you reject it: the agent is told."
+            testId="decision-comment"
           />
-          <p
-            id={`${id}-comment-hint`}
-            className={missing ? "mt-1 text-xs text-red-700" : hint}
-            role={missing ? "alert" : undefined}
-          >
-            {missing
-              ? "Say why you reject it: the agent is told."
-              : "Optional to approve, required to reject. The agent sees it."}
-          </p>
         </div>
         {a.agentSessionId && a.kind !== "STANDING" && (
           <div>

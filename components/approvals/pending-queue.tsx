@@ -1,7 +1,7 @@
 "use client";
 // The Pending tab: requests waiting for a person, the longest wait on top, live. Rows the viewer may decide
 // can be selected and approved or rejected together with one comment.
-import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { toast } from "sonner";
@@ -12,15 +12,14 @@ import { LoadFailed, Loading } from "@/components/load-state";
 import { Pager } from "@/components/pager";
 import { useNow } from "@/components/tasks/use-now";
 import { buttonDangerQuiet, buttonPrimary } from "@/components/ui";
+import { wideCell } from "@/components/table-cells";
 import { useCursorPages } from "@/components/use-cursor-pages";
 import type { TApproval } from "@/lib/approval-schemas";
 import { ageOf, approvalsCount, blockedReason, expiresIn, type Viewer } from "./approval-format";
-import { approvalHref, approvalListKey, approvalsKey, listApprovals, type ApprovalListQuery } from "./approvals-api";
+import { RequesterCell, useApprovalList } from "./approval-list";
+import { approvalHref, approvalsKey, type ApprovalListQuery } from "./approvals-api";
 import { BulkDecisionDialog } from "./bulk-decision-dialog";
 import type { BulkOutcome } from "./decide-many";
-
-/** A cell from a breakpoint on (not `t.cell`, whose `sm:table-cell` would show it before its header). */
-const wideCell = (from: string) => `hidden sm:px-4 sm:py-3 sm:align-middle ${from}`;
 
 const COLUMNS: Column[] = [
   { label: "Select", srOnly: true, className: "w-10" },
@@ -34,13 +33,7 @@ const COLUMNS: Column[] = [
 export function PendingQueue({ viewer, poll }: { viewer: Viewer; poll: number | false }) {
   const pages = useCursorPages();
   const q: ApprovalListQuery = { statuses: ["PENDING"], cursor: pages.cursor };
-  const query = useQuery({
-    queryKey: approvalListKey(q),
-    queryFn: ({ signal }) => listApprovals(q, signal),
-    placeholderData: keepPreviousData,
-    refetchInterval: poll,
-    refetchOnWindowFocus: true,
-  });
+  const query = useApprovalList(q, poll);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [deciding, setDeciding] = useState<"approve" | "reject" | null>(null);
   const queryClient = useQueryClient();
@@ -232,9 +225,7 @@ function PendingRow({
           {blocked && <span className="text-slate-600 italic">{blocked}</span>}
         </p>
       </td>
-      <td className={`${wideCell("lg:table-cell")} max-w-[14rem] truncate text-slate-700`} title={a.requesterEmail}>
-        {a.requesterEmail}
-      </td>
+      <RequesterCell email={a.requesterEmail} />
       <td className={`${wideCell("xl:table-cell")} max-w-[10rem] truncate text-slate-700`}>{a.agentId ?? "—"}</td>
       <td
         className={`${t.cell} ml-auto text-sm whitespace-nowrap text-slate-700 tabular-nums sm:text-right`}

@@ -5,14 +5,13 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { isApiError } from "@/components/api-client";
-import { EmptyState } from "@/components/empty-state";
+import { DetailFields, DetailUnavailable, type DetailField } from "@/components/detail-fields";
 import { formatDateTime } from "@/components/format";
 import { AuditIcon } from "@/components/icons";
-import { LoadFailed, Loading } from "@/components/load-state";
 import { PageHeader } from "@/components/page-header";
 import { Breadcrumbs } from "@/components/servers/breadcrumbs";
 import { Tag } from "@/components/tools/tier-badge";
-import { buttonPrimary, card } from "@/components/ui";
+import { card } from "@/components/ui";
 import type { TAuditEvent, TAuditEventDetail } from "@/lib/audit-schemas";
 import { auditEventKey, auditHref, getAuditEvent } from "./audit-api";
 import { DECISION_LABEL, formatMs, statusOf } from "./audit-format";
@@ -26,25 +25,18 @@ export function AuditEventDetail({ id }: { id: string }) {
     retry: (count, err) => !(isApiError(err) && err.status === 404) && count < 2,
   });
   if (!query.data) {
-    const missing = isApiError(query.error) && query.error.status === 404;
     return (
-      <>
-        <Breadcrumbs items={[AUDIT, { label: `Event ${id}` }]} />
-        {!query.isError ? (
-          <Loading what="the event" />
-        ) : missing ? (
-          <EmptyState icon={<AuditIcon className="h-6 w-6" />} title="There is no such audit event">
-            <p>It may have been deleted after the audit retention period.</p>
-            <p className="pt-2">
-              <Link href="/audit" className={buttonPrimary}>
-                Back to the audit log
-              </Link>
-            </p>
-          </EmptyState>
-        ) : (
-          <LoadFailed what="the event" error={query.error} retry={query.refetch} />
-        )}
-      </>
+      <DetailUnavailable
+        crumbs={[AUDIT, { label: `Event ${id}` }]}
+        what="the event"
+        error={query.error}
+        retry={query.refetch}
+        icon={<AuditIcon className="h-6 w-6" />}
+        missingTitle="There is no such audit event"
+        back={{ href: "/audit", label: "Back to the audit log" }}
+      >
+        <p>It may have been deleted after the audit retention period.</p>
+      </DetailUnavailable>
     );
   }
   return <EventPage detail={query.data} />;
@@ -97,7 +89,7 @@ function EventPage({ detail }: { detail: TAuditEventDetail }) {
 }
 
 function Summary({ e }: { e: TAuditEvent }) {
-  const items: [string, React.ReactNode][] = [
+  const items: DetailField[] = [
     ["User", <span key="u" className="break-all">{e.userEmail ?? e.userId ?? (e.actorType === "system" ? "system" : "—")}</span>],
     ["Agent", e.agentId ?? "—"],
     ["Agent session", <span key="s" className="font-mono text-xs break-all">{e.sessionId ?? "—"}</span>],
@@ -113,14 +105,11 @@ function Summary({ e }: { e: TAuditEvent }) {
   ];
   return (
     <section aria-label="Summary" className={`${card} p-5`} data-testid="audit-summary">
-      <dl className="grid grid-cols-2 gap-x-6 gap-y-4 text-sm sm:grid-cols-[repeat(auto-fill,minmax(11rem,1fr))]">
-        {items.map(([term, value]) => (
-          <div key={term} className="min-w-0">
-            <dt className="text-slate-500">{term}</dt>
-            <dd className="mt-1 break-words text-slate-900">{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <DetailFields
+        items={items}
+        className="grid grid-cols-2 gap-x-6 gap-y-4 text-sm sm:grid-cols-[repeat(auto-fill,minmax(11rem,1fr))]"
+        valueClassName="mt-1 break-words text-slate-900"
+      />
       {e.reason && (
         <p className="mt-4 text-sm break-words text-slate-700">
           <span className="text-slate-500">Reason: </span>
@@ -189,28 +178,18 @@ function Json({ title, value }: { title: string; value: unknown }) {
 
 function ApprovalCard({ a }: { a: NonNullable<TAuditEventDetail["approval"]> }) {
   return (
-    <section aria-labelledby="approval-heading" className={`${card} min-w-0 p-5`} data-testid="audit-approval">
-      <h2 id="approval-heading" className="text-base font-semibold text-slate-900">
-        Approval
-      </h2>
-      <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-3 text-sm">
-        <div>
-          <dt className="text-slate-500">Status</dt>
-          <dd className="mt-1">{a.status}</dd>
-        </div>
-        <div className="min-w-0">
-          <dt className="text-slate-500">Asked by</dt>
-          <dd className="mt-1 break-all">{a.requesterEmail}</dd>
-        </div>
-        <div>
-          <dt className="text-slate-500">Asked</dt>
-          <dd className="mt-1">{formatDateTime(a.createdAt)}</dd>
-        </div>
-        <div>
-          <dt className="text-slate-500">Decided</dt>
-          <dd className="mt-1">{formatDateTime(a.decidedAt, "Not yet")}</dd>
-        </div>
-      </dl>
+    <RelatedCard
+      name="approval"
+      title="Approval"
+      fields={[
+        ["Status", a.status],
+        ["Asked by", <span key="r" className="break-all">{a.requesterEmail}</span>],
+        ["Asked", formatDateTime(a.createdAt)],
+        ["Decided", formatDateTime(a.decidedAt, "Not yet")],
+      ]}
+      href={`/approvals/${encodeURIComponent(a.id)}`}
+      linkLabel="Open the approval →"
+    >
       {a.justification && <p className="mt-3 text-sm break-words text-slate-700">“{a.justification}”</p>}
       {a.decisions.length > 0 && (
         <ul className="mt-3 space-y-1 text-sm text-slate-700">
@@ -222,42 +201,53 @@ function ApprovalCard({ a }: { a: NonNullable<TAuditEventDetail["approval"]> }) 
           ))}
         </ul>
       )}
-      <p className="mt-4">
-        <Link href={`/approvals/${encodeURIComponent(a.id)}`} className="text-sm font-medium text-indigo-700 hover:underline" data-testid="audit-approval-link">
-          Open the approval →
-        </Link>
-      </p>
-    </section>
+    </RelatedCard>
   );
 }
 
 function TaskCard({ task }: { task: NonNullable<TAuditEventDetail["task"]> }) {
   return (
-    <section aria-labelledby="task-heading" className={`${card} min-w-0 p-5`} data-testid="audit-task">
-      <h2 id="task-heading" className="text-base font-semibold text-slate-900">
-        Task
+    <RelatedCard
+      name="task"
+      title="Task"
+      fields={[
+        ["Status", task.status],
+        ["Error code", <span key="c" className="font-mono text-xs">{task.errorCode ?? "—"}</span>],
+        ["Started", formatDateTime(task.startedAt, "Not yet")],
+        ["Finished", formatDateTime(task.finishedAt, "Not yet")],
+      ]}
+      href={`/tasks/${encodeURIComponent(task.id)}`}
+      linkLabel="Open the task →"
+    />
+  );
+}
+
+/** The request's approval or task, in brief, with a link to its own page. */
+function RelatedCard({
+  name,
+  title,
+  fields,
+  href,
+  linkLabel,
+  children,
+}: {
+  name: "approval" | "task";
+  title: string;
+  fields: readonly DetailField[];
+  href: string;
+  linkLabel: string;
+  children?: React.ReactNode;
+}) {
+  return (
+    <section aria-labelledby={`${name}-heading`} className={`${card} min-w-0 p-5`} data-testid={`audit-${name}`}>
+      <h2 id={`${name}-heading`} className="text-base font-semibold text-slate-900">
+        {title}
       </h2>
-      <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-3 text-sm">
-        <div>
-          <dt className="text-slate-500">Status</dt>
-          <dd className="mt-1">{task.status}</dd>
-        </div>
-        <div>
-          <dt className="text-slate-500">Error code</dt>
-          <dd className="mt-1 font-mono text-xs">{task.errorCode ?? "—"}</dd>
-        </div>
-        <div>
-          <dt className="text-slate-500">Started</dt>
-          <dd className="mt-1">{formatDateTime(task.startedAt, "Not yet")}</dd>
-        </div>
-        <div>
-          <dt className="text-slate-500">Finished</dt>
-          <dd className="mt-1">{formatDateTime(task.finishedAt, "Not yet")}</dd>
-        </div>
-      </dl>
+      <DetailFields items={fields} className="mt-3 grid grid-cols-2 gap-x-4 gap-y-3 text-sm" valueClassName="mt-1" />
+      {children}
       <p className="mt-4">
-        <Link href={`/tasks/${encodeURIComponent(task.id)}`} className="text-sm font-medium text-indigo-700 hover:underline" data-testid="audit-task-link">
-          Open the task →
+        <Link href={href} className="text-sm font-medium text-indigo-700 hover:underline" data-testid={`audit-${name}-link`}>
+          {linkLabel}
         </Link>
       </p>
     </section>

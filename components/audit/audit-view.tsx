@@ -12,6 +12,7 @@ import { AuditIcon } from "@/components/icons";
 import { LoadFailed, Loading } from "@/components/load-state";
 import { PageHeader } from "@/components/page-header";
 import { Pager } from "@/components/pager";
+import { wideCell } from "@/components/table-cells";
 import { Tag } from "@/components/tools/tier-badge";
 import { buttonPrimary, buttonSecondary, input, label as labelClass, select } from "@/components/ui";
 import { useCursorPages } from "@/components/use-cursor-pages";
@@ -69,6 +70,38 @@ function Field({ name, label, placeholder, value, hint }: { name: string; label:
   );
 }
 
+/** A select of `options`, "any" first; a value from the URL that is not one of them is kept as an option. */
+function Choice<T extends string>({ name, label, value, any, options, labelOf }: { name: string; label: string; value: string | undefined; any: string; options: readonly T[]; labelOf: (o: T) => React.ReactNode }) {
+  return (
+    <div className="min-w-0">
+      <label htmlFor={`audit-${name}`} className={labelClass}>
+        {label}
+      </label>
+      <select id={`audit-${name}`} name={name} defaultValue={value ?? ""} className={`${select} mt-1`} data-testid={`audit-filter-${name}`}>
+        <option value="">{any}</option>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {labelOf(o)}
+          </option>
+        ))}
+        {value && !(options as readonly string[]).includes(value) && <option value={value}>{value}</option>}
+      </select>
+    </div>
+  );
+}
+
+/** A local date and time, held by the form (the quick ranges set it). */
+function When({ name, label, value, onChange }: { name: string; label: string; value: string; onChange: (v: string) => void }) {
+  return (
+    <div className="min-w-0">
+      <label htmlFor={`audit-${name}`} className={labelClass}>
+        {label}
+      </label>
+      <input id={`audit-${name}`} type="datetime-local" value={value} onChange={(e) => onChange(e.target.value)} className={`${input} mt-1`} data-testid={`audit-filter-${name}`} />
+    </div>
+  );
+}
+
 function FilterForm({ filter, onApply }: { filter: AuditFilterParams; onApply: (f: AuditFilterParams) => void }) {
   const [from, setFrom] = useState(toLocalInput(filter.from));
   const [to, setTo] = useState(toLocalInput(filter.to));
@@ -111,46 +144,10 @@ function FilterForm({ filter, onApply }: { filter: AuditFilterParams; onApply: (
         <Field name="session" label="Agent session" value={filter.session} placeholder="Session id" />
         <Field name="tool" label="Tool" value={filter.tool} placeholder="orders__query or orders__*" hint="Exact gateway name, or a prefix ending in *" />
         <Field name="server" label="Server" value={filter.server} placeholder="Server slug" />
-        <div className="min-w-0">
-          <label htmlFor="audit-status" className={labelClass}>
-            Status
-          </label>
-          <select id="audit-status" name="status" defaultValue={filter.status ?? ""} className={`${select} mt-1`} data-testid="audit-filter-status">
-            <option value="">Any status</option>
-            {AUDIT_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {statusOf(s).label}
-              </option>
-            ))}
-            {filter.status && !(AUDIT_STATUSES as readonly string[]).includes(filter.status) && <option value={filter.status}>{filter.status}</option>}
-          </select>
-        </div>
-        <div className="min-w-0">
-          <label htmlFor="audit-decision" className={labelClass}>
-            Decision
-          </label>
-          <select id="audit-decision" name="decision" defaultValue={filter.decision ?? ""} className={`${select} mt-1`} data-testid="audit-filter-decision">
-            <option value="">Any decision</option>
-            {AUDIT_DECISIONS.map((d) => (
-              <option key={d} value={d}>
-                {DECISION_LABEL[d]}
-              </option>
-            ))}
-            {filter.decision && !(AUDIT_DECISIONS as readonly string[]).includes(filter.decision) && <option value={filter.decision}>{filter.decision}</option>}
-          </select>
-        </div>
-        <div className="min-w-0">
-          <label htmlFor="audit-from" className={labelClass}>
-            From
-          </label>
-          <input id="audit-from" type="datetime-local" value={from} onChange={(e) => setFrom(e.target.value)} className={`${input} mt-1`} data-testid="audit-filter-from" />
-        </div>
-        <div className="min-w-0">
-          <label htmlFor="audit-to" className={labelClass}>
-            To
-          </label>
-          <input id="audit-to" type="datetime-local" value={to} onChange={(e) => setTo(e.target.value)} className={`${input} mt-1`} data-testid="audit-filter-to" />
-        </div>
+        <Choice name="status" label="Status" value={filter.status} any="Any status" options={AUDIT_STATUSES} labelOf={(s) => statusOf(s).label} />
+        <Choice name="decision" label="Decision" value={filter.decision} any="Any decision" options={AUDIT_DECISIONS} labelOf={(d) => DECISION_LABEL[d]} />
+        <When name="from" label="From" value={from} onChange={setFrom} />
+        <When name="to" label="To" value={to} onChange={setTo} />
       </div>
       <div className="mt-4 flex flex-wrap items-center gap-2">
         <button type="submit" className={buttonPrimary} data-testid="audit-apply">
@@ -238,8 +235,6 @@ function AuditList({ filter, sort, onSort }: { filter: AuditFilterParams; sort: 
 function isoAgo(ms: number): string {
   return new Date(Date.now() - ms).toISOString();
 }
-
-const wideCell = (from: string) => `hidden sm:px-4 sm:py-3 sm:align-middle ${from}`;
 
 function AuditTable({ events }: { events: readonly TAuditEvent[] }) {
   const columns: Column[] = [

@@ -17,6 +17,11 @@ export const DASHBOARD_REFRESH_MS = 5_000;
 
 const minuteLabel = (v: unknown) => (typeof v === "string" ? formatMinute(v) : "");
 
+/** The minutes along the bottom of each chart. */
+const MINUTE_AXIS = { dataKey: "at", tickFormatter: formatMinute, minTickGap: 32, tick: { fontSize: 11 } } as const;
+/** A series line: smooth, no dots, drawn at once on each refresh. */
+const LINE = { type: "monotone", strokeWidth: 2, dot: false, isAnimationActive: false } as const;
+
 export const dashboardKey = (minutes: number) => ["dashboard", minutes] as const;
 
 export function DashboardView({ role }: { role: TRole }) {
@@ -155,18 +160,10 @@ function DashboardBody({ d, role }: { d: TDashboard; role: TRole }) {
         <ChartCard testId="chart-calls" title="Calls per minute" points={d.series} total={t.calls}>
           <LineChart data={d.series} margin={{ top: 8, right: 12, bottom: 0, left: -16 }}>
             <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
-            <XAxis dataKey="at" tickFormatter={formatMinute} minTickGap={32} tick={{ fontSize: 11 }} />
+            <XAxis {...MINUTE_AXIS} />
             <YAxis allowDecimals={false} tick={{ fontSize: 11 }} />
             <Tooltip labelFormatter={minuteLabel} />
-            <Line
-              type="monotone"
-              dataKey="calls"
-              name="Calls"
-              stroke="#4f46e5"
-              strokeWidth={2}
-              dot={false}
-              isAnimationActive={false}
-            />
+            <Line {...LINE} dataKey="calls" name="Calls" stroke="#4f46e5" />
           </LineChart>
         </ChartCard>
         <ChartCard testId="chart-error-rate" title="Error rate" points={d.series} total={t.errors}>
@@ -175,43 +172,25 @@ function DashboardBody({ d, role }: { d: TDashboard; role: TRole }) {
             margin={{ top: 8, right: 12, bottom: 0, left: -16 }}
           >
             <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
-            <XAxis dataKey="at" tickFormatter={formatMinute} minTickGap={32} tick={{ fontSize: 11 }} />
+            <XAxis {...MINUTE_AXIS} />
             <YAxis domain={[0, 100]} unit="%" tick={{ fontSize: 11 }} />
             <Tooltip labelFormatter={minuteLabel} formatter={(v) => `${Number(v).toFixed(1)}%`} />
-            <Line
-              type="monotone"
-              dataKey="errorPct"
-              name="Errors"
-              stroke="#dc2626"
-              strokeWidth={2}
-              dot={false}
-              connectNulls
-              isAnimationActive={false}
-            />
+            <Line {...LINE} dataKey="errorPct" name="Errors" stroke="#dc2626" connectNulls />
           </LineChart>
         </ChartCard>
         <ChartCard testId="chart-p95" title="p95 latency" points={d.series} total={t.p95Ms ?? 0}>
           <LineChart data={d.series} margin={{ top: 8, right: 12, bottom: 0, left: -8 }}>
             <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
-            <XAxis dataKey="at" tickFormatter={formatMinute} minTickGap={32} tick={{ fontSize: 11 }} />
+            <XAxis {...MINUTE_AXIS} />
             <YAxis unit=" ms" tick={{ fontSize: 11 }} />
             <Tooltip labelFormatter={minuteLabel} formatter={(v) => formatMs(Number(v))} />
-            <Line
-              type="monotone"
-              dataKey="p95Ms"
-              name="p95"
-              stroke="#0891b2"
-              strokeWidth={2}
-              dot={false}
-              connectNulls
-              isAnimationActive={false}
-            />
+            <Line {...LINE} dataKey="p95Ms" name="p95" stroke="#0891b2" connectNulls />
           </LineChart>
         </ChartCard>
         <ChartCard testId="chart-denials" title="Denials per minute" points={d.series} total={t.denials}>
           <BarChart data={d.series} margin={{ top: 8, right: 12, bottom: 0, left: -16 }}>
             <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" vertical={false} />
-            <XAxis dataKey="at" tickFormatter={formatMinute} minTickGap={32} tick={{ fontSize: 11 }} />
+            <XAxis {...MINUTE_AXIS} />
             <YAxis allowDecimals={false} tick={{ fontSize: 11 }} />
             <Tooltip labelFormatter={minuteLabel} />
             <Bar dataKey="denials" name="Denials" fill="#d97706" isAnimationActive={false} />

@@ -2,15 +2,13 @@
 // One task: where it stands (live while it runs), what it was called with, what happened when, and its
 // result or error. Pending and running tasks can be canceled from here.
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { isApiError } from "@/components/api-client";
-import { EmptyState } from "@/components/empty-state";
+import { DetailFields, DetailUnavailable, type DetailField } from "@/components/detail-fields";
 import { formatDateTime } from "@/components/format";
 import { TaskIcon } from "@/components/icons";
-import { LoadFailed, Loading } from "@/components/load-state";
 import { PageHeader } from "@/components/page-header";
 import { Breadcrumbs } from "@/components/servers/breadcrumbs";
-import { buttonPrimary, card } from "@/components/ui";
+import { card } from "@/components/ui";
 import type { TTaskDetail } from "@/lib/task-schemas";
 import { CancelTaskButton } from "./cancel-task-button";
 import { elapsedMs, formatBytes, formatDuration, isActive, ORIGIN_LABEL } from "./task-format";
@@ -31,25 +29,18 @@ export function TaskDetail({ id }: { id: string }) {
   });
 
   if (!query.data) {
-    const missing = isApiError(query.error) && query.error.status === 404;
     return (
-      <>
-        <Breadcrumbs items={[TASKS, { label: id }]} />
-        {!query.isError ? (
-          <Loading what="the task" />
-        ) : missing ? (
-          <EmptyState icon={<TaskIcon className="h-6 w-6" />} title="There is no such task">
-            <p>It may have been deleted after its retention period, or it belongs to someone else.</p>
-            <p className="pt-2">
-              <Link href="/tasks" className={buttonPrimary}>
-                Back to the tasks
-              </Link>
-            </p>
-          </EmptyState>
-        ) : (
-          <LoadFailed what="the task" error={query.error} retry={query.refetch} />
-        )}
-      </>
+      <DetailUnavailable
+        crumbs={[TASKS, { label: id }]}
+        what="the task"
+        error={query.error}
+        retry={query.refetch}
+        icon={<TaskIcon className="h-6 w-6" />}
+        missingTitle="There is no such task"
+        back={{ href: "/tasks", label: "Back to the tasks" }}
+      >
+        <p>It may have been deleted after its retention period, or it belongs to someone else.</p>
+      </DetailUnavailable>
     );
   }
   return <TaskPage task={query.data} fetchedAt={query.dataUpdatedAt} />;
@@ -129,7 +120,7 @@ function TaskError({ task }: { task: TTaskDetail }) {
 
 function Summary({ task, fetchedAt }: { task: TTaskDetail; fetchedAt: number }) {
   const now = useNow(task.status === "RUNNING");
-  const items: [string, React.ReactNode][] = [
+  const items: DetailField[] = [
     [
       "Owner",
       <span key="o" className="break-all">
@@ -158,14 +149,10 @@ function Summary({ task, fetchedAt }: { task: TTaskDetail; fetchedAt: number }) 
   ];
   return (
     <section aria-label="Summary" className={`${card} p-5`}>
-      <dl className="grid grid-cols-2 gap-x-6 gap-y-4 text-sm sm:grid-cols-[repeat(auto-fill,minmax(11rem,1fr))]">
-        {items.map(([term, value]) => (
-          <div key={term} className="min-w-0">
-            <dt className="text-slate-500">{term}</dt>
-            <dd className="mt-1 text-slate-900">{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <DetailFields
+        items={items}
+        className="grid grid-cols-2 gap-x-6 gap-y-4 text-sm sm:grid-cols-[repeat(auto-fill,minmax(11rem,1fr))]"
+      />
     </section>
   );
 }

@@ -4,6 +4,7 @@
 import Link from "next/link";
 import { DataTable, tableRow as t, type Column } from "@/components/data-table";
 import { formatDateTime } from "@/components/format";
+import { wideCell } from "@/components/table-cells";
 import type { TTask } from "@/lib/task-schemas";
 import { CancelTaskButton } from "./cancel-task-button";
 import { elapsedMs, formatDuration, isActive } from "./task-format";
@@ -11,9 +12,6 @@ import { TaskProgress } from "./task-progress";
 import { TaskStatusBadge } from "./task-status-badge";
 import { taskHref } from "./tasks-api";
 import { useNow } from "./use-now";
-
-/** A cell from a breakpoint on (not `t.cell`, whose `sm:table-cell` would show it before its header). */
-const wideCell = (from: string) => `hidden sm:px-4 sm:py-3 sm:align-middle ${from}`;
 
 export function TasksTable({
   tasks,
