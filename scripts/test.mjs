@@ -47,9 +47,13 @@ for (const step of steps) {
   const started = Date.now();
   console.log(`\n━━ ${step.name} ━━ ${step.cmd.map((c) => path.basename(c)).join(" ")}`);
   const res = spawnSync(step.cmd[0], step.cmd.slice(1), { cwd: root, stdio: "inherit", env: { ...process.env, ...step.env } });
+  const failedBefore = failed;
   if (step.report) count(step.report);
-  console.log(`━━ ${step.name}: ${res.status === 0 ? "ok" : "FAILED"} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  if (res.status !== 0) {
+  // A step fails on its exit code or on a failed test in its report, whichever says so: a runner whose exit
+  // code was overwritten (a library's exit hook calling process.exit(0)) must not turn a failure into a pass.
+  const ok = res.status === 0 && failed === failedBefore;
+  console.log(`━━ ${step.name}: ${ok ? "ok" : "FAILED"} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (!ok) {
     failedStep = step.name;
     if (failed === 0) failed = 1; // a failing step with no counted test (typecheck, lint, build) still fails
     break;

@@ -128,9 +128,10 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
       return auditedRequest(deps, requestCtx(extra.requestId), info, () => Promise.reject(new Error("unreachable")));
     }
     const token = req.params._meta?.progressToken;
-    // The answer waits for the progress sent before it: each send stores its event first, so the answer could
-    // overtake a notification still in flight and close the stream before it is written.
-    const progressSent: Promise<unknown>[] = [];
+    // Progress goes out one notification at a time, and the answer after the last: each send stores its event
+    // first (resumable streams), so concurrent sends could overtake one another, or the answer could close the
+    // stream while a notification is still in flight.
+    let progressSent: Promise<unknown> = Promise.resolve();
     const task = taskContextOf(session.grant, "mcp", req.params);
     const result = await cancellable(deps.bus, session.mcpSessionId, extra.requestId, extra.signal, (signal) =>
       deps.pipeline(
@@ -147,13 +148,15 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
           onProgress:
             token === undefined
               ? undefined
-              : (p) => void progressSent.push(extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, ...p } }).catch(() => undefined)),
+              : (p) => {
+                  progressSent = progressSent.then(() => extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, ...p } })).catch(() => undefined);
+                },
         },
         requestCtx(extra.requestId),
         {},
       ),
     );
-    await Promise.all(progressSent);
+    await progressSent;
     return req.params.task ? asCreateTaskResult(deps.db, result, taskDeps.pollSeconds) : result;
   });
 

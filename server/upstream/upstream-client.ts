@@ -74,6 +74,22 @@ async function attach(client: Client, transport: Transport, events: UpstreamClie
     events.onClose?.("connection closed");
   };
   await client.connect(transport, { timeout: timeoutMs });
+  answersAfterNotifications(transport);
+}
+
+/**
+ * The SDK runs notification handlers (progress, logging) a microtask after it receives them, but settles a
+ * response at once, dropping the request's progress handler. A progress notification that arrives in the same
+ * chunk as its response (stdio under load, one read for both lines) would be lost. Responses are handed on a
+ * microtask later, after the notifications that came before them.
+ */
+function answersAfterNotifications(transport: Transport): void {
+  const deliver = transport.onmessage;
+  if (!deliver) return;
+  transport.onmessage = (message, extra) => {
+    if ("id" in message && !("method" in message)) void Promise.resolve().then(() => deliver(message, extra));
+    else deliver(message, extra);
+  };
 }
 
 /** Connects and initializes. HTTP tries Streamable HTTP first and falls back to HTTP+SSE on a 4xx. */

@@ -30,7 +30,7 @@ import type { Registry, ServerRoute } from "../../registry/create-registry";
 import { auditedRequest, listActionOf, type AuditedRequestInfo } from "../audited-request";
 import { cancellable } from "../cancellation";
 import type { McpSessionView } from "../handle-mcp-request";
-import type { LiveSession, SessionUpstreams } from "./session-upstreams";
+import type { InFlight, LiveSession, SessionUpstreams } from "./session-upstreams";
 
 export type TransparentDeps = { registry: Registry; pipeline: CallToolHandler; bus: ChangeBus; db: Db; logger: Logger; sessions: SessionUpstreams; policy: PolicyCache; taskTools: Omit<TaskToolDeps, "db">; approvals?: Approvals | undefined };
 
@@ -129,7 +129,7 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
     } catch (err) {
       throw new McpError(ErrorCode.InternalError, `The upstream server ${slug} is unavailable: ${err instanceof Error ? err.message : String(err)}`);
     }
-    const inFlight = { requestId: request.id, transport };
+    const inFlight: InFlight = { requestId: request.id, transport, sent: Promise.resolve() };
     live.inFlight.push(inFlight);
     try {
       const run = () => cancellable(deps.bus, view.mcpSessionId, request.id, undefined, (signal) => dispatch(request, route, live, signal));
@@ -139,6 +139,8 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
       const ctx = { ...view.ctx, requestId: `${view.ctx.requestId}:${String(request.id)}` };
       return await auditedRequest(deps, ctx, { action: listing, endpoint, serverSlug: slug, target: request.method, upstreamVersion: route.version, mcpSessionId: view.mcpSessionId }, run);
     } finally {
+      // The notifications relayed for this request (logging, …) go out before its answer.
+      await inFlight.sent;
       live.inFlight.splice(live.inFlight.indexOf(inFlight), 1);
       live.lastUsedAt = Date.now();
     }
@@ -148,21 +150,23 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
     const params = (request.params ?? {}) as Params;
     const ctx = { ...view.ctx, requestId: `${view.ctx.requestId}:${String(request.id)}` };
     const progressToken = params._meta?.progressToken;
-    // Each send stores its event first (resumable streams), so a later send can overtake an earlier one: the
-    // answer waits for the progress sent before it, or the stream would close on a notification still in flight.
-    const progressSent: Promise<unknown>[] = [];
+    // Progress goes out one notification at a time, and the answer after the last: each send stores its event
+    // first (resumable streams), so concurrent sends could overtake one another, or the answer could close the
+    // stream while a notification is still in flight.
+    let progressSent: Promise<unknown> = Promise.resolve();
     const onprogress =
       progressToken === undefined
         ? undefined
-        : (p: { progress: number; total?: number | undefined; message?: string | undefined }) =>
-            void progressSent.push(
-              transport.send({ jsonrpc: "2.0", method: "notifications/progress", params: { ...p, progressToken } }, { relatedRequestId: request.id }).catch(() => undefined),
-            );
+        : (p: { progress: number; total?: number | undefined; message?: string | undefined }) => {
+            progressSent = progressSent
+              .then(() => transport.send({ jsonrpc: "2.0", method: "notifications/progress", params: { ...p, progressToken } }, { relatedRequestId: request.id }))
+              .catch(() => undefined);
+          };
     const forward = async () => {
       try {
         return await deps.sessions.forward(live, request.method, params, { signal, timeoutMs: route.timeoutMs, onprogress });
       } finally {
-        await Promise.all(progressSent);
+        await progressSent;
       }
     };
     const audited = (info: Omit<AuditedRequestInfo, "endpoint" | "serverSlug" | "upstreamVersion" | "mcpSessionId">) =>
@@ -222,7 +226,7 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
           ctx,
           {},
         );
-        await Promise.all(progressSent);
+        await progressSent;
         return params.task ? asCreateTaskResult(deps.db, result, taskDeps.pollSeconds) : result;
       }
       case "logging/setLevel": {

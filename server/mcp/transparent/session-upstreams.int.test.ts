@@ -53,7 +53,7 @@ describe("transparent session upstreams", () => {
     for (const id of ["s1", "s2", "s3"]) await sessionRow(id);
     const s1 = await sessions.get("s1", route, {}, false);
     const s2 = await sessions.get("s2", route, {}, false);
-    s2.inFlight.push({ requestId: 1, transport: undefined as never });
+    s2.inFlight.push({ requestId: 1, transport: undefined as never, sent: Promise.resolve() });
     s1.lastUsedAt = Date.now() + 1000; // s1 newer than s2, but s2 is busy: s1 must go
     await sessions.get("s3", route, {}, false);
     expect(sessions.size()).toBe(2);
@@ -61,7 +61,7 @@ describe("transparent session upstreams", () => {
     expect(s2.client.transport).toBeDefined();
     // Both others busy: a new session is refused with a clear error instead of growing without bound.
     const s3 = await sessions.get("s3", route, {}, false);
-    s3.inFlight.push({ requestId: 2, transport: undefined as never });
+    s3.inFlight.push({ requestId: 2, transport: undefined as never, sent: Promise.resolve() });
     await sessionRow("s4");
     await expect(sessions.get("s4", route, {}, false)).rejects.toThrow(/already serves 2 busy transparent sessions/);
     s2.inFlight.length = 0;

@@ -24,7 +24,12 @@ import { PendingReplies } from "./pending-replies";
 export type SessionState = { logLevel?: LoggingLevel; subscriptions?: string[] };
 
 /** A downstream request of this session being served on this process, with the stream its answer goes to. */
-export type InFlight = { requestId: RequestId; transport: WebStandardStreamableHTTPServerTransport };
+export type InFlight = {
+  requestId: RequestId;
+  transport: WebStandardStreamableHTTPServerTransport;
+  /** The notifications relayed on this request's stream, one after another; its answer goes after them. */
+  sent: Promise<unknown>;
+};
 
 export type LiveSession = {
   mcpSessionId: string;
@@ -95,9 +100,14 @@ export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: L
   function relayNotification(s: LiveSession, n: Notification) {
     // List changes and resource updates are not part of any request: the GET stream carries them.
     const unrelated = n.method.endsWith("/list_changed") || n.method === "notifications/resources/updated";
-    void toAgent(s, { jsonrpc: "2.0", method: n.method, ...(n.params && { params: n.params }) }, unrelated ? undefined : current(s)).catch(
-      (err: unknown) => log.warn({ err, session: s.mcpSessionId }, "could not relay a notification"),
-    );
+    const related = unrelated ? undefined : current(s);
+    const send = () =>
+      toAgent(s, { jsonrpc: "2.0", method: n.method, ...(n.params && { params: n.params }) }, related).catch((err: unknown) =>
+        log.warn({ err, session: s.mcpSessionId }, "could not relay a notification"),
+      );
+    // In order: each send stores its event before writing it, so concurrent sends could overtake one another.
+    if (related) related.sent = related.sent.then(send);
+    else void send();
   }
 
   /** A reply or notification from the agent, for the process holding this session. */

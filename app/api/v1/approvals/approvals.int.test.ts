@@ -229,7 +229,13 @@ describe("REST API: approvals", () => {
     expect(a!.reason).toMatch(/high-risk/);
     expect(a!.agentSessionPrefix).toMatch(/^pcs_/);
     // Personal data and secrets are masked in the queue.
-    expect(a!.arguments).toEqual({ name: "Ann <[email]>", count: 3, api_key: "[redacted]", note: "call [phone]" });
+    // (Hash mode, the default: each value becomes a tag with an HMAC prefix, equal values alike.)
+    expect(a!.arguments).toEqual({
+      name: expect.stringMatching(/^Ann <\[email:[0-9a-f]{10}\]>$/) as string,
+      count: 3,
+      api_key: expect.stringMatching(/^\[redacted:[0-9a-f]{10}\]$/) as string,
+      note: expect.stringMatching(/^call \[phone_intl:[0-9a-f]{10}\]$/) as string,
+    });
     expect(JSON.stringify(res.body)).not.toContain("ann@example.com");
     expect(b).toMatchObject({
       requesterEmail: user.email,
@@ -309,7 +315,7 @@ describe("REST API: approvals", () => {
       id: first.approval_id,
       tool: "shop__counted",
       canDecide: true,
-      arguments: { api_key: "[redacted]" },
+      arguments: { api_key: expect.stringMatching(/^\[redacted:[0-9a-f]{10}\]$/) as string },
     });
     expect(res.body.inputSchema).toMatchObject({
       type: "object",
