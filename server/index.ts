@@ -143,12 +143,14 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     version: VERSION,
     users: {
       create: (ctx: RequestContext, input: TCreateUser) => createUser(db, ctx, input),
-      update: async (ctx: RequestContext, id: string, input: TUpdateUser) => {
-        const user = await updateUser(db, ctx, id, input);
-        // A role or disabled change must reach the token caches of every gateway process.
-        await publishChange(db, { kind: "user", userId: id });
-        return user;
-      },
+      // A role or disabled change must reach the token caches of every gateway process: answered once its
+      // NOTIFY came back, so the next call anywhere sees it.
+      update: (ctx: RequestContext, id: string, input: TUpdateUser) =>
+        afterEcho(gatewayCore().bus, (e) => e.kind === "user" && e.userId === id, async () => {
+          const user = await updateUser(db, ctx, id, input);
+          await publishChange(db, { kind: "user", userId: id });
+          return user;
+        }),
       list: (q: TPageQuery) => listUsers(db, q),
       getByEmail: (email: string) => getUserByEmail(db, email),
       getById: (id: string) => db.user.findUnique({ where: { id } }),

@@ -286,6 +286,23 @@ describe("human approval", () => {
     expect((await call(agent, TOOL, { ms: 10, tag: tag("standing-after") })).structuredContent).toMatchObject({ status: "AWAITING_APPROVAL" });
   });
 
+  it("revoking the agent session withdraws its held calls and unused grants: nothing runs once approved", async () => {
+    const token = await agentToken(db, requester, { tools: [TOOL, "request_approval"] });
+    const doomed = await connectAgent(a.mcpUrl, token);
+    const t = tag("revoked");
+    const h = await held(doomed, t);
+    const grant = (await call(doomed, "request_approval", { tool: TOOL, arguments: { ms: 1, tag: `${t}-grant` }, justification: "later" })).structuredContent as ApprovalStatus;
+    await decide(approverA, grant.approval_id!, "approve");
+    const session = await db.agentSession.findFirstOrThrow({ where: { approvals: { some: { id: h.approval_id } } } });
+    await doomed.close();
+    await a.gateway.sessions.revoke(userContext(requester), session.id);
+    expect(await db.approval.findUniqueOrThrow({ where: { id: h.approval_id } })).toMatchObject({ status: "CANCELED", decisionComment: "The agent session was revoked." });
+    expect(await db.approval.findUniqueOrThrow({ where: { id: grant.approval_id! } })).toMatchObject({ status: "CANCELED" });
+    expect(await db.task.findUniqueOrThrow({ where: { id: h.task_id } })).toMatchObject({ status: "CANCELED", errorCode: "session_revoked" });
+    expect((await rejection(decide(approverA, h.approval_id, "approve"))).code).toBe("conflict");
+    expect(starts(t)).toBe(0);
+  });
+
   it("a client using MCP tasks gets a task that stays working (awaiting approval) until the decision", async () => {
     const t = tag("native");
     const created = await agent.client.request({ method: "tools/call", params: { name: TOOL, arguments: { ms: 10, tag: t }, task: { ttl: 60_000 } } }, CreateTaskResultSchema);

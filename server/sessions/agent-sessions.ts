@@ -131,6 +131,28 @@ export async function revokeAgentSession(db: Db, ctx: RequestContext, id: string
     const updated = await tx.agentSession.update({ where: { id }, data: { revokedAt: new Date() }, include: { user: { select: { email: true } } } });
     await recordAudit(tx, ctx, { action: "agent_session.revoked", category: "security", targetType: "agent_session", targetId: id, details: { userId: row.userId, agentId: row.agentId, prefix: row.prefix } });
     await publishChange(tx, { kind: "agent_session", sessionId: id });
+    await withdrawApprovals(tx, id);
     return toSessionDto(updated);
   });
+}
+
+/**
+ * A revoked session's approvals go with it: its held calls end CANCELED (`session_revoked`) instead of running
+ * once approved, and its unused grants and standing approvals are withdrawn. In the revoking transaction.
+ */
+async function withdrawApprovals(tx: DbTx, agentSessionId: string): Promise<void> {
+  const open = await tx.approval.findMany({ where: { agentSessionId, status: { in: ["PENDING", "APPROVED"] } }, select: { id: true, taskId: true } });
+  if (!open.length) return;
+  const now = new Date();
+  const why = "The agent session was revoked.";
+  await tx.approval.updateMany({ where: { id: { in: open.map((a) => a.id) } }, data: { status: "CANCELED", decidedAt: now, decisionComment: why } });
+  for (const a of open) {
+    await publishChange(tx, { kind: "approval", approvalId: a.id, status: "CANCELED" });
+    if (!a.taskId) continue;
+    const ended = await tx.task.updateMany({ where: { id: a.taskId, status: "AWAITING_APPROVAL" }, data: { status: "CANCELED", errorCode: "session_revoked", errorMessage: why, finishedAt: now } });
+    if (ended.count) {
+      await tx.taskEvent.create({ data: { taskId: a.taskId, type: "canceled", data: { reason: why, approvalId: a.id } } });
+      await publishChange(tx, { kind: "task", taskId: a.taskId, status: "CANCELED" });
+    }
+  }
 }
