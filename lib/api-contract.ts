@@ -53,6 +53,8 @@ import { AUDIT_COUNT_TIMEOUT_MS, AUDIT_EXACT_COUNT_LIMIT, ZAuditEvent, ZAuditEve
 import { ZDashboard } from "./dashboard-schemas";
 import { ZApprovalDecisionInput, ZApprovalDetail, ZApprovalPage, ZApprovalReveal } from "./approval-schemas";
 import { APPROVAL_EVENTS_PING_MS, ZApprovalEvent } from "./approval-events";
+import { ZPutSecret, ZSecret, ZSecretList } from "./secret-schemas";
+import { ZSandboxSupport } from "./sandbox-schemas";
 
 export type Operation = {
   method: "get" | "post" | "patch" | "put" | "delete";
@@ -102,6 +104,7 @@ export const OPERATIONS: Operation[] = [
   { method: "delete", path: "/api/v1/servers/{slug}", summary: "Remove a server; its tools disappear at once", tag: "servers", role: "ADMIN", response: { status: 200, schema: ZServer }, errors: [401, 403, 404] },
   { method: "get", path: "/api/v1/servers/{slug}/versions", summary: "A server's versions with their diffs, newest first", tag: "servers", role: "ADMIN", response: { status: 200, schema: ZServerVersionList }, errors: [401, 403, 404] },
   { method: "get", path: "/api/v1/servers/{slug}/offerings", summary: "The resources, resource templates and prompts of the serving version, and the MCP endpoints that reach them", tag: "servers", role: "ADMIN", response: { status: 200, schema: ZServerOfferings }, errors: [401, 403, 404] },
+  { method: "get", path: "/api/v1/sandbox", summary: "The isolation profiles this host can run (bwrap, docker, none) with what was found or why one cannot run, the profile a new stdio server gets, and whether memory limits are enforced by cgroups or by sampling", tag: "servers", role: "ADMIN", response: { status: 200, schema: ZSandboxSupport }, errors: [401, 403] },
   { method: "get", path: "/api/v1/tools", summary: "Every tool with settings, lint findings and near-duplicate pairs", tag: "tools", role: "ADMIN", response: { status: 200, schema: ZToolList }, errors: [401, 403] },
   { method: "get", path: "/api/v1/tools/{name}", summary: "One tool (gateway name <server>__<tool>) with its schemas, lint findings, risk tier and settings", tag: "tools", role: "ADMIN", response: { status: 200, schema: ZToolSummary }, errors: [401, 403, 404] },
   { method: "patch", path: "/api/v1/tools/{name}", summary: "Change a tool (gateway name <server>__<tool>): enabled, strict, timeoutMs, rateLimitPerMinute, riskTier", tag: "tools", role: "ADMIN", body: ZUpdateTool, response: { status: 200, schema: ZToolSummary }, errors: [400, 401, 403, 404, 422] },
@@ -115,6 +118,9 @@ export const OPERATIONS: Operation[] = [
   { method: "get", path: "/api/v1/settings/redaction", summary: "What is redacted before audit events and log lines are stored (patterns, field names) and how: hash (equal values still correlate) or mask", tag: "settings", role: "ADMIN", response: { status: 200, schema: ZRedactionSettings }, errors: [401, 403] },
   { method: "put", path: "/api/v1/settings/redaction", summary: "Replace the redaction settings; every gateway process reloads them (audited as settings.redaction_updated). 422 for an invalid regular expression or duplicate pattern names", tag: "settings", role: "ADMIN", body: ZRedactionSettings, response: { status: 200, schema: ZRedactionSettings }, errors: [400, 401, 403, 422] },
   { method: "post", path: "/api/v1/settings/redaction/preview", summary: "A text as it would be stored now, under the saved redaction settings", tag: "settings", role: "ADMIN", body: ZRedactionPreviewInput, response: { status: 200, schema: ZRedactionPreview }, errors: [400, 401, 403, 422] },
+  { method: "get", path: "/api/v1/secrets", summary: "Stored secrets: names, dates and the servers that reference them (usedBy); values are never returned", tag: "settings", role: "ADMIN", response: { status: 200, schema: ZSecretList }, errors: [401, 403] },
+  { method: "post", path: "/api/v1/secrets", summary: "Store a secret, encrypted with AES-256-GCM (201), or replace the value of an existing one (200). Reference it as ${secret:NAME} in a server's env or headers. Audited as secret.created / secret.updated, by name only", tag: "settings", role: "ADMIN", body: ZPutSecret, response: { status: 201, schema: ZSecret, description: "Created (200 with the same body when an existing secret's value was replaced)" }, errors: [400, 401, 403, 422] },
+  { method: "delete", path: "/api/v1/secrets/{name}", summary: "Delete a secret (audited as secret.deleted). 409 secret_in_use while a server references it", tag: "settings", role: "ADMIN", response: { status: 200, schema: ZSecret }, errors: [401, 403, 404, 409] },
   { method: "get", path: "/api/v1/me/grant", summary: "What the caller holds and the tools that lets them call", tag: "policy", role: "USER", response: { status: 200, schema: ZEffectiveGrant }, errors: [401] },
   { method: "get", path: "/api/v1/users/{id}/grant", summary: "A user's effective grant", tag: "policy", role: "ADMIN", response: { status: 200, schema: ZEffectiveGrant }, errors: [401, 403, 404] },
   { method: "get", path: "/api/v1/grants", summary: "Tool and path grants to roles and users", tag: "policy", role: "ADMIN", query: { role: { description: "ADMIN, APPROVER or USER", type: "string" }, userId: { description: "One user's grants", type: "string" } }, response: { status: 200, schema: ZGrantList }, errors: [401, 403] },

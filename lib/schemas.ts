@@ -1,5 +1,6 @@
 // zod contracts of the REST API, shared by route handlers, the console and the OpenAPI document.
 import { z } from "zod";
+import { ZIsolation, ZProcessStats, ZTaskCredentials } from "./sandbox-schemas";
 import { ROLES } from "./roles";
 
 export const ZRole = z.enum(ROLES).meta({ id: "Role" });
@@ -139,11 +140,14 @@ export const ZCreateServer = z
     timeoutMs: z.number().int().min(100).max(600_000).optional(),
     maxConcurrency: z.number().int().min(1).max(1000).optional(),
     enabled: z.boolean().default(true),
+    isolation: ZIsolation.optional().meta({ description: "stdio servers: sandbox profile and limits; omitted = the safest profile this host supports" }),
+    taskCredentials: ZTaskCredentials.nullable().optional().meta({ description: "stdio servers: one process per task with credentials minted for it" }),
   })
   .strict()
   .superRefine((v, ctx) => {
     if (v.transport === "stdio" && !v.command) ctx.addIssue({ code: "custom", path: ["command"], message: "stdio servers need a command" });
     if (v.transport !== "stdio" && !v.url) ctx.addIssue({ code: "custom", path: ["url"], message: `${v.transport} servers need a url` });
+    if (v.transport !== "stdio" && (v.isolation || v.taskCredentials)) ctx.addIssue({ code: "custom", path: ["isolation"], message: "isolation and task credentials apply to stdio servers" });
   })
   .meta({ id: "CreateServer" });
 export type TCreateServer = z.input<typeof ZCreateServer>;
@@ -158,6 +162,8 @@ export const ZUpdateServer = z
     cwd: z.string().max(1000).nullable().optional(),
     url: z.url().optional(),
     headers: ZStringMap.optional(),
+    isolation: ZIsolation.optional(),
+    taskCredentials: ZTaskCredentials.nullable().optional(),
     timeoutMs: z.number().int().min(100).max(600_000).optional(),
     maxConcurrency: z.number().int().min(1).max(1000).optional(),
     rateLimitPerMinute: ZRateLimitOverride.optional().meta({
@@ -171,7 +177,7 @@ export const ZUpdateServer = z
   .strict()
   .refine((v) => Object.keys(v).length > 0, "give at least one field to change")
   .meta({ id: "UpdateServer" });
-export type TUpdateServer = z.infer<typeof ZUpdateServer>;
+export type TUpdateServer = z.input<typeof ZUpdateServer>;
 
 export const ZToolSummary = z
   .object({
@@ -208,6 +214,9 @@ export const ZServer = z
     cwd: z.string().nullable(),
     url: z.string().nullable(),
     headerKeys: z.array(z.string()),
+    isolation: ZIsolation.nullable().meta({ description: "stdio servers: how the process is sandboxed; null for HTTP servers" }),
+    taskCredentials: ZTaskCredentials.nullable(),
+    process: ZProcessStats.nullable().meta({ description: "The running process's use, as sampled by the gateway process that answered" }),
     enabled: z.boolean(),
     status: ZServerStatus,
     lastError: z.string().nullable(),

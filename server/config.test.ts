@@ -28,6 +28,7 @@ describe("loadConfig", () => {
       logLevel: "info",
       login: { maxFailures: 5, windowSeconds: 900 },
       noDemo: false,
+      sandbox: { uidBase: 200_000, sampleMs: 500, hidePaths: [], runtimeDir: undefined },
       mcpAllowedHosts: [],
       rateLimits: { perSessionPerMinute: 600, perToolPerMinute: 6000 },
       tasks: { thresholdMs: 1000, concurrency: 8, resultMaxBytes: 1048576, retentionDays: 7, dedupeWindowMs: 30_000, sweepIntervalMs: 5000 },
@@ -36,6 +37,17 @@ describe("loadConfig", () => {
       metricsToken: null,
       auditRetentionDays: 90,
     });
+  });
+
+  it("reads the sandbox settings: absolute hide paths only, a uid base above the system users", () => {
+    expect(loadConfig({ SANDBOX_UID_BASE: "300000", SANDBOX_SAMPLE_MS: "250", SANDBOX_HIDE_PATHS: "/srv/keys: relative :/opt/x", SANDBOX_RUNTIME_DIR: "/var/run/pc" }).sandbox).toEqual({
+      uidBase: 300_000,
+      sampleMs: 250,
+      hidePaths: ["/srv/keys", "/opt/x"],
+      runtimeDir: "/var/run/pc",
+    });
+    expect(() => loadConfig({ SANDBOX_UID_BASE: "0" })).toThrow(/SANDBOX_UID_BASE/);
+    expect(() => loadConfig({ SANDBOX_SAMPLE_MS: "10" })).toThrow(/SANDBOX_SAMPLE_MS/);
   });
 
   it("takes a METRICS_TOKEN of at least 16 characters", () => {

@@ -1,6 +1,7 @@
 // The only reader of process.env: every setting is parsed and checked here once.
 import path from "node:path";
 import { z } from "zod";
+import { parseSecretsKey, SECRETS_KEY_HINT } from "./secrets/secret-crypto";
 
 const bool = z
   .enum(["1", "0", "true", "false", "yes", "no", ""])
@@ -38,6 +39,11 @@ const ZEnv = z.object({
   APPROVAL_USE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(3600),
   APPROVAL_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional(),
   APPROVAL_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+  SANDBOX_UID_BASE: z.coerce.number().int().min(1000).max(4_000_000_000).default(200_000),
+  SANDBOX_SAMPLE_MS: z.coerce.number().int().min(50).max(60_000).default(500),
+  SANDBOX_HIDE_PATHS: z.string().default(""),
+  SANDBOX_RUNTIME_DIR: z.string().optional(),
+  SECRETS_KEY: z.string().refine((v) => parseSecretsKey(v) !== null, SECRETS_KEY_HINT).optional(),
 }).refine((e) => !e.APPROVAL_WEBHOOK_URL || e.APPROVAL_WEBHOOK_SECRET, { message: "APPROVAL_WEBHOOK_URL needs APPROVAL_WEBHOOK_SECRET (the HMAC signing key)", path: ["APPROVAL_WEBHOOK_SECRET"] });
 
 export type Config = {
@@ -56,6 +62,15 @@ export type Config = {
   logLevel: string;
   login: { maxFailures: number; windowSeconds: number };
   noDemo: boolean;
+  sandbox: {
+    /** Sandboxed servers run as uidBase + 0..49999 (stable per server). */
+    uidBase: number;
+    sampleMs: number;
+    /** Extra host paths hidden from sandboxes (besides DATA_DIR, /root, /home, /run). */
+    hidePaths: string[];
+    /** Per-process directories of sandboxes (network socket, hosts file). */
+    runtimeDir: string | undefined;
+  };
   rateLimits: { perSessionPerMinute: number; perToolPerMinute: number };
   /**
    * Host names the MCP endpoints answer to besides IP literals and localhost (DNS-rebinding protection): the
@@ -72,6 +87,8 @@ export type Config = {
   otlp: { endpoint: string | null; headers: Record<string, string> };
   /** Human approval: how long a request waits, how long an advance grant stays usable, the approvers' webhook. */
   approvals: { ttlMs: number; useWindowMs: number; webhookUrl: string | null; webhookSecret: string | null };
+  /** The AES-256 key of stored secrets (SECRETS_KEY); unset: DATA_DIR/secrets.key, created on first use. */
+  secretsKey: Buffer | undefined;
 };
 
 export class ConfigError extends Error {
@@ -99,6 +116,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     login: { maxFailures: e.LOGIN_MAX_FAILURES, windowSeconds: e.LOGIN_WINDOW_SECONDS },
     noDemo: e.PORTCULLIS_NO_DEMO,
+    sandbox: {
+      uidBase: e.SANDBOX_UID_BASE,
+      sampleMs: e.SANDBOX_SAMPLE_MS,
+      hidePaths: e.SANDBOX_HIDE_PATHS.split(":").map((p) => p.trim()).filter((p) => p.startsWith("/")),
+      runtimeDir: e.SANDBOX_RUNTIME_DIR ? path.resolve(e.SANDBOX_RUNTIME_DIR) : undefined,
+    },
     rateLimits: { perSessionPerMinute: e.RATE_LIMIT_SESSION_PER_MINUTE, perToolPerMinute: e.RATE_LIMIT_TOOL_PER_MINUTE },
     tasks: {
       thresholdMs: e.TASK_THRESHOLD_MS,
@@ -125,6 +148,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       webhookUrl: e.APPROVAL_WEBHOOK_URL ?? null,
       webhookSecret: e.APPROVAL_WEBHOOK_SECRET ?? null,
     },
+    secretsKey: e.SECRETS_KEY === undefined ? undefined : (parseSecretsKey(e.SECRETS_KEY) ?? undefined),
     mcpAllowedHosts: [
       ...new Set([
         ...(e.PUBLIC_URL ? [new URL(e.PUBLIC_URL).hostname.toLowerCase()] : []),

@@ -3,12 +3,18 @@ export const ERROR_STATUS = {
   bad_request: 400,
   invalid_json: 400,
   validation_failed: 422,
+  /** A `${secret:NAME}` reference to a secret that does not exist. */
+  unknown_secret: 422,
+  /** An isolation profile this host cannot run (no bubblewrap, no Docker engine). */
+  isolation_unavailable: 422,
   unauthenticated: 401,
   invalid_token: 401,
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  /** A secret that upstream servers still reference cannot be deleted. */
+  secret_in_use: 409,
   rate_limited: 429,
   database_unavailable: 503,
   internal: 500,

@@ -26,6 +26,9 @@ import type { TDashboardQuery } from "../lib/dashboard-schemas";
 import { createCallLimiter, type CallLimiter } from "./pipeline/rate-limit";
 import type { CallToolHandler } from "./pipeline/types";
 import { createRegistry, type Registry } from "./registry/create-registry";
+import { detectSandboxSupport, type HostSupport } from "./sandbox/detect";
+import type { TSandboxSupport } from "../lib/sandbox-schemas";
+import { createLauncher, type GatewayLauncher } from "./sandbox/launcher";
 import { tryToolCall } from "./registry/try-tool-call";
 import { createUpstreamPool, type PoolOptions, type UpstreamPool } from "./upstream/upstream-pool";
 import { createApiToken } from "./tokens/create-api-token";
@@ -52,6 +55,8 @@ import { ensureAdmin } from "./users/ensure-admin";
 import { getUserByEmail, listUsers } from "./users/list-users";
 import { updateUser } from "./users/update-user";
 import { VERSION } from "./version";
+import { createSecretStore, type SecretStore } from "./secrets/secret-store";
+import type { TPutSecret } from "../lib/secret-schemas";
 
 export type GatewayDeps = {
   db: Db;
@@ -68,6 +73,9 @@ export const GATEWAY_LIMITS = { maxOutputBytes: 100 * 1024, maxRequestBytes: 102
 export function createGateway({ db, databaseUrl, logger, config, pool: poolOptions, tasks: taskOptions, approvals: approvalOptions }: GatewayDeps) {
   const loginLimiter = createLoginLimiter(databaseUrl, config.login);
   const tracing = config.otlp.endpoint ? startTracing(config.otlp.endpoint, { headers: config.otlp.headers }) : undefined;
+  // Which isolation profiles this host runs: found once, on first need (a few short test launches).
+  let support: Promise<HostSupport> | undefined;
+  const sandboxSupport = () => (support ??= detectSandboxSupport());
   // The gateway side is built on first use: CLI commands and the console never open upstream connections.
   let core:
     | {
@@ -82,6 +90,8 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         tasks: TaskEngine;
         approvals: Approvals;
         redaction: { ready: Promise<void>; reload(): Promise<void>; close(): void };
+        secrets: SecretStore;
+        launcher: GatewayLauncher;
       }
     | undefined;
   const gatewayCore = () => {
@@ -94,6 +104,19 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       // Tool calls' audit events: group-committed over a small pool of their own (the pipeline finds it by db).
       const audit = createAuditWriter(pgSink(databaseUrl));
       attachAuditWriter(db, audit);
+      // Encrypted secrets (SECRETS_KEY or DATA_DIR/secrets.key), resolved into launches and scrubbed from logs.
+      const secrets = createSecretStore({ db, dataDir: config.dataDir, key: config.secretsKey, onUndecryptable: (err, name) => logger.error({ err, secret: name }, "a stored secret cannot be decrypted") });
+      // Every stdio process: secrets resolved into it alone, run under its isolation profile, its use watched.
+      const launcher = createLauncher({
+        support: sandboxSupport,
+        resolveSecrets: (map) => secrets.resolve(map),
+        dataDir: config.dataDir,
+        uidBase: config.sandbox.uidBase,
+        sampleMs: config.sandbox.sampleMs,
+        hidePaths: config.sandbox.hidePaths,
+        runtimeDir: config.sandbox.runtimeDir,
+        logger,
+      });
       // The pool reports to the registry, which is built on the pool: the callbacks close over this binding.
       const registryRef: { current?: Registry } = {};
       const pool = createUpstreamPool(
@@ -101,10 +124,13 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         {
           onStatus: (spec, status, info) => void registryRef.current?.onStatus(spec, status, info),
           onDefinitions: (spec, defs) => void registryRef.current?.onDefinitions(spec, defs).catch((err: unknown) => logger.error({ err }, "definitions sync failed")),
+          onLimit: (spec, hit) => void registryRef.current?.onLimit(spec, hit).catch((err: unknown) => logger.error({ err }, "recording a limit hit failed")),
+          onThreshold: (spec, over, usage) => void registryRef.current?.onThreshold(spec, over, usage).catch((err: unknown) => logger.error({ err }, "recording a threshold crossing failed")),
         },
         poolOptions,
+        { launcher, mintForTask: (launch, taskKey) => launcher.mintForTask(launch, taskKey) },
       );
-      const registry = createRegistry({ db, pool, bus, logger });
+      const registry = createRegistry({ db, pool, bus, logger, sandbox: { support: sandboxSupport }, secrets });
       registryRef.current = registry;
       const limiter = createCallLimiter(databaseUrl, config.rateLimits, logger);
       const approvalOpts = { ...config.approvals, sweepIntervalMs: config.tasks.sweepIntervalMs, ...approvalOptions };
@@ -125,17 +151,19 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       const redaction = installRedaction({
         db,
         bus,
+        secretValues: () => secrets.values(),
         secrets: [config.authSecret, approvalOpts.webhookSecret].filter((x): x is string => !!x),
         onError: (err) => logger.error({ err }, "loading the redaction settings failed; the built-in patterns stay in force"),
       });
       // Every call leaves one log line bound to its request id (metrics/call-log.ts).
       const pipeline = logCalls(buildToolPipeline({ db, logger, pool, rateLimit: limiter.middleware, policy, tasks, approvals }, GATEWAY_LIMITS), logger);
-      const sessions = createSessionUpstreams({ db, bus, logger });
-      core = { bus, pool, registry, pipeline, limiter, sessions, caches: { sessions: sessionCache, agents: agentAuth, policy }, audit, tasks, approvals, redaction };
+      const sessions = createSessionUpstreams({ db, bus, logger }, { launcher });
+      core = { bus, pool, registry, pipeline, limiter, sessions, caches: { sessions: sessionCache, agents: agentAuth, policy }, audit, tasks, approvals, redaction, secrets, launcher };
     }
     return core;
   };
   let metrics: GatewayMetrics | undefined;
+  const reloadRedaction = () => gatewayCore().redaction.reload().catch((err: unknown) => logger.error({ err }, "reloading the redactor failed"));
   return {
     db,
     logger,
@@ -211,7 +239,34 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
           else if (e.kind === "listening" && e.listening) onResync?.();
         }),
     },
+    /**
+     * Settings → Secrets: AES-256-GCM encrypted values that servers' env and headers reference as `${secret:NAME}`.
+     * Values go in and into launches, never back out; after a change this process's redactor scrubs the new values.
+     */
+    secrets: {
+      list: () => gatewayCore().secrets.list(),
+      put: async (ctx: RequestContext, input: TPutSecret) => {
+        const out = await gatewayCore().secrets.put(ctx, input.name, input.value);
+        await reloadRedaction();
+        return out;
+      },
+      remove: async (ctx: RequestContext, name: string) => {
+        const out = await gatewayCore().secrets.remove(ctx, name);
+        await reloadRedaction();
+        return out;
+      },
+      resolve: (map: Record<string, string>) => gatewayCore().secrets.resolve(map),
+      assertKnown: (maps: readonly Record<string, string>[]) => gatewayCore().secrets.assertKnown(maps),
+      values: () => gatewayCore().secrets.values(),
+    },
     /** Settings → Redaction: what is masked or hashed before audit rows and log lines are written. */
+    /** What this host's sandboxing can do (profiles found at start, how memory is enforced). */
+    sandbox: {
+      async support(): Promise<TSandboxSupport> {
+        const { profiles, defaultProfile, memoryEnforcement } = await sandboxSupport();
+        return { profiles, defaultProfile, memoryEnforcement };
+      },
+    },
     redaction: {
       get: () => loadRedactionSettings(db),
       save: async (ctx: RequestContext, settings: TRedactionSettings) => {
@@ -281,6 +336,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         await core.tasks.close();
         await core.sessions.closeAll();
         await core.pool.close();
+        await core.launcher.close();
         await core.bus.close();
         await core.limiter.close();
         core.caches.sessions.close();

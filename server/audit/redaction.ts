@@ -2,7 +2,7 @@
 // Patterns and field names come from Settings (lib/redaction-schemas.ts); in hash mode a match becomes
 // `[email:1a2b3c4d5e]` — an HMAC-SHA256 prefix under a key kept in the settings table — so the same address
 // correlates across events without being readable. Secret values the gateway knows (upstream servers' env and
-// header values, its own signing secrets) are replaced wherever they appear.
+// header values, its own signing secrets, the decrypted values of stored secrets) are replaced wherever they appear.
 //
 // One redactor per process (`redactor()`): the built-in patterns in mask mode until the gateway has loaded the
 // settings (`installRedaction`), then reloaded whenever an admin changes them or the registry changes.
@@ -141,24 +141,38 @@ async function knownSecrets(db: Db, extra: readonly string[]): Promise<string[]>
   return [...values.filter((v): v is string => typeof v === "string"), ...extra];
 }
 
+/** Stored secrets that cannot be decrypted (the key unreadable, say) cannot reach a server either: nothing to scrub. */
+const storedSecretValues = (deps: { secretValues?: () => Promise<string[]>; onError?: (err: unknown) => void }): Promise<string[]> =>
+  deps.secretValues?.().catch((err: unknown) => {
+    deps.onError?.(err);
+    return [];
+  }) ?? Promise.resolve([]);
+
 /**
- * Loads the settings, key and known secrets into the process's redactor, and reloads them on every `redaction`
- * or `registry` change. Resolves once the first load is done.
+ * Loads the settings, key and known secrets into the process's redactor, and reloads them on every `redaction`,
+ * `registry` or `secrets` change. Resolves once the first load is done.
  */
-export function installRedaction(deps: { db: Db; bus: ChangeBus; secrets?: readonly string[]; onError?: (err: unknown) => void }): {
+export function installRedaction(deps: {
+  db: Db;
+  bus: ChangeBus;
+  secrets?: readonly string[];
+  /** The decrypted values of stored secrets (server/secrets), reloaded on every `secrets` change. */
+  secretValues?: () => Promise<string[]>;
+  onError?: (err: unknown) => void;
+}): {
   ready: Promise<void>;
   /** Loads again now (this process; the others reload on the change event). */
   reload(): Promise<void>;
   close(): void;
 } {
   const load = async () => {
-    const [settings, key, secrets] = await Promise.all([loadRedactionSettings(deps.db), hmacKey(deps.db), knownSecrets(deps.db, deps.secrets ?? [])]);
-    current = buildRedactor(settings, { key, secrets });
+    const [settings, key, secrets, stored] = await Promise.all([loadRedactionSettings(deps.db), hmacKey(deps.db), knownSecrets(deps.db, deps.secrets ?? []), storedSecretValues(deps)]);
+    current = buildRedactor(settings, { key, secrets: [...secrets, ...stored] });
     withoutSecrets = buildRedactor(settings, { key });
   };
   const reload = () => void load().catch((err: unknown) => deps.onError?.(err));
   const unsubscribe = deps.bus.subscribe((e) => {
-    if (e.kind === "redaction" || e.kind === "registry") reload();
+    if (e.kind === "redaction" || e.kind === "registry" || e.kind === "secrets") reload();
   });
   return { ready: load().catch((err: unknown) => deps.onError?.(err)), reload: load, close: unsubscribe };
 }

@@ -28,6 +28,8 @@ export type ChangeEvent =
   | { kind: "task"; taskId: string; status: string }
   /** Redaction settings changed: every process reloads its redactor. */
   | { kind: "redaction" }
+  /** A secret was stored, replaced or deleted: every process reloads the values its redactor scrubs. */
+  | { kind: "secrets" }
   /** An approval request was made or changed state: approvers' open consoles refresh their queue. */
   | { kind: "approval"; approvalId: string; status: string }
   /**

@@ -169,6 +169,33 @@ export function createGatewayMetrics({ db, logger, live, timeoutMs = 2_000 }: Ga
     },
   });
 
+  // Sandboxed processes' use, as sampled by this process's supervisor (server/sandbox/supervisor.ts).
+  const processGauge = (name: string, help: string, pick: (st: NonNullable<ReturnType<UpstreamPool["status"]>>) => number | undefined) => {
+    const g: Gauge<"server" | "role"> = new Gauge({
+      name,
+      help,
+      labelNames: ["server", "role"] as const,
+      registers,
+      async collect() {
+        g.reset();
+        const core = live();
+        if (!core) return;
+        const slugs = new Map((await state())?.servers.map((srv) => [srv.id, srv.slug]));
+        for (const { serverId, role } of core.pool.held()) {
+          const st = core.pool.status(serverId, role);
+          const v = st ? pick(st) : undefined;
+          if (v !== undefined) g.set({ server: slugs.get(serverId) ?? serverId, role }, v);
+        }
+      },
+    });
+    return g;
+  };
+  processGauge("portcullis_upstream_process_cpu_seconds", "CPU time used by the server's running process tree", (st) => st.usage?.cpuSeconds);
+  processGauge("portcullis_upstream_process_memory_bytes", "Memory of the server's running process tree (its cgroup's, else resident)", (st) => (st.usage ? Math.round(st.usage.memoryMb * 1024 * 1024) : undefined));
+  processGauge("portcullis_upstream_process_tasks", "Processes and threads of the server's running process tree", (st) => st.usage?.processes);
+  processGauge("portcullis_upstream_process_restarts", "Times this process restarted the server since it first connected it", (st) => st.restarts);
+  processGauge("portcullis_upstream_process_limit_hits", "Times a sandbox limit (memory, CPU time, processes) ended the server's process", (st) => st.limitHits);
+
   const queueDepth = new Gauge({
     name: "portcullis_task_queue_depth",
     help: "Durable tasks not finished yet, by status (PENDING: queued for a worker; AWAITING_APPROVAL: held for an approver; RUNNING)",

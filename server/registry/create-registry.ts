@@ -12,10 +12,12 @@ import {
   type TUpdateServer,
   type TUpdateTool,
 } from "../../lib/schemas";
+import { ZIsolation, type TIsolation, type TProcessStats, type TSandboxSupport, type TTaskCredentials } from "../../lib/sandbox-schemas";
 import { recordAudit } from "../audit/record-audit";
 import { recordPolicyChange } from "../policy/policy-admin";
-import type { RequestContext } from "../context";
-import { toJson, type Db, type ServerVersion, type Tool } from "../db/client";
+import { systemContext, type RequestContext } from "../context";
+import type { LimitHit, Usage } from "../sandbox/supervisor";
+import { Prisma, toJson, type Db, type ServerVersion, type Tool } from "../db/client";
 import { GatewayError, notFound } from "../errors";
 import type { ChangeBus } from "../events/change-bus";
 import type { Logger } from "../logger";
@@ -44,7 +46,16 @@ type SnapVersion = { id: string; version: string; launch: UpstreamLaunch; tools:
 export type ServerRoute = { serverId: string; slug: string; timeoutMs: number; role: Role; versionId: string; version: string; launch: UpstreamLaunch; defs: UpstreamDefinitions };
 type Snapshot = { servers: Map<string, SnapServer>; tools: Map<string, Tool & { serverSlug: string }>; loadedAt: number; generation: number };
 
-export type RegistryDeps = { db: Db; pool: UpstreamPool; bus: ChangeBus; logger: Logger };
+export type RegistryDeps = {
+  db: Db;
+  pool: UpstreamPool;
+  bus: ChangeBus;
+  logger: Logger;
+  /** What this host can run: a new stdio server gets its default profile; an unavailable one is refused. */
+  sandbox?: { support(): Promise<TSandboxSupport> } | undefined;
+  /** Checks that every `${secret:NAME}` a server references exists. */
+  secrets?: { assertKnown(maps: Record<string, string>[]): Promise<void> } | undefined;
+};
 
 const SNAPSHOT_TTL_MS = 30_000;
 const SERVER_ACTIONS = { promote: "server.promoted", rollback: "server.rolled_back", restart: "server.restarted" } as const;
@@ -58,7 +69,14 @@ export function roleFor(server: { canaryPercent: number; versions: SnapServer["v
 /** The server row's launch columns for `launch`: the row always describes how the active version runs. */
 function launchColumns(launch: UpstreamLaunch) {
   return launch.transport === "STDIO"
-    ? { command: launch.command, args: launch.args, env: toJson(launch.env), cwd: launch.cwd ?? null }
+    ? {
+        command: launch.command,
+        args: launch.args,
+        env: toJson(launch.env),
+        cwd: launch.cwd ?? null,
+        isolation: toJson(launch.isolation ?? { profile: "none" }),
+        taskCredentials: launch.taskCredentials ? toJson(launch.taskCredentials) : Prisma.DbNull,
+      }
     : { url: launch.url, headers: toJson(launch.headers) };
 }
 
@@ -69,7 +87,7 @@ function routeOf(server: SnapServer, bucket: number): ServerRoute | null {
   return { serverId: server.id, slug: server.slug, timeoutMs: server.timeoutMs, role, versionId: v.id, version: v.version, launch: v.launch, defs: v.defs };
 }
 
-export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
+export function createRegistry({ db, pool, bus, logger, sandbox, secrets }: RegistryDeps) {
   const log = logger.child({ component: "registry" });
   let snapshot: Promise<Snapshot> | undefined;
   // Bumped on every known change: a snapshot from an older generation may describe a state already gone.
@@ -229,11 +247,45 @@ export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
     return s;
   }
 
+  /** The active process's use as this gateway process sees it (null when another process runs it). */
+  function processStats(serverId: string): TProcessStats | null {
+    const st = pool.status(serverId, "active");
+    if (!st) return null;
+    const u = st.usage;
+    return {
+      pid: st.pid ?? null,
+      cpuSeconds: u ? Math.round(u.cpuSeconds * 100) / 100 : 0,
+      cpuPercent: u ? Math.round(u.cpuPercent * 10) / 10 : 0,
+      memoryMb: u ? Math.round(u.memoryMb * 10) / 10 : 0,
+      processes: u?.processes ?? 0,
+      restarts: st.restarts,
+      limitHits: st.limitHits,
+      lastLimit: st.lastLimit ? `${st.lastLimit.message} (${st.lastLimit.at.toISOString()})` : null,
+      sampledAt: u ? u.sampledAt.toISOString() : null,
+    };
+  }
+
+  /** The isolation a stdio server gets: as given (if this host can run it), else the host's default. */
+  async function isolationFor(given: TIsolation | undefined): Promise<TIsolation> {
+    const support = await sandbox?.support();
+    if (!given) return ZIsolation.parse({ profile: support?.defaultProfile ?? "none" });
+    const p = support?.profiles.find((x) => x.profile === given.profile);
+    if (p && !p.available) throw new GatewayError("isolation_unavailable", `The ${given.profile} profile cannot run on this host: ${p.detail}.`);
+    return given;
+  }
+
+  async function checkSecretRefs(maps: (Record<string, string> | null | undefined)[], credentials: TTaskCredentials | null | undefined) {
+    if (!secrets) return;
+    const all = maps.filter((m): m is Record<string, string> => !!m);
+    if (credentials) all.push({ adminSecret: `\${secret:${credentials.adminSecret}}` });
+    await secrets.assertKnown(all);
+  }
+
   async function serverWithTools(slug: string): Promise<{ server: TServer; tools: TToolSummary[] }> {
     const s = await getServerRow(slug);
     const tools = await db.tool.findMany({ where: { serverId: s.id }, orderBy: { name: "asc" } });
     const stats = await callStats(db, [s.slug]);
-    return { server: toServerDto(s, stats.get(s.slug)), tools: tools.map((t) => toToolDto(t, s.slug)) };
+    return { server: toServerDto(s, stats.get(s.slug), processStats(s.id)), tools: tools.map((t) => toToolDto(t, s.slug)) };
   }
 
   return {
@@ -257,6 +309,27 @@ export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
       if (statusWrites.get(spec.serverId) === write) statusWrites.delete(spec.serverId);
     },
 
+    /** Pool callback: a sandboxed process was ended for reaching a limit. Audited; the pool restarts it. */
+    async onLimit(spec: UpstreamSpec, hit: LimitHit) {
+      log.warn({ server: spec.slug, role: spec.role, limit: hit.limit }, `server process ended: ${hit.message}`);
+      await recordAudit(db, systemContext("sandbox"), {
+        action: "upstream.limit_exceeded",
+        targetType: "server",
+        targetId: spec.serverId,
+        details: { slug: spec.slug, role: spec.role, limit: hit.limit, message: hit.message },
+      });
+    },
+
+    /** Pool callback: memory crossed the breaker threshold (circuit opened) or fell back under it (closed). */
+    async onThreshold(spec: UpstreamSpec, over: boolean, usage: Usage) {
+      await recordAudit(db, systemContext("sandbox"), {
+        action: over ? "upstream.threshold_exceeded" : "upstream.threshold_cleared",
+        targetType: "server",
+        targetId: spec.serverId,
+        details: { slug: spec.slug, role: spec.role, memoryMb: Math.round(usage.memoryMb) },
+      });
+    },
+
     /** Connects every enabled server (active and canary). Called once at start-up. */
     async startAll() {
       const rows = await db.upstreamServer.findMany({ where: { enabled: true }, include: { activeVersion: true, canaryVersion: true } });
@@ -278,6 +351,9 @@ export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
       if (await db.upstreamServer.findUnique({ where: { slug: data.slug }, select: { id: true } })) {
         throw new GatewayError("conflict", `A server with slug "${data.slug}" already exists.`);
       }
+      const stdio = data.transport === "stdio";
+      const isolation = stdio ? await isolationFor(data.isolation) : undefined;
+      await checkSecretRefs([data.env, data.headers], data.taskCredentials);
       const row = await db.$transaction(async (tx) => {
         const created = await tx.upstreamServer.create({
           data: {
@@ -290,13 +366,15 @@ export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
             cwd: data.cwd ?? null,
             url: data.url ?? null,
             headers: toJson(data.headers),
+            ...(isolation && { isolation: toJson(isolation) }),
+            ...(stdio && data.taskCredentials && { taskCredentials: toJson(data.taskCredentials) }),
             enabled: data.enabled,
             status: data.enabled ? "CONNECTING" : "DISABLED",
             ...(data.timeoutMs !== undefined && { timeoutMs: data.timeoutMs }),
             ...(data.maxConcurrency !== undefined && { maxConcurrency: data.maxConcurrency }),
           },
         });
-        await recordAudit(tx, ctx, { action: "server.registered", targetType: "server", targetId: created.id, details: { slug: created.slug, transport: data.transport } });
+        await recordAudit(tx, ctx, { action: "server.registered", targetType: "server", targetId: created.id, details: { slug: created.slug, transport: data.transport, ...(isolation && { isolation: isolation.profile }) } });
         return created;
       });
       return whileBusy(row.id, async () => {
@@ -308,7 +386,7 @@ export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
 
     list: async (): Promise<TServer[]> => {
       const [rows, stats] = await Promise.all([db.upstreamServer.findMany({ include: serverInclude, orderBy: { slug: "asc" } }), callStats(db)]);
-      return rows.map((s) => toServerDto(s, stats.get(s.slug)));
+      return rows.map((s) => toServerDto(s, stats.get(s.slug), processStats(s.id)));
     },
 
     get: serverWithTools,
@@ -339,9 +417,14 @@ export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
     async update(ctx: RequestContext, slug: string, input: TUpdateServer) {
       const patch = ZUpdateServer.parse(input);
       const s = await getServerRow(slug);
+      if (s.transport !== "STDIO" && (patch.isolation || patch.taskCredentials)) {
+        throw new GatewayError("validation_failed", "Isolation and task credentials apply to stdio servers.");
+      }
+      const isolation = patch.isolation ? await isolationFor(patch.isolation) : undefined;
+      await checkSecretRefs([patch.env, patch.headers], patch.taskCredentials);
       // This process's pool follows this change itself (see ensurePool).
       return whileBusy(s.id, async () => {
-        const launchKeys = ["command", "args", "env", "cwd", "url", "headers"] as const;
+        const launchKeys = ["command", "args", "env", "cwd", "url", "headers", "isolation", "taskCredentials"] as const;
         const launchChanged = launchKeys.some((k) => patch[k] !== undefined);
         const next = {
           ...s,
@@ -351,6 +434,8 @@ export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
           ...(patch.cwd !== undefined && { cwd: patch.cwd }),
           ...(patch.url !== undefined && { url: patch.url }),
           ...(patch.headers !== undefined && { headers: patch.headers }),
+          ...(isolation && { isolation: isolation as unknown }),
+          ...(patch.taskCredentials !== undefined && { taskCredentials: patch.taskCredentials as unknown }),
         };
         if (patch.action === "promote" && !s.canaryVersionId) throw new GatewayError("conflict", `${slug} has no canary version to promote.`);
         // Rolling back without a canary replaces the active version; with one, it only ends the canary.
@@ -368,7 +453,7 @@ export function createRegistry({ db, pool, bus, logger }: RegistryDeps) {
               ...(patch.rateLimitPerMinute !== undefined && { rateLimitPerMinute: patch.rateLimitPerMinute }),
               ...(patch.canaryPercent !== undefined && { canaryPercent: patch.canaryPercent }),
               // The server row holds the launch config of the active version; a canary keeps its own.
-              ...(launchChanged && !patch.asCanary && { command: next.command, args: next.args, env: toJson(next.env), cwd: next.cwd, url: next.url, headers: toJson(next.headers) }),
+              ...(launchChanged && !patch.asCanary && { ...launchColumns(launchOf(next)) }),
               ...(patch.action === "promote" && { activeVersionId: s.canaryVersionId, canaryVersionId: null, canaryPercent: 0, ...launchColumns(s.canaryVersion!.launch as UpstreamLaunch) }),
               ...(patch.action === "rollback" && s.canaryVersionId && { canaryVersionId: null, canaryPercent: 0 }),
               ...(rollbackTo && { activeVersionId: rollbackTo.id, ...launchColumns(rollbackTo.launch as UpstreamLaunch) }),

@@ -1,3 +1,4 @@
+import { ZIsolation, ZTaskCredentials, type TIsolation, type TProcessStats, type TTaskCredentials } from "../../lib/sandbox-schemas";
 import type { TServer, TToolSummary } from "../../lib/schemas";
 import type { ServerVersion, Tool, UpstreamServer } from "../db/client";
 import type { UpstreamLaunch } from "../upstream/upstream-client";
@@ -7,13 +8,34 @@ type ServerRow = UpstreamServer & { activeVersion?: ServerVersion | null; canary
 
 const strMap = (v: unknown): Record<string, string> => (v && typeof v === "object" ? (v as Record<string, string>) : {});
 
-export function launchOf(s: Pick<UpstreamServer, "transport" | "command" | "args" | "env" | "cwd" | "url" | "headers">): UpstreamLaunch {
+/** The stored isolation; a row from before isolation existed ("{}") runs unsandboxed, and says so. */
+export function isolationOf(v: unknown): TIsolation {
+  const parsed = ZIsolation.safeParse(v);
+  return parsed.success ? parsed.data : ZIsolation.parse({ profile: "none" });
+}
+
+export function taskCredentialsOf(v: unknown): TTaskCredentials | null {
+  const parsed = ZTaskCredentials.safeParse(v);
+  return parsed.success ? parsed.data : null;
+}
+
+export function launchOf(
+  s: Pick<UpstreamServer, "transport" | "command" | "args" | "env" | "cwd" | "url" | "headers"> & { isolation?: unknown; taskCredentials?: unknown },
+): UpstreamLaunch {
   return s.transport === "STDIO"
-    ? { transport: "STDIO", command: s.command ?? "", args: s.args, env: strMap(s.env), cwd: s.cwd }
+    ? {
+        transport: "STDIO",
+        command: s.command ?? "",
+        args: s.args,
+        env: strMap(s.env),
+        cwd: s.cwd,
+        isolation: isolationOf(s.isolation),
+        taskCredentials: taskCredentialsOf(s.taskCredentials),
+      }
     : { transport: s.transport, url: s.url ?? "", headers: strMap(s.headers) };
 }
 
-export function toServerDto(s: ServerRow, calls: CallStats = NO_CALLS): TServer {
+export function toServerDto(s: ServerRow, calls: CallStats = NO_CALLS, process: TProcessStats | null = null): TServer {
   return {
     id: s.id,
     slug: s.slug,
@@ -25,6 +47,9 @@ export function toServerDto(s: ServerRow, calls: CallStats = NO_CALLS): TServer 
     cwd: s.cwd,
     url: s.url,
     headerKeys: Object.keys(strMap(s.headers)),
+    isolation: s.transport === "STDIO" ? isolationOf(s.isolation) : null,
+    taskCredentials: s.transport === "STDIO" ? taskCredentialsOf(s.taskCredentials) : null,
+    process,
     enabled: s.enabled,
     status: s.enabled ? s.status : "DISABLED",
     lastError: s.lastError,

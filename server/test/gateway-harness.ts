@@ -31,6 +31,9 @@ export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
 const pkg = (name: string) => path.join(REPO_ROOT, "node_modules", "@modelcontextprotocol", name, "dist", "index.js");
 
 // ── upstream launch configs (stdio, run with this Node) ──────────────────────────────────────────────
+// These run unsandboxed (profile none, chosen explicitly): they read and write the tests' temp dirs and are
+// about the gateway path. server/sandbox/sandbox.int.test.ts covers the sandbox.
+const UNSANDBOXED = { isolation: { profile: "none" } } as const;
 
 export const everythingServer = (slug = "everything"): TCreateServer => ({
   slug,
@@ -38,6 +41,7 @@ export const everythingServer = (slug = "everything"): TCreateServer => ({
   transport: "stdio",
   command: process.execPath,
   args: [pkg("server-everything"), "stdio"],
+  ...UNSANDBOXED,
 });
 
 export const filesystemServer = (dir: string, slug = "files"): TCreateServer => ({
@@ -46,6 +50,7 @@ export const filesystemServer = (dir: string, slug = "files"): TCreateServer => 
   transport: "stdio",
   command: process.execPath,
   args: [pkg("server-filesystem"), dir],
+  ...UNSANDBOXED,
 });
 
 export const memoryServer = (file: string, slug = "memory"): TCreateServer => ({
@@ -55,6 +60,7 @@ export const memoryServer = (file: string, slug = "memory"): TCreateServer => ({
   command: process.execPath,
   args: [pkg("server-memory")],
   env: { MEMORY_FILE_PATH: file },
+  ...UNSANDBOXED,
 });
 
 export const ordersServer = (demoDatabaseUrl: string, exportStepMs: number, slug = "orders"): TCreateServer => ({
@@ -65,6 +71,7 @@ export const ordersServer = (demoDatabaseUrl: string, exportStepMs: number, slug
   args: ["--import", "tsx", path.join(REPO_ROOT, "scripts", "demo-orders-server.ts")],
   env: { DEMO_DATABASE_URL: demoDatabaseUrl, DEMO_EXPORT_STEP_MS: String(exportStepMs) },
   cwd: REPO_ROOT,
+  ...UNSANDBOXED,
 });
 
 const FIXTURE_SOURCE = path.join(REPO_ROOT, "server", "test", "fixtures", "misbehaving-server.ts");
@@ -112,6 +119,7 @@ export function misbehavingServer(
       ...(opts.variant ? { FIXTURE_VARIANT: opts.variant } : {}),
     },
     cwd: REPO_ROOT,
+    ...UNSANDBOXED,
     ...(opts.timeoutMs !== undefined && { timeoutMs: opts.timeoutMs }),
   };
 }

@@ -1,7 +1,6 @@
 // One live MCP client session to an upstream server: stdio process, Streamable HTTP, or legacy HTTP+SSE.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
@@ -16,13 +15,39 @@ import {
   type ClientCapabilities,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { TIsolation, TTaskCredentials } from "../../lib/sandbox-schemas";
 import type { UpstreamDefinitions } from "../registry/definitions";
+import type { LimitHit, SupervisedProcess, SupervisorHooks, Usage } from "../sandbox/supervisor";
 import { nodeHttpFetch } from "./node-http-fetch";
+import { ProcessTransport } from "./process-transport";
 import { VERSION } from "../version";
 
-export type UpstreamLaunch =
-  | { transport: "STDIO"; command: string; args: string[]; env: Record<string, string>; cwd?: string | null }
-  | { transport: "HTTP" | "SSE"; url: string; headers: Record<string, string> };
+export type StdioLaunch = {
+  transport: "STDIO";
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string | null;
+  /** How the process is sandboxed; absent = none (servers registered before isolation existed). */
+  isolation?: TIsolation | undefined;
+  /** One process per call, with credentials minted for it. */
+  taskCredentials?: TTaskCredentials | null | undefined;
+};
+
+export type UpstreamLaunch = StdioLaunch | { transport: "HTTP" | "SSE"; url: string; headers: Record<string, string> };
+
+/** Who a process is for: sandbox names, the sandbox user and log lines come from it. */
+export type ProcessKey = { serverId: string; slug: string; role: string };
+
+/**
+ * Starts stdio processes: resolves `${secret:NAME}` references and applies the isolation profile. The
+ * gateway passes one (server/sandbox/launcher.ts); without it a process runs as configured, unsandboxed.
+ */
+export type ProcessLauncher = {
+  prepare(launch: StdioLaunch, key: ProcessKey, hooks: SupervisorHooks): Promise<SupervisedProcess>;
+  /** Resolves secret references in HTTP headers. */
+  resolve(map: Record<string, string>): Promise<Record<string, string>>;
+};
 
 export type UpstreamClientEvents = {
   /** The upstream said its tools, resources or prompts changed. */
@@ -31,6 +56,10 @@ export type UpstreamClientEvents = {
   onClose?: (reason: string) => void;
   /** A line the stdio process wrote to stderr (kept for the server page's recent errors). */
   onStderr?: (line: string) => void;
+  /** The sandboxed process ended because it reached a limit (called before onClose). */
+  onLimit?: (hit: LimitHit) => void;
+  /** A sample of the process's CPU, memory and tasks. */
+  onSample?: (usage: Usage) => void;
 };
 
 export type ConnectedUpstream = {
@@ -38,6 +67,10 @@ export type ConnectedUpstream = {
   /** The transport actually used: HTTP falls back to SSE for old servers. */
   transport: "STDIO" | "HTTP" | "SSE";
   pid?: number | undefined;
+  /** The last sample of a stdio process's use. */
+  usage?: (() => Usage | undefined) | undefined;
+  /** Once the process has exited: the limit that ended it, if one did. */
+  limitHit?: (() => Promise<LimitHit | undefined> | undefined) | undefined;
   close(): Promise<void>;
 };
 
@@ -49,6 +82,8 @@ export type ConnectOptions = {
   capabilities?: ClientCapabilities;
   /** Installs handlers before initialize (a transparent session relays server-to-client requests). */
   configure?: (client: Client) => void;
+  launcher?: ProcessLauncher | undefined;
+  key?: ProcessKey | undefined;
 };
 
 function newClient(events: UpstreamClientEvents, opts: ConnectOptions): Client {
@@ -66,12 +101,19 @@ function newClient(events: UpstreamClientEvents, opts: ConnectOptions): Client {
   return client;
 }
 
-async function attach(client: Client, transport: Transport, events: UpstreamClientEvents, timeoutMs: number) {
+async function attach(client: Client, transport: Transport, events: UpstreamClientEvents, timeoutMs: number, ended?: () => Promise<LimitHit | undefined>) {
   let closed = false;
   client.onclose = () => {
     if (closed) return;
     closed = true;
-    events.onClose?.("connection closed");
+    if (!ended) {
+      events.onClose?.("connection closed");
+      return;
+    }
+    void ended().then((hit) => {
+      if (hit) events.onLimit?.(hit);
+      events.onClose?.(hit ? `the process was ended: ${hit.message}` : "connection closed");
+    });
   };
   await client.connect(transport, { timeout: timeoutMs });
   answersAfterNotifications(transport);
@@ -92,6 +134,16 @@ function answersAfterNotifications(transport: Transport): void {
   };
 }
 
+/** The variables a stdio server inherits from the gateway when nothing sandboxes it (the SDK's defaults). */
+function inheritedEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const k of ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"]) {
+    const v = process.env[k];
+    if (v !== undefined && !v.startsWith("()")) env[k] = v;
+  }
+  return env;
+}
+
 /** Connects and initializes. HTTP tries Streamable HTTP first and falls back to HTTP+SSE on a 4xx. */
 export async function connectUpstream(
   launch: UpstreamLaunch,
@@ -100,23 +152,34 @@ export async function connectUpstream(
 ): Promise<ConnectedUpstream> {
   const timeoutMs = opts.timeoutMs ?? 15_000;
   if (launch.transport === "STDIO") {
-    const transport = new StdioClientTransport({
-      command: launch.command,
-      args: launch.args,
-      env: launch.env,
-      ...(launch.cwd ? { cwd: launch.cwd } : {}),
-      stderr: "pipe",
-    });
-    transport.stderr?.on("data", (chunk: Buffer) => {
-      for (const line of chunk.toString("utf8").split("\n")) if (line.trim()) events.onStderr?.(line.slice(0, 2000));
+    const key = opts.key ?? { serverId: launch.command, slug: "upstream", role: "active" };
+    const hooks: SupervisorHooks = { ...(events.onSample && { onSample: events.onSample }) };
+    const supervised = opts.launcher ? await opts.launcher.prepare(launch, key, hooks) : undefined;
+    const spawnSpec = supervised?.spawn ?? { command: launch.command, args: launch.args, env: { ...inheritedEnv(), ...launch.env }, ...(launch.cwd ? { cwd: launch.cwd } : {}) };
+    let exit: Promise<LimitHit | undefined> | undefined;
+    // Once per process: stops the sampling and removes the sandbox's cgroup, socket and files.
+    const ended = (e: { code: number | null; signal: NodeJS.Signals | null }) => (exit ??= supervised ? supervised.exited(e) : Promise.resolve(undefined));
+    const transport = new ProcessTransport({
+      ...spawnSpec,
+      onStderr: (line) => events.onStderr?.(line),
+      onSpawn: (pid) => supervised?.afterSpawn(pid),
+      onExit: (e) => void ended(e),
     });
     const client = newClient(events, opts);
-    await attach(client, transport, events, timeoutMs);
-    return { client, transport: "STDIO", pid: transport.pid ?? undefined, close: () => client.close() };
+    try {
+      await attach(client, transport, events, timeoutMs, () => exit ?? Promise.resolve(undefined));
+    } catch (err) {
+      await transport.close().catch(() => undefined);
+      // A process that died during initialize may have died of a limit: say which.
+      const hit = await ended({ code: null, signal: null });
+      if (hit) throw new Error(`the process was ended: ${hit.message}`, { cause: err });
+      throw err;
+    }
+    return { client, transport: "STDIO", pid: transport.pid, usage: () => supervised?.usage(), limitHit: () => exit, close: () => client.close() };
   }
 
   const url = new URL(launch.url);
-  const requestInit = { headers: launch.headers };
+  const requestInit = { headers: opts.launcher ? await opts.launcher.resolve(launch.headers) : launch.headers };
   if (launch.transport === "HTTP") {
     const client = newClient(events, opts);
     try {

@@ -18,7 +18,8 @@ import { CallToolResultSchema, type CallToolResult } from "@modelcontextprotocol
 import type { Logger } from "../logger";
 import { canonicalJson } from "../registry/content-hash";
 import type { UpstreamDefinitions } from "../registry/definitions";
-import { connectUpstream, discoverDefinitions, type ConnectedUpstream, type UpstreamLaunch } from "./upstream-client";
+import type { LimitHit, Usage } from "../sandbox/supervisor";
+import { connectUpstream, discoverDefinitions, type ConnectedUpstream, type ProcessLauncher, type StdioLaunch, type UpstreamLaunch } from "./upstream-client";
 import { isTransient, UpstreamUnavailableError } from "./upstream-errors";
 
 export type Role = "active" | "canary";
@@ -52,6 +53,19 @@ export type PoolEvents = {
   onStatus?: (spec: UpstreamSpec, status: UpstreamStatus, info: { lastError?: string; latencyMs?: number }) => void;
   /** The upstream's definitions changed (list_changed, or a reconnect found new ones). */
   onDefinitions?: (spec: UpstreamSpec, defs: UpstreamDefinitions) => void;
+  /** A sandboxed process was ended for reaching a limit (it restarts with backoff). */
+  onLimit?: (spec: UpstreamSpec, hit: LimitHit) => void;
+  /** A process's use crossed (or fell back under) its breaker threshold. */
+  onThreshold?: (spec: UpstreamSpec, over: boolean, usage: Usage) => void;
+};
+
+/** Credentials minted for one call of a per-task server, revoked when it ends. */
+export type MintedForTask = { env: Record<string, string>; revoke(): Promise<void> };
+
+export type PoolDeps = {
+  launcher?: ProcessLauncher | undefined;
+  /** Mints a per-task server's credentials (server/sandbox/launcher.ts). */
+  mintForTask?: ((launch: StdioLaunch, taskKey: string) => Promise<MintedForTask>) | undefined;
 };
 
 type Entry = {
@@ -67,11 +81,17 @@ type Entry = {
   reconnectTimer?: NodeJS.Timeout | undefined;
   removed: boolean;
   restarts: number;
+  connectedOnce?: boolean;
+  usage?: Usage | undefined;
+  limitHits: number;
+  lastLimit?: LimitHit | undefined;
+  /** Holds the circuit open while the process is over its breaker threshold. */
+  thresholdHold?: { dispose(): void } | undefined;
 };
 
 const key = (serverId: string, role: Role) => `${serverId}:${role}`;
 
-export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, options: Partial<PoolOptions> = {}) {
+export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, options: Partial<PoolOptions> = {}, deps: PoolDeps = {}) {
   const opts = { ...DEFAULT_POOL_OPTIONS, ...options };
   const entries = new Map<string, Entry>();
   const log = logger.child({ component: "upstream-pool" });
@@ -93,7 +113,6 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
       e.reconnectTimer = undefined;
       void connect(e)
         .then(async (conn) => {
-          e.restarts++;
           events.onDefinitions?.(e.spec, await discoverDefinitions(conn.client, opts.connectTimeoutMs));
         })
         .catch(() => scheduleReconnect(e));
@@ -152,8 +171,14 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
               e.stderr.push(line);
               if (e.stderr.length > 50) e.stderr.shift();
             },
+            onLimit: (hit) => {
+              e.limitHits++;
+              e.lastLimit = hit;
+              if (!e.removed) events.onLimit?.(e.spec, hit);
+            },
+            onSample: (u) => onSample(e, u),
           },
-          { timeoutMs: opts.connectTimeoutMs },
+          { timeoutMs: opts.connectTimeoutMs, launcher: deps.launcher, key: { serverId: e.spec.serverId, slug: e.spec.slug, role: e.spec.role } },
         );
         if (e.removed) {
           // Removed while connecting: nobody holds this entry any more, so nothing would ever close it.
@@ -161,6 +186,9 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
           throw new Error("the server was removed while connecting");
         }
         e.conn = conn;
+        // Every connection after the first is a restart (reconnect loop, a call that reconnected, or restart()).
+        if (e.connectedOnce) e.restarts++;
+        e.connectedOnce = true;
         e.reconnectAttempt = 0;
         setStatus(e, "HEALTHY", { lastError: "" });
         return conn;
@@ -176,6 +204,62 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
     return e.connecting;
   }
 
+  /** Opens the circuit while the process uses more memory than its threshold, closes it when it is back under. */
+  function onSample(e: Entry, u: Usage) {
+    e.usage = u;
+    const iso = e.spec.launch.transport === "STDIO" ? e.spec.launch.isolation : undefined;
+    if (!iso || iso.profile === "none") return;
+    const over = u.memoryMb > (iso.memoryMb * iso.breakerMemoryPercent) / 100;
+    if (over && !e.thresholdHold) {
+      e.thresholdHold = e.breaker.isolate();
+      log.warn({ server: e.spec.slug, memoryMb: Math.round(u.memoryMb), limitMb: iso.memoryMb }, "memory above the breaker threshold: circuit opened");
+      events.onThreshold?.(e.spec, true, u);
+    } else if (!over && e.thresholdHold) {
+      releaseHold(e);
+      events.onThreshold?.(e.spec, false, u);
+    }
+  }
+
+  function releaseHold(e: Entry) {
+    e.thresholdHold?.dispose();
+    e.thresholdHold = undefined;
+  }
+
+  /** One process for one call, launched with credentials minted for it; both end with the call. */
+  async function callInOwnProcess(
+    e: Entry,
+    launch: StdioLaunch,
+    params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> | undefined },
+    o: { signal: AbortSignal; timeoutMs: number; onProgress?: ((p: { progress: number; total?: number | undefined; message?: string | undefined }) => void) | undefined },
+  ): Promise<CallToolResult> {
+    if (!deps.mintForTask) throw new UpstreamUnavailableError("per-task credentials are not available in this gateway process");
+    const taskKey = typeof params._meta?.taskId === "string" ? params._meta.taskId : `call-${Math.random().toString(36).slice(2, 10)}`;
+    const minted = await deps.mintForTask(launch, taskKey).catch((err: unknown) => {
+      throw new UpstreamUnavailableError(`could not mint the task's credentials: ${(err as Error).message}`, { cause: err });
+    });
+    let conn: ConnectedUpstream | undefined;
+    try {
+      conn = await connectUpstream(
+        { ...launch, env: { ...launch.env, ...minted.env }, taskCredentials: null },
+        { onStderr: (line) => e.stderr.push(line) },
+        { timeoutMs: opts.connectTimeoutMs, launcher: deps.launcher, key: { serverId: e.spec.serverId, slug: e.spec.slug, role: `task-${taskKey.slice(-8)}` } },
+      ).catch((err: unknown) => {
+        throw new UpstreamUnavailableError((err as Error).message, { cause: err });
+      });
+      const c = conn;
+      return await c.client.request({ method: "tools/call", params }, CallToolResultSchema, {
+        signal: o.signal,
+        timeout: o.timeoutMs,
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: o.timeoutMs * 10,
+        ...(o.onProgress ? { onprogress: o.onProgress } : {}),
+      });
+    } finally {
+      await conn?.close().catch(() => undefined);
+      await minted.revoke().catch((err: unknown) => log.error({ err, server: e.spec.slug, taskKey }, "revoking a task's credentials failed (they expire on their own)"));
+    }
+  }
+
   function entryFor(spec: UpstreamSpec): Entry {
     const k = key(spec.serverId, spec.role);
     let e = entries.get(k);
@@ -189,6 +273,7 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
         reconnectAttempt: 0,
         removed: false,
         restarts: 0,
+        limitHits: 0,
       };
       entries.set(k, e);
     }
@@ -201,6 +286,7 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
       if (!e) continue;
       e.removed = true;
       cancelReconnect(e);
+      releaseHold(e);
       entries.delete(key(serverId, r));
       await e.conn?.close().catch(() => undefined);
     }
@@ -245,15 +331,24 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
     ): Promise<CallToolResult> {
       const e = entries.get(key(serverId, role));
       if (!e) throw new UpstreamUnavailableError("the server is not connected");
+      const launch = e.spec.launch;
       const attempt = async () => {
+        if (launch.transport === "STDIO" && launch.taskCredentials) return callInOwnProcess(e, launch, params, o);
         const conn = await connect(e);
-        return conn.client.request({ method: "tools/call", params }, CallToolResultSchema, {
-          signal: o.signal,
-          timeout: o.timeoutMs,
-          resetTimeoutOnProgress: true,
-          maxTotalTimeout: o.timeoutMs * 10,
-          ...(o.onProgress ? { onprogress: o.onProgress } : {}),
-        });
+        return conn.client
+          .request({ method: "tools/call", params }, CallToolResultSchema, {
+            signal: o.signal,
+            timeout: o.timeoutMs,
+            resetTimeoutOnProgress: true,
+            maxTotalTimeout: o.timeoutMs * 10,
+            ...(o.onProgress ? { onprogress: o.onProgress } : {}),
+          })
+          .catch(async (err: unknown) => {
+            // The process died under the call: if a limit ended it, the caller hears which.
+            const hit = await conn.limitHit?.();
+            if (hit) throw new UpstreamUnavailableError(`its process was ended: ${hit.message}`, { cause: err });
+            throw err;
+          });
       };
       const retries = o.retryable
         ? retry(handleWhen(isTransient), { maxAttempts: 2, backoff: new ExponentialBackoff({ initialDelay: 100, maxDelay: 1000 }) })
@@ -290,7 +385,19 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
     },
     status(serverId: string, role: Role = "active") {
       const e = entries.get(key(serverId, role));
-      return e ? { status: e.status, lastError: e.lastError, circuit: e.breaker.state, restarts: e.restarts, pid: e.conn?.pid, stderr: [...e.stderr] } : undefined;
+      return e
+        ? {
+            status: e.status,
+            lastError: e.lastError,
+            circuit: e.breaker.state,
+            restarts: e.restarts,
+            pid: e.conn?.pid,
+            stderr: [...e.stderr],
+            usage: e.conn ? e.usage : undefined,
+            limitHits: e.limitHits,
+            lastLimit: e.lastLimit,
+          }
+        : undefined;
     },
     /**
      * Starts over with the backoff reset. A live connection is ended (a stdio process is killed) and comes

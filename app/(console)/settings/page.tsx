@@ -2,6 +2,7 @@ import { requirePageUser } from "@/app/_lib/auth";
 import { PageHeader } from "@/components/page-header";
 import { RoleBadge } from "@/components/role-badge";
 import { RedactionSettings } from "@/components/settings/redaction-settings";
+import { SecretsSettings } from "@/components/settings/secrets-settings";
 import { card } from "@/components/ui";
 import { hasRole } from "@/lib/roles";
 import { ApiTokens } from "./api-tokens";
@@ -17,7 +18,7 @@ export default async function SettingsPage() {
         title="Settings"
         description={
           admin
-            ? "Your account, the tokens that let scripts use the REST API as you, and what the audit log and the logs redact."
+            ? "Your account, the tokens that let scripts use the REST API as you, the secrets upstream servers use, and what the audit log and the logs redact."
             : "Your account and the tokens that let scripts use the REST API as you."
         }
       />
@@ -43,6 +44,7 @@ export default async function SettingsPage() {
         </dl>
       </section>
       <ApiTokens />
+      {admin && <SecretsSettings />}
       {admin && <RedactionSettings />}
     </>
   );

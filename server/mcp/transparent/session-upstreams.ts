@@ -18,7 +18,7 @@ import type { ChangeBus } from "../../events/change-bus";
 import type { Logger } from "../../logger";
 import { canonicalJson } from "../../registry/content-hash";
 import type { ServerRoute } from "../../registry/create-registry";
-import { connectUpstream, type ConnectedUpstream } from "../../upstream/upstream-client";
+import { connectUpstream, type ConnectedUpstream, type ProcessLauncher } from "../../upstream/upstream-client";
 import { PendingReplies } from "./pending-replies";
 
 export type SessionState = { logLevel?: LoggingLevel; subscriptions?: string[] };
@@ -47,6 +47,8 @@ export type SessionUpstreamsOptions = {
   connectTimeoutMs: number;
   /** At most this many upstream sessions per process; the least recently used idle one is closed first. */
   maxLive: number;
+  /** Sandboxes stdio processes and resolves secrets (the gateway's); absent in unit setups. */
+  launcher?: ProcessLauncher | undefined;
 };
 const DEFAULTS: SessionUpstreamsOptions = { idleMs: 10 * 60_000, relayTimeoutMs: 5 * 60_000, connectTimeoutMs: 15_000, maxLive: 200 };
 
@@ -142,6 +144,8 @@ export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: L
       {
         timeoutMs: opts.connectTimeoutMs,
         capabilities: offered,
+        launcher: opts.launcher,
+        key: { serverId: route.serverId, slug: route.slug, role: `session-${mcpSessionId.slice(0, 8)}` },
         configure: (client) => {
           client.fallbackRequestHandler = async (request, extra) => relayRequest(await ready, request, extra.signal);
           client.fallbackNotificationHandler = async (n) => {

@@ -1,0 +1,53 @@
+// Which isolation profiles this host can run, found once at start by trying them, so the console can say so
+// up front instead of a server failing later.
+import { execFile } from "node:child_process";
+import { PROFILE_ORDER, type TIsolationProfile, type TProfileSupport, type TSandboxSupport } from "../../lib/sandbox-schemas";
+import { detectCgroups, type CgroupLayout } from "./cgroup";
+import { DEFAULT_TOOLS } from "./commands";
+
+export type HostSupport = TSandboxSupport & { cgroups: CgroupLayout | null; ip: boolean };
+
+type Run = { ok: boolean; stdout: string; stderr: string };
+
+function run(cmd: string, args: string[], timeoutMs = 5000): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(cmd, args, { timeout: timeoutMs }, (err, stdout, stderr) => {
+      resolve({ ok: !err, stdout: stdout.trim(), stderr: (stderr.trim() || (err ? err.message : "")).split("\n")[0] ?? "" });
+    });
+  });
+}
+
+async function detectBwrap(): Promise<TProfileSupport> {
+  if (process.platform !== "linux") return { profile: "bwrap", available: false, detail: "bubblewrap runs on Linux only" };
+  const version = await run(DEFAULT_TOOLS.bwrap, ["--version"]);
+  if (!version.ok) return { profile: "bwrap", available: false, detail: "bubblewrap is not installed (Debian: apt-get install -y bubblewrap)" };
+  for (const tool of ["prlimit", "setpriv", "mount"]) {
+    const r = await run("sh", ["-c", `command -v ${tool}`]);
+    if (!r.ok) return { profile: "bwrap", available: false, detail: `${tool} is missing (Debian package util-linux)` };
+  }
+  // The real thing: an unprivileged user namespace, the /tmp remount and the capability drop.
+  const smoke = await run(DEFAULT_TOOLS.setpriv, [
+    "--reuid", "65534", "--regid", "65534", "--clear-groups", "--",
+    DEFAULT_TOOLS.bwrap, "--unshare-all", "--unshare-user", "--die-with-parent", "--uid", "0", "--gid", "0",
+    "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETPCAP",
+    "--", "/bin/sh", "-c", "mount -o remount,bind,noexec,nosuid,nodev /tmp && exec setpriv --bounding-set=-all --inh-caps=-all --no-new-privs -- true",
+  ]);
+  if (!smoke.ok) return { profile: "bwrap", available: false, detail: `bubblewrap cannot start a sandbox here: ${smoke.stderr || "unknown error"}` };
+  return { profile: "bwrap", available: true, detail: version.stdout };
+}
+
+async function detectDocker(): Promise<TProfileSupport> {
+  const r = await run(DEFAULT_TOOLS.docker, ["version", "--format", "{{.Server.Version}}"], 4000);
+  if (r.ok && r.stdout) return { profile: "docker", available: true, detail: `Docker Engine ${r.stdout}` };
+  if (/ENOENT|not found/i.test(r.stderr)) return { profile: "docker", available: false, detail: "the docker client is not installed" };
+  return { profile: "docker", available: false, detail: `no Docker engine reachable${r.stderr ? `: ${r.stderr}` : ""}` };
+}
+
+export async function detectSandboxSupport(): Promise<HostSupport> {
+  const [bwrap, docker, cgroups, ip] = await Promise.all([detectBwrap(), detectDocker(), detectCgroups(), run("sh", ["-c", "command -v ip"])]);
+  const none: TProfileSupport = { profile: "none", available: true, detail: "no isolation: the process runs as the gateway's user, with its network and files" };
+  const profiles = [bwrap, docker, none];
+  // Docker needs an image the admin picks, so it is never chosen for them.
+  const defaultProfile: TIsolationProfile = PROFILE_ORDER.find((p) => p !== "docker" && profiles.find((x) => x.profile === p)?.available) ?? "none";
+  return { profiles, defaultProfile, memoryEnforcement: cgroups ? "cgroup" : "sampling", cgroups, ip: ip.ok };
+}

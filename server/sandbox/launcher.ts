@@ -1,0 +1,93 @@
+// The gateway's process launcher: every stdio server process (pooled, per transparent session, per task)
+// gets its `${secret:NAME}` references resolved at launch, into that process only, and runs under its
+// isolation profile with its limits watched. Per-task servers get credentials minted for the call.
+import { existsSync, readdirSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { TTaskCredentials } from "../../lib/sandbox-schemas";
+import type { Logger } from "../logger";
+import type { ProcessKey, ProcessLauncher, StdioLaunch } from "../upstream/upstream-client";
+import type { MintedForTask } from "../upstream/upstream-pool";
+import { createPostgresRoleProvider } from "./credentials/postgres-role";
+import type { HostSupport } from "./detect";
+import { superviseProcess, type SupervisorHooks } from "./supervisor";
+
+export type LauncherDeps = {
+  support: () => Promise<HostSupport>;
+  /** Replaces `${secret:NAME}` in a map's values (throws unknown_secret for a missing one). */
+  resolveSecrets: (map: Record<string, string>) => Promise<Record<string, string>>;
+  dataDir: string;
+  uidBase: number;
+  sampleMs: number;
+  hidePaths: string[];
+  runtimeDir?: string | undefined;
+  logger: Logger;
+};
+
+/** What no sandbox may see: the gateway's data (database, secrets key), home directories, /run, .env files. */
+export function hiddenPaths(dataDir: string, extra: readonly string[], cwd = process.cwd()): { dirs: string[]; files: string[] } {
+  const dirs = [...new Set([dataDir, "/root", "/home", "/run", "/var/lib/postgresql", ...extra])].filter((d) => existsSync(d));
+  let files: string[];
+  try {
+    files = readdirSync(cwd)
+      .filter((f) => /^\.env/.test(f))
+      .map((f) => path.join(cwd, f));
+  } catch {
+    files = [];
+  }
+  return { dirs, files };
+}
+
+export type GatewayLauncher = ProcessLauncher & {
+  mintForTask(launch: StdioLaunch, taskKey: string): Promise<MintedForTask>;
+  close(): Promise<void>;
+};
+
+export function createLauncher(deps: LauncherDeps): GatewayLauncher {
+  const hidden = hiddenPaths(deps.dataDir, deps.hidePaths);
+  const runtimeDir = deps.runtimeDir ?? path.join(os.tmpdir(), "portcullis-sandbox");
+  const providers = new Map<string, ReturnType<typeof createPostgresRoleProvider>>();
+
+  async function providerFor(spec: TTaskCredentials) {
+    const { url } = await deps.resolveSecrets({ url: `\${secret:${spec.adminSecret}}` });
+    let p = providers.get(url ?? "");
+    if (!p && url) {
+      p = createPostgresRoleProvider({ adminUrl: url, logger: deps.logger });
+      providers.set(url, p);
+      // Roles left behind by a gateway that died mid-task stop working at their VALID UNTIL; drop them.
+      void p.sweep().catch((err: unknown) => deps.logger.warn({ err }, "sweeping expired task roles failed"));
+    }
+    if (!p) throw new Error(`the secret ${spec.adminSecret} is empty`);
+    return p;
+  }
+
+  return {
+    async prepare(launch: StdioLaunch, key: ProcessKey, hooks: SupervisorHooks) {
+      const env = await deps.resolveSecrets(launch.env);
+      return superviseProcess(
+        { support: deps.support, runtimeDir, hideDirs: hidden.dirs, hideFiles: hidden.files, sampleMs: deps.sampleMs, uidBase: deps.uidBase, logger: deps.logger },
+        key,
+        { ...launch, env },
+        hooks,
+      );
+    },
+    resolve: (map) => deps.resolveSecrets(map),
+    async mintForTask(launch, taskKey) {
+      const spec = launch.taskCredentials;
+      if (!spec) throw new Error("this server has no per-task credentials");
+      const minted = await (await providerFor(spec)).mint(taskKey, spec);
+      deps.logger.info({ role: minted.role, taskKey, expiresAt: minted.expiresAt }, "task credentials minted");
+      return {
+        env: minted.env,
+        revoke: async () => {
+          await minted.revoke();
+          deps.logger.info({ role: minted.role, taskKey }, "task credentials revoked");
+        },
+      };
+    },
+    async close() {
+      await Promise.all([...providers.values()].map((p) => p.close().catch(() => undefined)));
+      providers.clear();
+    },
+  };
+}

@@ -1,0 +1,63 @@
+// What a process and its descendants use, read from /proc: CPU seconds (user + system, including reaped
+// children), resident memory and the number of tasks (threads count, as RLIMIT_NPROC and pids.max count them).
+import { readFile } from "node:fs/promises";
+
+export type TreeUsage = { cpuSeconds: number; rssBytes: number; tasks: number; pids: number[] };
+
+const TICKS = 100; // USER_HZ on Linux
+const PAGE = 4096;
+
+type Stat = { ppid: number; cpuTicks: number; threads: number; rssPages: number };
+
+/** Fields of /proc/<pid>/stat after the command name (which may hold spaces and parentheses). */
+function parseStat(text: string): Stat | undefined {
+  const close = text.lastIndexOf(")");
+  if (close < 0) return undefined;
+  const f = text.slice(close + 2).split(" ");
+  // f[0] = state (field 3), so field n is f[n - 3].
+  const num = (n: number) => Number(f[n - 3]);
+  return { ppid: num(4), cpuTicks: num(14) + num(15) + num(16) + num(17), threads: num(20), rssPages: num(24) };
+}
+
+async function readStat(pid: number): Promise<Stat | undefined> {
+  try {
+    return parseStat(await readFile(`/proc/${String(pid)}/stat`, "utf8"));
+  } catch {
+    return undefined; // gone
+  }
+}
+
+async function childrenOf(pid: number): Promise<number[]> {
+  try {
+    const { readdir } = await import("node:fs/promises");
+    const tids = await readdir(`/proc/${String(pid)}/task`);
+    const lists = await Promise.all(tids.map((t) => readFile(`/proc/${String(pid)}/task/${t}/children`, "utf8").catch(() => "")));
+    return lists.flatMap((l) => l.split(" ").filter(Boolean).map(Number));
+  } catch {
+    return [];
+  }
+}
+
+/** Usage of `root` and everything below it; undefined when `root` is gone. */
+export async function treeUsage(root: number): Promise<TreeUsage | undefined> {
+  const first = await readStat(root);
+  if (!first) return undefined;
+  const usage: TreeUsage = { cpuSeconds: 0, rssBytes: 0, tasks: 0, pids: [] };
+  const seen = new Set<number>();
+  let level: [number, Stat][] = [[root, first]];
+  while (level.length > 0 && seen.size < 10_000) {
+    const next: number[] = [];
+    for (const [pid, s] of level) {
+      if (seen.has(pid)) continue;
+      seen.add(pid);
+      usage.pids.push(pid);
+      usage.cpuSeconds += s.cpuTicks / TICKS;
+      usage.rssBytes += s.rssPages * PAGE;
+      usage.tasks += s.threads;
+      next.push(...(await childrenOf(pid)));
+    }
+    const stats = await Promise.all(next.map(async (p) => [p, await readStat(p)] as const));
+    level = stats.filter((x): x is readonly [number, Stat] => x[1] !== undefined).map(([p, s]) => [p, s]);
+  }
+  return usage;
+}
