@@ -22,8 +22,10 @@ export type BwrapPlan = {
   command: string;
   args: string[];
   cwd?: string | null | undefined;
-  /** The host user the sandbox runs as (its processes count against RLIMIT_NPROC as this user). */
+  /** The host user the sandbox runs as: one per process, so RLIMIT_NPROC counts this process's tree alone. */
   uid: number;
+  /** The host group: one per server (stable), so an admin can give a writable mount to the server's processes. */
+  gid?: number | undefined;
   /** Host paths replaced by an empty tmpfs (the gateway's data, home directories). */
   hideDirs: string[];
   /** Host files replaced by /dev/null (the gateway's .env files). */
@@ -37,11 +39,14 @@ export type BwrapPlan = {
   tools?: Tools;
 };
 
-// Run inside the sandbox as its user namespace's root, with CAP_SYS_ADMIN / CAP_SETPCAP / CAP_NET_ADMIN only:
-// make /tmp noexec (bwrap mounts its tmpfs nosuid,nodev only), add the allowlist's addresses to loopback, then
+// Run inside the sandbox as its user namespace's root, with CAP_SYS_ADMIN / CAP_SETPCAP (/ CAP_NET_ADMIN with an
+// allowlist) only: make /tmp noexec (bwrap mounts its tmpfs nosuid,nodev only), open ports below 1024 in the
+// sandbox's own network namespace, add the allowlist's addresses to loopback, then
 // drop every capability for good and exec the server with no_new_privs.
 const INIT = [
   "mount -o remount,bind,noexec,nosuid,nodev /tmp || exit 97",
+  // The network namespace is the sandbox's own: let the allowlist shim listen on ports below 1024 (…:443).
+  "[ -w /proc/sys/net/ipv4/ip_unprivileged_port_start ] && echo 0 > /proc/sys/net/ipv4/ip_unprivileged_port_start",
   'while [ "$1" != "--" ]; do ip addr add "$1/32" dev lo || exit 98; shift; done; shift',
   'exec setpriv --bounding-set=-all --inh-caps=-all --ambient-caps=-all --no-new-privs --securebits=+noroot,+noroot_locked,+no_setuid_fixup,+no_setuid_fixup_locked,+keep_caps_locked -- "$@"',
 ].join("\n");
@@ -72,7 +77,7 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   a.push("--chdir", plan.cwd || "/tmp");
   a.push("--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETPCAP");
   if (plan.seccompFd !== undefined) a.push("--seccomp", String(plan.seccompFd));
-  if (plan.net && plan.net.addrs.length > 0) a.push("--cap-add", "CAP_NET_ADMIN");
+  if (plan.net) a.push("--cap-add", "CAP_NET_ADMIN");
   const server = plan.net
     ? [t.node, `${SANDBOX_RUN_DIR}/net-shim.mjs`, JSON.stringify({ socket: `${SANDBOX_RUN_DIR}/net.sock`, listeners: plan.net.listeners }), plan.command, ...plan.args]
     : [plan.command, ...plan.args];
@@ -93,7 +98,7 @@ export function bwrapCommand(plan: BwrapPlan): { command: string; args: string[]
     "--",
     t.setpriv,
     "--reuid", String(plan.uid),
-    "--regid", String(plan.uid),
+    "--regid", String(plan.gid ?? plan.uid),
     "--clear-groups",
     "--",
     t.bwrap,

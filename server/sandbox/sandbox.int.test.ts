@@ -14,7 +14,7 @@ import { isGatewayError } from "../errors";
 import { everythingServer, errorMeta, firstText, REPO_ROOT, setUpGatewayTest, waitUntil, type Agent, type GatewayTestEnv } from "../test/gateway-harness";
 import { parsePromText, sampleValue } from "../test/prom-text";
 import { createTestDb, testDatabaseUrl } from "../test/test-db";
-import { sandboxUid } from "./supervisor";
+import { sandboxGid } from "./supervisor";
 
 const HOSTILE = path.join(REPO_ROOT, "server", "test", "fixtures", "hostile-server.mjs");
 type Attempt = { ok: boolean; value?: unknown; error?: string };
@@ -64,7 +64,7 @@ describe("sandboxed upstream servers (bwrap)", () => {
 
     await gw().secrets.put(env.admin, { name: "HOSTILE_TOKEN", value: "hostile-secret-value-0123456789" });
     await gw().secrets.put(env.admin, { name: "NEIGHBOUR_TOKEN", value: "neighbour-secret-value-9876543210" });
-    await gw().registry.register(env.admin, hostile("evil", { profile: "bwrap", network: [`127.0.0.1:${String(echoPort)}`] }, { API_TOKEN: "${secret:HOSTILE_TOKEN}" }));
+    await gw().registry.register(env.admin, hostile("evil", { profile: "bwrap", network: [`127.0.0.1:${String(echoPort)}`, "localhost:443", "db.internal:5432"] }, { API_TOKEN: "${secret:HOSTILE_TOKEN}" }));
     await gw().registry.register(env.admin, hostile("neighbour", { profile: "bwrap" }, { API_TOKEN: "${secret:NEIGHBOUR_TOKEN}" }));
     await gw().registry.register(env.admin, everythingServer());
     agent = await env.agent();
@@ -147,6 +147,11 @@ describe("sandboxed upstream servers (bwrap)", () => {
     const outside = await attempt("evil__connect", { host: "10.255.255.1", port: 80 });
     expect(outside.ok).toBe(false);
     expect(outside.error).toMatch(/ENETUNREACH|EHOSTUNREACH|ETIMEDOUT/);
+    // An allowlisted name resolves inside (to the shim), which a port below 1024 does not stop; nothing
+    // answers outside here, so the connection is closed at once instead of hanging.
+    const named = await attempt("evil__connect", { host: "db.internal", port: 5432, send: "x" });
+    expect(named).toMatchObject({ ok: false, error: "closed" });
+    expect((await attempt("evil__connect", { host: "localhost", port: 443, send: "x" })).error).toBe("closed");
     // The neighbour has no allowlist: not even the echo server.
     expect((await call("neighbour__connect", { host: "127.0.0.1", port: echoPort })).structuredContent).toMatchObject({ ok: false, error: "ECONNREFUSED" });
   });
@@ -239,7 +244,7 @@ describe("sandboxed upstream servers (bwrap)", () => {
     expect(sampleValue(samples, "portcullis_upstream_process_restarts", { server: "hungry", role: "active" })).toBeGreaterThanOrEqual(1);
   });
 
-  it("a writable mount is writable by the server's sandbox user only where the admin allowed it", async () => {
+  it("a writable mount is writable by the server's sandbox group only where the admin allowed it", async () => {
     const shared = path.join(env.dir, "shared");
     await mkdir(shared, { recursive: true });
     await chmod(env.dir, 0o755);
@@ -247,7 +252,8 @@ describe("sandboxed upstream servers (bwrap)", () => {
     await gw().registry.register(env.admin, hostile(slug, { profile: "bwrap", mounts: [{ path: shared, writable: true }] }));
     const { server } = await gw().registry.get(slug);
     const { chown } = await import("node:fs/promises");
-    await chown(shared, sandboxUid(200_000, server.id), sandboxUid(200_000, server.id));
+    await chown(shared, 0, sandboxGid(200_000, server.id));
+    await chmod(shared, 0o775);
     expect(await attempt(`${slug}__write_file`, { path: path.join(shared, "out.txt") })).toMatchObject({ ok: true });
     expect(await readFile(path.join(shared, "out.txt"), "utf8")).toBe("pwned");
     // Beside the mount is the sandbox's own /tmp: the write lands there, never on the host.

@@ -27,7 +27,10 @@ export type SupervisorDeps = {
   hideDirs: string[];
   hideFiles: string[];
   sampleMs: number;
-  /** Sandbox users are uidBase + a number derived from the server id (stable, so admins can chown mounts). */
+  /**
+   * Sandbox users are uidBase + 0…49,999: a fresh one per process (so RLIMIT_NPROC counts that process's tree
+   * only), in a group derived from the server id (stable, so an admin can give a writable mount to it).
+   */
   uidBase: number;
   logger: Logger;
 };
@@ -60,8 +63,23 @@ function baseEnv(sandboxed: boolean): Record<string, string> {
   return env;
 }
 
-export function sandboxUid(uidBase: number, serverId: string): number {
+/** The group of a server's sandboxed processes. */
+export function sandboxGid(uidBase: number, serverId: string): number {
   return uidBase + (createHash("sha256").update(serverId).digest().readUInt32BE(0) % 50_000);
+}
+
+const uidsInUse = new Set<number>();
+
+/** A user no other live sandbox of this gateway process runs as. */
+function takeUid(uidBase: number): number {
+  for (let i = 0; i < 100; i++) {
+    const uid = uidBase + randomBytes(4).readUInt32BE(0) % 50_000;
+    if (!uidsInUse.has(uid)) {
+      uidsInUse.add(uid);
+      return uid;
+    }
+  }
+  throw new Error("no free sandbox user");
 }
 
 export function limitMessage(kind: LimitKind, iso: TIsolation, u: Usage | undefined): string {
@@ -85,12 +103,14 @@ export async function superviseProcess(
   let spawnSpec: SupervisedProcess["spawn"];
 
   let seccompFd: number | undefined;
+  let uid: number | undefined;
   const closeSeccomp = () => {
     if (seccompFd !== undefined) closeSync(seccompFd);
     seccompFd = undefined;
   };
   const cleanup = async () => {
     closeSeccomp();
+    if (uid !== undefined) uidsInUse.delete(uid);
     await bridge?.close().catch(() => undefined);
     await cgroup?.remove().catch(() => undefined);
     if (runDir) await rm(runDir, { recursive: true, force: true }).catch(() => undefined);
@@ -125,7 +145,8 @@ export async function superviseProcess(
         command: launch.command,
         args: launch.args,
         cwd: launch.cwd,
-        uid: sandboxUid(deps.uidBase, key.serverId),
+        uid: (uid = takeUid(deps.uidBase)),
+        gid: sandboxGid(deps.uidBase, key.serverId),
         hideDirs: deps.hideDirs,
         hideFiles: deps.hideFiles,
         net,

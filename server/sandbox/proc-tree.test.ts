@@ -1,0 +1,52 @@
+// What a process tree uses, read from /proc: a shell with two background children counts as three processes.
+import { spawn, type ChildProcess } from "node:child_process";
+import { afterEach, describe, expect, it } from "vitest";
+import { treeUsage } from "./proc-tree";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.runIf(process.platform === "linux")("treeUsage", () => {
+  let child: ChildProcess | undefined;
+
+  afterEach(() => {
+    // The sleeps are in the shell's process group: end them all.
+    if (child?.pid !== undefined) {
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+    child = undefined;
+  });
+
+  it("counts the root and its descendants, with their resident memory", async () => {
+    child = spawn("sh", ["-c", "sleep 5 & sleep 5 & wait"], { stdio: "ignore", detached: true });
+    const pid = child.pid!;
+    let usage = await treeUsage(pid);
+    // The shell forks its children just after it starts.
+    for (let i = 0; i < 50 && (usage?.pids.length ?? 0) < 3; i++) {
+      await sleep(20);
+      usage = await treeUsage(pid);
+    }
+    expect(usage).toBeDefined();
+    expect(usage!.pids[0]).toBe(pid);
+    expect(usage!.pids.length).toBeGreaterThanOrEqual(3);
+    expect(usage!.tasks).toBeGreaterThanOrEqual(3);
+    expect(usage!.rssBytes).toBeGreaterThan(0);
+    expect(usage!.cpuSeconds).toBeGreaterThanOrEqual(0);
+  });
+
+  it("counts this process's threads as tasks", async () => {
+    const usage = await treeUsage(process.pid);
+    expect(usage!.tasks).toBeGreaterThan(1); // node runs its libuv pool and V8 threads
+  });
+
+  it("is undefined for a process that has exited", async () => {
+    child = spawn("true", [], { stdio: "ignore", detached: true });
+    const pid = child.pid!;
+    await new Promise((r) => child!.once("exit", r));
+    await sleep(20); // reaped by node
+    expect(await treeUsage(pid)).toBeUndefined();
+  });
+});
