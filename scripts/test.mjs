@@ -41,9 +41,22 @@ function count(file) {
   }
 }
 
+// The sandbox tests launch servers under bubblewrap: say how to get it instead of failing test by test.
+function preflight(step) {
+  if (step.name !== "integration" || process.platform !== "linux") return true;
+  if (spawnSync("bwrap", ["--version"]).status === 0) return true;
+  console.error("The integration tests need bubblewrap (the sandbox of stdio servers). On Debian/Ubuntu:\n  sudo apt-get update && sudo apt-get install -y bubblewrap");
+  return false;
+}
+
 let failedStep;
 for (const step of steps) {
   if (only.length && !only.includes(step.name)) continue;
+  if (!preflight(step)) {
+    failedStep = step.name;
+    failed = Math.max(failed, 1);
+    break;
+  }
   const started = Date.now();
   console.log(`\n━━ ${step.name} ━━ ${step.cmd.map((c) => path.basename(c)).join(" ")}`);
   const res = spawnSync(step.cmd[0], step.cmd.slice(1), { cwd: root, stdio: "inherit", env: { ...process.env, ...step.env } });
