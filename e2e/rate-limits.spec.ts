@@ -24,6 +24,7 @@ test("an admin sets a rate limit on a server and overrides it on one tool", asyn
       command: process.execPath,
       args: [MEMORY_SERVER],
       env: { MEMORY_FILE_PATH: test.info().outputPath(`${slug}.jsonl`) },
+      isolation: { profile: "none" }, // writes under test-results, which a sandbox cannot
     },
   });
   expect(res.status(), await res.text()).toBe(201);

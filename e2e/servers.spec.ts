@@ -17,6 +17,10 @@ const TSX_LOADER = fileURLToPath(new URL("../node_modules/tsx/dist/loader.mjs", 
 
 type ServerWithTools = { server: TServer; tools: TToolSummary[] };
 
+// These tests are about registering and running servers, and write MEMORY_FILE_PATH under test-results: they
+// run unsandboxed, chosen explicitly (e2e/sandbox.spec.ts covers the sandbox).
+const UNSANDBOXED = { isolation: { profile: "none" } } as const;
+
 /** A unique slug per call, so tests never collide in the shared database. */
 function uniqueSlug(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
@@ -33,6 +37,7 @@ async function registerMemoryViaApi(request: APIRequestContext, slug: string): P
       command: process.execPath,
       args: [MEMORY_SERVER],
       env: { MEMORY_FILE_PATH: test.info().outputPath(`${slug}.jsonl`) },
+      ...UNSANDBOXED,
     },
   });
   expect(res.status(), await res.text()).toBe(201);
@@ -72,6 +77,8 @@ test("an admin registers the memory server and sees its tools", async ({ page })
   await dialog
     .getByLabel("Environment (KEY=VALUE lines)")
     .fill(`MEMORY_FILE_PATH=${test.info().outputPath("memory.jsonl")}`);
+  // The file lives under test-results, which a sandbox cannot write: this server runs unsandboxed.
+  await dialog.getByLabel("Sandbox profile").selectOption("none");
   await dialog.getByRole("button", { name: "Register server" }).click();
   registered.push(slug);
 
@@ -110,7 +117,7 @@ test("the Resources & prompts tab shows what the server offers besides tools and
   await signInAsAdmin(page);
   const slug = uniqueSlug("everything");
   const res = await page.request.post("/api/v1/servers", {
-    data: { slug, name: `Everything ${slug}`, transport: "stdio", command: process.execPath, args: [EVERYTHING_SERVER, "stdio"] },
+    data: { slug, name: `Everything ${slug}`, transport: "stdio", command: process.execPath, args: [EVERYTHING_SERVER, "stdio"], ...UNSANDBOXED },
   });
   expect(res.status(), await res.text()).toBe(201);
   registered.push(slug);
@@ -290,6 +297,7 @@ test("an admin starts a canary with new launch settings, sees its breaking chang
       transport: "stdio",
       command: process.execPath,
       args: ["--import", TSX_LOADER, CATALOG_SERVER],
+      ...UNSANDBOXED,
     },
   });
   expect(res.status(), await res.text()).toBe(201);

@@ -10,8 +10,10 @@ import { notifyError, notifySuccess } from "@/components/notify";
 import { buttonPrimary, buttonSecondary, hint, input, label } from "@/components/ui";
 import type { TCreateServer } from "@/lib/schemas";
 import { slugify } from "./key-value-lines";
+import { IsolationFields, isolationDraft, isolationErrors, readIsolation } from "./isolation-fields";
 import { FormProblems, LaunchFields, readLaunch } from "./launch-fields";
 import { createServer, serversKey, toolsKey } from "./queries";
+import { useSandboxSupport } from "./sandbox-queries";
 import { TransportPicker, type Transport } from "./transport-picker";
 
 const FORM_ID = "register-server-form";
@@ -57,16 +59,23 @@ export function RegisterServerDialog({ open, onClose }: { open: boolean; onClose
         </>
       }
     >
-      <RegisterServerForm pending={mutation.isPending} onSubmit={(body) => mutation.mutate(body)} />
+      <RegisterServerForm
+        pending={mutation.isPending}
+        error={mutation.error}
+        onSubmit={(body) => mutation.mutate(body)}
+      />
     </Dialog>
   );
 }
 
 function RegisterServerForm({
   pending,
+  error,
   onSubmit: submit,
 }: {
   pending: boolean;
+  /** The last failed attempt: its validation details about isolation are shown in that fieldset. */
+  error: unknown;
   onSubmit: (body: TCreateServer) => void;
 }) {
   const [transport, setTransport] = useState<Transport>("stdio");
@@ -74,6 +83,8 @@ function RegisterServerForm({
   const [slug, setSlug] = useState("");
   const [slugEdited, setSlugEdited] = useState(false);
   const [problems, setProblems] = useState<string[]>([]);
+  const [isolation, setIsolation] = useState(() => isolationDraft(null));
+  const support = useSandboxSupport();
 
   function onSubmit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -87,6 +98,7 @@ function RegisterServerForm({
       ...launch,
       cwd: launch.cwd ?? undefined,
     };
+    if (transport === "stdio") body.isolation = readIsolation(isolation, support.data?.defaultProfile);
     const timeout = formText(form, "timeoutMs");
     if (timeout) body.timeoutMs = Number(timeout);
     setProblems(errors);
@@ -141,6 +153,10 @@ function RegisterServerForm({
       <TransportPicker value={transport} onChange={setTransport} />
 
       <LaunchFields transport={transport} idPrefix="server" />
+
+      {transport === "stdio" && (
+        <IsolationFields idPrefix="server" draft={isolation} onChange={setIsolation} errors={isolationErrors(error)} />
+      )}
 
       <div className="sm:w-1/2 sm:pr-2">
         <label htmlFor="server-timeout" className={label}>

@@ -10,7 +10,9 @@ import { Tabs } from "@/components/tabs";
 import { buttonPrimary } from "@/components/ui";
 import { Breadcrumbs } from "./breadcrumbs";
 import { CanaryPanel } from "./canary-panel";
+import { IsolationBadge } from "./isolation-badge";
 import { ConnectionSummary, RecentError } from "./connection-summary";
+import { ProcessCard } from "./process-stats";
 import { getServer, pollInterval, serverKey, type TServerWithTools } from "./queries";
 import { ServerActions } from "./server-actions";
 import { ServerOfferings } from "./server-offerings";
@@ -71,6 +73,7 @@ function ServerPage({ data: { server, tools } }: { data: TServerWithTools }) {
             <StatusBadge status={server.status} lastError={server.lastError} />
             <span className="font-mono text-slate-700">{server.slug}</span>
             <span>{TRANSPORT_LABEL[server.transport]}</span>
+            <IsolationBadge isolation={server.isolation} />
             <VersionLabel server={server} inline />
           </span>
         }
@@ -78,6 +81,7 @@ function ServerPage({ data: { server, tools } }: { data: TServerWithTools }) {
       />
       {server.lastError && <RecentError server={server} />}
       <ConnectionSummary server={server} />
+      <ProcessCard server={server} />
       <div className="mt-6">
         <Tabs
           label={`${server.name} sections`}

@@ -1,15 +1,28 @@
 "use client";
-// Settings of a server that are not about how it is launched: for now its rate limit, the default of its tools.
+// Settings of a server that are not about how it is launched: its rate limit (the default of its tools), and for
+// stdio servers its sandbox and per-task credentials.
 import { notifySuccess } from "@/components/notify";
 import { OverrideField } from "@/components/override-field";
 import { card } from "@/components/ui";
 import type { TServer } from "@/lib/schemas";
+import { IsolationSettings } from "./isolation-settings";
 import { useUpdateServer } from "./server-mutations";
+import { TaskCredentialsSection } from "./task-credentials-fields";
 
 export function ServerSettings({ server }: { server: TServer }) {
+  return (
+    <div className="max-w-2xl space-y-6">
+      <LimitSettings server={server} />
+      <IsolationSettings server={server} />
+      {server.transport === "stdio" && <TaskCredentialsSection server={server} />}
+    </div>
+  );
+}
+
+function LimitSettings({ server }: { server: TServer }) {
   const mutation = useUpdateServer(server);
   return (
-    <section aria-labelledby="server-settings-heading" className={`${card} max-w-xl p-5`}>
+    <section aria-labelledby="server-settings-heading" className={`${card} p-5`}>
       <h3 id="server-settings-heading" className="text-base font-semibold text-slate-900">
         Limits
       </h3>

@@ -5,6 +5,7 @@ import { Switch } from "@/components/switch";
 import { buttonSecondary } from "@/components/ui";
 import type { TServer } from "@/lib/schemas";
 import { formatLatency, launchSummary } from "./format";
+import { IsolationBadge } from "./isolation-badge";
 import { serverHref } from "./queries";
 import { reportConnection, reportDisabled, useUpdateServer } from "./server-mutations";
 import { StatusBadge } from "./status-badge";
@@ -55,6 +56,7 @@ function ServerRow({ server: s }: { server: TServer }) {
           <span className="shrink-0 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-600">
             {TRANSPORT_LABEL[s.transport]}
           </span>
+          <IsolationBadge isolation={s.isolation} />
         </div>
         <div className="truncate font-mono text-xs text-slate-500" title={launchSummary(s)}>
           {s.slug}

@@ -9,6 +9,7 @@ import { Loading, LoadFailed } from "@/components/load-state";
 import { PageHeader } from "@/components/page-header";
 import { Breadcrumbs } from "@/components/servers/breadcrumbs";
 import { getServer, parseGatewayName, serverHref, serverKey } from "@/components/servers/queries";
+import { UnsandboxedBadge } from "@/components/servers/isolation-badge";
 import { StatusBadge } from "@/components/servers/status-badge";
 import { buttonPrimary, card } from "@/components/ui";
 import type { TServer, TToolSummary } from "@/lib/schemas";
@@ -92,6 +93,7 @@ function ToolPage({ tool, server }: { tool: TToolSummary; server: TServer }) {
             {tool.strict && <Tag tone="indigo">Strict</Tag>}
             {tool.async && <Tag tone="indigo">Async</Tag>}
             {tool.removed && <Tag tone="red">No longer offered</Tag>}
+            <UnsandboxedBadge isolation={server.isolation} />
           </span>
         }
         actions={<CopyButton text={tool.name} label="Copy name" what="Tool name" />}

@@ -3,6 +3,7 @@
 // list across servers by its gateway name beside its server.
 import Link from "next/link";
 import { tableRow as t, type Column } from "@/components/data-table";
+import { UnsandboxedBadge } from "@/components/servers/isolation-badge";
 import { serverHref, toolHref } from "@/components/servers/queries";
 import { Switch } from "@/components/switch";
 import type { TToolSummary } from "@/lib/schemas";
@@ -17,7 +18,16 @@ export const toolColumns = (withServer: boolean): Column[] => [
   { label: "Enabled" },
 ];
 
-export function ToolRow({ tool, withServer }: { tool: TToolSummary; withServer: boolean }) {
+export function ToolRow({
+  tool,
+  withServer,
+  serverUnsandboxed = false,
+}: {
+  tool: TToolSummary;
+  withServer: boolean;
+  /** Its server runs unsandboxed: the server column carries the warning. */
+  serverUnsandboxed?: boolean;
+}) {
   const mutation = useUpdateTool(tool);
   // While a change is saving, the switch shows the new value; on failure it falls back to the server's.
   const shownEnabled = (mutation.isPending ? mutation.variables.enabled : undefined) ?? tool.enabled;
@@ -51,6 +61,11 @@ export function ToolRow({ tool, withServer }: { tool: TToolSummary; withServer: 
           <Link href={serverHref(tool.server)} className="font-mono text-sm text-slate-700 hover:underline">
             {tool.server}
           </Link>
+          {serverUnsandboxed && (
+            <span className="ml-2">
+              <UnsandboxedBadge isolation={{ profile: "none" }} />
+            </span>
+          )}
         </td>
       )}
       <td className={t.cell}>

@@ -8,7 +8,7 @@ import { ServerIcon } from "@/components/icons";
 import { Loading, LoadFailed } from "@/components/load-state";
 import { PageHeader } from "@/components/page-header";
 import { Breadcrumbs } from "@/components/servers/breadcrumbs";
-import { listTools, toolsKey } from "@/components/servers/queries";
+import { listServers, listTools, serversKey, toolsKey } from "@/components/servers/queries";
 import { buttonSecondary, card, input, selectCompact } from "@/components/ui";
 import type { TToolSummary } from "@/lib/schemas";
 import { NearDuplicates } from "./near-duplicates";
@@ -38,6 +38,11 @@ export function ToolsIndex() {
   const items = query.data?.items ?? [];
   const servers = [...new Set(items.map((i) => i.server))].sort();
   const shown = items.filter((i) => matches(i, deferred));
+  // Servers whose process runs without a sandbox, so their tools carry the warning too.
+  const serverList = useQuery({ queryKey: serversKey, queryFn: ({ signal }) => listServers(signal) });
+  const unsandboxed = new Set(
+    serverList.data?.items.filter((s) => s.isolation?.profile === "none").map((s) => s.slug) ?? [],
+  );
 
   return (
     <>
@@ -122,7 +127,7 @@ export function ToolsIndex() {
             ) : (
               <DataTable columns={COLUMNS} label="Tools">
                 {shown.map((tool) => (
-                  <ToolRow key={tool.name} tool={tool} withServer />
+                  <ToolRow key={tool.name} tool={tool} withServer serverUnsandboxed={unsandboxed.has(tool.server)} />
                 ))}
               </DataTable>
             )}

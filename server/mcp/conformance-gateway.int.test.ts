@@ -37,7 +37,8 @@ describe("conformance suite through /mcp/s/<slug>", () => {
     const stdio = await conformanceServerStdio();
     for (const input of [
       { slug: "conf-http", name: "Conformance fixture (HTTP)", transport: "http" as const, url: upstream.url },
-      { slug: "conf-stdio", name: "Conformance fixture (stdio)", transport: "stdio" as const, command: stdio.command, args: stdio.args },
+      // Unsandboxed: this is about the protocol through the gateway (server/sandbox covers the sandbox).
+      { slug: "conf-stdio", name: "Conformance fixture (stdio)", transport: "stdio" as const, command: stdio.command, args: stdio.args, isolation: { profile: "none" as const } },
     ]) {
       const { server } = await gw.gateway.registry.register(admin, input);
       if (server.status !== "HEALTHY") throw new Error(`${server.slug} is ${server.status}: ${server.lastError ?? ""}`);

@@ -12,11 +12,14 @@ import type { TIsolationInput } from "../../lib/sandbox-schemas";
 import type { TCreateServer } from "../../lib/schemas";
 import { isGatewayError } from "../errors";
 import { everythingServer, errorMeta, firstText, REPO_ROOT, setUpGatewayTest, waitUntil, type Agent, type GatewayTestEnv } from "../test/gateway-harness";
+import { bundledFixture } from "../test/bundle-fixture";
 import { parsePromText, sampleValue } from "../test/prom-text";
 import { createTestDb, testDatabaseUrl } from "../test/test-db";
 import { sandboxGid } from "./supervisor";
 
-const HOSTILE = path.join(REPO_ROOT, "server", "test", "fixtures", "hostile-server.mjs");
+// Bundled into /var/tmp: the sandbox user may not be able to read the checkout (see bundle-fixture.ts).
+let HOSTILE = "";
+const HOSTILE_SOURCE = path.join(REPO_ROOT, "server", "test", "fixtures", "hostile-server.mjs");
 type Attempt = { ok: boolean; value?: unknown; error?: string };
 
 const hostile = (slug: string, isolation: TIsolationInput, env: Record<string, string> = {}): TCreateServer => ({
@@ -26,7 +29,6 @@ const hostile = (slug: string, isolation: TIsolationInput, env: Record<string, s
   command: process.execPath,
   args: [HOSTILE],
   env,
-  cwd: REPO_ROOT,
   isolation,
   timeoutMs: 20_000,
 });
@@ -53,6 +55,7 @@ describe("sandboxed upstream servers (bwrap)", () => {
     (await db.auditEvent.findMany({ where: { action: "upstream.limit_exceeded" }, orderBy: { occurredAt: "asc" } })).filter((e) => (e.details as { slug?: string }).slug === slug);
 
   beforeAll(async () => {
+    HOSTILE = await bundledFixture(HOSTILE_SOURCE);
     env = await setUpGatewayTest(db, "sandbox");
     echo = net.createServer((s) => s.on("data", (d) => s.end(`echo:${d.toString()}`)));
     await new Promise<void>((r) => echo.listen(0, "127.0.0.1", () => r()));
@@ -80,7 +83,7 @@ describe("sandboxed upstream servers (bwrap)", () => {
     expect(support.profiles.map((p) => p.profile)).toEqual(["bwrap", "docker", "none"]);
     expect(support.profiles.find((p) => p.profile === "bwrap")).toMatchObject({ available: true });
     expect(support.defaultProfile).toBe("bwrap");
-    const registered = await gw().registry.register(env.admin, { slug: "plain", name: "Plain", transport: "stdio", command: process.execPath, args: [HOSTILE], cwd: REPO_ROOT });
+    const registered = await gw().registry.register(env.admin, { slug: "plain", name: "Plain", transport: "stdio", command: process.execPath, args: [HOSTILE] });
     expect(registered.server.isolation).toMatchObject({ profile: "bwrap", memoryMb: 512, pids: 64, network: [] });
     expect(registered.server.status).toBe("HEALTHY");
     await gw().registry.remove(env.admin, "plain");
@@ -107,7 +110,8 @@ describe("sandboxed upstream servers (bwrap)", () => {
   });
 
   it("cannot write outside its private /tmp", async () => {
-    expect(await attempt("evil__write_file", { path: path.join(REPO_ROOT, "pwned.txt") })).toMatchObject({ ok: false, error: "EROFS" });
+    expect(await attempt("evil__write_file", { path: "/usr/local/pwned.txt" })).toMatchObject({ ok: false, error: "EROFS" });
+    expect(existsSync("/usr/local/pwned.txt")).toBe(false);
     expect(await attempt("evil__write_file", { path: "/etc/pwned" })).toMatchObject({ ok: false, error: "EROFS" });
     expect(await attempt("evil__write_file", { path: "/tmp/fine.txt" })).toMatchObject({ ok: true });
   });
@@ -269,6 +273,7 @@ describe("per-task credentials (PostgreSQL role per call)", () => {
   let admin: pg.Client;
 
   beforeAll(async () => {
+    HOSTILE = await bundledFixture(HOSTILE_SOURCE);
     env = await setUpGatewayTest(db, "task-credentials");
     admin = new pg.Client({ connectionString: testDatabaseUrl() });
     await admin.connect();

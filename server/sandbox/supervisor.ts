@@ -2,7 +2,7 @@
 // sampled while it runs, and a process over a limit is ended with the limit named, so the pool can report it,
 // audit it and restart the server with backoff.
 import { createHash, randomBytes } from "node:crypto";
-import { closeSync, openSync } from "node:fs";
+import { closeSync, existsSync, openSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { TIsolation } from "../../lib/sandbox-schemas";
@@ -63,6 +63,11 @@ function baseEnv(sandboxed: boolean): Record<string, string> {
   return env;
 }
 
+function commandExists(command: string, pathVar: string | undefined): boolean {
+  if (command.includes("/")) return existsSync(command);
+  return (pathVar ?? "").split(":").some((dir) => dir && existsSync(path.join(dir, command)));
+}
+
 /** The group of a server's sandboxed processes. */
 export function sandboxGid(uidBase: number, serverId: string): number {
   return uidBase + (createHash("sha256").update(serverId).digest().readUInt32BE(0) % 50_000);
@@ -118,6 +123,8 @@ export async function superviseProcess(
 
   try {
     if (profile === "bwrap" && iso) {
+      // Said as Node says it for an unsandboxed server, not as the sandbox's init would ("setpriv: failed …").
+      if (!commandExists(launch.command, launch.env.PATH ?? process.env.PATH)) throw Object.assign(new Error(`spawn ${launch.command} ENOENT`), { code: "ENOENT" });
       const support = await deps.support();
       if (!support.profiles.find((p) => p.profile === "bwrap")?.available) throw new Error(`the bwrap profile is not available here: ${support.profiles[0]?.detail ?? ""}`);
       if (support.cgroups) cgroup = await createCgroup(support.cgroups, name, { memoryBytes: iso.memoryMb * MB, pids: iso.pids });
