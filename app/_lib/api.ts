@@ -51,6 +51,8 @@ export function toErrorResponse(err: unknown, requestId: string): NextResponse {
   if (err instanceof z.ZodError) {
     return errorResponse("validation_failed", "The request does not match the schema.", issuesOf(err));
   }
+  // A row another request removed while this one ran (a server deleted during its update): gone, not a fault.
+  if ((err as { code?: unknown }).code === "P2025") return errorResponse("not_found", "It was removed while this request ran.");
   getGateway().logger.error({ err, requestId }, "unhandled error in route handler");
   return errorResponse("internal", `Internal error (request ${requestId}).`);
 }
