@@ -296,7 +296,13 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     tryToolCall: (ctx: RequestContext, gatewayName: string, args: Record<string, unknown>) =>
       tryToolCall(gatewayCore(), ctx, gatewayName, args),
     /** Connects every enabled upstream server; the HTTP server calls it once at start-up. */
-    startUpstreams: () => gatewayCore().registry.startAll(),
+    /** Start-up: finds which isolation profiles this host runs (and says so), then connects every server. */
+    async startUpstreams() {
+      const support = await sandboxSupport();
+      for (const p of support.profiles) logger.info({ profile: p.profile, available: p.available, detail: p.detail }, `sandbox profile ${p.profile}: ${p.available ? "available" : "not available"}`);
+      logger.info({ defaultProfile: support.defaultProfile, memoryEnforcement: support.memoryEnforcement }, "sandbox: new stdio servers get this profile");
+      await gatewayCore().registry.startAll();
+    },
     /** Starts this process's task workers and the sweeper that recovers tasks of stopped processes. */
     startTasks: () => {
       gatewayCore().approvals.start();

@@ -2,7 +2,7 @@
 // through the gateway, tries to break out in every way the issue names; each attempt must fail and be
 // reported, limits must end the process (audited, restarted with backoff) while the gateway and other servers
 // carry on, secrets must reach only their own process, and per-task database roles must be gone after the call.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
@@ -11,10 +11,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TIsolationInput } from "../../lib/sandbox-schemas";
 import type { TCreateServer } from "../../lib/schemas";
 import { isGatewayError } from "../errors";
-import { everythingServer, errorMeta, firstText, REPO_ROOT, setUpGatewayTest, waitUntil, type Agent, type GatewayTestEnv } from "../test/gateway-harness";
+import {
+  everythingServer,
+  errorMeta,
+  firstText,
+  processAlive,
+  REPO_ROOT,
+  setUpGatewayTest,
+  spawnGatewayProcess,
+  waitUntil,
+  type Agent,
+  type GatewayTestEnv,
+} from "../test/gateway-harness";
 import { bundledFixture } from "../test/bundle-fixture";
 import { parsePromText, sampleValue } from "../test/prom-text";
 import { createTestDb, testDatabaseUrl } from "../test/test-db";
+import { treeUsage } from "./proc-tree";
 import { sandboxGid } from "./supervisor";
 
 // Bundled into /var/tmp: the sandbox user may not be able to read the checkout (see bundle-fixture.ts).
@@ -114,6 +126,12 @@ describe("sandboxed upstream servers (bwrap)", () => {
     expect(existsSync("/usr/local/pwned.txt")).toBe(false);
     expect(await attempt("evil__write_file", { path: "/etc/pwned" })).toMatchObject({ ok: false, error: "EROFS" });
     expect(await attempt("evil__write_file", { path: "/tmp/fine.txt" })).toMatchObject({ ok: true });
+  });
+
+  it("cannot open more files than openFiles allows", async () => {
+    const r = (await call("evil__open_files", { count: 1000 })).structuredContent as { opened: number; error: string | null };
+    expect(r.error).toBe("EMFILE");
+    expect(r.opened).toBeLessThan(256); // the default openFiles, less what node already holds
   });
 
   it("cannot execute what it wrote to /tmp (noexec)", async () => {
@@ -246,6 +264,23 @@ describe("sandboxed upstream servers (bwrap)", () => {
     expect(sampleValue(samples, "portcullis_upstream_process_tasks", { server: "evil", role: "active" })).toBeGreaterThan(1);
     expect(sampleValue(samples, "portcullis_upstream_process_limit_hits", { server: "hungry", role: "active" })).toBeGreaterThanOrEqual(1);
     expect(sampleValue(samples, "portcullis_upstream_process_restarts", { server: "hungry", role: "active" })).toBeGreaterThanOrEqual(1);
+  });
+
+  it("sandboxed servers die with the gateway process that started them (kill -9)", async () => {
+    const { child } = await spawnGatewayProcess();
+    const sandboxes = await waitUntil("the other gateway's sandboxed servers", async () => {
+      const tree = await treeUsage(child.pid!);
+      const bwraps = (tree?.pids ?? []).filter((p) => {
+        try {
+          return readFileSync(`/proc/${String(p)}/comm`, "utf8").trim() === "bwrap";
+        } catch {
+          return false;
+        }
+      });
+      return bwraps.length >= 2 ? tree!.pids.filter((p) => p !== child.pid) : undefined;
+    }, 30_000);
+    child.kill("SIGKILL");
+    await waitUntil("every process of its sandboxes to be gone", () => (sandboxes.every((p) => !processAlive(p)) ? true : undefined), 10_000);
   });
 
   it("a writable mount is writable by the server's sandbox group only where the admin allowed it", async () => {
