@@ -2,6 +2,7 @@
 import type { z } from "zod";
 import type { TRole } from "./roles";
 import { ZWebhookDeliveryList } from "./webhook-schemas";
+import { ZCodeRun, ZCodeRunResult, ZCodeTypes } from "./codemode-schemas";
 import {
   ZApiTokenList,
   ZApiToken,
@@ -121,6 +122,8 @@ export const OPERATIONS: Operation[] = [
   { method: "get", path: "/api/v1/secrets", summary: "Stored secrets: names, dates and the servers that reference them (usedBy); values are never returned", tag: "settings", role: "ADMIN", response: { status: 200, schema: ZSecretList }, errors: [401, 403] },
   { method: "post", path: "/api/v1/secrets", summary: "Store a secret, encrypted with AES-256-GCM (201), or replace the value of an existing one (200). Reference it as ${secret:NAME} in a server's env or headers. Audited as secret.created / secret.updated, by name only", tag: "settings", role: "ADMIN", body: ZPutSecret, response: { status: 201, schema: ZSecret, description: "Created (200 with the same body when an existing secret's value was replaced)" }, errors: [400, 401, 403, 422] },
   { method: "delete", path: "/api/v1/secrets/{name}", summary: "Delete a secret (audited as secret.deleted). 409 secret_in_use while a server references it", tag: "settings", role: "ADMIN", response: { status: 200, schema: ZSecret }, errors: [401, 403, 404, 409] },
+  { method: "post", path: "/api/v1/codemode/run", summary: "Run a code-mode program (the playground) with your permissions or those of one of your agent sessions; every tool call inside goes through the gateway pipeline and is returned with its decision. HIGH-tier calls cannot be held from here", tag: "codemode", role: "USER", body: ZCodeRun, response: { status: 200, schema: ZCodeRunResult }, errors: [400, 401, 404, 409, 422] },
+  { method: "get", path: "/api/v1/codemode/types", summary: "TypeScript declarations of the tools a program may call (and of workspace and skills), for an editor", tag: "codemode", role: "USER", query: { agentSessionId: { description: "Under this agent session's whitelist (default: your own grants)", type: "string" } }, response: { status: 200, schema: ZCodeTypes }, errors: [401, 404, 409] },
   { method: "get", path: "/api/v1/me/grant", summary: "What the caller holds and the tools that lets them call", tag: "policy", role: "USER", response: { status: 200, schema: ZEffectiveGrant }, errors: [401] },
   { method: "get", path: "/api/v1/users/{id}/grant", summary: "A user's effective grant", tag: "policy", role: "ADMIN", response: { status: 200, schema: ZEffectiveGrant }, errors: [401, 403, 404] },
   { method: "get", path: "/api/v1/grants", summary: "Tool and path grants to roles and users", tag: "policy", role: "ADMIN", query: { role: { description: "ADMIN, APPROVER or USER", type: "string" }, userId: { description: "One user's grants", type: "string" } }, response: { status: 200, schema: ZGrantList }, errors: [401, 403] },

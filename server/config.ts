@@ -39,6 +39,11 @@ const ZEnv = z.object({
   APPROVAL_USE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(3600),
   APPROVAL_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional(),
   APPROVAL_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+  CODE_MODE_WALL_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  CODE_MODE_MEMORY_MB: z.coerce.number().int().min(8).max(4096).default(64),
+  CODE_MODE_MAX_TOOL_CALLS: z.coerce.number().int().min(1).max(10_000).default(100),
+  CODE_MODE_MAX_OUTPUT_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(20 * 1024),
+  CODE_MODE_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
   SANDBOX_UID_BASE: z.coerce.number().int().min(1000).max(4_000_000_000).default(200_000),
   SANDBOX_SAMPLE_MS: z.coerce.number().int().min(50).max(60_000).default(500),
   SANDBOX_HIDE_PATHS: z.string().default(""),
@@ -62,6 +67,8 @@ export type Config = {
   logLevel: string;
   login: { maxFailures: number; windowSeconds: number };
   noDemo: boolean;
+  /** Code mode (`/mcp/code`): limits of one program run, and the worker threads that run programs. */
+  codeMode: { wallMs: number; memoryBytes: number; maxToolCalls: number; maxOutputBytes: number; workers: number };
   sandbox: {
     /** Sandboxed servers run as uidBase + 0..49999 (stable per server). */
     uidBase: number;
@@ -116,6 +123,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     login: { maxFailures: e.LOGIN_MAX_FAILURES, windowSeconds: e.LOGIN_WINDOW_SECONDS },
     noDemo: e.PORTCULLIS_NO_DEMO,
+    codeMode: {
+      wallMs: e.CODE_MODE_WALL_MS,
+      memoryBytes: e.CODE_MODE_MEMORY_MB * 1024 * 1024,
+      maxToolCalls: e.CODE_MODE_MAX_TOOL_CALLS,
+      maxOutputBytes: e.CODE_MODE_MAX_OUTPUT_BYTES,
+      workers: e.CODE_MODE_WORKERS,
+    },
     sandbox: {
       uidBase: e.SANDBOX_UID_BASE,
       sampleMs: e.SANDBOX_SAMPLE_MS,

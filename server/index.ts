@@ -29,6 +29,13 @@ import { createRegistry, type Registry } from "./registry/create-registry";
 import { detectSandboxSupport, type HostSupport } from "./sandbox/detect";
 import type { TSandboxSupport } from "../lib/sandbox-schemas";
 import { createLauncher, type GatewayLauncher } from "./sandbox/launcher";
+import { buildCodeModeServer } from "./codemode/code-server";
+import { playgroundRun, playgroundTypes } from "./codemode/playground";
+import type { CodeModeDeps } from "./codemode/program-runner";
+import type { TCodeRun } from "../lib/codemode-schemas";
+import { DEFAULT_EXEC_LIMITS, type ExecLimits } from "./codemode/executor";
+import { createExecutorPool, type ExecutorPool } from "./codemode/executor-pool";
+import { createWorkspace, type Workspace } from "./codemode/workspace";
 import { tryToolCall } from "./registry/try-tool-call";
 import { createUpstreamPool, type PoolOptions, type UpstreamPool } from "./upstream/upstream-pool";
 import { createApiToken } from "./tokens/create-api-token";
@@ -73,6 +80,7 @@ export const GATEWAY_LIMITS = { maxOutputBytes: 100 * 1024, maxRequestBytes: 102
 export function createGateway({ db, databaseUrl, logger, config, pool: poolOptions, tasks: taskOptions, approvals: approvalOptions }: GatewayDeps) {
   const loginLimiter = createLoginLimiter(databaseUrl, config.login);
   const tracing = config.otlp.endpoint ? startTracing(config.otlp.endpoint, { headers: config.otlp.headers }) : undefined;
+  const codeLimits: ExecLimits = { ...DEFAULT_EXEC_LIMITS, wallMs: config.codeMode.wallMs, memoryBytes: config.codeMode.memoryBytes, maxToolCalls: config.codeMode.maxToolCalls, maxOutputBytes: config.codeMode.maxOutputBytes };
   // Which isolation profiles this host runs: found once, on first need (a few short test launches).
   let support: Promise<HostSupport> | undefined;
   const sandboxSupport = () => (support ??= detectSandboxSupport());
@@ -92,6 +100,8 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         redaction: { ready: Promise<void>; reload(): Promise<void>; close(): void };
         secrets: SecretStore;
         launcher: GatewayLauncher;
+        executor: ExecutorPool;
+        workspace: Workspace;
       }
     | undefined;
   const gatewayCore = () => {
@@ -158,11 +168,19 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       // Every call leaves one log line bound to its request id (metrics/call-log.ts).
       const pipeline = logCalls(buildToolPipeline({ db, logger, pool, rateLimit: limiter.middleware, policy, tasks, approvals }, GATEWAY_LIMITS), logger);
       const sessions = createSessionUpstreams({ db, bus, logger }, { launcher });
-      core = { bus, pool, registry, pipeline, limiter, sessions, caches: { sessions: sessionCache, agents: agentAuth, policy }, audit, tasks, approvals, redaction, secrets, launcher };
+      // Code mode: programs run in QuickJS inside worker threads, warmed at start (startUpstreams).
+      const executor = createExecutorPool({ size: config.codeMode.workers, limits: codeLimits });
+      const workspace = createWorkspace(db);
+      core = { bus, pool, registry, pipeline, limiter, sessions, caches: { sessions: sessionCache, agents: agentAuth, policy }, audit, tasks, approvals, redaction, secrets, launcher, executor, workspace };
     }
     return core;
   };
   let metrics: GatewayMetrics | undefined;
+  const codeModeDeps = (): CodeModeDeps => {
+    const c = gatewayCore();
+    const taskTools = { pollSeconds: c.tasks.options.pollSeconds, maxOutputBytes: GATEWAY_LIMITS.maxOutputBytes };
+    return { registry: c.registry, pipeline: c.pipeline, pool: c.pool, bus: c.bus, db, logger, policy: c.caches.policy, taskTools, approvals: c.approvals, executor: c.executor, limits: codeLimits, workspace: c.workspace };
+  };
   const reloadRedaction = () => gatewayCore().redaction.reload().catch((err: unknown) => logger.error({ err }, "reloading the redactor failed"));
   return {
     db,
@@ -260,6 +278,11 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       values: () => gatewayCore().secrets.values(),
     },
     /** Settings → Redaction: what is masked or hashed before audit rows and log lines are written. */
+    /** The console's code playground (a person runs a program with their or an agent session's permissions). */
+    codeMode: {
+      run: (ctx: RequestContext, input: TCodeRun) => playgroundRun(codeModeDeps(), ctx, input),
+      types: (ctx: RequestContext, agentSessionId: string | null) => playgroundTypes(codeModeDeps(), ctx, agentSessionId),
+    },
     /** What this host's sandboxing can do (profiles found at start, how memory is enforced). */
     sandbox: {
       async support(): Promise<TSandboxSupport> {
@@ -299,9 +322,9 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     /** Start-up: finds which isolation profiles this host runs (and says so), then connects every server. */
     async startUpstreams() {
       const support = await sandboxSupport();
-      for (const p of support.profiles) logger.info({ profile: p.profile, available: p.available, detail: p.detail }, `sandbox profile ${p.profile}: ${p.available ? "available" : "not available"}`);
-      logger.info({ defaultProfile: support.defaultProfile, memoryEnforcement: support.memoryEnforcement }, "sandbox: new stdio servers get this profile");
-      await gatewayCore().registry.startAll();
+      const profiles = support.profiles.map((p) => `${p.profile}: ${p.available ? "available" : "not available"} (${p.detail})`).join("; ");
+      logger.info({ defaultProfile: support.defaultProfile, memoryEnforcement: support.memoryEnforcement }, `sandbox profiles: ${profiles}`);
+      await Promise.all([gatewayCore().registry.startAll(), gatewayCore().executor.ready()]);
     },
     /** Starts this process's task workers and the sweeper that recovers tasks of stopped processes. */
     startTasks: () => {
@@ -320,11 +343,12 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
             db,
             bus: c.bus,
             authenticate: (token) => c.caches.agents.authenticate(token),
-            endpointExists: async (e) => e.kind === "aggregate" || (await c.registry.resolveServer(e.slug, 0)) !== null,
+            endpointExists: async (e) => e.kind !== "server" || (await c.registry.resolveServer(e.slug, 0)) !== null,
             serve: async (e, session, transport) => {
               const taskTools = { pollSeconds: c.tasks.options.pollSeconds, maxOutputBytes: GATEWAY_LIMITS.maxOutputBytes };
               const deps = { registry: c.registry, pipeline: c.pipeline, pool: c.pool, bus: c.bus, db, logger, sessions: c.sessions, policy: c.caches.policy, taskTools, approvals: c.approvals };
               if (e.kind === "aggregate") await buildAggregateServer(deps, session).connect(transport);
+              else if (e.kind === "code") await buildCodeModeServer({ ...deps, executor: c.executor, limits: codeLimits, workspace: c.workspace }, session).connect(transport);
               else serveTransparent(deps, e.slug, session, transport);
             },
             maxRequestBytes: GATEWAY_LIMITS.maxRequestBytes,
@@ -343,6 +367,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         await core.sessions.closeAll();
         await core.pool.close();
         await core.launcher.close();
+        await core.executor.close();
         await core.bus.close();
         await core.limiter.close();
         core.caches.sessions.close();

@@ -19,9 +19,9 @@ import { closeMcpSession, createMcpSession, findMcpSession, newSessionId } from 
 import { createStreamEventStore, resumeStream, SSE_RETRY_MS } from "./stream-events";
 
 /** `/mcp` (all servers, prefixed names) or `/mcp/s/<slug>` (one server, transparent). */
-export type McpEndpoint = { kind: "aggregate" } | { kind: "server"; slug: string };
+export type McpEndpoint = { kind: "aggregate" } | { kind: "code" } | { kind: "server"; slug: string };
 
-export const endpointName = (e: McpEndpoint) => (e.kind === "aggregate" ? "mcp" : `mcp/s/${e.slug}`);
+export const endpointName = (e: McpEndpoint) => (e.kind === "aggregate" ? "mcp" : e.kind === "code" ? "mcp/code" : `mcp/s/${e.slug}`);
 
 /** What a request handler knows about the MCP session it serves. */
 export type McpSessionView = {
@@ -176,7 +176,7 @@ export async function handleMcpRequest(deps: McpHttpDeps, req: Request, endpoint
 
   // `/mcp` sends nothing but the answer unless progress was asked for: a plain JSON answer then saves the SSE
   // stream. The transparent endpoint may relay the upstream's requests and notifications, so it streams.
-  const enableJsonResponse = endpoint.kind === "aggregate" && !messages.some(wantsProgress);
+  const enableJsonResponse = endpoint.kind !== "server" && !messages.some(wantsProgress);
   // An SSE answer is resumable: its events are stored, and it opens with a priming event and a retry hint.
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,

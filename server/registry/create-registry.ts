@@ -220,6 +220,8 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets }: Regi
       const defs = how === "restart" ? await pool.restart(s.id, role) : await pool.start(specFor(s, role, launch));
       // No definitions: a live connection was ended; the pool's reconnect reports what it finds.
       if (defs) await db.$transaction((tx) => syncDefinitions(tx, s.id, role, launch, defs));
+      // The status the pool reported on the way (CONNECTING, then HEALTHY) is written before the caller reads the row.
+      if (role === "active") await statusWrites.get(s.id);
       return undefined;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);

@@ -69,6 +69,11 @@ export type TaskContext = {
   idempotencyKey?: string | undefined;
   /** The client asked for an MCP task (protocol 2025-11-25 `params.task`). */
   mcpTask?: { ttl?: number | null | undefined } | undefined;
+  /**
+   * A call from inside a code-mode program: it runs to its end where it was made, never becomes a task and is
+   * never answered from an earlier identical call; the context only lets a HIGH-tier call be held for a person.
+   */
+  inline?: boolean | undefined;
 };
 
 export const RUN_TASK_JOB = "portcullis_run_task";

@@ -62,7 +62,7 @@ export function taskSwitch(engine: TaskEngine, db: DbTx, maxOutputBytes: number)
   return (next) => async (call, ctx, notes) => {
     const bound = (result: CallToolResult) => boundNoted(result, maxOutputBytes, call.tool, notes);
     const tc = call.task;
-    if (!tc) return bound(await next(call, ctx, notes));
+    if (!tc || tc.inline) return bound(await next(call, ctx, notes));
 
     const replayed = await findReplay(db, tc.agentSessionId, call.tool.gatewayName, call.arguments, tc.idempotencyKey, dedupeWindowMs);
     if (replayed) {

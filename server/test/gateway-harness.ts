@@ -198,10 +198,12 @@ export async function startTestGateway(
     ...(opts.approvals && { approvals: opts.approvals }),
   });
   if (opts.tasks) await gateway.startTasks();
-  // The app's two routes: /mcp (aggregate) and /mcp/s/<slug> (one server, transparent).
+  // The app's routes: /mcp (aggregate), /mcp/code (code mode) and /mcp/s/<slug> (one server, transparent).
   const http = await serveWebHandler((req) => {
-    const slug = /^\/mcp\/s\/([^/?]+)/.exec(new URL(req.url).pathname)?.[1];
-    return gateway.mcp.handle(req, slug ? { kind: "server", slug: decodeURIComponent(slug) } : { kind: "aggregate" });
+    const pathname = new URL(req.url).pathname;
+    const slug = /^\/mcp\/s\/([^/?]+)/.exec(pathname)?.[1];
+    if (slug) return gateway.mcp.handle(req, { kind: "server", slug: decodeURIComponent(slug) });
+    return gateway.mcp.handle(req, pathname.startsWith("/mcp/code") ? { kind: "code" } : { kind: "aggregate" });
   });
   return {
     gateway,

@@ -1,0 +1,175 @@
+// The MCP server behind `/mcp/code`: whatever the number of upstream tools, an agent sees only search_tools,
+// execute_code, request_approval and the task tools. It finds tools with search_tools and calls them from a
+// short program run by execute_code in a QuickJS sandbox; only what the program returns goes back to the model.
+// Every call inside a program goes through the same pipeline as a direct call (whitelist, tier, rules, schema,
+// rate limit, audit under the execution's request id).
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { approvalToolDefinitions, callApprovalTool, isApprovalTool } from "../approvals/approval-tools";
+import type { RequestContext } from "../context";
+import { GATEWAY_INFO, type AggregateSession } from "../mcp/build-aggregate-server";
+import { auditedRequest } from "../mcp/audited-request";
+import { cancellable } from "../mcp/cancellation";
+import { sessionAccess } from "../policy/session-access";
+import { parseGatewayName } from "../registry/gateway-name";
+import { callTaskTool, isTaskTool, taskContextOf, taskToolDefinitions, type TaskToolDeps } from "../tasks/task-tools";
+import { runProgram, type CodeModeDeps } from "./program-runner";
+import type { ExecLimits } from "./executor";
+import { cachedToolIndex } from "./tool-index-cache";
+
+export type { CodeModeDeps } from "./program-runner";
+
+const MAX_CODE_CHARS = 100_000;
+
+export const CODE_MODE_TOOLS = ["search_tools", "execute_code"] as const;
+
+const ZSearch = z
+  .object({
+    query: z.string().min(1).max(500),
+    detail: z.enum(["name", "summary", "full"]).default("summary"),
+    limit: z.number().int().min(1).max(50).default(10),
+  })
+  .strict();
+
+const ZExecute = z
+  .object({
+    code: z.string().min(1).max(MAX_CODE_CHARS),
+    timeoutMs: z.number().int().min(100).optional(),
+    language: z.enum(["js", "ts"]).optional(),
+  })
+  .strict();
+
+function codeModeToolDefinitions(limits: ExecLimits): Tool[] {
+  return [
+    {
+      name: "search_tools",
+      description:
+        "Find the tools you may call, ranked for a free-text query. detail: name (call paths), summary (one line and arguments), full (TypeScript declarations to program against).",
+      inputSchema: {
+        type: "object",
+        properties: {
+          query: { type: "string", description: "What you want to do, e.g. 'refund an order'" },
+          detail: { type: "string", enum: ["name", "summary", "full"], default: "summary" },
+          limit: { type: "integer", minimum: 1, maximum: 50, default: 10 },
+        },
+        required: ["query"],
+        additionalProperties: false,
+      },
+      annotations: { readOnlyHint: true },
+    },
+    {
+      name: "execute_code",
+      description: `Run a JavaScript or TypeScript program (the body of an async function) in a sandbox. Call tools with \`await tools.<server>.<tool>(args)\` (Promise.all runs them in parallel); a tool with an output schema resolves to its structured result, others to { content, isError }. console.log is captured; the value you return comes back. No network, files or timers. Limits: ${String(limits.wallMs / 1000)} s, ${String(limits.maxToolCalls)} tool calls, ${String(Math.round(limits.maxOutputBytes / 1024))} KB of output. A high-risk tool throws ApprovalRequired with approvalId.`,
+      inputSchema: {
+        type: "object",
+        properties: {
+          code: { type: "string", description: "The program; `return` its result" },
+          timeoutMs: { type: "integer", minimum: 100, maximum: limits.wallMs },
+          language: { type: "string", enum: ["js", "ts"], description: "ts: types are stripped first (default: detected)" },
+        },
+        required: ["code"],
+        additionalProperties: false,
+      },
+    },
+  ];
+}
+
+function invalid(err: z.ZodError): never {
+  throw new McpError(ErrorCode.InvalidParams, `Invalid arguments: ${err.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}`);
+}
+
+const asResult = (value: Record<string, unknown>, isError = false): CallToolResult => ({
+  content: [{ type: "text", text: JSON.stringify(value) }],
+  structuredContent: value,
+  ...(isError && { isError: true }),
+});
+
+export function buildCodeModeServer(deps: CodeModeDeps, session: AggregateSession): Server {
+  const taskDeps: TaskToolDeps = { db: deps.db, ...deps.taskTools };
+  const owner = session.grant.agentSessionId ? { agentSessionId: session.grant.agentSessionId, ownerId: session.grant.userId } : undefined;
+  const server = new Server(GATEWAY_INFO, {
+    capabilities: { tools: { listChanged: true } },
+    instructions: "Find tools with search_tools, then call them from a program with execute_code. Calls are checked, bounded and audited by Portcullis.",
+  });
+  const requestCtx = (id: string | number): RequestContext => ({ ...session.ctx, requestId: `${session.ctx.requestId}:${String(id)}` });
+  const access = () => sessionAccess(deps.policy, session.grant);
+  const gatewayInfo = (target: string, args: Record<string, unknown>) => ({
+    action: "tool.called" as const,
+    endpoint: "mcp/code",
+    serverSlug: "portcullis",
+    target,
+    argumentKeys: Object.keys(args),
+    mcpSessionId: session.mcpSessionId,
+  });
+
+  /** The tools this session may call, as search_tools ranks them. */
+  async function toolIndex() {
+    const { mayUse } = await access();
+    return cachedToolIndex((await deps.registry.visibleTools(session.bucket)).filter((t) => mayUse(t.name)));
+  }
+
+  server.setRequestHandler(ListToolsRequestSchema, (_req, extra) =>
+    auditedRequest(deps, requestCtx(extra.requestId), { action: "tools.listed", endpoint: "mcp/code", serverSlug: "", target: "tools.listed", mcpSessionId: session.mcpSessionId }, () =>
+      Promise.resolve({
+        tools: [...codeModeToolDefinitions(deps.limits), ...(owner ? [...taskToolDefinitions(taskDeps.pollSeconds), ...(deps.approvals ? approvalToolDefinitions() : [])] : [])],
+      }),
+    ),
+  );
+
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+    const name = req.params.name;
+    const args = req.params.arguments ?? {};
+    const ctx = requestCtx(extra.requestId);
+
+    if (name === "search_tools") {
+      const parsed = ZSearch.safeParse(args);
+      if (!parsed.success) invalid(parsed.error);
+      return auditedRequest(deps, ctx, gatewayInfo(name, args), async () => {
+        const answer = (await toolIndex()).search(parsed.data.query, { detail: parsed.data.detail, limit: parsed.data.limit });
+        return asResult(answer);
+      });
+    }
+
+    if (name === "execute_code") {
+      const parsed = ZExecute.safeParse(args);
+      if (!parsed.success) invalid(parsed.error);
+      const { code, timeoutMs, language } = parsed.data;
+      return auditedRequest(deps, ctx, gatewayInfo(name, args), () =>
+        cancellable(deps.bus, session.mcpSessionId, extra.requestId, extra.signal, async (signal) => {
+          const { run } = await runProgram(deps, { grant: session.grant, ctx, bucket: session.bucket, sessionKey: session.sessionKey, signal }, code, {
+            ...(timeoutMs !== undefined && { timeoutMs }),
+            ...(language && { language }),
+          });
+          const value: Record<string, unknown> = {
+            ...(run.result !== undefined && { result: run.result }),
+            ...(run.error && { error: run.error }),
+            logs: run.logs,
+            toolCalls: run.toolCalls,
+            durationMs: Math.round(run.durationMs),
+            ...(run.truncated && { truncated: true }),
+          };
+          return asResult(value, run.error !== undefined);
+        }),
+      );
+    }
+
+    if (owner && isTaskTool(name)) {
+      return auditedRequest(deps, ctx, gatewayInfo(name, args), () => callTaskTool(taskDeps, ctx, owner, name, args));
+    }
+    if (owner && deps.approvals && isApprovalTool(name)) {
+      const approvals = deps.approvals;
+      const tc = taskContextOf(session.grant, "mcp/code", {})!;
+      const resolve = async (n: string) => {
+        const r = await deps.registry.resolveTool(n, session.bucket);
+        return "error" in r ? r : r.refusal ? { error: r.refusal.message } : r.tool;
+      };
+      return auditedRequest(deps, ctx, gatewayInfo(name, args), () => callApprovalTool({ approvals, policy: deps.policy, resolve }, ctx, session.grant, tc, name, args));
+    }
+    // Upstream tools are reached from programs only: a direct call names what to do instead.
+    const info = { ...gatewayInfo(name, args), serverSlug: parseGatewayName(name)?.slug ?? "", denied: { code: "unknown_tool", reason: `This endpoint offers search_tools and execute_code; call ${name} from a program: await tools.<server>.<tool>(args).` } };
+    return auditedRequest(deps, ctx, info, () => Promise.reject(new Error("unreachable")));
+  });
+
+  return server;
+}
