@@ -18,6 +18,7 @@ export const NAV: readonly NavItem[] = [
   { href: "/policies", label: "Policies", minRole: "ADMIN" },
   { href: "/approvals", label: "Approvals", minRole: "APPROVER" },
   { href: "/tasks", label: "Tasks", minRole: "USER" },
+  { href: "/playground", label: "Code playground", minRole: "USER" },
   { href: "/audit", label: "Audit", minRole: "ADMIN" },
   { href: "/users", label: "Users", minRole: "ADMIN" },
   { href: "/settings", label: "Settings", minRole: "USER" },

@@ -29,7 +29,7 @@ describe("loadConfig", () => {
       login: { maxFailures: 5, windowSeconds: 900 },
       noDemo: false,
       sandbox: { uidBase: 200_000, sampleMs: 500, hidePaths: [], runtimeDir: undefined },
-      codeMode: { wallMs: 30_000, memoryBytes: 64 * 1024 * 1024, maxToolCalls: 100, maxOutputBytes: 20 * 1024, workers: 2 },
+      codeMode: { wallMs: 30_000, memoryBytes: 64 * 1024 * 1024, maxToolCalls: 100, maxOutputBytes: 20 * 1024, workers: 2, privacyAlways: false },
       mcpAllowedHosts: [],
       rateLimits: { perSessionPerMinute: 600, perToolPerMinute: 6000 },
       tasks: { thresholdMs: 1000, concurrency: 8, resultMaxBytes: 1048576, retentionDays: 7, dedupeWindowMs: 30_000, sweepIntervalMs: 5000 },
@@ -52,12 +52,13 @@ describe("loadConfig", () => {
   });
 
   it("reads the code-mode limits", () => {
-    expect(loadConfig({ CODE_MODE_WALL_MS: "5000", CODE_MODE_MEMORY_MB: "32", CODE_MODE_MAX_TOOL_CALLS: "10", CODE_MODE_MAX_OUTPUT_BYTES: "4096", CODE_MODE_WORKERS: "4" }).codeMode).toEqual({
+    expect(loadConfig({ CODE_MODE_WALL_MS: "5000", CODE_MODE_MEMORY_MB: "32", CODE_MODE_MAX_TOOL_CALLS: "10", CODE_MODE_MAX_OUTPUT_BYTES: "4096", CODE_MODE_WORKERS: "4", CODE_MODE_PRIVACY: "1" }).codeMode).toEqual({
       wallMs: 5000,
       memoryBytes: 32 * 1024 * 1024,
       maxToolCalls: 10,
       maxOutputBytes: 4096,
       workers: 4,
+      privacyAlways: true,
     });
     expect(() => loadConfig({ CODE_MODE_WALL_MS: "5" })).toThrow(/CODE_MODE_WALL_MS/);
     expect(() => loadConfig({ CODE_MODE_WORKERS: "0" })).toThrow(/CODE_MODE_WORKERS/);

@@ -44,6 +44,7 @@ const ZEnv = z.object({
   CODE_MODE_MAX_TOOL_CALLS: z.coerce.number().int().min(1).max(10_000).default(100),
   CODE_MODE_MAX_OUTPUT_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(20 * 1024),
   CODE_MODE_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
+  CODE_MODE_PRIVACY: bool.default(false),
   SANDBOX_UID_BASE: z.coerce.number().int().min(1000).max(4_000_000_000).default(200_000),
   SANDBOX_SAMPLE_MS: z.coerce.number().int().min(50).max(60_000).default(500),
   SANDBOX_HIDE_PATHS: z.string().default(""),
@@ -68,7 +69,7 @@ export type Config = {
   login: { maxFailures: number; windowSeconds: number };
   noDemo: boolean;
   /** Code mode (`/mcp/code`): limits of one program run, and the worker threads that run programs. */
-  codeMode: { wallMs: number; memoryBytes: number; maxToolCalls: number; maxOutputBytes: number; workers: number };
+  codeMode: { wallMs: number; memoryBytes: number; maxToolCalls: number; maxOutputBytes: number; workers: number; privacyAlways: boolean };
   sandbox: {
     /** Sandboxed servers run as uidBase + 0..49999 (stable per server). */
     uidBase: number;
@@ -129,6 +130,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxToolCalls: e.CODE_MODE_MAX_TOOL_CALLS,
       maxOutputBytes: e.CODE_MODE_MAX_OUTPUT_BYTES,
       workers: e.CODE_MODE_WORKERS,
+      privacyAlways: e.CODE_MODE_PRIVACY,
     },
     sandbox: {
       uidBase: e.SANDBOX_UID_BASE,

@@ -179,7 +179,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
   const codeModeDeps = (): CodeModeDeps => {
     const c = gatewayCore();
     const taskTools = { pollSeconds: c.tasks.options.pollSeconds, maxOutputBytes: GATEWAY_LIMITS.maxOutputBytes };
-    return { registry: c.registry, pipeline: c.pipeline, pool: c.pool, bus: c.bus, db, logger, policy: c.caches.policy, taskTools, approvals: c.approvals, executor: c.executor, limits: codeLimits, workspace: c.workspace };
+    return { registry: c.registry, pipeline: c.pipeline, pool: c.pool, bus: c.bus, db, logger, policy: c.caches.policy, taskTools, approvals: c.approvals, executor: c.executor, limits: codeLimits, workspace: c.workspace, privacyAlways: config.codeMode.privacyAlways };
   };
   const reloadRedaction = () => gatewayCore().redaction.reload().catch((err: unknown) => logger.error({ err }, "reloading the redactor failed"));
   return {
@@ -348,7 +348,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
               const taskTools = { pollSeconds: c.tasks.options.pollSeconds, maxOutputBytes: GATEWAY_LIMITS.maxOutputBytes };
               const deps = { registry: c.registry, pipeline: c.pipeline, pool: c.pool, bus: c.bus, db, logger, sessions: c.sessions, policy: c.caches.policy, taskTools, approvals: c.approvals };
               if (e.kind === "aggregate") await buildAggregateServer(deps, session).connect(transport);
-              else if (e.kind === "code") await buildCodeModeServer({ ...deps, executor: c.executor, limits: codeLimits, workspace: c.workspace }, session).connect(transport);
+              else if (e.kind === "code") await buildCodeModeServer({ ...deps, executor: c.executor, limits: codeLimits, workspace: c.workspace, privacyAlways: config.codeMode.privacyAlways }, session).connect(transport);
               else serveTransparent(deps, e.slug, session, transport);
             },
             maxRequestBytes: GATEWAY_LIMITS.maxRequestBytes,

@@ -24,6 +24,8 @@ export type Redactor = {
   /** A copy of `value` with secret fields and every pattern match replaced. */
   value(value: unknown): unknown;
   text(s: string): string;
+  /** The same patterns and fields, each match replaced by what `tag` makes of it (code mode's placeholders). */
+  withTag(tag: (name: string, match: string) => string): Redactor;
 };
 
 type Compiled = { name: string; re: RegExp; check?: (match: string) => boolean };
@@ -49,7 +51,7 @@ const normField = (s: string) => s.toLowerCase().replace(/[-_\s]/g, "");
 
 export function buildRedactor(settings: TRedactionSettings, opts: { key?: Buffer | null; secrets?: readonly string[] } = {}): Redactor {
   const key = settings.mode === "hash" ? (opts.key ?? null) : null;
-  const tag = (name: string, match: string) => (key ? `[${name}:${createHmac("sha256", key).update(match).digest("hex").slice(0, 10)}]` : `[${name}]`);
+  const hashTag = (name: string, match: string) => (key ? `[${name}:${createHmac("sha256", key).update(match).digest("hex").slice(0, 10)}]` : `[${name}]`);
   const secrets = [...new Set((opts.secrets ?? []).filter((s) => s.length >= MIN_SECRET_CHARS))].sort((a, b) => b.length - a.length);
   const compiled: Compiled[] = [];
   if (secrets.length) compiled.push({ name: "secret", re: new RegExp(secrets.map(escapeRe).join("|"), "g") });
@@ -62,7 +64,10 @@ export function buildRedactor(settings: TRedactionSettings, opts: { key?: Buffer
     const n = normField(k);
     return fields.some((f) => n.includes(f));
   };
+  return withPatterns(compiled, secretField, hashTag);
+}
 
+function withPatterns(compiled: Compiled[], secretField: (k: string) => boolean, tag: (name: string, match: string) => string): Redactor {
   function text(s: string): string {
     let out = s.length > MAX_SCANNED_CHARS ? `${s.slice(0, MAX_SCANNED_CHARS)}…[cut ${String(s.length - MAX_SCANNED_CHARS)} chars]` : s;
     // PostgreSQL text and jsonb cannot hold NUL: shown as ␀, the row is still written.
@@ -95,7 +100,7 @@ export function buildRedactor(settings: TRedactionSettings, opts: { key?: Buffer
     return v;
   }
 
-  return { value: (v) => value(v), text };
+  return { value: (v) => value(v), text, withTag: (t) => withPatterns(compiled, secretField, t) };
 }
 
 /** Audit `arguments`: redacted, and cut when large (the keys are kept). */

@@ -144,6 +144,20 @@ describe("code mode (/mcp/code)", () => {
     expect(missing.error).toMatchObject({ name: "WorkspaceError" });
   });
 
+  it("privacy: personal data in what returns becomes stable placeholders, restored when a later program passes them to a tool", async () => {
+    const { run: first } = await run(agent, `const r = await tools.everything.echo({ message: "write to jane.doe@example.com" }); console.log(r.content[0].text); return r.content[0].text;`, { privacy: true });
+    expect(first.result).toBe("Echo: write to [[email_1]]");
+    expect(first.logs).toEqual(["Echo: write to [[email_1]]"]);
+    expect(JSON.stringify(first)).not.toContain("jane.doe");
+    // The model passes the placeholder on: the tool gets the address, the model sees the placeholder again.
+    const { run: second } = await run(agent, `const r = await tools.everything.echo({ message: "[[email_1]]" }); return { sawAddress: r.content[0].text.includes("jane.doe@example.com"), text: r.content[0].text };`, { privacy: true });
+    expect(second.result).toEqual({ sawAddress: true, text: "Echo: [[email_1]]" });
+    // Without the option, values pass as they are; and the vault is not a key a program can list.
+    const { run: plain } = await run(agent, `return [(await tools.everything.echo({ message: "jane.doe@example.com" })).content[0].text, await workspace.list("")];`);
+    expect((plain.result as [string, string[]])[0]).toBe("Echo: jane.doe@example.com");
+    expect((plain.result as [string, string[]])[1].some((k) => k.startsWith("$"))).toBe(false);
+  });
+
   it("rejects bad arguments with a clear JSON-RPC error", async () => {
     const err = await agent.client.callTool({ name: "execute_code", arguments: { code: "" } }).then(
       () => undefined,

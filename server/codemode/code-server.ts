@@ -37,6 +37,7 @@ const ZExecute = z
     code: z.string().min(1).max(MAX_CODE_CHARS),
     timeoutMs: z.number().int().min(100).optional(),
     language: z.enum(["js", "ts"]).optional(),
+    privacy: z.boolean().optional(),
   })
   .strict();
 
@@ -67,6 +68,7 @@ function codeModeToolDefinitions(limits: ExecLimits): Tool[] {
           code: { type: "string", description: "The program; `return` its result" },
           timeoutMs: { type: "integer", minimum: 100, maximum: limits.wallMs },
           language: { type: "string", enum: ["js", "ts"], description: "ts: types are stripped first (default: detected)" },
+          privacy: { type: "boolean", description: "Replace personal data in what returns by placeholders like [[email_1]]; pass them to tools as they are" },
         },
         required: ["code"],
         additionalProperties: false,
@@ -134,12 +136,13 @@ export function buildCodeModeServer(deps: CodeModeDeps, session: AggregateSessio
     if (name === "execute_code") {
       const parsed = ZExecute.safeParse(args);
       if (!parsed.success) invalid(parsed.error);
-      const { code, timeoutMs, language } = parsed.data;
+      const { code, timeoutMs, language, privacy } = parsed.data;
       return auditedRequest(deps, ctx, gatewayInfo(name, args), () =>
         cancellable(deps.bus, session.mcpSessionId, extra.requestId, extra.signal, async (signal) => {
           const { run } = await runProgram(deps, { grant: session.grant, ctx, bucket: session.bucket, sessionKey: session.sessionKey, signal }, code, {
             ...(timeoutMs !== undefined && { timeoutMs }),
             ...(language && { language }),
+            ...(privacy !== undefined && { privacy }),
           });
           const value: Record<string, unknown> = {
             ...(run.result !== undefined && { result: run.result }),

@@ -9,9 +9,17 @@ import type { CallNotes } from "../pipeline/types";
 import type { SessionGrant } from "../policy/evaluate";
 import { taskContextOf } from "../tasks/task-tools";
 import type { BridgeAnswer, ExecLimits, ExecResult, Executor } from "./executor";
+import { redactor } from "../audit/redaction";
+import { openVault } from "./privacy";
 import { PROGRAM_PRELUDE, SKILLS_SERVER, WORKSPACE_SERVER, WorkspaceError, type Workspace } from "./workspace";
 
-export type CodeModeDeps = AggregateDeps & { executor: Executor; limits: ExecLimits; workspace: Workspace };
+export type CodeModeDeps = AggregateDeps & {
+  executor: Executor;
+  limits: ExecLimits;
+  workspace: Workspace;
+  /** CODE_MODE_PRIVACY: every run of an agent session hides matched values from the model (privacy.ts). */
+  privacyAlways?: boolean | undefined;
+};
 
 /** Whose program it is: the grant decides what its calls may do. */
 export type ProgramScope = { grant: SessionGrant; ctx: RequestContext; bucket: number; sessionKey?: string | undefined; signal: AbortSignal; endpoint?: "code" | "console" };
@@ -39,9 +47,12 @@ export async function runProgram(
   deps: CodeModeDeps,
   scope: ProgramScope,
   code: string,
-  opts: { timeoutMs?: number; language?: "js" | "ts" } = {},
-): Promise<{ run: ExecResult; calls: InnerCall[] }> {
+  opts: { timeoutMs?: number; language?: "js" | "ts"; privacy?: boolean } = {},
+): Promise<{ run: ExecResult; calls: InnerCall[]; privacy: boolean }> {
   const calls: InnerCall[] = [];
+  // Placeholders are kept per agent session: a console run has none to keep them in.
+  const agentSessionId = scope.grant.agentSessionId;
+  const vault = (opts.privacy || deps.privacyAlways) && agentSessionId ? await openVault(deps.db, scope.grant.userId, agentSessionId, redactor()) : undefined;
 
   /** workspace.* and skills.* of the prelude: the caller's user's own entries. */
   async function workspaceCall(serverSlug: string, op: string, a: Record<string, unknown>): Promise<BridgeAnswer> {
@@ -66,6 +77,7 @@ export async function runProgram(
     if (args !== undefined && (typeof args !== "object" || args === null || Array.isArray(args))) {
       return { ok: false, error: { name: "TypeError", message: `tools.${serverSlug}.${tool} takes one object of arguments.` } };
     }
+    if (vault) args = vault.restore(args);
     if (serverSlug === WORKSPACE_SERVER || serverSlug === SKILLS_SERVER) return workspaceCall(serverSlug, tool, (args ?? {}) as Record<string, unknown>);
     const gatewayName = `${serverSlug}__${tool}`;
     const started = performance.now();
@@ -120,5 +132,13 @@ export async function runProgram(
     ...(opts.timeoutMs !== undefined && { wallMs: Math.min(opts.timeoutMs, deps.limits.wallMs) }),
     ...(opts.language && { language: opts.language }),
   });
-  return { run, calls };
+  if (!vault) return { run, calls, privacy: false };
+  const hidden: ExecResult = {
+    ...run,
+    ...(run.result !== undefined && { result: vault.hide(run.result) }),
+    ...(run.error && { error: { ...run.error, message: vault.hideText(run.error.message) } }),
+    logs: run.logs.map((l) => vault.hideText(l)),
+  };
+  await vault.save();
+  return { run: hidden, calls, privacy: true };
 }

@@ -45,8 +45,9 @@ export function createWorkspace(db: Db) {
     },
     async list(userId: string, prefix: unknown = ""): Promise<string[]> {
       if (typeof prefix !== "string" || prefix.length > WORKSPACE_LIMITS.keyChars) throw new WorkspaceError("workspace.list takes a key prefix (a string).");
-      const rows = await db.workspaceEntry.findMany({ where: { userId, key: { startsWith: prefix } }, select: { key: true }, orderBy: { key: "asc" }, take: WORKSPACE_LIMITS.entries });
-      return rows.map((r) => r.key);
+      const rows = await db.workspaceEntry.findMany({ where: { userId, key: { startsWith: prefix } }, select: { key: true }, orderBy: { key: "asc" }, take: WORKSPACE_LIMITS.entries + 100 });
+      // Keys starting with $ are the gateway's own (privacy placeholders): a program cannot name them.
+      return rows.map((r) => r.key).filter((k) => !k.startsWith("$"));
     },
     async delete(userId: string, key: unknown): Promise<boolean> {
       const { count } = await db.workspaceEntry.deleteMany({ where: { userId, key: checkKey(key) } });
