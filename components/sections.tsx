@@ -1,4 +1,5 @@
 // What each console section is for: the sidebar icons and the dashboard cards read from here.
+import { CodeIcon } from "./playground/code-icon";
 import { AgentIcon, ApprovalIcon, AuditIcon, HomeIcon, PolicyIcon, ServerIcon, SettingsIcon, TaskIcon, UsersIcon } from "./icons";
 
 type Section = { icon: (p: { className?: string }) => React.ReactNode; summary: string };
@@ -10,6 +11,7 @@ export const SECTIONS: Record<string, Section> = {
   "/policies": { icon: PolicyIcon, summary: "Decide which tool calls run, which are refused and which wait for a person." },
   "/approvals": { icon: ApprovalIcon, summary: "Review tool calls a policy held back, and approve or deny them." },
   "/tasks": { icon: TaskIcon, summary: "Follow tool calls made through the gateway, from queued to finished." },
+  "/playground": { icon: CodeIcon, summary: "Try a short program that calls tools, with your permissions or an agent session's, and see each call's decision." },
   "/audit": { icon: AuditIcon, summary: "Search the record of sign-ins, changes and tool calls." },
   "/users": { icon: UsersIcon, summary: "Add people, set their roles and disable accounts." },
   "/settings": { icon: SettingsIcon, summary: "Your account and personal API tokens for the REST API." },
