@@ -42,13 +42,16 @@ describe("code mode (/mcp/code)", () => {
     expect((await direct.client.listTools()).tools.length).toBeGreaterThan(names.length + 10);
   });
 
-  it("search_tools ranks the session's tools and gives TypeScript declarations in full detail", async () => {
-    const summary = (await agent.client.callTool({ name: "search_tools", arguments: { query: "sum of two numbers", limit: 3 } })).structuredContent as { tools: { name: string; call: string }[] };
-    expect(summary.tools[0]).toMatchObject({ name: "everything__get-sum", call: 'tools.everything["get-sum"]' });
-    const full = (await agent.client.callTool({ name: "search_tools", arguments: { query: "weather structured content", detail: "full", limit: 1 } })).structuredContent as { tools: { name: string; declaration: string }[] };
-    expect(full.tools[0]!.name).toBe("everything__get-structured-content");
-    expect(full.tools[0]!.declaration).toMatch(/temperature: number/);
-    expect(full.tools[0]!.declaration).toMatch(/"New York" \| "Chicago" \| "Los Angeles"/);
+  it("search_tools ranks the session's tools, one compact line each, and gives TypeScript declarations in full detail", async () => {
+    const summary = firstText(await agent.client.callTool({ name: "search_tools", arguments: { query: "sum of two numbers", limit: 3 } })).split("\n");
+    expect(summary[0]).toMatch(/^tools\.everything\["get-sum"\]\(\{a: number, b: number\}\) — /);
+    const names = firstText(await agent.client.callTool({ name: "search_tools", arguments: { query: "sum", detail: "name", limit: 1 } }));
+    expect(names).toBe('tools.everything["get-sum"]');
+    const full = firstText(await agent.client.callTool({ name: "search_tools", arguments: { query: "weather structured content", detail: "full", limit: 1 } }));
+    expect(full).toMatch(/temperature: number/);
+    expect(full).toMatch(/"New York" \| "Chicago" \| "Los Angeles"/);
+    const none = firstText(await agent.client.callTool({ name: "search_tools", arguments: { query: "zzzqqq" } }));
+    expect(none).toMatch(/No tool you may call matches/);
   });
 
   it("runs a program that calls tools: structured results for tools with an output schema, the CallToolResult otherwise", async () => {
@@ -92,10 +95,9 @@ describe("code mode (/mcp/code)", () => {
     const user = (await db.agentSession.findFirstOrThrow({ include: { user: true } })).user;
     const narrow = await connectAgent(codeUrl, await agentToken(db, user, { tools: ["everything__get-sum"] }));
     env.agents.push(narrow);
-    const search = async (query: string) =>
-      ((await narrow.client.callTool({ name: "search_tools", arguments: { query, detail: "name", limit: 50 } })).structuredContent as { tools: { name: string }[] }).tools.map((t) => t.name);
-    expect(await search("echo a message")).toEqual([]);
-    expect(await search("sum numbers")).toEqual(["everything__get-sum"]);
+    const search = async (query: string) => firstText(await narrow.client.callTool({ name: "search_tools", arguments: { query, detail: "name", limit: 50 } }));
+    expect(await search("echo a message")).toMatch(/No tool you may call matches/);
+    expect(await search("sum numbers")).toBe('tools.everything["get-sum"]');
     const { run: r } = await run(narrow, `return await tools.everything.echo({ message: "hi" });`);
     expect(r.error).toMatchObject({ name: "ToolCallRefused" });
     expect(r.error!.message).toMatch(/not allowed|whitelist/i);

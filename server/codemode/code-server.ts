@@ -16,7 +16,9 @@ import { parseGatewayName } from "../registry/gateway-name";
 import { callTaskTool, isTaskTool, taskContextOf, taskToolDefinitions, type TaskToolDeps } from "../tasks/task-tools";
 import { runProgram, type CodeModeDeps } from "./program-runner";
 import type { ExecLimits } from "./executor";
+import { CALL_TOOL_RESULT_PREAMBLE } from "./declarations";
 import { cachedToolIndex } from "./tool-index-cache";
+import type { SearchAnswer } from "./tool-search";
 
 export type { CodeModeDeps } from "./program-runner";
 
@@ -45,36 +47,57 @@ function codeModeToolDefinitions(limits: ExecLimits): Tool[] {
   return [
     {
       name: "search_tools",
-      description:
-        "Find the tools you may call, ranked for a free-text query. detail: name (call paths), summary (one line and arguments), full (TypeScript declarations to program against).",
+      description: "Find tools you may call. detail: name, summary (default) or full (TypeScript declarations).",
       inputSchema: {
         type: "object",
-        properties: {
-          query: { type: "string", description: "What you want to do, e.g. 'refund an order'" },
-          detail: { type: "string", enum: ["name", "summary", "full"], default: "summary" },
-          limit: { type: "integer", minimum: 1, maximum: 50, default: 10 },
-        },
+        properties: { query: { type: "string" }, detail: { type: "string", enum: ["name", "summary", "full"] }, limit: { type: "integer", minimum: 1, maximum: 50 } },
         required: ["query"],
-        additionalProperties: false,
       },
-      annotations: { readOnlyHint: true },
     },
     {
       name: "execute_code",
-      description: `Run a JavaScript or TypeScript program (the body of an async function) in a sandbox. Call tools with \`await tools.<server>.<tool>(args)\` (Promise.all runs them in parallel); a tool with an output schema resolves to its structured result, others to { content, isError }. console.log is captured; the value you return comes back. No network, files or timers. Limits: ${String(limits.wallMs / 1000)} s, ${String(limits.maxToolCalls)} tool calls, ${String(Math.round(limits.maxOutputBytes / 1024))} KB of output. A high-risk tool throws ApprovalRequired with approvalId.`,
+      description: `Run JS/TS as an async function body. \`await tools.<server>.<tool>(args)\` calls a tool (structured result, else {content,isError}); Promise.all runs calls in parallel; console.log is captured; return the answer. Also workspace.get/set/list and skills.run. High-risk tools throw ApprovalRequired (.approvalId). No network, files or timers; ${String(limits.wallMs / 1000)} s, ${String(limits.maxToolCalls)} calls.`,
       inputSchema: {
         type: "object",
-        properties: {
-          code: { type: "string", description: "The program; `return` its result" },
-          timeoutMs: { type: "integer", minimum: 100, maximum: limits.wallMs },
-          language: { type: "string", enum: ["js", "ts"], description: "ts: types are stripped first (default: detected)" },
-          privacy: { type: "boolean", description: "Replace personal data in what returns by placeholders like [[email_1]]; pass them to tools as they are" },
-        },
+        properties: { code: { type: "string" }, timeoutMs: { type: "integer" }, language: { type: "string", enum: ["js", "ts"] }, privacy: { type: "boolean", description: "Hide personal data as [[kind_n]] placeholders" } },
         required: ["code"],
-        additionalProperties: false,
       },
     },
   ];
+}
+
+/** The task and approval tools as /mcp/code lists them: same names and arguments, a line each. */
+const COMPACT: Record<string, string> = {
+  get_task_status: "Status of a task; poll when retry_after_seconds says.",
+  get_task_result: "Result of a finished task (page: 2, 3, … for large ones).",
+  cancel_task: "Cancel one of your tasks.",
+  list_my_tasks: "Your recent tasks.",
+  request_approval: "Ask a person to approve one high-risk call: tool, exact arguments, justification.",
+  get_approval_status: "PENDING, APPROVED (call now with those arguments), USED, REJECTED, EXPIRED or CANCELED.",
+};
+
+function stripDescriptions(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(stripDescriptions);
+  if (!schema || typeof schema !== "object") return schema;
+  return Object.fromEntries(
+    Object.entries(schema as Record<string, unknown>)
+      .filter(([k]) => k !== "description" && k !== "title" && k !== "additionalProperties")
+      .map(([k, v]) => [k, stripDescriptions(v)]),
+  );
+}
+
+function compact(tools: Tool[]): Tool[] {
+  return tools.map((t) => ({ name: t.name, description: COMPACT[t.name] ?? t.description, inputSchema: stripDescriptions(t.inputSchema) as Tool["inputSchema"] }));
+}
+
+/** search_tools' answer as the model reads it: one line per tool (or its declaration), text only. */
+function searchText(answer: SearchAnswer, detail: "name" | "summary" | "full"): string {
+  if (answer.tools.length === 0) return "No tool you may call matches. Try other words.";
+  const lines = answer.tools.map((t) =>
+    detail === "name" ? t.call : detail === "summary" ? `${t.call}({${t.args ?? ""}})${t.description ? ` — ${t.description}` : ""}` : (t.declaration ?? t.call),
+  );
+  const preamble = detail === "full" && answer.tools.some((t) => t.declaration?.includes("CallToolResult")) ? `${CALL_TOOL_RESULT_PREAMBLE}\n` : "";
+  return preamble + lines.join(detail === "full" ? "\n\n" : "\n");
 }
 
 function invalid(err: z.ZodError): never {
@@ -114,7 +137,7 @@ export function buildCodeModeServer(deps: CodeModeDeps, session: AggregateSessio
   server.setRequestHandler(ListToolsRequestSchema, (_req, extra) =>
     auditedRequest(deps, requestCtx(extra.requestId), { action: "tools.listed", endpoint: "mcp/code", serverSlug: "", target: "tools.listed", mcpSessionId: session.mcpSessionId }, () =>
       Promise.resolve({
-        tools: [...codeModeToolDefinitions(deps.limits), ...(owner ? [...taskToolDefinitions(taskDeps.pollSeconds), ...(deps.approvals ? approvalToolDefinitions() : [])] : [])],
+        tools: [...codeModeToolDefinitions(deps.limits), ...(owner ? compact([...taskToolDefinitions(taskDeps.pollSeconds), ...(deps.approvals ? approvalToolDefinitions() : [])]) : [])],
       }),
     ),
   );
@@ -129,7 +152,7 @@ export function buildCodeModeServer(deps: CodeModeDeps, session: AggregateSessio
       if (!parsed.success) invalid(parsed.error);
       return auditedRequest(deps, ctx, gatewayInfo(name, args), async () => {
         const answer = (await toolIndex()).search(parsed.data.query, { detail: parsed.data.detail, limit: parsed.data.limit });
-        return asResult(answer);
+        return { content: [{ type: "text" as const, text: searchText(answer, parsed.data.detail) }] };
       });
     }
 

@@ -101,7 +101,9 @@ export async function runProgram(
         // Inline: the call runs to its end inside the program (never a task); the context only lets a
         // HIGH-tier call be held for a person.
         ...(tc && { task: { ...tc, inline: true } }),
-        signal: scope.signal,
+        // A signal per call: the SDK adds an abort listener per request and keeps it, so one signal shared by a
+        // program's many calls would collect them (MaxListenersExceededWarning past ten).
+        signal: AbortSignal.any([scope.signal]),
       },
       scope.ctx,
       notes,
