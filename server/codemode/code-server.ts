@@ -47,19 +47,19 @@ function codeModeToolDefinitions(limits: ExecLimits): Tool[] {
   return [
     {
       name: "search_tools",
-      description: "Find tools you may call. detail: name, summary (default) or full (TypeScript declarations).",
+      description: "Find tools you may call; detail full gives TypeScript declarations.",
       inputSchema: {
         type: "object",
-        properties: { query: { type: "string" }, detail: { type: "string", enum: ["name", "summary", "full"] }, limit: { type: "integer", minimum: 1, maximum: 50 } },
+        properties: { query: { type: "string" }, detail: { type: "string", enum: ["name", "summary", "full"] }, limit: { type: "integer" } },
         required: ["query"],
       },
     },
     {
       name: "execute_code",
-      description: `Run JS/TS as an async function body. \`await tools.<server>.<tool>(args)\` calls a tool (structured result, else {content,isError}); Promise.all runs calls in parallel; console.log is captured; return the answer. Also workspace.get/set/list and skills.run. High-risk tools throw ApprovalRequired (.approvalId). No network, files or timers; ${String(limits.wallMs / 1000)} s, ${String(limits.maxToolCalls)} calls.`,
+      description: `Run a JS/TS async function body in a sandbox: \`await tools.<server>.<tool>(args)\` (Promise.all: parallel), console.log, workspace, skills; return the result. High-risk tools throw ApprovalRequired (.approvalId). ${String(limits.wallMs / 1000)} s, ${String(limits.maxToolCalls)} calls.`,
       inputSchema: {
         type: "object",
-        properties: { code: { type: "string" }, timeoutMs: { type: "integer" }, language: { type: "string", enum: ["js", "ts"] }, privacy: { type: "boolean", description: "Hide personal data as [[kind_n]] placeholders" } },
+        properties: { code: { type: "string" }, timeoutMs: { type: "integer" }, language: { type: "string", enum: ["js", "ts"] }, privacy: { type: "boolean" } },
         required: ["code"],
       },
     },
@@ -71,7 +71,7 @@ const COMPACT: Record<string, string> = {
   get_task_status: "Status of a task; poll when retry_after_seconds says.",
   get_task_result: "Result of a finished task (page: 2, 3, … for large ones).",
   cancel_task: "Cancel one of your tasks.",
-  list_my_tasks: "Your recent tasks.",
+  list_my_tasks: "Your tasks, newest first.",
   request_approval: "Ask a person to approve one high-risk call: tool, exact arguments, justification.",
   get_approval_status: "PENDING, APPROVED (call now with those arguments), USED, REJECTED, EXPIRED or CANCELED.",
 };
@@ -81,7 +81,7 @@ function stripDescriptions(schema: unknown): unknown {
   if (!schema || typeof schema !== "object") return schema;
   return Object.fromEntries(
     Object.entries(schema as Record<string, unknown>)
-      .filter(([k]) => k !== "description" && k !== "title" && k !== "additionalProperties")
+      .filter(([k]) => !NOT_NEEDED.has(k))
       .map(([k, v]) => [k, stripDescriptions(v)]),
   );
 }
@@ -89,6 +89,9 @@ function stripDescriptions(schema: unknown): unknown {
 function compact(tools: Tool[]): Tool[] {
   return tools.map((t) => ({ name: t.name, description: COMPACT[t.name] ?? t.description, inputSchema: stripDescriptions(t.inputSchema) as Tool["inputSchema"] }));
 }
+
+/** Keywords a model does not need to call a tool (its server validates the arguments anyway). */
+const NOT_NEEDED = new Set(["description", "title", "additionalProperties", "default", "minimum", "maximum", "minLength", "maxLength"]);
 
 /** search_tools' answer as the model reads it: one line per tool (or its declaration), text only. */
 function searchText(answer: SearchAnswer, detail: "name" | "summary" | "full"): string {
