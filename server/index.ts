@@ -81,6 +81,10 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
   const loginLimiter = createLoginLimiter(databaseUrl, config.login);
   const tracing = config.otlp.endpoint ? startTracing(config.otlp.endpoint, { headers: config.otlp.headers }) : undefined;
   const codeLimits: ExecLimits = { ...DEFAULT_EXEC_LIMITS, wallMs: config.codeMode.wallMs, memoryBytes: config.codeMode.memoryBytes, maxToolCalls: config.codeMode.maxToolCalls, maxOutputBytes: config.codeMode.maxOutputBytes };
+  // Code mode's worker threads: made on first need, warmed by startUpstreams at start (each loads QuickJS, so a
+  // process that never runs a program, such as the CLI or most tests, starts none).
+  let executorPool: ExecutorPool | undefined;
+  const executor = (): ExecutorPool => (executorPool ??= createExecutorPool({ size: config.codeMode.workers, limits: codeLimits }));
   // Which isolation profiles this host runs: found once, on first need (a few short test launches).
   let support: Promise<HostSupport> | undefined;
   const sandboxSupport = () => (support ??= detectSandboxSupport());
@@ -100,7 +104,6 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         redaction: { ready: Promise<void>; reload(): Promise<void>; close(): void };
         secrets: SecretStore;
         launcher: GatewayLauncher;
-        executor: ExecutorPool;
         workspace: Workspace;
       }
     | undefined;
@@ -169,9 +172,8 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       const pipeline = logCalls(buildToolPipeline({ db, logger, pool, rateLimit: limiter.middleware, policy, tasks, approvals }, GATEWAY_LIMITS), logger);
       const sessions = createSessionUpstreams({ db, bus, logger }, { launcher });
       // Code mode: programs run in QuickJS inside worker threads, warmed at start (startUpstreams).
-      const executor = createExecutorPool({ size: config.codeMode.workers, limits: codeLimits });
       const workspace = createWorkspace(db);
-      core = { bus, pool, registry, pipeline, limiter, sessions, caches: { sessions: sessionCache, agents: agentAuth, policy }, audit, tasks, approvals, redaction, secrets, launcher, executor, workspace };
+      core = { bus, pool, registry, pipeline, limiter, sessions, caches: { sessions: sessionCache, agents: agentAuth, policy }, audit, tasks, approvals, redaction, secrets, launcher, workspace };
     }
     return core;
   };
@@ -179,7 +181,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
   const codeModeDeps = (): CodeModeDeps => {
     const c = gatewayCore();
     const taskTools = { pollSeconds: c.tasks.options.pollSeconds, maxOutputBytes: GATEWAY_LIMITS.maxOutputBytes };
-    return { registry: c.registry, pipeline: c.pipeline, pool: c.pool, bus: c.bus, db, logger, policy: c.caches.policy, taskTools, approvals: c.approvals, executor: c.executor, limits: codeLimits, workspace: c.workspace, privacyAlways: config.codeMode.privacyAlways };
+    return { registry: c.registry, pipeline: c.pipeline, pool: c.pool, bus: c.bus, db, logger, policy: c.caches.policy, taskTools, approvals: c.approvals, executor: executor(), limits: codeLimits, workspace: c.workspace, privacyAlways: config.codeMode.privacyAlways };
   };
   const reloadRedaction = () => gatewayCore().redaction.reload().catch((err: unknown) => logger.error({ err }, "reloading the redactor failed"));
   return {
@@ -324,7 +326,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       const support = await sandboxSupport();
       const profiles = support.profiles.map((p) => `${p.profile}: ${p.available ? "available" : "not available"} (${p.detail})`).join("; ");
       logger.info({ defaultProfile: support.defaultProfile, memoryEnforcement: support.memoryEnforcement }, `sandbox profiles: ${profiles}`);
-      await Promise.all([gatewayCore().registry.startAll(), gatewayCore().executor.ready()]);
+      await Promise.all([gatewayCore().registry.startAll(), executor().ready()]);
     },
     /** Starts this process's task workers and the sweeper that recovers tasks of stopped processes. */
     startTasks: () => {
@@ -348,7 +350,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
               const taskTools = { pollSeconds: c.tasks.options.pollSeconds, maxOutputBytes: GATEWAY_LIMITS.maxOutputBytes };
               const deps = { registry: c.registry, pipeline: c.pipeline, pool: c.pool, bus: c.bus, db, logger, sessions: c.sessions, policy: c.caches.policy, taskTools, approvals: c.approvals };
               if (e.kind === "aggregate") await buildAggregateServer(deps, session).connect(transport);
-              else if (e.kind === "code") await buildCodeModeServer({ ...deps, executor: c.executor, limits: codeLimits, workspace: c.workspace, privacyAlways: config.codeMode.privacyAlways }, session).connect(transport);
+              else if (e.kind === "code") await buildCodeModeServer({ ...deps, executor: executor(), limits: codeLimits, workspace: c.workspace, privacyAlways: config.codeMode.privacyAlways }, session).connect(transport);
               else serveTransparent(deps, e.slug, session, transport);
             },
             maxRequestBytes: GATEWAY_LIMITS.maxRequestBytes,
@@ -367,7 +369,8 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         await core.sessions.closeAll();
         await core.pool.close();
         await core.launcher.close();
-        await core.executor.close();
+        await executorPool?.close();
+        executorPool = undefined;
         await core.bus.close();
         await core.limiter.close();
         core.caches.sessions.close();
