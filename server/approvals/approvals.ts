@@ -318,6 +318,8 @@ export function createApprovals(deps: { db: Db; logger: Logger; engine: TaskEngi
       const a = await lockForDecision(tx, viewer, id);
       // Past its time but not yet swept: it is expired (committed below), not decided.
       if (a.status === "PENDING" && a.expiresAt <= new Date()) return { expired: a };
+      // Expired by the sweep or at decision time: the same answer, whichever got there first.
+      if (a.status === "EXPIRED") throw new GatewayError("conflict", `Approval request ${id} has expired; it can no longer be decided.`, { status: a.status });
       if (a.status !== "PENDING") throw new GatewayError("conflict", `Approval request ${id} has already been decided (${a.status}).`, { status: a.status });
       const mine = await tx.approvalDecision.findUnique({ where: { approvalId_approverId: { approvalId: id, approverId: viewer.userId } } });
       if (mine) throw new GatewayError("conflict", `You already approved request ${id}; it needs another approver.`, { status: a.status });
