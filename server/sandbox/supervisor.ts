@@ -53,7 +53,7 @@ export type SupervisorHooks = { onSample?: (u: Usage) => void; onDenied?: (targe
 const MB = 1024 * 1024;
 
 /** The environment every server gets besides its own (the SDK's stdio defaults). */
-function baseEnv(sandboxed: boolean): Record<string, string> {
+export function baseEnv(sandboxed: boolean): Record<string, string> {
   const env: Record<string, string> = {};
   for (const k of ["PATH", "LOGNAME", "SHELL", "TERM", "USER", "HOME"]) {
     const v = process.env[k];

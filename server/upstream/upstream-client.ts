@@ -17,7 +17,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { TIsolation, TTaskCredentials } from "../../lib/sandbox-schemas";
 import type { UpstreamDefinitions } from "../registry/definitions";
-import type { LimitHit, SupervisedProcess, SupervisorHooks, Usage } from "../sandbox/supervisor";
+import { baseEnv, type LimitHit, type SupervisedProcess, type SupervisorHooks, type Usage } from "../sandbox/supervisor";
 import { nodeHttpFetch } from "./node-http-fetch";
 import { ProcessTransport } from "./process-transport";
 import { VERSION } from "../version";
@@ -134,16 +134,6 @@ function answersAfterNotifications(transport: Transport): void {
   };
 }
 
-/** The variables a stdio server inherits from the gateway when nothing sandboxes it (the SDK's defaults). */
-function inheritedEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const k of ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"]) {
-    const v = process.env[k];
-    if (v !== undefined && !v.startsWith("()")) env[k] = v;
-  }
-  return env;
-}
-
 /** Connects and initializes. HTTP tries Streamable HTTP first and falls back to HTTP+SSE on a 4xx. */
 export async function connectUpstream(
   launch: UpstreamLaunch,
@@ -155,7 +145,7 @@ export async function connectUpstream(
     const key = opts.key ?? { serverId: launch.command, slug: "upstream", role: "active" };
     const hooks: SupervisorHooks = { ...(events.onSample && { onSample: events.onSample }) };
     const supervised = opts.launcher ? await opts.launcher.prepare(launch, key, hooks) : undefined;
-    const spawnSpec = supervised?.spawn ?? { command: launch.command, args: launch.args, env: { ...inheritedEnv(), ...launch.env }, ...(launch.cwd ? { cwd: launch.cwd } : {}) };
+    const spawnSpec = supervised?.spawn ?? { command: launch.command, args: launch.args, env: { ...baseEnv(false), ...launch.env }, ...(launch.cwd ? { cwd: launch.cwd } : {}) };
     let exit: Promise<LimitHit | undefined> | undefined;
     // Once per process: stops the sampling and removes the sandbox's cgroup, socket and files.
     const ended = (e: { code: number | null; signal: NodeJS.Signals | null }) => (exit ??= supervised ? supervised.exited(e) : Promise.resolve(undefined));
