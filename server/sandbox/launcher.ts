@@ -1,7 +1,7 @@
 // The gateway's process launcher: every stdio server process (pooled, per transparent session, per task)
 // gets its `${secret:NAME}` references resolved at launch, into that process only, and runs under its
 // isolation profile with its limits watched. Per-task servers get credentials minted for the call.
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { TTaskCredentials } from "../../lib/sandbox-schemas";
@@ -44,7 +44,9 @@ export type GatewayLauncher = ProcessLauncher & {
 };
 
 export function createLauncher(deps: LauncherDeps): GatewayLauncher {
-  const hidden = hiddenPaths(deps.dataDir, deps.hidePaths);
+  // The data directory is hidden even before the gateway writes to it: made now (owner-only) so the
+  // sandbox's empty mount covers it, not a directory that appears later in plain view.
+  mkdirSync(deps.dataDir, { recursive: true, mode: 0o700 });
   const runtimeDir = deps.runtimeDir ?? path.join(os.tmpdir(), "portcullis-sandbox");
   const providers = new Map<string, ReturnType<typeof createPostgresRoleProvider>>();
 
@@ -64,6 +66,8 @@ export function createLauncher(deps: LauncherDeps): GatewayLauncher {
   return {
     async prepare(launch: StdioLaunch, key: ProcessKey, hooks: SupervisorHooks) {
       const env = await deps.resolveSecrets(launch.env);
+      // Worked out at each launch, so a hidden path made after the gateway started is hidden too.
+      const hidden = hiddenPaths(deps.dataDir, deps.hidePaths);
       return superviseProcess(
         { support: deps.support, runtimeDir, hideDirs: hidden.dirs, hideFiles: hidden.files, sampleMs: deps.sampleMs, uidBase: deps.uidBase, logger: deps.logger },
         key,

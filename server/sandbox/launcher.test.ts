@@ -1,0 +1,46 @@
+import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { createLogger } from "../logger";
+import { createLauncher, hiddenPaths } from "./launcher";
+
+describe("what a sandbox may not see", () => {
+  const made: string[] = [];
+  afterEach(async () => {
+    await Promise.all(made.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+  });
+  async function tempDir(): Promise<string> {
+    const d = await mkdtemp(path.join(os.tmpdir(), "portcullis-launcher-"));
+    made.push(d);
+    return d;
+  }
+
+  it("hides the data directory, home directories and the gateway's .env files", async () => {
+    const cwd = await tempDir();
+    await writeFile(path.join(cwd, ".env.local"), "SECRET=1");
+    await writeFile(path.join(cwd, "package.json"), "{}");
+    const hidden = hiddenPaths(cwd, [], cwd);
+    expect(hidden.dirs).toContain(cwd);
+    expect(hidden.files).toEqual([path.join(cwd, ".env.local")]);
+  });
+
+  it("makes a missing data directory (owner-only) so it is hidden from the first launch, not left in view", async () => {
+    const root = await tempDir();
+    const dataDir = path.join(root, "not-yet", "data");
+    const launcher = createLauncher({
+      support: () => Promise.reject(new Error("not used")),
+      resolveSecrets: (m) => Promise.resolve(m),
+      dataDir,
+      uidBase: 200_000,
+      sampleMs: 1000,
+      hidePaths: [],
+      logger: createLogger("silent"),
+    });
+    const s = await stat(dataDir);
+    expect(s.isDirectory()).toBe(true);
+    expect(s.mode & 0o777).toBe(0o700);
+    expect(hiddenPaths(dataDir, []).dirs).toContain(dataDir);
+    await launcher.close();
+  });
+});
