@@ -18,7 +18,7 @@ import {
   type ToolBridge,
 } from "./executor";
 import { Script } from "node:vm";
-import { wrapProgram, type RunOutcome } from "./quickjs-runner";
+import { wrapProgram, type OutgoingCall, type RunOutcome } from "./quickjs-runner";
 import { workerSource, type FromWorker, type ToWorker, type WorkerData } from "./worker";
 
 export type ExecutorPoolOptions = {
@@ -36,6 +36,11 @@ export type ExecutorPoolOptions = {
   recycleAfterRuns?: number;
   /** Tests only: added to the VM's own deadline so the parent's hard timeout is what stops the run. */
   vmDeadlineSlackMs?: number;
+  /**
+   * Programs that may wait for a worker (default 16 per worker). One more is answered at once with a
+   * SandboxBusyError instead of waiting behind minutes of queued work.
+   */
+  maxQueue?: number;
 };
 
 export type ExecutorPoolStats = { size: number; busy: number; queued: number; runs: number; workersReplaced: number };
@@ -58,7 +63,7 @@ type Job = {
   hardTimer?: ReturnType<typeof setTimeout>;
 };
 
-type Slot = { worker: Worker; ready: boolean; job?: Job; warmed: Promise<void> };
+type Slot = { worker: Worker; ready: boolean; job?: Job; warmed: Promise<void>; doorbell: Int32Array };
 
 const now = () => performance.timeOrigin + performance.now();
 const errorResult = (job: Pick<Job, "startedAt" | "toolCalls">, error: ExecError): ExecResult => ({
@@ -106,11 +111,12 @@ export function createExecutorPool(options: ExecutorPoolOptions = {}): ExecutorP
   const size = Math.max(1, Math.floor(options.size ?? 2));
   const baseLimits = resolveLimits(DEFAULT_EXEC_LIMITS, options.limits);
   const graceMs = options.graceMs ?? 1000;
+  const maxQueue = Math.max(0, Math.floor(options.maxQueue ?? size * 16));
   const moduleDir = options.moduleDir ?? process.cwd();
   // The WASM module starts with 16 MiB (its stack and static data included); a run may grow it by memoryBytes
   // (checked by the interrupt handler), and 32 MiB more is headroom for one large allocation past that check.
   const wasmMemoryBytes = (16 + 32) * 1024 * 1024 + baseLimits.memoryBytes;
-  const data: WorkerData = {
+  const data: Omit<WorkerData, "doorbell"> = {
     moduleDir,
     recycleAfterRuns: Math.max(1, options.recycleAfterRuns ?? 500),
     wasmMemoryBytes,
@@ -133,9 +139,10 @@ export function createExecutorPool(options: ExecutorPoolOptions = {}): ExecutorP
   let readyWaiters = 0;
 
   function spawn(): Slot {
+    const doorbell = new SharedArrayBuffer(4);
     const worker = new Worker(source, {
       eval: true,
-      workerData: data,
+      workerData: { ...data, doorbell } satisfies WorkerData,
       resourceLimits: { maxOldGenerationSizeMb: options.workerHeapMb ?? 256 },
       stdout: false,
       stderr: false,
@@ -148,7 +155,7 @@ export function createExecutorPool(options: ExecutorPoolOptions = {}): ExecutorP
       markFailed = reject;
     });
     warmed.catch(() => {}); // observed through ready() and startFailure
-    const slot: Slot = { worker, ready: false, warmed };
+    const slot: Slot = { worker, ready: false, warmed, doorbell: new Int32Array(doorbell) };
     worker.on("message", (message: FromWorker) => {
       switch (message.type) {
         case "ready":
@@ -161,8 +168,8 @@ export function createExecutorPool(options: ExecutorPoolOptions = {}): ExecutorP
         case "fatal":
           failedStart(message.message);
           return;
-        case "call":
-          onCall(slot, message);
+        case "calls":
+          for (const call of message.calls) onCall(slot, message.id, call);
           return;
         case "done":
           onDone(slot, message.id, message.outcome);
@@ -267,13 +274,13 @@ export function createExecutorPool(options: ExecutorPoolOptions = {}): ExecutorP
     }
   }
 
-  function onCall(slot: Slot, message: Extract<FromWorker, { type: "call" }>): void {
+  function onCall(slot: Slot, runId: number, message: OutgoingCall): void {
     const job = slot.job;
-    if (!job || job.id !== message.id) return;
+    if (!job || job.id !== runId) return;
     job.toolCalls++;
     let args: unknown;
     try {
-      args = message.args === undefined ? undefined : parseSandboxJson(message.args);
+      args = message.argsJson === undefined ? undefined : parseSandboxJson(message.argsJson);
     } catch {
       args = undefined;
     }
@@ -281,6 +288,9 @@ export function createExecutorPool(options: ExecutorPoolOptions = {}): ExecutorP
       if (slot.job !== job) return;
       const out: ToWorker = { type: "answer", callId: message.callId, answer };
       slot.worker.postMessage(out);
+      // The running program's worker sleeps on the doorbell, not in its event loop (worker.ts).
+      Atomics.store(slot.doorbell, 0, 1);
+      Atomics.notify(slot.doorbell, 0);
     };
     job.bridge.call(message.server, message.tool, args).then(
       (answer) => {
@@ -378,6 +388,13 @@ export function createExecutorPool(options: ExecutorPoolOptions = {}): ExecutorP
       if ("error" in prepared) return errorResult(stub, prepared.error);
       if (startFailure !== undefined && !slots.some((s) => s.ready)) {
         return errorResult(stub, { name: "SandboxError", message: `the sandbox could not start: ${startFailure}` });
+      }
+      const idle = slots.some((s) => s.ready && !s.job);
+      if (!idle && queue.length >= maxQueue) {
+        return errorResult(stub, {
+          name: "SandboxBusyError",
+          message: `all ${String(size)} sandbox workers are busy and ${String(queue.length)} programs are waiting; try again in a few seconds`,
+        });
       }
       return new Promise<ExecResult>((resolve) => {
         queue.push({

@@ -343,6 +343,33 @@ describe("code mode executor (QuickJS in worker threads)", () => {
     expect(elapsed).toBeLessThan(400);
   });
 
+
+  it("sends a call the program did not await with the next ones, and drops one still queued when the program ends", async () => {
+    const sent = recordingBridge();
+    const both = await pool.execute(`tools.log.write({ n: 1 }); return (await tools.log.write({ n: 2 })).args.n`, sent.bridge);
+    expect(both.result).toBe(2);
+    expect(sent.calls.map((c) => c.args)).toEqual([{ n: 1 }, { n: 2 }]);
+    expect(both.toolCalls).toBe(2);
+
+    // Calls leave the sandbox when the program waits; one it never waited for before returning never leaves.
+    const dropped = recordingBridge();
+    const run = await pool.execute(`tools.log.write({ n: 3 }); return "done"`, dropped.bridge);
+    expect(run.result).toBe("done");
+    expect(dropped.calls).toEqual([]);
+    expect(run.toolCalls).toBe(0);
+  });
+
+  it("settles calls answered together in the order their answers came", async () => {
+    // Ten calls answered at once by the bridge: each settles in the same VM step, so their then-callbacks all run
+    // before the program's own continuation after Promise.all; the order of settling is the order of answers.
+    const { bridge } = recordingBridge((c) => ({ ok: true, value: (c.args as { i: number }).i }));
+    const run = await pool.execute(
+      `const order = []; await Promise.all(Array.from({ length: 10 }, (_, i) => tools.t.n({ i }).then((v) => order.push(v)))); return order`,
+      bridge,
+    );
+    expect(run.result).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(run.toolCalls).toBe(10);
+  });
   it("runs more programs than workers by queueing, each in its own runtime", async () => {
     const runs = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
@@ -350,6 +377,30 @@ describe("code mode executor (QuickJS in worker threads)", () => {
       ),
     );
     expect(runs.map((r) => r.result)).toEqual(Array.from({ length: 8 }, (_, i) => [i, 1]));
+  });
+
+  it("answers SandboxBusyError at once when its queue is full, and runs what it queued", async () => {
+    const small = createExecutorPool({ size: 1, maxQueue: 2 });
+    try {
+      await small.ready();
+      let open = (_: BridgeAnswer) => {};
+      const gate = new Promise<BridgeAnswer>((resolve) => (open = resolve));
+      const held: ToolBridge = { call: () => gate };
+      const running = small.execute(`return await tools.slow.op({})`, held, { language: "js" });
+      await expect.poll(() => small.stats().busy).toBe(1);
+      const queued = [small.execute(`return 1`, echo, { language: "js" }), small.execute(`return 2`, echo, { language: "js" })];
+      await expect.poll(() => small.stats().queued).toBe(2);
+      const t0 = performance.now();
+      const refused = await small.execute(`return 3`, echo, { language: "js" });
+      expect(performance.now() - t0).toBeLessThan(100);
+      expect(refused.error?.name).toBe("SandboxBusyError");
+      expect(refused.error?.message).toMatch(/1 sandbox workers are busy and 2 programs are waiting/);
+      open({ ok: true, value: "done" });
+      expect((await running).result).toBe("done");
+      expect((await Promise.all(queued)).map((r) => r.result)).toEqual([1, 2]);
+    } finally {
+      await small.close();
+    }
   });
 
   it("terminates and replaces a worker that does not answer by wallMs + grace", async () => {

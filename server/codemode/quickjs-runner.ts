@@ -4,7 +4,14 @@
 // stay self-contained: no imports at run time, no module-level helpers, no classes; only its parameters and
 // standard globals. Only strings cross into and out of the VM: the program's source, tool arguments as JSON text
 // (out), bridge answers as JSON text (in, parsed inside), log lines and the result as JSON text.
-import type { QuickJSDeferredPromise, QuickJSHandle, QuickJSWASMModule } from "quickjs-emscripten";
+//
+// Tool calls cross in batches, never one host function call each: the VM keeps each call's promise resolvers
+// itself and queues the call in an outbox; after the VM's jobs have run, the host takes the whole outbox as one
+// JSON text (`drain()`) and sends it out. The run is a loop on the worker's own thread: run the VM's jobs, send
+// what they queued, then block in host.wait() until answers arrive; every answer that arrived together is handed
+// in (`deliver(callId, answer)`) before the VM's jobs run again. A call still in the outbox when the program
+// ends (started, never awaited, and the program returned first) never leaves the sandbox.
+import type { QuickJSHandle, QuickJSWASMModule } from "quickjs-emscripten";
 import type { ExecError, ExecLimits } from "./executor";
 
 export type RunJob = {
@@ -15,9 +22,13 @@ export type RunJob = {
   deadlineSlackMs?: number;
 };
 
+export type OutgoingCall = { callId: number; server: string; tool: string; argsJson?: string };
+
 export type RunHost = {
-  /** One tool call: arguments as JSON text (undefined when the program passed none), a BridgeAnswer as JSON text. */
-  callTool(server: string, tool: string, argsJson: string | undefined): Promise<string>;
+  /** Sends tool calls out: arguments as JSON text (absent when the program passed none). */
+  send(calls: OutgoingCall[]): void;
+  /** Blocks up to timeoutMs for answers (BridgeAnswers as JSON text) to calls sent out; returns what arrived. */
+  wait(timeoutMs: number): { callId: number; answer: string }[];
 };
 
 export type RunOutcome = {
@@ -40,11 +51,11 @@ export function wrapProgram(body: string): string {
   return `(async () => {\n${body}\n})`;
 }
 
-export async function runProgram(QuickJS: QuickJSWASMModule, job: RunJob, host: RunHost): Promise<RunOutcome> {
+export function runProgram(QuickJS: QuickJSWASMModule, job: RunJob, host: RunHost): RunOutcome {
   // Evaluated first in every context; it receives the host functions as arguments (never as globals), installs
   // `tools` and `console`, and returns run(source). Errors are described inside the VM, so the host reads only
   // strings and never a guest object's getters.
-  const BOOTSTRAP = `(function (hostCall, hostLog, hostStarted, hostFinish) {
+  const BOOTSTRAP = `(function (hostLog, hostStarted, hostFinish) {
   "use strict";
   const indirectEval = eval;
   const stringify = JSON.stringify;
@@ -73,18 +84,49 @@ export async function runProgram(QuickJS: QuickJSWASMModule, job: RunJob, host: 
     if (e && e.code !== undefined) err.code = String(e.code);
     return err;
   };
-  const invoke = async (server, tool, args) => {
-    const argsJson = args === undefined ? undefined : stringify(args);
-    const pending = hostCall(server, tool, argsJson);
-    const answer = parse(typeof pending === "string" ? pending : await pending);
-    if (answer.ok) return answer.value;
-    throw toolError(answer.error);
+  const P = Promise;
+  const waiting = new Map();
+  const outbox = [];
+  let lastCallId = 0;
+  const settle = (answerJson, resolve, reject) => {
+    const answer = parse(answerJson);
+    if (answer.ok) resolve(answer.value);
+    else reject(toolError(answer.error));
+  };
+  const invoke = (server, tool, args) => new P((resolve, reject) => {
+    const argsJson = args === undefined ? null : stringify(args);
+    const callId = ++lastCallId;
+    waiting.set(callId, { resolve, reject });
+    outbox.push(callId, server, tool, argsJson === undefined ? null : argsJson);
+  });
+  /** The calls queued since the last drain, flat: [callId, server, tool, argsJson | null, …] ("" for none). */
+  const drain = () => {
+    if (outbox.length === 0) return "";
+    const text = stringify(outbox);
+    outbox.length = 0;
+    return text;
+  };
+  const deliver = (callId, answerJson) => {
+    const entry = waiting.get(callId);
+    if (entry === undefined) return;
+    waiting.delete(callId);
+    settle(answerJson, entry.resolve, entry.reject);
   };
   const notAName = (key) => typeof key !== "string" || key === "then" || key === "toJSON";
-  const serverTools = (server) => new Proxy({}, {
-    get: (_, tool) => notAName(tool) ? undefined : (args) => invoke(server, tool, args),
-  });
-  const tools = new Proxy({}, { get: (_, server) => notAName(server) ? undefined : serverTools(server) });
+  // Made once per name and kept: a loop calling tools.a.b does not build two proxies and a closure each time.
+  const cached = (map, key, make) => {
+    let value = map.get(key);
+    if (value === undefined) { value = make(); map.set(key, value); }
+    return value;
+  };
+  const servers = new Map();
+  const serverTools = (server) => {
+    const fns = new Map();
+    return new Proxy({}, {
+      get: (_, tool) => notAName(tool) ? undefined : cached(fns, tool, () => (args) => invoke(server, tool, args)),
+    });
+  };
+  const tools = new Proxy({}, { get: (_, server) => notAName(server) ? undefined : cached(servers, server, () => serverTools(server)) });
   Object.defineProperty(globalThis, "tools", { value: tools });
   Object.defineProperty(globalThis, "console", { value: console, writable: true, configurable: true });
   const describe = (e) => {
@@ -99,7 +141,7 @@ export async function runProgram(QuickJS: QuickJSWASMModule, job: RunJob, host: 
       return '{"name":"Error","message":"the program threw a value that cannot be described"}';
     }
   };
-  return function run(source) {
+  const run = (source) => {
     let main;
     try { main = indirectEval(source); } catch (e) { hostFinish("error", describe(e)); return; }
     hostStarted();
@@ -112,6 +154,7 @@ export async function runProgram(QuickJS: QuickJSWASMModule, job: RunJob, host: 
       hostFinish("ok", json);
     }, (e) => hostFinish("error", describe(e)));
   };
+  return { run, deliver, drain };
 })`;
 
   const MAX_ARGS_CHARS = 1024 * 1024;
@@ -129,10 +172,6 @@ export async function runProgram(QuickJS: QuickJSWASMModule, job: RunJob, host: 
   let memoryExceeded = false;
   let finished = false;
   let vmFailure: ExecError | undefined;
-  let wake = () => {};
-  const settled = new Promise<void>((resolve) => {
-    wake = resolve;
-  });
 
   const byteLength = (s: string) => Buffer.byteLength(s, "utf8");
   const cutUtf8 = (s: string, max: number) => {
@@ -161,7 +200,6 @@ export async function runProgram(QuickJS: QuickJSWASMModule, job: RunJob, host: 
     if (finished) return;
     finished = true;
     Object.assign(outcome, patch);
-    wake();
   };
   const fail = (e: ExecError) => finish({ error: named(e) });
   const hostFault = (err: unknown): ExecError => {
@@ -178,7 +216,7 @@ export async function runProgram(QuickJS: QuickJSWASMModule, job: RunJob, host: 
     return memoryExceeded || timedOut;
   });
   const context = runtime.newContext();
-  const inFlight = new Set<QuickJSDeferredPromise>();
+  const inFlight = new Set<number>();
   const handles: QuickJSHandle[] = [];
   const keep = (h: QuickJSHandle) => {
     handles.push(h);
@@ -217,44 +255,51 @@ export async function runProgram(QuickJS: QuickJSWASMModule, job: RunJob, host: 
     }
   };
 
-  const hostCall = keep(
-    context.newFunction("call", (serverH, toolH, argsH) => {
-      const server = stringArg(serverH) ?? "";
-      const tool = stringArg(toolH) ?? "";
-      const argsJson = stringArg(argsH);
-      const refuse = (name: string, message: string) =>
-        context.newString(JSON.stringify({ ok: false, error: { name, message } }));
+  /**
+   * Takes the VM's outbox and sends its calls out; a call past maxToolCalls or with too much argument text is
+   * answered here with a refusal (returned, to be delivered) and never leaves.
+   */
+  const flush = (drain: QuickJSHandle): { callId: number; answer: string }[] => {
+    const refusals: { callId: number; answer: string }[] = [];
+    if (finished) return refusals;
+    const drained = context.callFunction(drain, context.undefined);
+    if (drained.error) {
+      const described = describeHandle(drained.error);
+      drained.error.dispose();
+      fail(described);
+      return refusals;
+    }
+    const text = context.getString(drained.value);
+    drained.value.dispose();
+    if (text === "") return refusals;
+    const flat: unknown = JSON.parse(text);
+    if (!Array.isArray(flat)) return refusals;
+    const calls: OutgoingCall[] = [];
+    const refuse = (callId: number, name: string, message: string) =>
+      refusals.push({ callId, answer: JSON.stringify({ ok: false, error: { name, message } }) });
+    for (let i = 0; i + 3 < flat.length; i += 4) {
+      const [callId, server, tool, argsJson] = flat.slice(i, i + 4) as unknown[];
+      if (typeof callId !== "number" || typeof server !== "string" || typeof tool !== "string") continue;
+      inFlight.add(callId);
       if (outcome.toolCalls >= limits.maxToolCalls) {
-        return refuse("ToolCallLimitError", `the program made more than ${String(limits.maxToolCalls)} tool calls`);
+        refuse(callId, "ToolCallLimitError", `the program made more than ${String(limits.maxToolCalls)} tool calls`);
+        continue;
       }
       // Arguments are parsed on the gateway's event loop: a bound keeps a program from stalling it that way.
-      if (argsJson !== undefined && argsJson.length > MAX_ARGS_CHARS) {
-        return refuse(
+      if (typeof argsJson === "string" && argsJson.length > MAX_ARGS_CHARS) {
+        refuse(
+          callId,
           "ToolArgumentsTooLarge",
           `tools.${server}.${tool} was given ${String(argsJson.length)} characters of arguments (at most ${String(MAX_ARGS_CHARS)})`,
         );
+        continue;
       }
       outcome.toolCalls++;
-      const deferred = context.newPromise();
-      inFlight.add(deferred);
-      const settle = (answer: string) => {
-        if (finished || !inFlight.delete(deferred)) return;
-        try {
-          const value = context.newString(answer);
-          deferred.resolve(value);
-          value.dispose();
-        } catch (err) {
-          fail(timedOut || memoryExceeded ? { name: "InternalError", message: "interrupted" } : hostFault(err));
-          return;
-        }
-        pump();
-      };
-      host.callTool(server, tool, argsJson).then(settle, (err: unknown) => {
-        settle(JSON.stringify({ ok: false, error: { name: "ToolBridgeError", message: hostFault(err).message } }));
-      });
-      return deferred.handle;
-    }),
-  );
+      calls.push({ callId, server, tool, ...(typeof argsJson === "string" && { argsJson }) });
+    }
+    if (calls.length > 0) host.send(calls);
+    return refusals;
+  };
   const hostLog = keep(
     context.newFunction("log", (levelH, textH) => {
       const level = stringArg(levelH) ?? "log";
@@ -316,13 +361,27 @@ export async function runProgram(QuickJS: QuickJSWASMModule, job: RunJob, host: 
     }),
   );
 
-  const timer = setTimeout(
-    () => {
-      timedOut = true;
-      fail({ name: "TimeoutError", message: "" });
-    },
-    Math.max(0, deadline - performance.now()),
-  );
+  /** Hands the answers that arrived to the VM, then runs what they woke. */
+  const deliverAll = (deliver: QuickJSHandle, answers: { callId: number; answer: string }[]) => {
+    for (const { callId, answer } of answers) {
+      if (finished) return;
+      if (!inFlight.delete(callId)) continue;
+      const idH = context.newNumber(callId);
+      const answerH = context.newString(answer);
+      const done = context.callFunction(deliver, context.undefined, idH, answerH);
+      idH.dispose();
+      answerH.dispose();
+      if (done.error) {
+        const described = describeHandle(done.error);
+        done.error.dispose();
+        fail(described);
+        return;
+      }
+      done.value.dispose();
+    }
+    pump();
+  };
+
   try {
     const boot = context.evalCode(BOOTSTRAP, "portcullis-bootstrap.js");
     if (boot.error) {
@@ -331,13 +390,16 @@ export async function runProgram(QuickJS: QuickJSWASMModule, job: RunJob, host: 
       throw new Error(`bootstrap failed: ${e.name}: ${e.message}`);
     }
     const factory = keep(boot.value);
-    const made = context.callFunction(factory, context.undefined, hostCall, hostLog, hostStarted, hostFinish);
+    const made = context.callFunction(factory, context.undefined, hostLog, hostStarted, hostFinish);
     if (made.error) {
       const e = describeHandle(made.error);
       made.error.dispose();
       throw new Error(`bootstrap failed: ${e.name}: ${e.message}`);
     }
-    const run = keep(made.value);
+    const api = keep(made.value);
+    const run = keep(context.getProp(api, "run"));
+    const deliver = keep(context.getProp(api, "deliver"));
+    const drain = keep(context.getProp(api, "drain"));
     const source = keep(context.newString(job.source));
     const ran = context.callFunction(run, context.undefined, source);
     if (ran.error) {
@@ -345,12 +407,29 @@ export async function runProgram(QuickJS: QuickJSWASMModule, job: RunJob, host: 
       ran.error.dispose();
     } else ran.value.dispose();
     pump();
-    await settled;
+    let refused = flush(drain);
+    // Nothing but answers can move a waiting program on (it has no timers): wait for them, up to the deadline.
+    while (!finished) {
+      if (refused.length > 0) {
+        deliverAll(deliver, refused);
+        refused = flush(drain);
+        continue;
+      }
+      const left = deadline - performance.now();
+      if (left <= 0) {
+        timedOut = true;
+        fail({ name: "TimeoutError", message: "" });
+        break;
+      }
+      const answers = host.wait(left);
+      if (answers.length > 0) {
+        deliverAll(deliver, answers);
+        refused = flush(drain);
+      }
+    }
   } catch (err) {
     fail(timedOut || memoryExceeded ? { name: "InternalError", message: "interrupted" } : hostFault(err));
   } finally {
-    clearTimeout(timer);
-    for (const deferred of inFlight) deferred.dispose();
     inFlight.clear();
     for (const h of handles) if (h.alive) h.dispose();
     try {

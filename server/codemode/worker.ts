@@ -2,9 +2,9 @@
 // `new Worker(source, { eval: true })`: no worker file path has to survive the Next.js server bundle, vitest or tsx.
 // `workerMain` and `runProgram` are serialized with Function.prototype.toString, so both stay self-contained.
 // quickjs-emscripten is loaded inside the worker with a require made from `moduleDir` (the app's root).
-import type { MessagePort } from "node:worker_threads";
+import type { MessagePort, receiveMessageOnPort } from "node:worker_threads";
 import type { QuickJSWASMModule } from "quickjs-emscripten";
-import { bundlerNameHelper, runProgram, type RunJob, type RunOutcome } from "./quickjs-runner";
+import { bundlerNameHelper, runProgram, type OutgoingCall, type RunJob, type RunOutcome } from "./quickjs-runner";
 
 export type WorkerData = {
   /** Directory whose node_modules holds quickjs-emscripten. */
@@ -13,6 +13,11 @@ export type WorkerData = {
   recycleAfterRuns: number;
   /** Maximum of each WASM module's linear memory: the hard cap of the VM's heap. */
   wasmMemoryBytes: number;
+  /**
+   * One Int32 the pool sets to 1 (and notifies) after posting answers: a running program's worker sleeps on it
+   * and takes the answers with receiveMessageOnPort, without a turn of its event loop.
+   */
+  doorbell: SharedArrayBuffer;
 };
 
 export type ToWorker = { type: "run"; id: number; job: RunJob } | { type: "answer"; callId: number; answer: string };
@@ -20,7 +25,8 @@ export type ToWorker = { type: "run"; id: number; job: RunJob } | { type: "answe
 export type FromWorker =
   | { type: "ready" }
   | { type: "fatal"; message: string }
-  | { type: "call"; id: number; callId: number; server: string; tool: string; args?: string }
+  /** The calls a program queued between two waits (several when it started them together). */
+  | { type: "calls"; id: number; calls: OutgoingCall[] }
   | { type: "done"; id: number; outcome: RunOutcome };
 
 type QuickJSPackage = {
@@ -31,7 +37,13 @@ type QuickJSPackage = {
   wasmModule?: WebAssembly.Module;
 };
 
-export function workerMain(port: MessagePort, quickjs: QuickJSPackage, run: typeof runProgram, data: WorkerData): void {
+export function workerMain(
+  port: MessagePort,
+  quickjs: QuickJSPackage,
+  run: typeof runProgram,
+  data: WorkerData,
+  receive: typeof receiveMessageOnPort,
+): void {
   const send = (message: FromWorker) => port.postMessage(message);
   // QuickJS's own accounting misses large buffers in this build (no malloc_usable_size), so the module's linear
   // memory gets a maximum: past it malloc fails and the VM throws "out of memory".
@@ -45,8 +57,41 @@ export function workerMain(port: MessagePort, quickjs: QuickJSPackage, run: type
     );
   let module = freshModule();
   let runsOnModule = 0;
-  let nextCallId = 0;
-  const waiting = new Map<number, { runId: number; resolve: (answer: string) => void }>();
+  const doorbell = new Int32Array(data.doorbell);
+  /** Runs that arrived while a program was waiting for answers (the pool sends one at a time; kept to be safe). */
+  const later: ToWorker[] = [];
+  /** A slice, so a worker being terminated stops within it even if a wait were not interruptible. */
+  const WAIT_SLICE_MS = 50;
+  const SPIN_MS = 0.1;
+  let spin = true;
+  const waitForAnswers = (timeoutMs: number) => {
+    const answers: { callId: number; answer: string }[] = [];
+    const started = performance.now();
+    let budget = timeoutMs;
+    for (;;) {
+      // Cleared before draining: answers posted after the drain set it again, so the wait returns at once.
+      Atomics.store(doorbell, 0, 0);
+      for (let m = receive(port); m !== undefined; m = receive(port)) {
+        const message = m.message as ToWorker;
+        if (message.type === "answer") answers.push({ callId: message.callId, answer: message.answer });
+        else later.push(message);
+      }
+      if (answers.length > 0 || budget <= 0) {
+        if (answers.length > 0) spin = performance.now() - started <= SPIN_MS;
+        return answers;
+      }
+      // Adaptive spin: while answers keep coming back within SPIN_MS (a tool that answers at once), check the
+      // doorbell for that long before sleeping; waking a sleeping thread costs tens of µs on a virtual CPU.
+      // Slower answers turn it off, so a program waiting on real tool calls sleeps at once.
+      if (spin) {
+        const until = performance.now() + SPIN_MS;
+        while (Atomics.load(doorbell, 0) === 0 && performance.now() < until);
+      }
+      const slice = Math.min(budget, WAIT_SLICE_MS);
+      Atomics.wait(doorbell, 0, 0, slice);
+      budget = Atomics.load(doorbell, 0) === 1 ? 0 : budget - slice;
+    }
+  };
   const warmLimits = {
     wallMs: 5000,
     memoryBytes: 16 * 1024 * 1024,
@@ -57,15 +102,10 @@ export function workerMain(port: MessagePort, quickjs: QuickJSPackage, run: type
 
   const execute = async (id: number, job: RunJob): Promise<RunOutcome> => {
     const QuickJS = await module;
-    const outcome = await run(QuickJS, job, {
-      callTool: (server, tool, args) =>
-        new Promise<string>((resolve) => {
-          const callId = ++nextCallId;
-          waiting.set(callId, { runId: id, resolve });
-          send({ type: "call", id, callId, server, tool, ...(args !== undefined && { args }) });
-        }),
+    const outcome = run(QuickJS, job, {
+      send: (calls) => send({ type: "calls", id, calls }),
+      wait: waitForAnswers,
     });
-    for (const [callId, entry] of waiting) if (entry.runId === id) waiting.delete(callId);
     runsOnModule++;
     const stopped = outcome.error?.name === "TimeoutError" || outcome.error?.name === "MemoryError";
     if (outcome.leaked === true || stopped || runsOnModule >= data.recycleAfterRuns) {
@@ -75,16 +115,15 @@ export function workerMain(port: MessagePort, quickjs: QuickJSPackage, run: type
     return outcome;
   };
 
-  port.on("message", (message: ToWorker) => {
-    if (message.type === "answer") {
-      const entry = waiting.get(message.callId);
-      if (!entry) return;
-      waiting.delete(message.callId);
-      entry.resolve(message.answer);
-      return;
-    }
+  const onMessage = (message: ToWorker) => {
+    // An answer that comes after its run ended (the program finished without awaiting it) is dropped.
+    if (message.type === "answer") return;
     execute(message.id, message.job).then(
-      (outcome) => send({ type: "done", id: message.id, outcome }),
+      (outcome) => {
+        send({ type: "done", id: message.id, outcome });
+        const next = later.shift();
+        if (next) onMessage(next);
+      },
       (err: unknown) => {
         const text = err instanceof Error ? err.message : "the sandbox failed";
         send({
@@ -94,7 +133,8 @@ export function workerMain(port: MessagePort, quickjs: QuickJSPackage, run: type
         });
       },
     );
-  });
+  };
+  port.on("message", onMessage);
 
   // Warm the module and the runner's code paths before taking work.
   module
@@ -102,7 +142,7 @@ export function workerMain(port: MessagePort, quickjs: QuickJSPackage, run: type
       run(
         QuickJS,
         { source: "(async () => 1)", limits: warmLimits },
-        { callTool: () => Promise.resolve('{"ok":true}') },
+        { send: () => {}, wait: () => [] },
       ),
     )
     .then(
@@ -124,7 +164,7 @@ export function workerSource(): string {
     '"use strict";',
     // tsx (esbuild keepNames) wraps nested functions in __name(fn, "name"); the serialized code needs it too.
     `var ${nameHelper} = function (target) { return target; };`,
-    'const { parentPort, workerData } = require("node:worker_threads");',
+    'const { parentPort, workerData, receiveMessageOnPort } = require("node:worker_threads");',
     'const { createRequire } = require("node:module");',
     "let quickjs;",
     "try {",
@@ -135,7 +175,7 @@ export function workerSource(): string {
     '} catch (err) { parentPort.postMessage({ type: "fatal", message: "cannot load quickjs-emscripten from " + workerData.moduleDir + ": " + err.message }); }',
     `const runProgram = (${runProgram.toString()});`,
     "if (quickjs) {",
-    `  try { (${workerMain.toString()})(parentPort, quickjs, runProgram, workerData); }`,
+    `  try { (${workerMain.toString()})(parentPort, quickjs, runProgram, workerData, receiveMessageOnPort); }`,
     '  catch (err) { parentPort.postMessage({ type: "fatal", message: "the sandbox worker failed to start: " + (err && err.message) }); }',
     "}",
   ].join("\n");
