@@ -29,7 +29,7 @@ describe("loadConfig", () => {
       login: { maxFailures: 5, windowSeconds: 900 },
       noDemo: false,
       sandbox: { uidBase: 200_000, sampleMs: 500, hidePaths: [], runtimeDir: undefined },
-      codeMode: { wallMs: 30_000, memoryBytes: 64 * 1024 * 1024, maxToolCalls: 100, maxOutputBytes: 20 * 1024, workers: 2, privacyAlways: false },
+      codeMode: { wallMs: 30_000, memoryBytes: 64 * 1024 * 1024, maxToolCalls: 100, maxOutputBytes: 20 * 1024, workers: 2, privacyAlways: false, runsPerMinute: 60, concurrentRuns: 2, maxQueue: 32 },
       mcpAllowedHosts: [],
       rateLimits: { perSessionPerMinute: 600, perToolPerMinute: 6000 },
       tasks: { thresholdMs: 1000, concurrency: 8, resultMaxBytes: 1048576, retentionDays: 7, dedupeWindowMs: 30_000, sweepIntervalMs: 5000 },
@@ -59,7 +59,12 @@ describe("loadConfig", () => {
       maxOutputBytes: 4096,
       workers: 4,
       privacyAlways: true,
+      runsPerMinute: 60,
+      concurrentRuns: 2,
+      maxQueue: 64,
     });
+    expect(loadConfig({ CODE_MODE_RUNS_PER_MINUTE: "5", CODE_MODE_CONCURRENT_RUNS: "1", CODE_MODE_MAX_QUEUE: "0" }).codeMode).toMatchObject({ runsPerMinute: 5, concurrentRuns: 1, maxQueue: 0 });
+    expect(() => loadConfig({ CODE_MODE_CONCURRENT_RUNS: "0" })).toThrow(/CODE_MODE_CONCURRENT_RUNS/);
     expect(() => loadConfig({ CODE_MODE_WALL_MS: "5" })).toThrow(/CODE_MODE_WALL_MS/);
     expect(() => loadConfig({ CODE_MODE_WORKERS: "0" })).toThrow(/CODE_MODE_WORKERS/);
   });

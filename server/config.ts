@@ -45,6 +45,10 @@ const ZEnv = z.object({
   CODE_MODE_MAX_OUTPUT_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(20 * 1024),
   CODE_MODE_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
   CODE_MODE_PRIVACY: bool.default(false),
+  CODE_MODE_RUNS_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  CODE_MODE_CONCURRENT_RUNS: z.coerce.number().int().min(1).max(1000).default(2),
+  /** Programs that may wait for a worker; unset: 16 per worker. */
+  CODE_MODE_MAX_QUEUE: z.coerce.number().int().min(0).max(100_000).optional(),
   SANDBOX_UID_BASE: z.coerce.number().int().min(1000).max(4_000_000_000).default(200_000),
   SANDBOX_SAMPLE_MS: z.coerce.number().int().min(50).max(60_000).default(500),
   SANDBOX_HIDE_PATHS: z.string().default(""),
@@ -69,7 +73,18 @@ export type Config = {
   login: { maxFailures: number; windowSeconds: number };
   noDemo: boolean;
   /** Code mode (`/mcp/code`): limits of one program run, and the worker threads that run programs. */
-  codeMode: { wallMs: number; memoryBytes: number; maxToolCalls: number; maxOutputBytes: number; workers: number; privacyAlways: boolean };
+  codeMode: {
+    wallMs: number;
+    memoryBytes: number;
+    maxToolCalls: number;
+    maxOutputBytes: number;
+    workers: number;
+    privacyAlways: boolean;
+    /** execute_code runs per caller per minute (shared across processes) and at once (per process). */
+    runsPerMinute: number;
+    concurrentRuns: number;
+    maxQueue: number;
+  };
   sandbox: {
     /** Sandboxed servers run as uidBase + 0..49999 (stable per server). */
     uidBase: number;
@@ -131,6 +146,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxOutputBytes: e.CODE_MODE_MAX_OUTPUT_BYTES,
       workers: e.CODE_MODE_WORKERS,
       privacyAlways: e.CODE_MODE_PRIVACY,
+      runsPerMinute: e.CODE_MODE_RUNS_PER_MINUTE,
+      concurrentRuns: e.CODE_MODE_CONCURRENT_RUNS,
+      maxQueue: e.CODE_MODE_MAX_QUEUE ?? e.CODE_MODE_WORKERS * 16,
     },
     sandbox: {
       uidBase: e.SANDBOX_UID_BASE,

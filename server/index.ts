@@ -35,6 +35,7 @@ import type { CodeModeDeps } from "./codemode/program-runner";
 import type { TCodeRun } from "../lib/codemode-schemas";
 import { DEFAULT_EXEC_LIMITS, type ExecLimits } from "./codemode/executor";
 import { createExecutorPool, type ExecutorPool } from "./codemode/executor-pool";
+import { createRunGate, type RunGate } from "./codemode/run-gate";
 import { createWorkspace, type Workspace } from "./codemode/workspace";
 import { tryToolCall } from "./registry/try-tool-call";
 import { createUpstreamPool, type PoolOptions, type UpstreamPool } from "./upstream/upstream-pool";
@@ -84,7 +85,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
   // Code mode's worker threads: made on first need, warmed by startUpstreams at start (each loads QuickJS, so a
   // process that never runs a program, such as the CLI or most tests, starts none).
   let executorPool: ExecutorPool | undefined;
-  const executor = (): ExecutorPool => (executorPool ??= createExecutorPool({ size: config.codeMode.workers, limits: codeLimits }));
+  const executor = (): ExecutorPool => (executorPool ??= createExecutorPool({ size: config.codeMode.workers, limits: codeLimits, maxQueue: config.codeMode.maxQueue }));
   // Which isolation profiles this host runs: found once, on first need (a few short test launches).
   let support: Promise<HostSupport> | undefined;
   const sandboxSupport = () => (support ??= detectSandboxSupport());
@@ -105,6 +106,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         secrets: SecretStore;
         launcher: GatewayLauncher;
         workspace: Workspace;
+        runGate: RunGate;
       }
     | undefined;
   const gatewayCore = () => {
@@ -173,7 +175,8 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       const sessions = createSessionUpstreams({ db, bus, logger }, { launcher });
       // Code mode: programs run in QuickJS inside worker threads, warmed at start (startUpstreams).
       const workspace = createWorkspace(db);
-      core = { bus, pool, registry, pipeline, limiter, sessions, caches: { sessions: sessionCache, agents: agentAuth, policy }, audit, tasks, approvals, redaction, secrets, launcher, workspace };
+      const runGate = createRunGate({ perMinute: config.codeMode.runsPerMinute, concurrent: config.codeMode.concurrentRuns, take: (key, limit) => limiter.take(key, limit) });
+      core = { bus, pool, registry, pipeline, limiter, sessions, caches: { sessions: sessionCache, agents: agentAuth, policy }, audit, tasks, approvals, redaction, secrets, launcher, workspace, runGate };
     }
     return core;
   };
@@ -181,7 +184,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
   const codeModeDeps = (): CodeModeDeps => {
     const c = gatewayCore();
     const taskTools = { pollSeconds: c.tasks.options.pollSeconds, maxOutputBytes: GATEWAY_LIMITS.maxOutputBytes };
-    return { registry: c.registry, pipeline: c.pipeline, pool: c.pool, bus: c.bus, db, logger, policy: c.caches.policy, taskTools, approvals: c.approvals, executor: executor(), limits: codeLimits, workspace: c.workspace, privacyAlways: config.codeMode.privacyAlways };
+    return { registry: c.registry, pipeline: c.pipeline, pool: c.pool, bus: c.bus, db, logger, policy: c.caches.policy, taskTools, approvals: c.approvals, executor: executor(), limits: codeLimits, workspace: c.workspace, privacyAlways: config.codeMode.privacyAlways, runGate: c.runGate };
   };
   const reloadRedaction = () => gatewayCore().redaction.reload().catch((err: unknown) => logger.error({ err }, "reloading the redactor failed"));
   return {
@@ -350,7 +353,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
               const taskTools = { pollSeconds: c.tasks.options.pollSeconds, maxOutputBytes: GATEWAY_LIMITS.maxOutputBytes };
               const deps = { registry: c.registry, pipeline: c.pipeline, pool: c.pool, bus: c.bus, db, logger, sessions: c.sessions, policy: c.caches.policy, taskTools, approvals: c.approvals };
               if (e.kind === "aggregate") await buildAggregateServer(deps, session).connect(transport);
-              else if (e.kind === "code") await buildCodeModeServer({ ...deps, executor: executor(), limits: codeLimits, workspace: c.workspace, privacyAlways: config.codeMode.privacyAlways }, session).connect(transport);
+              else if (e.kind === "code") await buildCodeModeServer({ ...deps, executor: executor(), limits: codeLimits, workspace: c.workspace, privacyAlways: config.codeMode.privacyAlways, runGate: c.runGate }, session).connect(transport);
               else serveTransparent(deps, e.slug, session, transport);
             },
             maxRequestBytes: GATEWAY_LIMITS.maxRequestBytes,

@@ -12,6 +12,7 @@ import { GATEWAY_INFO, type AggregateSession } from "../mcp/build-aggregate-serv
 import { auditedRequest } from "../mcp/audited-request";
 import { cancellable } from "../mcp/cancellation";
 import { sessionAccess } from "../policy/session-access";
+import { toolError } from "../pipeline/tool-error";
 import { parseGatewayName } from "../registry/gateway-name";
 import { callTaskTool, isTaskTool, taskContextOf, taskToolDefinitions, type TaskToolDeps } from "../tasks/task-tools";
 import { runProgram, type CodeModeDeps } from "./program-runner";
@@ -163,6 +164,14 @@ export function buildCodeModeServer(deps: CodeModeDeps, session: AggregateSessio
       const parsed = ZExecute.safeParse(args);
       if (!parsed.success) invalid(parsed.error);
       const { code, timeoutMs, language, privacy } = parsed.data;
+      // Runs are counted per agent session (each of its tool calls is counted again by the pipeline).
+      const admitted = deps.runGate && session.sessionKey ? await deps.runGate.admit(session.sessionKey) : undefined;
+      if (admitted && "code" in admitted) {
+        const refused = { ...gatewayInfo(name, args), denied: { code: admitted.code, reason: admitted.message } };
+        return auditedRequest(deps, ctx, refused, () => Promise.reject(new Error("unreachable")), () =>
+          toolError(admitted.code, admitted.message, { retryAfterSeconds: admitted.retryAfterSeconds }),
+        );
+      }
       return auditedRequest(deps, ctx, gatewayInfo(name, args), () =>
         cancellable(deps.bus, session.mcpSessionId, extra.requestId, extra.signal, async (signal) => {
           const { run } = await runProgram(deps, { grant: session.grant, ctx, bucket: session.bucket, sessionKey: session.sessionKey, signal }, code, {
@@ -180,7 +189,7 @@ export function buildCodeModeServer(deps: CodeModeDeps, session: AggregateSessio
           };
           return asResult(value, run.error !== undefined);
         }),
-      );
+      ).finally(() => admitted?.release());
     }
 
     if (owner && isTaskTool(name)) {

@@ -47,12 +47,19 @@ export async function playgroundRun(deps: CodeModeDeps, ctx: RequestContext, inp
   const data = ZCodeRun.parse(input);
   const grant = await grantFor(deps, ctx, data.agentSessionId);
   const info = { action: "tool.called" as const, endpoint: "console", serverSlug: "portcullis", target: "execute_code", argumentKeys: ["code"] };
+  // Counted per person (grantFor has made sure the actor is a user).
+  const caller = ctx.actor.type === "user" ? `user:${ctx.actor.userId}` : "";
+  const admitted = deps.runGate ? await deps.runGate.admit(caller) : undefined;
+  if (admitted && "code" in admitted) {
+    await auditedRequest(deps, ctx, { ...info, denied: { code: admitted.code, reason: admitted.message } }, () => Promise.reject(new Error("unreachable")), () => undefined);
+    throw new GatewayError("rate_limited", admitted.message, undefined, { retryAfterSeconds: admitted.retryAfterSeconds });
+  }
   const { run, calls } = await auditedRequest(deps, ctx, info, () =>
     runProgram(deps, { grant, ctx, bucket: 0, signal: AbortSignal.timeout(deps.limits.wallMs + 5000), endpoint: "console" }, data.code, {
       ...(data.timeoutMs !== undefined && { timeoutMs: data.timeoutMs }),
       ...(data.language && { language: data.language }),
     }),
-  );
+  ).finally(() => admitted?.release());
   return {
     ...(run.result !== undefined && { result: run.result }),
     ...(run.error && { error: run.error }),

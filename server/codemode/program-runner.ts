@@ -11,6 +11,7 @@ import { taskContextOf } from "../tasks/task-tools";
 import type { BridgeAnswer, ExecLimits, ExecResult, Executor } from "./executor";
 import { redactor } from "../audit/redaction";
 import { openVault } from "./privacy";
+import type { RunGate } from "./run-gate";
 import { PROGRAM_PRELUDE, SKILLS_SERVER, WORKSPACE_SERVER, WorkspaceError, type Workspace } from "./workspace";
 
 export type CodeModeDeps = AggregateDeps & {
@@ -19,6 +20,8 @@ export type CodeModeDeps = AggregateDeps & {
   workspace: Workspace;
   /** CODE_MODE_PRIVACY: every run of an agent session hides matched values from the model (privacy.ts). */
   privacyAlways?: boolean | undefined;
+  /** Runs per caller per minute and at once (run-gate.ts); absent, runs are not counted. */
+  runGate?: RunGate | undefined;
 };
 
 /** Whose program it is: the grant decides what its calls may do. */

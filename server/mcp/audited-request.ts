@@ -31,14 +31,28 @@ export type AuditedRequestInfo = {
   denied?: { code: string; reason: string } | undefined;
 };
 
-export async function auditedRequest<T>(deps: { db: DbTx; logger: Logger }, ctx: RequestContext, info: AuditedRequestInfo, fn: () => Promise<T>): Promise<T> {
+/**
+ * `deniedAnswer`: what a denied request answers (a tool error the agent can act on, such as rate_limited with a
+ * retry hint) instead of a protocol error; it is audited as denied all the same.
+ */
+export async function auditedRequest<T>(
+  deps: { db: DbTx; logger: Logger },
+  ctx: RequestContext,
+  info: AuditedRequestInfo,
+  fn: () => Promise<T>,
+  deniedAnswer?: () => T,
+): Promise<T> {
   const started = performance.now();
   let outcome: { value: T } | { error: unknown };
   let errorCode: string | null = null;
   let reason: string | null = null;
   try {
-    if (info.denied) throw new McpError(ErrorCode.InvalidParams, `[${info.denied.code}] ${info.denied.reason}`);
-    outcome = { value: await fn() };
+    if (info.denied && !deniedAnswer) throw new McpError(ErrorCode.InvalidParams, `[${info.denied.code}] ${info.denied.reason}`);
+    outcome = { value: info.denied && deniedAnswer ? deniedAnswer() : await fn() };
+    if (info.denied) {
+      errorCode = info.denied.code;
+      reason = info.denied.reason;
+    }
   } catch (err) {
     outcome = { error: err };
     errorCode = info.denied?.code ?? (typeof (err as { code?: unknown }).code === "number" ? `mcp_${String((err as { code: number }).code)}` : "upstream_error");

@@ -11,7 +11,12 @@ import { toolError } from "./tool-error";
 import type { Middleware } from "./types";
 
 export type RateLimits = { perSessionPerMinute: number; perToolPerMinute: number };
-export type CallLimiter = { middleware: Middleware; close(): Promise<void> };
+export type CallLimiter = {
+  middleware: Middleware;
+  /** Takes one unit of `key`'s budget: undefined when taken, else ms until the key's window ends. */
+  take(key: string, limit: number): Promise<number | undefined>;
+  close(): Promise<void>;
+};
 
 const WINDOW_MS = 60_000;
 /** A lease is at most this share of a key's limit (and at most MAX_LEASE calls). */
@@ -158,6 +163,10 @@ export function createCallLimiter(databaseUrl: string, limits: RateLimits, logge
 
   return {
     middleware,
+    async take(key, limit) {
+      const t = await take(key, limit);
+      return "budget" in t ? undefined : t.retryAfterMs;
+    },
     async close() {
       await Promise.allSettled([...budgets.values()].flatMap((b) => (b.refill ? [b.refill] : [])));
       await pool.end();

@@ -440,14 +440,14 @@ export type GatewayTestEnv = {
 export async function setUpGatewayTest(
   db: Db,
   label: string,
-  opts: { gateways?: number; pool?: Partial<PoolOptions>; startUpstreams?: boolean; logger?: Logger; tasks?: Partial<TaskOptions>; approvals?: Partial<ApprovalOptions> } = {},
+  opts: { gateways?: number; pool?: Partial<PoolOptions>; startUpstreams?: boolean; logger?: Logger; tasks?: Partial<TaskOptions>; approvals?: Partial<ApprovalOptions>; env?: Record<string, string> } = {},
 ): Promise<GatewayTestEnv> {
   await truncateAll(db);
   const gateways: TestGateway[] = [];
   const agents: Agent[] = [];
   for (let i = 0; i < (opts.gateways ?? 1); i++)
     gateways.push(
-      await startTestGateway({ ...(opts.pool && { pool: opts.pool }), ...(opts.logger && { logger: opts.logger }), ...(opts.tasks && { tasks: opts.tasks }), ...(opts.approvals && { approvals: opts.approvals }) }),
+      await startTestGateway({ ...(opts.pool && { pool: opts.pool }), ...(opts.logger && { logger: opts.logger }), ...(opts.tasks && { tasks: opts.tasks }), ...(opts.approvals && { approvals: opts.approvals }), ...(opts.env && { env: opts.env }) }),
     );
   if (opts.startUpstreams) for (const g of gateways) await g.gateway.startUpstreams();
   const admin = userContext(await insertUser(db, { role: "ADMIN" }));
