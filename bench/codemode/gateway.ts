@@ -47,7 +47,7 @@ export async function startBenchGateway(): Promise<BenchGateway> {
       db: createDb(database.url),
       databaseUrl: database.url,
       logger,
-      config: loadConfig({ RATE_LIMIT_SESSION_PER_MINUTE: limit, RATE_LIMIT_TOOL_PER_MINUTE: limit, CODE_MODE_MAX_TOOL_CALLS: "1000" }),
+      config: loadConfig({ RATE_LIMIT_SESSION_PER_MINUTE: limit, RATE_LIMIT_TOOL_PER_MINUTE: limit, CODE_MODE_MAX_TOOL_CALLS: "1000", CODE_MODE_RUNS_PER_MINUTE: limit }),
       tasks: { thresholdMs: 0 },
     });
     gateway = gw;

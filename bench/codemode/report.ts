@@ -2,7 +2,7 @@
 import { percentile } from "../sandbox/rounds";
 import type { ContextSample } from "./context";
 import type { ParallelResult, PipelineBridgeResult, WorkflowResult, WorkflowRun } from "./e2e";
-import type { BridgeMicroResult, LimitsResult, StartupResult } from "./sandbox";
+import type { BridgeMicroResult, BridgeSleepingResult, LimitsResult, StartupResult, VmGapResult } from "./sandbox";
 
 export type CodeModeReport = {
   facts: Record<string, string>;
@@ -14,6 +14,8 @@ export type CodeModeReport = {
   hopInGateway: number[];
   startup: StartupResult;
   micro: BridgeMicroResult;
+  sleeping: BridgeSleepingResult;
+  vmGap: VmGapResult;
   limits: LimitsResult;
   context: ContextSample[];
   registration: { tools: number; servers: number; started: number; seconds: number }[];
@@ -75,6 +77,7 @@ export function renderReport(r: CodeModeReport): string {
   const micro = p(r.micro.perCallUs, 50) - p(r.micro.directUs, 50);
   const pipe = r.e2e.pipeline;
   const pipeOver = p(pipe.overheadUs, 50);
+  const sleepOver = p(r.sleeping.perCallUs, 50);
   const par = r.e2e.parallel;
   const parRatio = p(par.ratios, 50);
   const parMax = p(par.ratios, 100);
@@ -105,6 +108,7 @@ export function renderReport(r: CodeModeReport): string {
     `| 2 | sandbox start to first instruction, p50 / p95 (language "js") | ${ms(jsP50)} / ${ms(jsP95)} ms | ≤ 2 / ≤ 5 ms | ${verdict(jsP50 <= 2 && jsP95 <= 5)} |`,
     `| 2 | the same with type stripping (no language: execute_code's default) | ${ms(detP50)} / ${ms(detP95)} ms | ≤ 2 / ≤ 5 ms | ${verdict(detP50 <= 2 && detP95 <= 5, `+${ms(Math.max(0, detP50 - 2))} ms at p50, +${ms(Math.max(0, detP95 - 5))} ms at p95`)} |`,
     `| 3 | bridge per inner call, a tool that answers at once (median of ${String(r.micro.reps)} × ${int(r.micro.calls)} calls) | ${us(micro)} µs over a direct await | ≤ 100 µs | ${verdict(micro <= 100, `${us(micro - 100)} µs over`)} |`,
+    `| 3 | bridge per inner call, a tool that answers after ${String(r.sleeping.delayMs)} ms: the worker sleeps between calls (median of ${String(r.sleeping.reps)} × ${String(r.sleeping.calls)} calls) | ${us(sleepOver)} µs over the same awaits made directly | ≤ 100 µs | ${verdict(sleepOver <= 100, `${us(sleepOver - 100)} µs over`)} |`,
     `| 3 | bridge per inner call, end to end through the pipeline (median of ${String(pipe.reps)} × ${String(pipe.calls)} calls) | ${us(pipeOver)} µs over the pipeline's own time | ≤ 100 µs | ${verdict(pipeOver <= 100, `${us(pipeOver - 100)} µs over`)} |`,
     `| 4 | ${String(par.parallel)} parallel calls of a ${String(par.ms)} ms tool / the slowest of them (median, max of ${String(par.ratios.length)}) | ${parRatio.toFixed(2)}× (max ${parMax.toFixed(2)}×) | ≤ 1.1× | ${verdict(parRatio <= 1.1)} |`,
     `| 5 | time-limit overshoot from execute(), p50 / p95 at ${overshoots.map((t) => `${String(t.wallMs)}`).join(" / ")} ms | ${overshoots.map((t) => `${ms(p(t.overshoot, 50))} / ${ms(p(t.overshoot, 95))}`).join("; ")} ms | ≤ 20 ms | ${verdict(worst95 <= 20, `p95 up to ${ms(worst95)} ms from execute(), ${ms(worstAfter95)} ms from the first instruction`)} |`,
@@ -127,7 +131,9 @@ export function renderReport(r: CodeModeReport): string {
     "**(3) The bridge**",
     "",
     `- A tool that answers at once (a ToolBridge resolving immediately, no pipeline): per call ${r.micro.perCallUs.map(us).join(", ")} µs (program with ${int(r.micro.calls)} sequential calls minus the same loop without them, ÷ ${int(r.micro.calls)}), against ${r.micro.directUs.map((v) => v.toFixed(1)).join(", ")} µs for the same call as a direct await in the gateway's thread. Median difference **${us(micro)} µs**.`,
-    `- The floor under it: a bare worker-thread round trip of such an answer on this machine, ${r.hop.map(us).join(", ")} µs (median ${us(p(r.hop, 50))} µs) at the start of the run, and ${r.hopInGateway.map(us).join(", ")} µs (median ${us(p(r.hopInGateway, 50))} µs) measured again in the gateway's process right before the end-to-end part, with the upstream processes and PostgreSQL running. Every inner call is one round trip (the call goes out, the answer comes back) plus the VM's work (JSON of the arguments and the answer, a promise settled, pending jobs run).`,
+    `- The floor under it: a bare worker-thread round trip of such an answer on this machine, ${r.hop.map(us).join(", ")} µs (median ${us(p(r.hop, 50))} µs) at the start of the run, and ${r.hopInGateway.map(us).join(", ")} µs (median ${us(p(r.hopInGateway, 50))} µs) measured again in the gateway's process right before the end-to-end part, with the upstream processes and PostgreSQL running. Every inner call is one round trip (the calls a program started leave in one message when it waits; the answers come back to a worker sleeping on a futex doorbell, spinning briefly first while answers keep coming back within 0.1 ms) plus the VM's work (JSON of the arguments and the answer, the promise settled, pending jobs run).`,
+    `- A tool that answers after ${String(r.sleeping.delayMs)} ms (a timer in the gateway's thread; the worker sleeps between calls, as behind real tool calls): per call the program ${r.sleeping.programMs.map(ms).join(", ")} ms, the same awaits made directly ${r.sleeping.directMs.map(ms).join(", ")} ms; difference ${r.sleeping.perCallUs.map(us).join(", ")} µs, median **${us(sleepOver)} µs**.`,
+    `- The VM's own work per call in one thread (no worker, no message, no sleep: the host busy-waits before handing each answer back; from the answer's delivery to the next call leaving, median per run of ${String(r.vmGap.calls)} calls, ${String(r.vmGap.reps)} runs): ${r.vmGap.gapsMs.map((g, i) => `${String(g)} ms between calls: ${r.vmGap.workUs[i]!.map(us).join(", ")} µs`).join("; ")}. The same instructions cost more the longer the gap before them, with no thread involved: on this shared host the VM's code and data leave the CPU caches while a call is out.`,
     `- End to end through the pipeline: \`${pipe.tool}\` (a realistic stdio upstream answering at once) ${String(pipe.calls)} times from one program (the console playground's path) and ${String(pipe.calls)} times as direct pipeline calls (tryToolCall, the same grant and endpoint), alternating, ${String(pipe.reps)} rounds. Per call: the program ${pipe.programMs.map(ms).join(", ")} ms; inside the pipeline as the runner timed each inner call ${pipe.innerMs.map(ms).join(", ")} ms; direct ${pipe.directMs.map(ms).join(", ")} ms. The program's time outside the pipeline, per call (paired within each run): ${pipe.overheadUs.map(us).join(", ")} µs, median **${us(pipeOver)} µs**; program minus direct, per call (paired by round): ${pipe.programMs.map((v, i) => ms(v - pipe.directMs[i]!)).join(", ")} ms, median ${ms(p(pipe.programMs.map((v, i) => v - pipe.directMs[i]!), 50))} ms.`,
     "",
     `**(4) Parallel inner calls** (over HTTP on /mcp/code; \`ops.slow_read({ ms: ${String(par.ms)} })\` of the misbehaving fixture, ${String(par.parallel)} in one Promise.all, each call and the whole timed with Date.now() inside the program; then one call alone)`,

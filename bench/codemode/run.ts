@@ -27,7 +27,7 @@ import { measureContext, type ContextSample } from "./context";
 import { measureParallel, measurePipelineBridge, measureWorkflow, WORKFLOW_TOOLS } from "./e2e";
 import { startBenchGateway, type BenchGateway } from "./gateway";
 import { renderReport, type CodeModeReport } from "./report";
-import { benchPool, measureBridgeMicro, measureLimits, measureStartup, measureThreadHop } from "./sandbox";
+import { benchPool, measureBridgeMicro, measureBridgeSleeping, measureLimits, measureVmGap, measureStartup, measureThreadHop } from "./sandbox";
 import { realisticUpstreams } from "./upstreams";
 
 const env = process.env;
@@ -52,9 +52,13 @@ async function sandboxParts() {
     const startup = await measureStartup(pool, STARTUP_RUNS, 50);
     step("(3) bridge, a tool that answers at once");
     const micro = await measureBridgeMicro(pool, 1000, 9);
+    step("(3) bridge, a tool that answers after 5 ms (the worker sleeps between calls)");
+    const sleeping = await measureBridgeSleeping(pool, 100, 5, 7);
+    step("(3) the VM's work per call after a gap, in one thread");
+    const vmGap = await measureVmGap(100, [0, 1, 5], 5);
     step("(5) time limit and memory cap");
     const limits = await measureLimits(pool, [{ wallMs: 200, runs: 25 }, { wallMs: 500, runs: 12 }, { wallMs: 1000, runs: 8 }], 5);
-    return { hop, startup, micro, limits };
+    return { hop, startup, micro, sleeping, vmGap, limits };
   } finally {
     await pool.close();
   }

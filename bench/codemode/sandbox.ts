@@ -9,6 +9,8 @@ const median = (xs: number[]) => percentile(xs, 50);
 
 export type StartupResult = { warmup: number; js: number[]; detected: number[]; workersReplaced: number };
 export type BridgeMicroResult = { calls: number; reps: number; perCallUs: number[]; directUs: number[]; emptyLoopMs: number[] };
+export type VmGapResult = { calls: number; reps: number; gapsMs: number[]; workUs: number[][] };
+export type BridgeSleepingResult = { calls: number; reps: number; delayMs: number; programMs: number[]; directMs: number[]; perCallUs: number[] };
 export type LimitsResult = {
   timeouts: { wallMs: number; overshoot: number[]; afterStart: number[]; names: string[] }[];
   memory: { memoryBytes: number; ms: number[]; names: string[]; messages: string[]; nextRunOk: boolean; workersReplaced: number };
@@ -66,6 +68,74 @@ export async function measureBridgeMicro(pool: ExecutorPool, calls: number, reps
     emptyLoopMs.push(b.durationMs);
   }
   return { calls, reps, perCallUs, directUs, emptyLoopMs };
+}
+
+/**
+ * The same with a tool that answers after `delayMs` (a timer in the gateway's thread), so the worker goes to sleep
+ * between calls, as it does behind real tool calls: (program − the same awaits made directly) / calls.
+ */
+export async function measureBridgeSleeping(pool: ExecutorPool, calls: number, delayMs: number, reps: number): Promise<BridgeSleepingResult> {
+  // Timers fire on whole milliseconds of the loop's clock, so a plain setTimeout waits 5–6 ms depending on when in a
+  // millisecond the call came: the last millisecond is waited out with setImmediate turns (no sleep, no spin).
+  const after = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const due = performance.now() + ms;
+      const check = () => (performance.now() >= due ? resolve() : setImmediate(check));
+      setTimeout(check, Math.max(0, ms - 1.5));
+    });
+  const delayed: ToolBridge = { call: () => after(delayMs).then(() => VALUE) };
+  const code = `let last; for (let i = 0; i < ${String(calls)}; i++) last = await tools.crm.get_contact({ contact_id: "contact_" + i }); return last.id;`;
+  const out: BridgeSleepingResult = { calls, reps, delayMs, programMs: [], directMs: [], perCallUs: [] };
+  for (let rep = -1; rep < reps; rep++) {
+    const a = await pool.execute(code, delayed, { language: "js" });
+    if (a.error || a.toolCalls !== calls) throw new Error(`bridge run failed: ${JSON.stringify(a.error)}`);
+    const t = performance.now();
+    for (let i = 0; i < calls; i++) await delayed.call("crm", "get_contact", JSON.parse(JSON.stringify({ contact_id: `contact_${String(i)}` })));
+    const direct = performance.now() - t;
+    if (rep < 0) continue;
+    out.programMs.push(a.durationMs / calls);
+    out.directMs.push(direct / calls);
+    out.perCallUs.push(((a.durationMs - direct) / calls) * 1000);
+  }
+  return out;
+}
+
+/**
+ * The VM's own work per call in this thread alone (no worker, no message, no sleep): runProgram with a host whose
+ * wait() busy-waits `gap` ms before handing back the answer, timed from the answer's delivery to the next call
+ * leaving. Whatever grows with the gap is the host CPU's doing (caches shared with other work), not the bridge's.
+ */
+export async function measureVmGap(calls: number, gapsMs: number[], reps: number): Promise<VmGapResult> {
+  const { newQuickJSWASMModule } = await import("quickjs-emscripten");
+  const { runProgram, wrapProgram } = await import("../../server/codemode/quickjs-runner");
+  const QuickJS = await newQuickJSWASMModule();
+  const limits = { wallMs: 120_000, memoryBytes: 64 << 20, maxStackBytes: 1 << 20, maxToolCalls: 100_000, maxOutputBytes: 20_000 };
+  const source = wrapProgram(`let last; for (let i = 0; i < ${String(calls)}; i++) last = await tools.crm.get_contact({ contact_id: "contact_" + i }); return last.id;`);
+  const answer = JSON.stringify(VALUE);
+  const workUs = gapsMs.map(() => [] as number[]);
+  for (let rep = -1; rep < reps; rep++) {
+    gapsMs.forEach((gap, g) => {
+      let queued: { callId: number; answer: string }[] = [];
+      let delivered = 0;
+      const work: number[] = [];
+      runProgram(QuickJS, { source, limits }, {
+        send: (out) => {
+          if (delivered) work.push(performance.now() - delivered);
+          for (const c of out) queued.push({ callId: c.callId, answer });
+        },
+        wait: () => {
+          const until = performance.now() + gap;
+          while (performance.now() < until);
+          const a = queued;
+          queued = [];
+          delivered = performance.now();
+          return a;
+        },
+      });
+      if (rep >= 0) workUs[g]!.push(median(work) * 1000);
+    });
+  }
+  return { calls, reps, gapsMs, workUs };
 }
 
 /** An infinite loop at several wall limits (overshoot = durationMs − wallMs), and a memory bomb. */
