@@ -286,7 +286,7 @@ export function createExecutorPool(options: ExecutorPoolOptions = {}): ExecutorP
     }
     const reply = (answer: string) => {
       if (slot.job !== job) return;
-      const out: ToWorker = { type: "answer", callId: message.callId, answer };
+      const out: ToWorker = { type: "answer", id: runId, callId: message.callId, answer };
       slot.worker.postMessage(out);
       // The running program's worker sleeps on the doorbell, not in its event loop (worker.ts).
       Atomics.store(slot.doorbell, 0, 1);

@@ -510,3 +510,55 @@ describe("code mode executor (QuickJS in worker threads)", () => {
     },
   );
 });
+
+describe("the worker's protocol", () => {
+  it("drops an answer meant for an earlier run, though call ids start again in every run", async () => {
+    const { Worker } = await import("node:worker_threads");
+    const { workerSource } = await import("./worker");
+    const { wrapProgram } = await import("./quickjs-runner");
+    const doorbell = new SharedArrayBuffer(4);
+    const bell = new Int32Array(doorbell);
+    const worker = new Worker(workerSource(), { eval: true, workerData: { moduleDir: process.cwd(), recycleAfterRuns: 500, wasmMemoryBytes: 128 << 20, doorbell } });
+    const messages: FromWorkerMessage[] = [];
+    let waiter: (() => void) | undefined;
+    worker.on("message", (m: FromWorkerMessage) => {
+      messages.push(m);
+      waiter?.();
+    });
+    const next = async (type: string) => {
+      for (;;) {
+        const i = messages.findIndex((m) => m.type === type);
+        if (i >= 0) return messages.splice(i, 1)[0]!;
+        await new Promise<void>((r) => (waiter = r));
+      }
+    };
+    const answer = (id: number, callId: number, value: unknown) => {
+      worker.postMessage({ type: "answer", id, callId, answer: JSON.stringify({ ok: true, value }) });
+      Atomics.store(bell, 0, 1);
+      Atomics.notify(bell, 0);
+    };
+    const limits = { wallMs: 5000, memoryBytes: 16 << 20, maxStackBytes: 256 << 10, maxToolCalls: 10, maxOutputBytes: 1024 };
+    try {
+      await next("ready");
+      // Run 1 leaves call 1 unanswered: it awaits call 2 only, and ends.
+      worker.postMessage({ type: "run", id: 1, job: { source: wrapProgram(`tools.a.slow({}); return await tools.a.fast({})`), limits } });
+      const out = await next("calls");
+      expect(out.calls?.map((c) => c.callId)).toEqual([1, 2]);
+      answer(1, 2, "fast");
+      expect((await next("done")).outcome?.resultJson).toBe('"fast"');
+      // Run 2 makes a call 1 of its own; while it waits, run 1's call 1 is answered late, then run 2's.
+      worker.postMessage({ type: "run", id: 2, job: { source: wrapProgram(`return await tools.a.slow({})`), limits } });
+      const second = await next("calls");
+      expect(second.id).toBe(2);
+      expect(second.calls?.map((c) => c.callId)).toEqual([1]);
+      answer(1, 1, "meant for run 1");
+      await new Promise((r) => setTimeout(r, 50));
+      answer(2, 1, "meant for run 2");
+      expect((await next("done")).outcome?.resultJson).toBe('"meant for run 2"');
+    } finally {
+      await worker.terminate();
+    }
+  });
+});
+
+type FromWorkerMessage = { type: string; id?: number; calls?: { callId: number }[]; outcome?: { resultJson?: string } };

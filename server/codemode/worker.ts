@@ -20,7 +20,8 @@ export type WorkerData = {
   doorbell: SharedArrayBuffer;
 };
 
-export type ToWorker = { type: "run"; id: number; job: RunJob } | { type: "answer"; callId: number; answer: string };
+/** An answer names its run: call ids start again in every run, so one for an earlier run must never match. */
+export type ToWorker = { type: "run"; id: number; job: RunJob } | { type: "answer"; id: number; callId: number; answer: string };
 
 export type FromWorker =
   | { type: "ready" }
@@ -64,6 +65,8 @@ export function workerMain(
   const WAIT_SLICE_MS = 50;
   const SPIN_MS = 0.1;
   let spin = true;
+  /** The run in progress: answers to any other (one that ended with calls still out) are dropped. */
+  let current = 0;
   const waitForAnswers = (timeoutMs: number) => {
     const answers: { callId: number; answer: string }[] = [];
     const started = performance.now();
@@ -73,8 +76,8 @@ export function workerMain(
       Atomics.store(doorbell, 0, 0);
       for (let m = receive(port); m !== undefined; m = receive(port)) {
         const message = m.message as ToWorker;
-        if (message.type === "answer") answers.push({ callId: message.callId, answer: message.answer });
-        else later.push(message);
+        if (message.type !== "answer") later.push(message);
+        else if (message.id === current) answers.push({ callId: message.callId, answer: message.answer });
       }
       if (answers.length > 0 || budget <= 0) {
         if (answers.length > 0) spin = performance.now() - started <= SPIN_MS;
@@ -102,6 +105,7 @@ export function workerMain(
 
   const execute = async (id: number, job: RunJob): Promise<RunOutcome> => {
     const QuickJS = await module;
+    current = id;
     const outcome = run(QuickJS, job, {
       send: (calls) => send({ type: "calls", id, calls }),
       wait: waitForAnswers,
