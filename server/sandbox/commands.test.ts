@@ -120,25 +120,27 @@ describe("bwrapArgs", () => {
 
 describe("bwrapCommand", () => {
   const limits = ["--cpu=3600:3601", "--nofile=256", "--nproc=64", "--"];
-  const user = ["/usr/bin/setpriv", "--reuid", "100123", "--regid", "100123", "--clear-groups", "--", "/usr/bin/bwrap"];
+  const user = ["/usr/bin/setpriv", "--pdeathsig", "KILL", "--reuid", "100123", "--regid", "100123", "--clear-groups", "--", "/usr/bin/bwrap"];
+  const diesWithGateway = ["--pdeathsig", "KILL", "--"];
 
-  it("runs prlimit → setpriv (the sandbox user) → bwrap, with SIGKILL one second after the CPU limit", () => {
+  it("runs setpriv (dies with the gateway) → prlimit → setpriv (the sandbox user) → bwrap, with SIGKILL one second after the CPU limit", () => {
     const p = plan({ isolation: iso({ cpuSeconds: 30, openFiles: 64, pids: 16 }) });
     const cmd = bwrapCommand(p);
-    expect(cmd.command).toBe("/usr/bin/prlimit");
-    expect(cmd.args).toEqual(["--cpu=30:31", "--nofile=64", "--nproc=16", "--", ...user, ...bwrapArgs(p)]);
+    expect(cmd.command).toBe("/usr/bin/setpriv");
+    expect(cmd.args).toEqual([...diesWithGateway, "/usr/bin/prlimit", "--cpu=30:31", "--nofile=64", "--nproc=16", "--", ...user, ...bwrapArgs(p)]);
   });
 
   it("uses the isolation defaults for the limits", () => {
     const cmd = bwrapCommand(plan());
-    expect(cmd.args.slice(0, 4 + user.length)).toEqual([...limits, ...user]);
+    expect(cmd.args.slice(0, 4 + limits.length + user.length)).toEqual([...diesWithGateway, "/usr/bin/prlimit", ...limits, ...user]);
   });
 
   it("joins the cgroups first, in a shell that then execs prlimit, when there are cgroup.procs files", () => {
     const p = plan({ cgroupProcs: ["/sys/fs/cgroup/memory/pc/x/cgroup.procs", "/sys/fs/cgroup/pids/pc/x/cgroup.procs"] });
     const cmd = bwrapCommand(p);
-    expect(cmd.command).toBe("/bin/sh");
-    const [dashC, script, name, ...rest] = cmd.args;
+    expect(cmd.command).toBe("/usr/bin/setpriv");
+    expect(cmd.args.slice(0, 4)).toEqual([...diesWithGateway, "/bin/sh"]);
+    const [dashC, script, name, ...rest] = cmd.args.slice(4);
     expect([dashC, name]).toEqual(["-c", "portcullis-cgroup"]);
     expect(script).toContain('echo $$ > "$1"');
     expect(script).toContain('exec "$@"');
@@ -154,7 +156,7 @@ describe("bwrapCommand", () => {
   });
 
   it("has no cgroup wrapper when there are no cgroup.procs files", () => {
-    expect(bwrapCommand(plan({ cgroupProcs: [] })).command).toBe("/usr/bin/prlimit");
+    expect(bwrapCommand(plan({ cgroupProcs: [] })).args.slice(0, 4)).toEqual([...diesWithGateway, "/usr/bin/prlimit"]);
   });
 });
 

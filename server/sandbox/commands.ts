@@ -85,7 +85,12 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   return a;
 }
 
-/** The full command: [join cgroups →] prlimit → setpriv (the sandbox user) → bwrap → init → server. */
+/**
+ * The full command: setpriv (dies with the gateway) → [join cgroups →] prlimit → setpriv (the sandbox user) → bwrap
+ * → init → server. bwrap's --die-with-parent covers the sandbox once bwrap runs; the parent-death signal set first
+ * covers the steps before it, so a gateway killed mid-launch leaves no process behind that later becomes a sandbox
+ * with no parent to die with. The user change clears that signal, so the second setpriv sets it again.
+ */
 export function bwrapCommand(plan: BwrapPlan): { command: string; args: string[] } {
   const iso = plan.isolation;
   const t = plan.tools ?? DEFAULT_TOOLS;
@@ -97,6 +102,7 @@ export function bwrapCommand(plan: BwrapPlan): { command: string; args: string[]
     `--nproc=${String(iso.pids)}`,
     "--",
     t.setpriv,
+    "--pdeathsig", "KILL",
     "--reuid", String(plan.uid),
     "--regid", String(plan.gid ?? plan.uid),
     "--clear-groups",
@@ -104,8 +110,8 @@ export function bwrapCommand(plan: BwrapPlan): { command: string; args: string[]
     t.bwrap,
     ...bwrapArgs(plan),
   ];
-  if (plan.cgroupProcs.length === 0) return { command: limited[0]!, args: limited.slice(1) };
-  return { command: t.sh, args: ["-c", JOIN_CGROUPS, "portcullis-cgroup", ...plan.cgroupProcs, "--", ...limited] };
+  const inner = plan.cgroupProcs.length === 0 ? limited : [t.sh, "-c", JOIN_CGROUPS, "portcullis-cgroup", ...plan.cgroupProcs, "--", ...limited];
+  return { command: t.setpriv, args: ["--pdeathsig", "KILL", "--", ...inner] };
 }
 
 export type DockerPlan = {

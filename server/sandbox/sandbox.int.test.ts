@@ -15,7 +15,8 @@ import {
   everythingServer,
   errorMeta,
   firstText,
-  processAlive,
+  describeProcess,
+  processRunning,
   REPO_ROOT,
   setUpGatewayTest,
   spawnGatewayProcess,
@@ -280,7 +281,11 @@ describe("sandboxed upstream servers (bwrap)", () => {
       return bwraps.length >= 2 ? tree!.pids.filter((p) => p !== child.pid) : undefined;
     }, 30_000);
     child.kill("SIGKILL");
-    await waitUntil("every process of its sandboxes to be gone", () => (sandboxes.every((p) => !processAlive(p)) ? true : undefined), 10_000);
+    // Gone or a zombie: once killed, the processes are reparented to PID 1, which may reap them late.
+    await waitUntil("every process of its sandboxes to be gone", () => (sandboxes.every((p) => !processRunning(p)) ? true : undefined), 10_000).catch((err: unknown) => {
+      const left = sandboxes.filter(processRunning).map(describeProcess);
+      throw new Error(`${(err as Error).message}; still running: ${left.join("; ")}`);
+    });
   });
 
   it("a writable mount is writable by the server's sandbox group only where the admin allowed it", async () => {

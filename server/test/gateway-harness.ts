@@ -407,6 +407,31 @@ export async function spawnTsServer(
 }
 
 /** True while a process with this pid exists (signal 0 only checks). */
+/**
+ * The process still runs: it exists and is not a zombie. A killed process whose new parent (PID 1 in a container)
+ * has not reaped it yet is a zombie: it runs no code and holds nothing but its pid.
+ */
+export function processRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${String(pid)}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    return state !== "Z" && state !== "X";
+  } catch {
+    return false;
+  }
+}
+
+/** What a test can say about a process it expected gone: its name and state, from /proc. */
+export function describeProcess(pid: number): string {
+  try {
+    const stat = readFileSync(`/proc/${String(pid)}/stat`, "utf8");
+    const cmdline = readFileSync(`/proc/${String(pid)}/cmdline`, "utf8").split("\0").join(" ").trim();
+    return `${String(pid)} ${stat.slice(stat.indexOf("("), stat.lastIndexOf(")") + 3)} ${cmdline.slice(0, 160)}`;
+  } catch {
+    return `${String(pid)} (gone)`;
+  }
+}
+
 export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
