@@ -2,7 +2,7 @@
 import { Command, Option } from "commander";
 import { ROLES } from "../lib/roles";
 import { VERSION } from "../server/version";
-import { withGateway } from "./with-gateway";
+import { withDatabase } from "./with-database";
 
 const program = new Command()
   .name("portcullis")
@@ -25,8 +25,8 @@ program
   .command("migrate")
   .description("apply pending database migrations")
   .action(() =>
-    withGateway(async () => {
-      /* withGateway applies migrations before it hands over the gateway */
+    withDatabase(async () => {
+      /* withDatabase applies migrations before it runs a command */
     }),
   );
 
@@ -39,8 +39,8 @@ user
   .option("--name <name>", "display name")
   .option("--password <password>", "password (at least 8 characters); omit to generate one")
   .action((o: { email: string; role: (typeof ROLES)[number]; name?: string; password?: string }) =>
-    withGateway(async (gw, ctx) => {
-      const res = await gw.users.create(ctx, { email: o.email, role: o.role, name: o.name, password: o.password });
+    withDatabase(async (ops, ctx) => {
+      const res = await ops.users.create(ctx, { email: o.email, role: o.role, name: o.name, password: o.password });
       console.log(`Created ${res.user.role} ${res.user.email} (id ${res.user.id}).`);
       if (res.generatedPassword) console.log(`Password (shown once): ${res.generatedPassword}`);
     }),
@@ -49,8 +49,8 @@ user
   .command("list")
   .description("list users")
   .action(() =>
-    withGateway(async (gw) => {
-      const page = await gw.users.list({ limit: 200 });
+    withDatabase(async (ops) => {
+      const page = await ops.users.list({ limit: 200 });
       for (const u of page.items) console.log(`${u.id}  ${u.role.padEnd(8)} ${u.disabled ? "disabled " : ""}${u.email}`);
     }),
   );
@@ -60,10 +60,10 @@ user
   .requiredOption("--email <email>", "the user's e-mail")
   .addOption(new Option("--role <role>", "new role").choices(ROLES).makeOptionMandatory())
   .action((o: { email: string; role: (typeof ROLES)[number] }) =>
-    withGateway(async (gw, ctx) => {
-      const u = await gw.users.getByEmail(o.email);
+    withDatabase(async (ops, ctx) => {
+      const u = await ops.users.getByEmail(o.email);
       if (!u) throw new CliError(`No user with e-mail ${o.email}.`);
-      const updated = await gw.users.update(ctx, u.id, { role: o.role });
+      const updated = await ops.users.update(ctx, u.id, { role: o.role });
       console.log(`${updated.email} is now ${updated.role}.`);
     }),
   );
@@ -76,12 +76,12 @@ token
   .option("--name <name>", "a label for the token", "cli")
   .option("--expires-days <days>", "expire after this many days (default: never)")
   .action((o: { email: string; name: string; expiresDays?: string }) =>
-    withGateway(async (gw, ctx) => {
-      const u = await gw.users.getByEmail(o.email);
+    withDatabase(async (ops, ctx) => {
+      const u = await ops.users.getByEmail(o.email);
       if (!u) throw new CliError(`No user with e-mail ${o.email}.`);
       const days = o.expiresDays === undefined ? undefined : Number(o.expiresDays);
       if (days !== undefined && (!Number.isInteger(days) || days < 1)) throw new CliError("--expires-days takes a whole number ≥ 1.");
-      const res = await gw.tokens.create(ctx, u.id, { name: o.name, expiresInDays: days });
+      const res = await ops.tokens.create(ctx, u.id, { name: o.name, expiresInDays: days });
       console.log(`Token ${res.apiToken.id} (${res.apiToken.prefix}…) for ${u.email}. Shown once:`);
       console.log(res.token);
     }),
@@ -91,8 +91,8 @@ token
   .description("revoke a personal API token by id or printed prefix")
   .argument("<id>", "token id or prefix (pct_…)")
   .action((id: string) =>
-    withGateway(async (gw, ctx) => {
-      const t = await gw.tokens.revoke(ctx, id);
+    withDatabase(async (ops, ctx) => {
+      const t = await ops.tokens.revoke(ctx, id);
       console.log(`Revoked token ${t.id} (${t.prefix}…).`);
     }),
   );
@@ -101,10 +101,10 @@ token
   .description("list a user's personal API tokens")
   .requiredOption("--email <email>", "the tokens' user")
   .action((o: { email: string }) =>
-    withGateway(async (gw) => {
-      const u = await gw.users.getByEmail(o.email);
+    withDatabase(async (ops) => {
+      const u = await ops.users.getByEmail(o.email);
       if (!u) throw new CliError(`No user with e-mail ${o.email}.`);
-      for (const t of await gw.tokens.list(u.id)) {
+      for (const t of await ops.tokens.list(u.id)) {
         console.log(`${t.id}  ${t.prefix}…  ${t.name}  ${t.revokedAt ? "revoked" : t.expiresAt ? `expires ${t.expiresAt}` : "active"}`);
       }
     }),

@@ -1,0 +1,61 @@
+// Runs one CLI command against the database: DATABASE_URL, or the embedded PostgreSQL of a Portcullis
+// already running on DATA_DIR, or a temporary embedded one. Migrations are applied first. The commands get the
+// user and token operations alone, not a whole gateway: loading the gateway's modules took seconds per command.
+import { z } from "zod";
+import type { TCreateUser, TPageQuery, TUpdateUser } from "../lib/schemas";
+import { loadConfig } from "../server/config";
+import { systemContext, type RequestContext } from "../server/context";
+import { createDb, type Db } from "../server/db/client";
+import { resolveDatabase } from "../server/db/embedded";
+import { applyMigrations } from "../server/db/migrate";
+import { isGatewayError } from "../server/errors";
+import { publishChange } from "../server/events/change-bus";
+import { createLogger } from "../server/logger";
+import { createApiToken } from "../server/tokens/create-api-token";
+import { listApiTokens, revokeApiToken } from "../server/tokens/revoke-api-token";
+import { createUser } from "../server/users/create-user";
+import { getUserByEmail, listUsers } from "../server/users/list-users";
+import { updateUser } from "../server/users/update-user";
+
+/** What the CLI's commands do, as the gateway's `users` and `tokens` do it. */
+export type CliOps = ReturnType<typeof cliOps>;
+
+function cliOps(db: Db) {
+  return {
+    users: {
+      create: (ctx: RequestContext, input: TCreateUser) => createUser(db, ctx, input),
+      // Running gateways drop their cached view of the user (role, disabled) on this NOTIFY.
+      update: async (ctx: RequestContext, id: string, input: TUpdateUser) => {
+        const user = await updateUser(db, ctx, id, input);
+        await publishChange(db, { kind: "user", userId: id });
+        return user;
+      },
+      list: (q: TPageQuery) => listUsers(db, q),
+      getByEmail: (email: string) => getUserByEmail(db, email),
+    },
+    tokens: {
+      create: (ctx: RequestContext, userId: string, opts: { name: string; expiresInDays?: number | undefined }) => createApiToken(db, ctx, userId, opts),
+      revoke: (ctx: RequestContext, idOrPrefix: string) => revokeApiToken(db, ctx, idOrPrefix),
+      list: (userId: string) => listApiTokens(db, userId),
+    },
+  };
+}
+
+export async function withDatabase(fn: (ops: CliOps, ctx: RequestContext) => Promise<void>): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(process.env.LOG_LEVEL ?? "warn");
+  const database = await resolveDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, port: config.embeddedPgPort, logger, shareRunning: true });
+  const applied = await applyMigrations({ databaseUrl: database.url });
+  if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
+  const db = createDb(database.url, { max: 2 });
+  try {
+    await fn(cliOps(db), { ...systemContext("cli"), via: "cli" });
+  } catch (err) {
+    if (isGatewayError(err)) throw new Error(err.message, { cause: err });
+    if (err instanceof z.ZodError) throw new Error(err.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; "), { cause: err });
+    throw err;
+  } finally {
+    await db.$disconnect();
+    await database.stop();
+  }
+}
