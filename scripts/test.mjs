@@ -1,7 +1,11 @@
 #!/usr/bin/env node
-// `npm test`: everything, in order — typecheck, lint, unit, build, integration, browser. Stops at the first
-// failing step and ends with one summary line ("N passed, N failed") counted from the runners' JSON reports.
-import { spawnSync } from "node:child_process";
+// `npm test`: everything — typecheck and lint side by side (each keeps one core busy), then unit, build,
+// integration and browser in turn (the test suites wait on timers and processes: side by side on 2 cores they
+// slowed each other to more than their sum, and timing-sensitive tests failed). Stops after the first group with
+// a failing step and ends with one summary line ("N passed, N failed") counted from the runners' JSON reports.
+// Steps that run side by side print their output when they end, one after the other.
+import { Buffer } from "node:buffer";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,13 +16,15 @@ rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
 
-const steps = [
-  { name: "typecheck", cmd: [bin("tsc"), "--noEmit"] },
-  { name: "lint", cmd: [bin("eslint"), "--max-warnings", "0", "."] },
-  { name: "unit", cmd: [bin("vitest"), "run", "--config", "vitest.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${reports}/unit.json`], report: "unit.json" },
-  { name: "build", cmd: [bin("next"), "build"] },
-  { name: "integration", cmd: [bin("vitest"), "run", "--config", "vitest.int.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${reports}/int.json`], report: "int.json" },
-  { name: "browser", cmd: [process.execPath, "scripts/e2e.mjs"], report: "e2e.json", env: { PLAYWRIGHT_JSON_OUTPUT_NAME: `${reports}/e2e.json` } },
+const groups = [
+  [
+    { name: "typecheck", cmd: [bin("tsc"), "--noEmit"] },
+    { name: "lint", cmd: [bin("eslint"), "--max-warnings", "0", "."] },
+  ],
+  [{ name: "unit", cmd: [bin("vitest"), "run", "--config", "vitest.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${reports}/unit.json`], report: "unit.json" }],
+  [{ name: "build", cmd: [bin("next"), "build"] }],
+  [{ name: "integration", cmd: [bin("vitest"), "run", "--config", "vitest.int.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${reports}/int.json`], report: "int.json" }],
+  [{ name: "browser", cmd: [process.execPath, "scripts/e2e.mjs"], report: "e2e.json", env: { PLAYWRIGHT_JSON_OUTPUT_NAME: `${reports}/e2e.json` } }],
 ];
 
 const only = process.argv.slice(2);
@@ -49,28 +55,55 @@ function preflight(step) {
   return false;
 }
 
+/** Runs one step; alone its output goes straight through, beside others it is kept and printed at its end. */
+function run(step, alone) {
+  const started = Date.now();
+  const header = `\n━━ ${step.name} ━━ ${step.cmd.map((c) => path.basename(c)).join(" ")}`;
+  const options = { cwd: root, env: { ...process.env, ...step.env } };
+  if (alone) {
+    console.log(header);
+    const res = spawnSync(step.cmd[0], step.cmd.slice(1), { ...options, stdio: "inherit" });
+    return Promise.resolve({ step, status: res.status, seconds: (Date.now() - started) / 1000, output: "" });
+  }
+  console.log(`${header} (started; its output follows when it ends)`);
+  return new Promise((resolve) => {
+    const child = spawn(step.cmd[0], step.cmd.slice(1), { ...options, stdio: ["ignore", "pipe", "pipe"] });
+    const chunks = [];
+    child.stdout.on("data", (c) => chunks.push(c));
+    child.stderr.on("data", (c) => chunks.push(c));
+    child.on("error", (err) => chunks.push(Buffer.from(`${String(err)}\n`)));
+    child.on("close", (status) => resolve({ step, status, seconds: (Date.now() - started) / 1000, output: Buffer.concat(chunks).toString("utf8") }));
+  });
+}
+
 let failedStep;
-for (const step of steps) {
-  if (only.length && !only.includes(step.name)) continue;
-  if (!preflight(step)) {
-    failedStep = step.name;
+for (const group of groups) {
+  const steps = group.filter((step) => !only.length || only.includes(step.name));
+  if (steps.length === 0) continue;
+  const blocked = steps.find((step) => !preflight(step));
+  if (blocked) {
+    failedStep = blocked.name;
     failed = Math.max(failed, 1);
     break;
   }
-  const started = Date.now();
-  console.log(`\n━━ ${step.name} ━━ ${step.cmd.map((c) => path.basename(c)).join(" ")}`);
-  const res = spawnSync(step.cmd[0], step.cmd.slice(1), { cwd: root, stdio: "inherit", env: { ...process.env, ...step.env } });
-  const failedBefore = failed;
-  if (step.report) count(step.report);
-  // A step fails on its exit code or on a failed test in its report, whichever says so: a runner whose exit
-  // code was overwritten (a library's exit hook calling process.exit(0)) must not turn a failure into a pass.
-  const ok = res.status === 0 && failed === failedBefore;
-  console.log(`━━ ${step.name}: ${ok ? "ok" : "FAILED"} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  if (!ok) {
-    failedStep = step.name;
-    if (failed === 0) failed = 1; // a failing step with no counted test (typecheck, lint, build) still fails
-    break;
+  const results = await Promise.all(steps.map((step) => run(step, steps.length === 1)));
+  for (const { step, status, seconds, output } of results) {
+    if (output) {
+      console.log(`\n━━ ${step.name}: its output`);
+      process.stdout.write(output);
+    }
+    const failedBefore = failed;
+    if (step.report) count(step.report);
+    // A step fails on its exit code or on a failed test in its report, whichever says so: a runner whose exit
+    // code was overwritten (a library's exit hook calling process.exit(0)) must not turn a failure into a pass.
+    const ok = status === 0 && failed === failedBefore;
+    console.log(`━━ ${step.name}: ${ok ? "ok" : "FAILED"} in ${seconds.toFixed(1)} s`);
+    if (!ok) {
+      failedStep ??= step.name;
+      if (failed === 0) failed = 1; // a failing step with no counted test (typecheck, lint, build) still fails
+    }
   }
+  if (failedStep) break;
 }
 
 console.log(`\n${failedStep ? `failed at step "${failedStep}"` : "all steps passed"}`);
