@@ -1,5 +1,7 @@
 // Integration tests: real PostgreSQL (embedded, started once per run by server/test/global-setup.ts and
-// migrated once), real processes and transports. Files run one at a time so TRUNCATE between them is safe.
+// migrated once), real processes and transports. Files run one at a time so TRUNCATE between them is safe, in
+// one process that keeps its loaded modules (isolate: false): loading the gateway's modules afresh for every
+// file cost about a minute of the run. What is the process's own (metrics counters) is compared as a difference.
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
@@ -11,6 +13,7 @@ export default defineConfig({
     environment: "node",
     globalSetup: ["server/test/global-setup.ts"],
     fileParallelism: false,
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

@@ -16,6 +16,7 @@ import {
   type TestGateway,
 } from "../test/gateway-harness";
 import { parsePromText, sampleValue, type Sample } from "../test/prom-text";
+import { metricsRegistry } from "./metrics";
 import { createTestDb } from "../test/test-db";
 
 const OK = "ops__whoami";
@@ -30,11 +31,14 @@ describe("metrics and dashboard", () => {
   let agent: Agent;
   let requester: User;
   let samples: Sample[];
+  /** The scrape before this file's calls: the counters are the process's, and other files may have counted. */
+  let before: Sample[];
   let approvalId = "";
 
   const scrape = async () => parsePromText(await g.gateway.metrics().scrape());
-  const calls = (tool: string, status: string, decision: string) =>
-    sampleValue(samples, "portcullis_tool_calls_total", { endpoint: "mcp", tool, status, decision });
+  /** What this file's calls added to a counter. */
+  const added = (name: string, labels: Record<string, string>) => (sampleValue(samples, name, labels) ?? 0) - (sampleValue(before, name, labels) ?? 0);
+  const calls = (tool: string, status: string, decision: string) => added("portcullis_tool_calls_total", { endpoint: "mcp", tool, status, decision });
 
   beforeAll(async () => {
     env = await setUpGatewayTest(db, "metrics", {
@@ -52,6 +56,8 @@ describe("metrics and dashboard", () => {
 
     agent = await env.agent();
     requester = (await db.agentSession.findFirstOrThrow({ include: { user: true } })).user;
+    // The per-process counters alone (a full scrape would also cache the database gauges for half a second).
+    before = parsePromText(await metricsRegistry.metrics());
     const call = (name: string, args: Record<string, unknown> = {}) => agent.client.callTool({ name, arguments: args });
     for (let i = 0; i < 3; i++) expect((await call(OK)).isError ?? false).toBe(false);
     for (let i = 0; i < 2; i++) expect((await call(FAIL)).isError).toBe(true);
@@ -75,9 +81,9 @@ describe("metrics and dashboard", () => {
 
   it("has a latency histogram per endpoint and tool", () => {
     const labels = { endpoint: "mcp", tool: OK };
-    expect(sampleValue(samples, "portcullis_tool_call_duration_seconds_count", labels)).toBe(3);
-    expect(sampleValue(samples, "portcullis_tool_call_duration_seconds_bucket", { ...labels, le: "+Inf" })).toBe(3);
-    expect(sampleValue(samples, "portcullis_tool_call_duration_seconds_sum", labels)).toBeGreaterThan(0);
+    expect(added("portcullis_tool_call_duration_seconds_count", labels)).toBe(3);
+    expect(added("portcullis_tool_call_duration_seconds_bucket", { ...labels, le: "+Inf" })).toBe(3);
+    expect(added("portcullis_tool_call_duration_seconds_sum", labels)).toBeGreaterThan(0);
     const buckets = samples
       .filter((s) => s.name === "portcullis_tool_call_duration_seconds_bucket" && s.labels.tool === OK)
       .map((s) => s.value);
