@@ -25,7 +25,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from "../../server/db/em
 import { applyMigrations } from "../../server/db/migrate";
 import { createLogger } from "../../server/logger";
 import { writeDocsBlock } from "../docs-block";
-import { machineFacts } from "../gateway/report";
+import { machineFacts, machineTable } from "../gateway/report";
 
 const env = process.env;
 const int = (name: string, d: number) => {
@@ -199,13 +199,7 @@ async function main() {
     const md = [
       `Run of ${m.date} at commit ${m.commit}, ${((performance.now() - runStarted) / 1000).toFixed(0)} s in all. Load average (1 min) ${loadAtStart.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end, on ${m.nproc} CPUs (other work on a shared machine slows every number here).`,
       "",
-      "| machine | |",
-      "| --- | --- |",
-      `| nproc | ${m.nproc} |`,
-      `| CPU | ${m.cpu} |`,
-      `| memory | ${m.memory} |`,
-      `| Node | ${m.node} |`,
-      `| OS | ${m.os} |`,
+      ...machineTable(m),
       "",
       `- data: ${EVENTS.toLocaleString("en-US")} events over the last 30 days (${USERS} users, ${AGENTS.length} agents, ${TOOLS.length} tools on ${Object.keys(SERVERS).length} servers, 2.5 % admin events; 90 % ok, 6 % error, 3 % denied, 1 % held), table with indexes ${seeded.size}; seeded in ${seeded.insertS.toFixed(0)} s plus ${seeded.indexS.toFixed(0)} s of index builds, then VACUUM ANALYZE`,
       `- each filter: searchAudit (page of 50 + total) ${RUNS} times after 3 warm-up runs, one at a time, PostgreSQL 18 embedded on the same machine; "page 2" is the next keyset page from the cursor`,

@@ -1,4 +1,5 @@
 // Renders a run of bench/codemode as the Markdown block of docs/benchmarks.md.
+import { machineTable } from "../gateway/report";
 import { percentile } from "../sandbox/rounds";
 import type { ContextSample } from "./context";
 import type { ParallelResult, PipelineBridgeResult, WorkflowResult, WorkflowRun } from "./e2e";
@@ -92,13 +93,7 @@ export function renderReport(r: CodeModeReport): string {
   return [
     `Run of ${m.date!} at commit ${m.commit!}, ${r.durationS.toFixed(0)} s in all. Load average (1 min) ${r.loadAtStart.toFixed(1)} at the start, ${r.loadAtEnd.toFixed(1)} at the end, on ${m.nproc!} CPUs (other work on a shared machine slows every time here; token counts do not depend on it).`,
     "",
-    "| machine | |",
-    "| --- | --- |",
-    `| nproc | ${m.nproc!} |`,
-    `| CPU | ${m.cpu!} |`,
-    `| memory | ${m.memory!} |`,
-    `| Node | ${m.node!} |`,
-    `| OS | ${m.os!} |`,
+    ...machineTable(m),
     "",
     "**Against the targets**",
     "",

@@ -38,6 +38,12 @@ export type RunInfo = {
   durationS: number;
 };
 
+/** The machine table every benchmark block starts with; `extra` rows follow the standard five. */
+export function machineTable(m: Record<string, string>, extra: [string, string][] = []): string[] {
+  const rows: [string, string][] = [["nproc", m.nproc!], ["CPU", m.cpu!], ["memory", m.memory!], ["Node", m.node!], ["OS", m.os!], ...extra];
+  return ["| machine | |", "| --- | --- |", ...rows.map(([k, v]) => `| ${k} | ${v} |`)];
+}
+
 export function machineFacts(): Record<string, string> {
   const cpuinfo = existsSync("/proc/cpuinfo") ? readFileSync("/proc/cpuinfo", "utf8") : "";
   const model = /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1]?.trim() ?? os.cpus()[0]?.model ?? "unknown";
@@ -101,15 +107,7 @@ export function renderMarkdown(info: RunInfo): string {
   const facts = machineFacts();
   const lines: string[] = [];
   lines.push(`Run of ${facts.date} at commit ${facts.commit}, ${info.durationS.toFixed(0)} s in all.`, "");
-  lines.push("| machine | |", "| --- | --- |");
-  lines.push(
-    `| nproc | ${facts.nproc} |`,
-    `| CPU | ${facts.cpu} |`,
-    `| memory | ${facts.memory} |`,
-    `| Node | ${facts.node} |`,
-    `| OS | ${facts.os} |`,
-    "",
-  );
+  lines.push(...machineTable(facts), "");
   lines.push(...info.settings.map((s) => `- ${s}`), `- ${info.proxyNote}`, "");
   lines.push(
     "| path | c | calls | errors | p50 ms | p90 ms | p99 ms | max ms | calls/s | CPU ms/call: gateway | PostgreSQL | upstream | driver | other load |",

@@ -1,4 +1,5 @@
 // Renders a run of bench/sandbox as the Markdown block of docs/benchmarks.md.
+import { machineTable } from "../gateway/report";
 import { percentile, type Samples } from "./rounds";
 
 export type SandboxReport = {
@@ -43,14 +44,7 @@ export function renderReport(r: SandboxReport): string {
   return [
     `Run of ${m.date!} at commit ${m.commit!}, ${r.durationS.toFixed(0)} s in all. Load average (1 min) ${r.loadAtStart.toFixed(1)} at the start, ${r.loadAtEnd.toFixed(1)} at the end, on ${m.nproc!} CPUs (other work on a shared machine slows every number here).`,
     "",
-    "| machine | |",
-    "| --- | --- |",
-    `| nproc | ${m.nproc!} |`,
-    `| CPU | ${m.cpu!} |`,
-    `| memory | ${m.memory!} |`,
-    `| Node | ${m.node!} |`,
-    `| OS | ${m.os!} |`,
-    `| sandbox | ${r.bwrapVersion}; memory enforced by ${r.memoryEnforcement} |`,
+    ...machineTable(m, [["sandbox", `${r.bwrapVersion}; memory enforced by ${r.memoryEnforcement}`]]),
     "",
     `- ${String(r.rounds)} rounds after ${String(r.warmup)} warm-up rounds; each round runs every variant once, in an order rotated from round to round; one process at a time`,
     `- sandbox: the default isolation (512 MB, 64 tasks, 256 files, 3600 s CPU, 64 MB /tmp), the seccomp filter on fd 3, hiding ${r.hidden.map((h) => `\`${h}\``).join(", ")}`,

@@ -1,7 +1,7 @@
 // Renders a run of the task benchmark as Markdown and puts it into docs/benchmarks.md between its markers.
 import { writeDocsBlock } from "../docs-block";
 import type { TaskProfileSummary } from "./cpu-profile";
-import { machineFacts } from "../gateway/report";
+import { machineFacts, machineTable } from "../gateway/report";
 import type { Summary } from "../gateway/stats";
 import type { DbCostRow } from "./gateway-process";
 import type { SqlCount } from "./pg-tap";
@@ -79,14 +79,7 @@ export function renderMarkdown(run: RunReport): string {
   const lines: string[] = [];
   lines.push(`Run of ${m.date} at commit ${m.commit}, ${run.durationS.toFixed(0)} s in all. ${run.quiet}`);
   lines.push("");
-  lines.push("| machine | |", "| --- | --- |");
-  lines.push(
-    `| nproc | ${m.nproc} |`,
-    `| CPU | ${m.cpu} |`,
-    `| memory | ${m.memory} |`,
-    `| Node | ${m.node} |`,
-    `| OS | ${m.os} |`,
-  );
+  lines.push(...machineTable(m));
   lines.push("");
   for (const s of run.settings) lines.push(`- ${s}`);
   for (const s of run.idleNotes) lines.push(`- idle, ${s}`);
