@@ -229,18 +229,17 @@ export function runProgram(QuickJS: QuickJSWASMModule, job: RunJob, host: RunHos
   const pump = () => {
     if (finished) return;
     const jobs = runtime.executePendingJobs();
-    if (jobs.error) {
-      const described = describeHandle(jobs.error);
-      jobs.error.dispose();
-      fail(described);
-    }
+    if (jobs.error) fail(takeError(jobs.error));
     if (timedOut || memoryExceeded) fail({ name: "InternalError", message: "interrupted" });
     else if (vmFailure) fail(vmFailure);
   };
-  // Only for errors the VM could not describe itself (interrupts, out of memory while describing).
-  const describeHandle = (h: QuickJSHandle): ExecError => {
-    if (timedOut || memoryExceeded) return { name: "InternalError", message: "interrupted" };
+  /**
+   * Describes an error handle the VM returned, then frees it. Only for errors the VM could not describe itself
+   * (interrupts, out of memory while describing).
+   */
+  const takeError = (h: QuickJSHandle): ExecError => {
     try {
+      if (timedOut || memoryExceeded) return { name: "InternalError", message: "interrupted" };
       const dumped: unknown = context.dump(h);
       if (dumped && typeof dumped === "object") {
         const d = dumped as { name?: unknown; message?: unknown };
@@ -252,6 +251,8 @@ export function runProgram(QuickJS: QuickJSWASMModule, job: RunJob, host: RunHos
       return { name: "Error", message: typeof dumped === "string" ? dumped : "the program failed" };
     } catch {
       return { name: "Error", message: "the program failed" };
+    } finally {
+      if (h.alive) h.dispose();
     }
   };
 
@@ -264,9 +265,7 @@ export function runProgram(QuickJS: QuickJSWASMModule, job: RunJob, host: RunHos
     if (finished) return refusals;
     const drained = context.callFunction(drain, context.undefined);
     if (drained.error) {
-      const described = describeHandle(drained.error);
-      drained.error.dispose();
-      fail(described);
+      fail(takeError(drained.error));
       return refusals;
     }
     const text = context.getString(drained.value);
@@ -372,9 +371,7 @@ export function runProgram(QuickJS: QuickJSWASMModule, job: RunJob, host: RunHos
       idH.dispose();
       answerH.dispose();
       if (done.error) {
-        const described = describeHandle(done.error);
-        done.error.dispose();
-        fail(described);
+        fail(takeError(done.error));
         return;
       }
       done.value.dispose();
@@ -385,15 +382,13 @@ export function runProgram(QuickJS: QuickJSWASMModule, job: RunJob, host: RunHos
   try {
     const boot = context.evalCode(BOOTSTRAP, "portcullis-bootstrap.js");
     if (boot.error) {
-      const e = describeHandle(boot.error);
-      boot.error.dispose();
+      const e = takeError(boot.error);
       throw new Error(`bootstrap failed: ${e.name}: ${e.message}`);
     }
     const factory = keep(boot.value);
     const made = context.callFunction(factory, context.undefined, hostLog, hostStarted, hostFinish);
     if (made.error) {
-      const e = describeHandle(made.error);
-      made.error.dispose();
+      const e = takeError(made.error);
       throw new Error(`bootstrap failed: ${e.name}: ${e.message}`);
     }
     const api = keep(made.value);
@@ -402,10 +397,8 @@ export function runProgram(QuickJS: QuickJSWASMModule, job: RunJob, host: RunHos
     const drain = keep(context.getProp(api, "drain"));
     const source = keep(context.newString(job.source));
     const ran = context.callFunction(run, context.undefined, source);
-    if (ran.error) {
-      vmFailure = describeHandle(ran.error);
-      ran.error.dispose();
-    } else ran.value.dispose();
+    if (ran.error) vmFailure = takeError(ran.error);
+    else ran.value.dispose();
     pump();
     let refused = flush(drain);
     // Nothing but answers can move a waiting program on (it has no timers): wait for them, up to the deadline.
