@@ -9,7 +9,6 @@ import { createDb, type Db } from "../server/db/client";
 import { resolveDatabase } from "../server/db/embedded";
 import { applyMigrations } from "../server/db/migrate";
 import { isGatewayError } from "../server/errors";
-import { publishChange } from "../server/events/change-bus";
 import { createLogger } from "../server/logger";
 import { createApiToken } from "../server/tokens/create-api-token";
 import { listApiTokens, revokeApiToken } from "../server/tokens/revoke-api-token";
@@ -24,12 +23,8 @@ function cliOps(db: Db) {
   return {
     users: {
       create: (ctx: RequestContext, input: TCreateUser) => createUser(db, ctx, input),
-      // Running gateways drop their cached view of the user (role, disabled) on this NOTIFY.
-      update: async (ctx: RequestContext, id: string, input: TUpdateUser) => {
-        const user = await updateUser(db, ctx, id, input);
-        await publishChange(db, { kind: "user", userId: id });
-        return user;
-      },
+      // Running gateways drop their cached view of the user on the NOTIFY updateUser sends.
+      update: (ctx: RequestContext, id: string, input: TUpdateUser) => updateUser(db, ctx, id, input),
       list: (q: TPageQuery) => listUsers(db, q),
       getByEmail: (email: string) => getUserByEmail(db, email),
     },

@@ -10,7 +10,7 @@ import { verifyCredentials } from "./auth/verify-credentials";
 import type { Config } from "./config";
 import type { RequestContext } from "./context";
 import type { Db } from "./db/client";
-import { afterEcho, createChangeBus, publishChange, type ChangeBus } from "./events/change-bus";
+import { afterEcho, createChangeBus, type ChangeBus } from "./events/change-bus";
 import { checkHealth } from "./health/check-health";
 import type { Logger } from "./logger";
 import { buildAggregateServer } from "./mcp/build-aggregate-server";
@@ -197,11 +197,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       // A role or disabled change must reach the token caches of every gateway process: answered once its
       // NOTIFY came back, so the next call anywhere sees it.
       update: (ctx: RequestContext, id: string, input: TUpdateUser) =>
-        afterEcho(gatewayCore().bus, (e) => e.kind === "user" && e.userId === id, async () => {
-          const user = await updateUser(db, ctx, id, input);
-          await publishChange(db, { kind: "user", userId: id });
-          return user;
-        }),
+        afterEcho(gatewayCore().bus, (e) => e.kind === "user" && e.userId === id, () => updateUser(db, ctx, id, input)),
       list: (q: TPageQuery) => listUsers(db, q),
       getByEmail: (email: string) => getUserByEmail(db, email),
       getById: (id: string) => db.user.findUnique({ where: { id } }),

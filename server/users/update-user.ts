@@ -4,9 +4,13 @@ import { hashPassword } from "../auth/password";
 import { actorUserId, type RequestContext } from "../context";
 import type { Db } from "../db/client";
 import { GatewayError, notFound } from "../errors";
+import { publishChange } from "../events/change-bus";
 import { toUserDto } from "./user-dto";
 
-/** Changes a user's name, role, password or disabled flag. The last active admin cannot be demoted. */
+/**
+ * Changes a user's name, role, password or disabled flag, and tells every gateway process (a NOTIFY sent on
+ * commit). The last active admin cannot be demoted.
+ */
 export async function updateUser(db: Db, ctx: RequestContext, id: string, input: TUpdateUser): Promise<TUser> {
   const patch = ZUpdateUser.parse(input);
   const passwordHash = patch.password ? await hashPassword(patch.password) : undefined;
@@ -44,6 +48,8 @@ export async function updateUser(db: Db, ctx: RequestContext, id: string, input:
       targetId: id,
       details: { email: after.email, changes } as never,
     });
+    // Every gateway process drops its cached view of the user (role, disabled) when this commits.
+    await publishChange(tx, { kind: "user", userId: id });
     return toUserDto(after);
   });
 }
