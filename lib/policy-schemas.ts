@@ -26,7 +26,10 @@ export const ZCreateSession = z
       .trim()
       .max(2000)
       .optional()
-      .meta({ description: "Where Portcullis POSTs task.completed webhooks when the session's tasks finish, signed with the callbackSecret returned once" }),
+      .meta({
+        description:
+          "Where Portcullis POSTs task.completed webhooks when the session's tasks finish, signed with the callbackSecret returned once. The host must resolve to public addresses: loopback, private (RFC 1918, 100.64/10, fc00::/7), link-local (169.254/16 incl. cloud metadata, fe80::/10), unspecified and multicast addresses, in any spelling, are refused with 422 outbound_url_refused unless an admin lists the host in OUTBOUND_ALLOWED_HOSTS. Checked again at every send; redirects are not followed.",
+      }),
   })
   .strict()
   .meta({ id: "CreateSession" });

@@ -7,6 +7,7 @@ const EXPECTED: Record<ErrorCode, number> = {
   validation_failed: 422,
   unknown_secret: 422,
   isolation_unavailable: 422,
+  outbound_url_refused: 422,
   unauthenticated: 401,
   invalid_token: 401,
   forbidden: 403,

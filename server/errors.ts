@@ -15,6 +15,8 @@ export const ERROR_STATUS = {
   conflict: 409,
   /** A secret that upstream servers still reference cannot be deleted. */
   secret_in_use: 409,
+  /** A webhook URL that points at a loopback, private, link-local or metadata address (net/outbound-url.ts). */
+  outbound_url_refused: 422,
   rate_limited: 429,
   database_unavailable: 503,
   internal: 500,

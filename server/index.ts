@@ -158,6 +158,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         pool,
         options: { ...config.tasks, ...taskOptions },
         approverWebhookSecret: approvalOpts.webhookSecret,
+        outbound: config.outbound,
         // Audit retention: the one path that deletes audit events (D27).
         hourly: { portcullis_audit_retention: () => deleteExpiredAudit(db, config.auditRetentionDays) },
       });
@@ -212,7 +213,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     },
     /** Agent session tokens for the MCP endpoints. */
     sessions: {
-      create: (ctx: RequestContext, userId: string, input: TCreateSession) => createAgentSession(db, ctx, userId, input),
+      create: (ctx: RequestContext, userId: string, input: TCreateSession) => createAgentSession(db, ctx, userId, input, config.outbound),
       list: (opts: { userId?: string | undefined }) => listAgentSessions(db, opts),
       // Answered once the revocation is back from PostgreSQL's NOTIFY: every process has dropped the session.
       revoke: (ctx: RequestContext, id: string) =>
