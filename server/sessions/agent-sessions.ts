@@ -67,12 +67,16 @@ function normalizePaths(entries: readonly string[]): string[] {
   });
 }
 
-/** Refused when given, with the check that runs again at send time (the address may change in between). */
+/**
+ * Refused when given, with the check that runs again at send time (the address may change in between). A name
+ * that does not resolve yet is accepted: the receiver may not be set up yet, and each send checks it anew.
+ */
 async function checkCallbackUrl(url: string, outbound: OutboundPolicy): Promise<void> {
   try {
     await resolveOutbound(url, outbound);
   } catch (err) {
     if (!(err instanceof OutboundUrlError)) throw err;
+    if (err.reason === "unresolvable") return;
     const message = `callbackUrl ${err.message}`;
     throw new GatewayError("outbound_url_refused", `${message}.`, [{ path: "callbackUrl", message, reason: err.reason }]);
   }
