@@ -4,6 +4,7 @@ import { ERROR_STATUS, forbidden, GatewayError, isGatewayError, notFound, type E
 const EXPECTED: Record<ErrorCode, number> = {
   bad_request: 400,
   invalid_json: 400,
+  invalid_tool_name: 400,
   validation_failed: 422,
   unknown_secret: 422,
   isolation_unavailable: 422,

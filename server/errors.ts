@@ -2,6 +2,8 @@
 export const ERROR_STATUS = {
   bad_request: 400,
   invalid_json: 400,
+  /** A tool name that cannot name any tool (control characters, outside the MCP alphabet, over-long). */
+  invalid_tool_name: 400,
   validation_failed: 422,
   /** A `${secret:NAME}` reference to a secret that does not exist. */
   unknown_secret: 422,

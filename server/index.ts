@@ -319,7 +319,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     },
     /** A console user's "try it" call, through the full pipeline. */
     tryToolCall: (ctx: RequestContext, gatewayName: string, args: Record<string, unknown>) =>
-      tryToolCall(gatewayCore(), ctx, gatewayName, args),
+      tryToolCall({ ...gatewayCore(), db, logger }, ctx, gatewayName, args),
     /** Connects every enabled upstream server; the HTTP server calls it once at start-up. */
     /** Start-up: finds which isolation profiles this host runs (and says so), then connects every server. */
     async startUpstreams() {
