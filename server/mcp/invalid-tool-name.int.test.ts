@@ -92,6 +92,13 @@ describe("invalid_tool_name", () => {
     expect(await refusals("named__count\\u0001ed")).toMatchObject([{ endpoint: "code", category: "security", status: "denied" }]);
   });
 
+  it("request_approval naming a tool with a control character is refused invalid_tool_name before the lookup", async () => {
+    const result = await aggregate.client.callTool({ name: "request_approval", arguments: { tool: "named__counted\u0000", arguments: {}, justification: "cleanup" } });
+    expect(errorMeta(result).code, firstText(result)).toBe("invalid_tool_name");
+    expect(firstText(result)).toContain("named__counted\\u0000");
+    expect(await db.approval.count()).toBe(0);
+  });
+
   it("POST /api/v1/tools/{name}/call (console) – 400 invalid_tool_name, audited", async () => {
     const err = await tg.gateway.tryToolCall(admin, "named__counted\u0000", {}).then(
       () => undefined,
