@@ -65,6 +65,7 @@ import { updateUser } from "./users/update-user";
 import { VERSION } from "./version";
 import { createSecretStore, type SecretStore } from "./secrets/secret-store";
 import type { TPutSecret } from "../lib/secret-schemas";
+import { logRefusedAtStart } from "./net/outbound-url";
 
 export type GatewayDeps = {
   db: Db;
@@ -163,6 +164,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         hourly: { portcullis_audit_retention: () => deleteExpiredAudit(db, config.auditRetentionDays) },
       });
       const approvals = createApprovals({ db, logger, engine: tasks, options: approvalOpts });
+      if (approvalOpts.webhookUrl) void logRefusedAtStart("APPROVAL_WEBHOOK_URL", approvalOpts.webhookUrl, config.outbound, logger);
       // Redaction of audit rows and log lines: this process's settings, key and known secrets, kept current.
       const redaction = installRedaction({
         db,

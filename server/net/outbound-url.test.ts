@@ -4,7 +4,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { forbiddenRange, normalizeAllowedHost, NO_OUTBOUND_EXCEPTIONS, OutboundUrlError, postOutbound, resolveOutbound, type Resolver } from "./outbound-url";
+import { forbiddenRange, logRefusedAtStart, normalizeAllowedHost, NO_OUTBOUND_EXCEPTIONS, OutboundUrlError, postOutbound, resolveOutbound, type Resolver } from "./outbound-url";
 
 const noDns: Resolver = (host) => Promise.reject(Object.assign(new Error(`no DNS in this test (${host})`), { code: "ENOTFOUND" }));
 const answers =
@@ -151,5 +151,20 @@ describe("postOutbound", () => {
     });
     await expect(postOutbound(`http://localhost:${String(port)}/hook`, { body: "{}", headers: {}, timeoutMs: 5000 }, NO_OUTBOUND_EXCEPTIONS)).rejects.toBeInstanceOf(OutboundUrlError);
     expect(seen).toEqual([]);
+  });
+});
+
+describe("logRefusedAtStart", () => {
+  it("logs an error naming the setting when a configured host name resolves to a private address, and nothing otherwise", async () => {
+    const lines: { obj: unknown; msg: string }[] = [];
+    const logger = { error: (obj: unknown, msg: string) => void lines.push({ obj, msg }) } as Parameters<typeof logRefusedAtStart>[3];
+    await logRefusedAtStart("APPROVAL_WEBHOOK_URL", "https://chat.internal/hook", NO_OUTBOUND_EXCEPTIONS, logger, answers("10.20.0.5"));
+    await logRefusedAtStart("APPROVAL_WEBHOOK_URL", "https://chat.example.com/hook", NO_OUTBOUND_EXCEPTIONS, logger, answers("93.184.216.34"));
+    expect(lines).toEqual([
+      {
+        obj: { setting: "APPROVAL_WEBHOOK_URL", code: "outbound_url_refused", reason: "forbidden_address" },
+        msg: expect.stringMatching(/^APPROVAL_WEBHOOK_URL will not be sent to: chat\.internal \(10\.20\.0\.5\) is a private address/) as unknown,
+      },
+    ]);
   });
 });

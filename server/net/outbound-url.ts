@@ -10,6 +10,7 @@ import http from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import ipaddr from "ipaddr.js";
+import type { Logger } from "../logger";
 
 /** What an admin allowed: host names or IP literals (normalized by normalizeAllowedHost) that skip the range check. */
 export type OutboundPolicy = { allowedHosts: readonly string[] };
@@ -153,4 +154,17 @@ export async function postOutbound(
     req.on("error", (err) => fail(signal.aborted ? (signal.reason as Error) : err));
     req.end(init.body);
   });
+}
+
+/**
+ * At start: a configured URL (APPROVAL_WEBHOOK_URL) whose host name resolves to a refused address is logged as an
+ * error at once, not first found by a failed delivery. (An IP literal or localhost already stopped the start.)
+ */
+export function logRefusedAtStart(setting: string, url: string, policy: OutboundPolicy, logger: Pick<Logger, "error">, resolve?: Resolver): Promise<void> {
+  return resolveOutbound(url, policy, resolve).then(
+    () => undefined,
+    (err: unknown) => {
+      if (err instanceof OutboundUrlError) logger.error({ setting, code: err.code, reason: err.reason }, `${setting} will not be sent to: ${err.message}`);
+    },
+  );
 }
