@@ -143,6 +143,11 @@ describe("postOutbound", () => {
     expect(seen).toHaveLength(1);
   });
 
+  it("counts resolving against the timeout: a resolver that never answers is a TimeoutError", async () => {
+    const never: Resolver = () => new Promise(() => undefined);
+    await expect(postOutbound("https://slow-dns.example.com/hook", { body: "{}", headers: {}, timeoutMs: 50 }, NO_OUTBOUND_EXCEPTIONS, never)).rejects.toMatchObject({ name: "TimeoutError" });
+  });
+
   it("sends nothing to a loopback receiver that no admin allowed", async () => {
     seen.length = 0;
     await expect(postOutbound(`http://127.0.0.1:${String(port)}/hook`, { body: "{}", headers: {}, timeoutMs: 5000 }, NO_OUTBOUND_EXCEPTIONS)).rejects.toMatchObject({

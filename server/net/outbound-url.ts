@@ -126,6 +126,15 @@ function pinnedLookup(target: OutboundTarget): LookupFunction {
   };
 }
 
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise((done, fail) => {
+    const abort = () => fail(signal.reason as Error);
+    if (signal.aborted) return abort();
+    signal.addEventListener("abort", abort, { once: true });
+    work.then(done, fail).finally(() => signal.removeEventListener("abort", abort));
+  });
+}
+
 export type OutboundResponse = { status: number; location: string | null };
 
 /**
@@ -138,8 +147,9 @@ export async function postOutbound(
   policy: OutboundPolicy,
   resolve?: Resolver,
 ): Promise<OutboundResponse> {
-  const target = await resolveOutbound(raw, policy, resolve);
+  // One deadline for resolving and sending: a resolver that never answers is a timeout too.
   const signal = AbortSignal.timeout(init.timeoutMs);
+  const target = await untilAborted(resolveOutbound(raw, policy, resolve), signal);
   const send = target.url.protocol === "https:" ? https.request : http.request;
   return new Promise((done, fail) => {
     const req = send(
