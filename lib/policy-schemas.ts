@@ -12,21 +12,28 @@ export const ZToolPattern = z
   .min(1)
   .max(200)
   .regex(/^[\x21-\x7e]+$/, "printable ASCII without spaces: a tool name or a pattern such as orders__query_*");
-/** A resource-path whitelist entry: an absolute path, a URI prefix (`orders://order/`), or `*`. */
-export const ZPathEntry = z.string().trim().min(1).max(1000);
+/** The whitelist grammar, shown in the OpenAPI document wherever an entry is given. */
+export const PATH_ENTRY_GRAMMAR =
+  "A path whitelist entry is one of: `*` (every path and URI); an absolute POSIX path such as `/srv/data` (that directory and everything below it, by whole segments: not `/srv/database`; a trailing `/` changes nothing; symlinks are resolved); a `file:` URI of a local path (`file:///srv/data/` is the path `/srv/data`); a URI prefix `scheme://authority/path` (URIs of that scheme and authority whose path lies below it by whole segments: `orders://order/ORD-1` covers `orders://order/ORD-1/lines`, not `orders://order/ORD-12`); `scheme://authority` or `scheme://authority/` (every URI of that authority); `scheme://` (every `scheme://…` URI, whatever its authority); or `scheme:` (every URI of the scheme). `*` has no meaning inside an entry: `/srv/*` is the literal path. Schemes and authorities are matched case-insensitively; percent-escapes are normalized; `..` may not climb above the root.";
+
+/** A resource-path whitelist entry: an absolute path, a URI prefix (`orders://order/`), or `*` (grammar above). */
+export const ZPathEntry = z.string().trim().min(1).max(1000).meta({ description: PATH_ENTRY_GRAMMAR });
 
 export const ZCreateSession = z
   .object({
     agentId: z.string().trim().min(1).max(100).meta({ description: "Who the agent is, e.g. claude-desktop or ci-bot" }),
     tools: z.array(ZToolPattern).min(1).max(200).meta({ description: "Tool names or patterns (orders__query_*); the session gets those its user holds" }),
-    paths: z.array(ZPathEntry).max(200).default([]).meta({ description: "Path and URI prefixes for path rules and resource reads" }),
+    paths: z.array(ZPathEntry).max(200).default([]).meta({ description: `Path and URI prefixes for path rules and resource reads. ${PATH_ENTRY_GRAMMAR}` }),
     ttlSeconds: z.number().int().min(60).optional().meta({ description: "Lifetime; default 3600, at most the admin's maximum" }),
     callbackUrl: z
       .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
       .trim()
       .max(2000)
       .optional()
-      .meta({ description: "Where Portcullis POSTs task.completed webhooks when the session's tasks finish, signed with the callbackSecret returned once" }),
+      .meta({
+        description:
+          "Where Portcullis POSTs task.completed webhooks when the session's tasks finish, signed with the callbackSecret returned once. The host must resolve to public addresses: loopback, private (RFC 1918, 100.64/10, fc00::/7), link-local (169.254/16 incl. cloud metadata, fe80::/10), unspecified and multicast addresses, in any spelling, are refused with 422 outbound_url_refused unless an admin lists the host in OUTBOUND_ALLOWED_HOSTS. Checked again at every send; redirects are not followed.",
+      }),
   })
   .strict()
   .meta({ id: "CreateSession" });
@@ -88,7 +95,7 @@ export const ZGrantKind = z.enum(["tool", "path"]).meta({ id: "GrantKind" });
 export const ZCreateGrant = z
   .object({
     kind: ZGrantKind,
-    pattern: z.string().trim().min(1).max(1000),
+    pattern: z.string().trim().min(1).max(1000).meta({ description: `A tool grant: a gateway tool name or a pattern (\`*\` any run of characters, \`?\` one). A path grant: ${PATH_ENTRY_GRAMMAR}` }),
     role: ZRole.optional(),
     userId: z.string().min(1).optional(),
   })

@@ -37,6 +37,7 @@ describe("loadConfig", () => {
       otlp: { endpoint: null, headers: {} },
       metricsToken: null,
       auditRetentionDays: 90,
+      outbound: { allowedHosts: [] },
     });
   });
 
@@ -88,6 +89,17 @@ describe("loadConfig", () => {
     ).toEqual({ ttlMs: 600_000, useWindowMs: 60_000, webhookUrl: "https://chat.example.com/hook", webhookSecret: "0123456789abcdef" });
     expect(() => loadConfig({ APPROVAL_WEBHOOK_URL: "https://chat.example.com/hook" })).toThrow(/APPROVAL_WEBHOOK_SECRET/);
     expect(() => loadConfig({ APPROVAL_WEBHOOK_URL: "ftp://chat.example.com/hook", APPROVAL_WEBHOOK_SECRET: "0123456789abcdef" })).toThrow(/APPROVAL_WEBHOOK_URL/);
+  });
+
+  it("refuses an APPROVAL_WEBHOOK_URL at a loopback, private or metadata address unless OUTBOUND_ALLOWED_HOSTS allows its host", () => {
+    const secret = { APPROVAL_WEBHOOK_SECRET: "0123456789abcdef" };
+    for (const url of ["http://127.0.0.1:9/hook", "http://localhost/hook", "http://[::ffff:7f00:1]/", "http://2130706433/", "http://169.254.169.254/", "http://10.0.0.1/", "http://[fd00::1]/"]) {
+      expect(() => loadConfig({ APPROVAL_WEBHOOK_URL: url, ...secret }), url).toThrow(/APPROVAL_WEBHOOK_URL: \[outbound_url_refused\]/);
+    }
+    expect(loadConfig({ APPROVAL_WEBHOOK_URL: "http://127.0.0.1:9/hook", OUTBOUND_ALLOWED_HOSTS: " 127.0.0.1 , Hooks.Internal ", ...secret })).toMatchObject({
+      approvals: { webhookUrl: "http://127.0.0.1:9/hook" },
+      outbound: { allowedHosts: ["127.0.0.1", "hooks.internal"] },
+    });
     expect(() => loadConfig({ APPROVAL_TTL_SECONDS: "0" })).toThrow(/APPROVAL_TTL_SECONDS/);
   });
 

@@ -1,6 +1,7 @@
 // The only reader of process.env: every setting is parsed and checked here once.
 import path from "node:path";
 import { z } from "zod";
+import { forbiddenRange, normalizeAllowedHost, type OutboundPolicy } from "./net/outbound-url";
 import { parseSecretsKey, SECRETS_KEY_HINT } from "./secrets/secret-crypto";
 
 const bool = z
@@ -53,6 +54,7 @@ const ZEnv = z.object({
   SANDBOX_SAMPLE_MS: z.coerce.number().int().min(50).max(60_000).default(500),
   SANDBOX_HIDE_PATHS: z.string().default(""),
   SANDBOX_RUNTIME_DIR: z.string().optional(),
+  OUTBOUND_ALLOWED_HOSTS: z.string().default(""),
   SECRETS_KEY: z.string().refine((v) => parseSecretsKey(v) !== null, SECRETS_KEY_HINT).optional(),
 }).refine((e) => !e.APPROVAL_WEBHOOK_URL || e.APPROVAL_WEBHOOK_SECRET, { message: "APPROVAL_WEBHOOK_URL needs APPROVAL_WEBHOOK_SECRET (the HMAC signing key)", path: ["APPROVAL_WEBHOOK_SECRET"] });
 
@@ -112,6 +114,8 @@ export type Config = {
   approvals: { ttlMs: number; useWindowMs: number; webhookUrl: string | null; webhookSecret: string | null };
   /** The AES-256 key of stored secrets (SECRETS_KEY); unset: DATA_DIR/secrets.key, created on first use. */
   secretsKey: Buffer | undefined;
+  /** Hosts that webhooks may reach although they resolve to loopback or private addresses (OUTBOUND_ALLOWED_HOSTS). */
+  outbound: OutboundPolicy;
 };
 
 export class ConfigError extends Error {
@@ -125,6 +129,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const e = parsed.data;
+  const outbound = { allowedHosts: e.OUTBOUND_ALLOWED_HOSTS.split(",").map(normalizeAllowedHost).filter(Boolean) };
+  checkApprovalWebhookUrl(e.APPROVAL_WEBHOOK_URL, outbound);
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -182,6 +188,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       webhookUrl: e.APPROVAL_WEBHOOK_URL ?? null,
       webhookSecret: e.APPROVAL_WEBHOOK_SECRET ?? null,
     },
+    outbound,
     secretsKey: e.SECRETS_KEY === undefined ? undefined : (parseSecretsKey(e.SECRETS_KEY) ?? undefined),
     mcpAllowedHosts: [
       ...new Set([
@@ -190,4 +197,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ]),
     ],
   };
+}
+
+/**
+ * APPROVAL_WEBHOOK_URL naming a loopback, private or metadata address (or localhost) stops the start, unless its
+ * host is in OUTBOUND_ALLOWED_HOSTS. A host name is checked when each notification is sent (DNS can change).
+ */
+function checkApprovalWebhookUrl(raw: string | undefined, outbound: OutboundPolicy): void {
+  if (!raw) return;
+  const host = normalizeAllowedHost(new URL(raw).hostname);
+  if (outbound.allowedHosts.includes(host)) return;
+  const range = host === "localhost" || host.endsWith(".localhost") ? "loopback" : forbiddenRange(host);
+  if (range && range !== "not an IP address") {
+    throw new ConfigError(`Invalid configuration:\n  APPROVAL_WEBHOOK_URL: [outbound_url_refused] ${host} is a ${range} address; add it to OUTBOUND_ALLOWED_HOSTS to allow it`);
+  }
 }

@@ -4,9 +4,11 @@ import { ERROR_STATUS, forbidden, GatewayError, isGatewayError, notFound, type E
 const EXPECTED: Record<ErrorCode, number> = {
   bad_request: 400,
   invalid_json: 400,
+  invalid_tool_name: 400,
   validation_failed: 422,
   unknown_secret: 422,
   isolation_unavailable: 422,
+  outbound_url_refused: 422,
   unauthenticated: 401,
   invalid_token: 401,
   forbidden: 403,

@@ -2,6 +2,8 @@
 export const ERROR_STATUS = {
   bad_request: 400,
   invalid_json: 400,
+  /** A tool name that cannot name any tool (control characters, outside the MCP alphabet, over-long). */
+  invalid_tool_name: 400,
   validation_failed: 422,
   /** A `${secret:NAME}` reference to a secret that does not exist. */
   unknown_secret: 422,
@@ -15,6 +17,8 @@ export const ERROR_STATUS = {
   conflict: 409,
   /** A secret that upstream servers still reference cannot be deleted. */
   secret_in_use: 409,
+  /** A webhook URL that points at a loopback, private, link-local or metadata address (net/outbound-url.ts). */
+  outbound_url_refused: 422,
   rate_limited: 429,
   database_unavailable: 503,
   internal: 500,

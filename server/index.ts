@@ -65,6 +65,7 @@ import { updateUser } from "./users/update-user";
 import { VERSION } from "./version";
 import { createSecretStore, type SecretStore } from "./secrets/secret-store";
 import type { TPutSecret } from "../lib/secret-schemas";
+import { logRefusedAtStart } from "./net/outbound-url";
 
 export type GatewayDeps = {
   db: Db;
@@ -158,10 +159,12 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         pool,
         options: { ...config.tasks, ...taskOptions },
         approverWebhookSecret: approvalOpts.webhookSecret,
+        outbound: config.outbound,
         // Audit retention: the one path that deletes audit events (D27).
         hourly: { portcullis_audit_retention: () => deleteExpiredAudit(db, config.auditRetentionDays) },
       });
       const approvals = createApprovals({ db, logger, engine: tasks, options: approvalOpts });
+      if (approvalOpts.webhookUrl) void logRefusedAtStart("APPROVAL_WEBHOOK_URL", approvalOpts.webhookUrl, config.outbound, logger);
       // Redaction of audit rows and log lines: this process's settings, key and known secrets, kept current.
       const redaction = installRedaction({
         db,
@@ -212,7 +215,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     },
     /** Agent session tokens for the MCP endpoints. */
     sessions: {
-      create: (ctx: RequestContext, userId: string, input: TCreateSession) => createAgentSession(db, ctx, userId, input),
+      create: (ctx: RequestContext, userId: string, input: TCreateSession) => createAgentSession(db, ctx, userId, input, config.outbound),
       list: (opts: { userId?: string | undefined }) => listAgentSessions(db, opts),
       // Answered once the revocation is back from PostgreSQL's NOTIFY: every process has dropped the session.
       revoke: (ctx: RequestContext, id: string) =>
@@ -318,7 +321,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     },
     /** A console user's "try it" call, through the full pipeline. */
     tryToolCall: (ctx: RequestContext, gatewayName: string, args: Record<string, unknown>) =>
-      tryToolCall(gatewayCore(), ctx, gatewayName, args),
+      tryToolCall({ ...gatewayCore(), db, logger }, ctx, gatewayName, args),
     /** Connects every enabled upstream server; the HTTP server calls it once at start-up. */
     /** Start-up: finds which isolation profiles this host runs (and says so), then connects every server. */
     async startUpstreams() {

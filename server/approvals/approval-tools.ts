@@ -15,6 +15,7 @@ import type { SessionGrant } from "../policy/evaluate";
 import type { PolicyCache } from "../policy/policy-cache";
 import type { TaskContext } from "../tasks/task-engine";
 import { APPROVAL_META, type Approvals } from "./approvals";
+import { invalidToolNameReason, printableToolName } from "../registry/gateway-name";
 
 export const APPROVAL_TOOL_NAMES = ["request_approval", "get_approval_status"] as const;
 export type ApprovalToolName = (typeof APPROVAL_TOOL_NAMES)[number];
@@ -132,6 +133,9 @@ export async function callApprovalTool(
   if (!toolName || !justification || typeof callArgs !== "object" || callArgs === null || Array.isArray(callArgs)) {
     return toolError("invalid_arguments", "request_approval needs `tool` (a tool name), `arguments` (an object: the exact arguments) and `justification` (why, for the approver).");
   }
+  // The named tool is looked up and stored with the approval: a name that cannot name a tool stops here.
+  const malformed = invalidToolNameReason(toolName);
+  if (malformed) return toolError("invalid_tool_name", `The tool name "${printableToolName(toolName)}" ${malformed}.`);
   const resolved = await deps.resolve(toolName);
   if ("error" in resolved) return toolError("unknown_tool", resolved.error);
 

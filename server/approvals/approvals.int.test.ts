@@ -77,6 +77,8 @@ describe("human approval", () => {
       gateways: 2,
       tasks: { thresholdMs: 5000, sweepIntervalMs: 200, concurrency: 2, dedupeWindowMs: 0 },
       approvals: { ttlMs: 60_000, sweepIntervalMs: 200, webhookUrl, webhookSecret: WEBHOOK_SECRET },
+      // The receiver is on loopback, which webhooks may reach only when an admin allows it.
+      env: { OUTBOUND_ALLOWED_HOSTS: "127.0.0.1" },
     });
     a = env.gateways[0]!;
     ({ admin, dir } = env);

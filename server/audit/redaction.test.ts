@@ -2,7 +2,7 @@
 // settings in both modes, plus the knobs an admin has (custom patterns, disabled patterns, field names).
 import { describe, expect, it } from "vitest";
 import { DEFAULT_REDACTION_SETTINGS, ZRedactionSettings } from "../../lib/redaction-schemas";
-import { buildRedactor, luhnValid, storedArguments } from "./redaction";
+import { buildRedactor, cardNumberValid, luhnValid, storedArguments } from "./redaction";
 
 const key = Buffer.alloc(32, 7);
 const hashed = buildRedactor(DEFAULT_REDACTION_SETTINGS, { key, secrets: ["upstream-db-password-123"] });
@@ -96,5 +96,41 @@ describe("redaction corpus", () => {
   it("Luhn: real card numbers pass, a changed digit fails", () => {
     expect(luhnValid("4111111111111111")).toBe(true);
     expect(luhnValid("4111111111111112")).toBe(false);
+  });
+
+  // Every number here passes Luhn; only the issuer prefix and length tell a card from a timestamp or an id.
+  it.each([
+    ["Visa 16", "4111 1111 1111 1111", true],
+    ["Visa 13", "4222222222222", true],
+    ["Mastercard 5x", "5555-5555-5555-4444", true],
+    ["Mastercard 2-series", "2223003122003222", true],
+    ["American Express", "378282246310005", true],
+    ["Diners Club 14", "30569309025904", true],
+    ["Discover", "6011111111111117", true],
+    ["JCB", "3530111333300000", true],
+    ["UnionPay", "6200000000000005", true],
+    ["Mir", "2200000000000004", true],
+    ["migration timestamp", "20260101022800", false],
+    ["another timestamp", "20260101040000", false],
+    ["a 14-digit id", "12345678901237", false],
+    ["a 14-digit id starting with 4", "40000000001232", false],
+    ["+86 and a mainland mobile", "86 13810000002", false],
+  ])("card check: %s (%s) → %s", (_label, digits, card) => {
+    expect(luhnValid(digits)).toBe(true);
+    expect(cardNumberValid(digits)).toBe(card);
+  });
+
+  it.each([
+    ["a mainland mobile with +86", "call +86 13810000002 now", "call [phone_cn] now"],
+    ["an international number whose digits pass Luhn with a Visa prefix", "call +44 1111 1111 1111 18 now", "call [phone_intl] now"],
+    ["a migration name", "applied 20260101022800_add_tasks", "applied 20260101022800_add_tasks"],
+    ["a card next to a phone number", "card 4111 1111 1111 1111, phone +86 13810000002", "card [card], phone [phone_cn]"],
+  ])("a phone number wins its span over a card, and timestamps are left alone: %s", (_label, text, expected) => {
+    expect(masked.text(text)).toBe(expected);
+  });
+
+  it("with the phone patterns disabled, a Luhn-valid card inside a phone-like text is still a card", () => {
+    const noPhones = buildRedactor({ ...DEFAULT_REDACTION_SETTINGS, mode: "mask", patterns: DEFAULT_REDACTION_SETTINGS.patterns.map((p) => (p.name.startsWith("phone") ? { ...p, enabled: false } : p)) });
+    expect(noPhones.text("call +44 1111 1111 1111 18 now")).toBe("call +[card] now");
   });
 });

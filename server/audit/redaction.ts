@@ -28,7 +28,13 @@ export type Redactor = {
   withTag(tag: (name: string, match: string) => string): Redactor;
 };
 
-type Compiled = { name: string; re: RegExp; check?: (match: string) => boolean };
+type Compiled = {
+  name: string;
+  re: RegExp;
+  check?: (match: string) => boolean;
+  /** Patterns that win a span they share with this one (a phone number holds a Luhn-valid run of digits). */
+  yieldsTo?: readonly Compiled[];
+};
 
 /** Luhn checksum, so that a run of digits is called a card number only when it could be one. */
 export function luhnValid(digits: string): boolean {
@@ -46,6 +52,29 @@ export function luhnValid(digits: string): boolean {
   return sum % 10 === 0;
 }
 
+/**
+ * Issuer prefixes and the lengths their cards have (ISO/IEC 7812 ranges of the networks in use). A Luhn-valid run
+ * of digits outside them (a 14-digit timestamp such as 20260101022800, an id) is not a card: one run in ten passes
+ * Luhn by chance.
+ */
+const CARD_ISSUERS: { prefix: RegExp; lengths: readonly number[] }[] = [
+  { prefix: /^4/, lengths: [13, 16, 19] }, // Visa
+  { prefix: /^(?:5[1-5]|222[1-9]|22[3-9]\d|2[3-6]\d\d|27[01]\d|2720)/, lengths: [16] }, // Mastercard
+  { prefix: /^3[47]/, lengths: [15] }, // American Express
+  { prefix: /^3(?:0[0-5]|095|[689])/, lengths: [14, 15, 16, 17, 18, 19] }, // Diners Club
+  { prefix: /^35(?:2[89]|[3-8]\d)/, lengths: [16, 17, 18, 19] }, // JCB
+  { prefix: /^(?:5[06-9]|6)/, lengths: [13, 15, 16, 17, 18, 19] }, // Maestro, Discover, UnionPay, RuPay
+  { prefix: /^220[0-4]/, lengths: [16, 17, 18, 19] }, // Mir
+  { prefix: /^8[12]/, lengths: [16, 17, 18, 19] }, // UnionPay 81, RuPay 82
+  { prefix: /^1/, lengths: [15] }, // UATP
+];
+
+/** A run of digits that could be a payment card: an issuer's prefix and length, and a valid Luhn checksum. */
+export function cardNumberValid(match: string): boolean {
+  const d = match.replace(/\D/g, "");
+  return CARD_ISSUERS.some((i) => i.prefix.test(d) && i.lengths.includes(d.length)) && luhnValid(d);
+}
+
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const normField = (s: string) => s.toLowerCase().replace(/[-_\s]/g, "");
 
@@ -55,9 +84,12 @@ export function buildRedactor(settings: TRedactionSettings, opts: { key?: Buffer
   const secrets = [...new Set((opts.secrets ?? []).filter((s) => s.length >= MIN_SECRET_CHARS))].sort((a, b) => b.length - a.length);
   const compiled: Compiled[] = [];
   if (secrets.length) compiled.push({ name: "secret", re: new RegExp(secrets.map(escapeRe).join("|"), "g") });
+  const phones: Compiled[] = [];
   for (const p of settings.patterns) {
     if (!p.enabled) continue;
-    compiled.push({ name: p.name, re: new RegExp(p.pattern, "gu"), ...(p.name === "card" && { check: luhnValid }) });
+    const c: Compiled = { name: p.name, re: new RegExp(p.pattern, "gu"), ...(p.name === "card" && { check: cardNumberValid, yieldsTo: phones }) };
+    if (p.name.startsWith("phone")) phones.push(c);
+    compiled.push(c);
   }
   const fields = settings.fields.map(normField).filter(Boolean);
   const secretField = (k: string) => {
@@ -73,8 +105,8 @@ function withPatterns(compiled: Compiled[], secretField: (k: string) => boolean,
     // PostgreSQL text and jsonb cannot hold NUL: shown as ␀, the row is still written.
     out = out.replaceAll("\u0000", "\u2400");
     for (const c of compiled) {
-      c.re.lastIndex = 0;
-      out = out.replace(c.re, (m) => (c.check && !c.check(m) ? m : tag(c.name, m)));
+      const taken = c.yieldsTo?.length ? c.yieldsTo.flatMap((w) => spans(w.re, out)) : [];
+      out = replaceMatches(out, c.re, (m, at) => ((c.check && !c.check(m)) || taken.some(([from, to]) => at < to && from < at + m.length) ? m : tag(c.name, m)));
     }
     return out;
   }
@@ -101,6 +133,22 @@ function withPatterns(compiled: Compiled[], secretField: (k: string) => boolean,
   }
 
   return { value: (v) => value(v), text, withTag: (t) => withPatterns(compiled, secretField, t) };
+}
+
+/** [start, end) of every match of `re` in `s`. */
+function spans(re: RegExp, s: string): [number, number][] {
+  return [...s.matchAll(re)].map((m) => [m.index, m.index + m[0].length]);
+}
+
+/** String.replace with the match's offset, whatever groups an admin's pattern has. */
+function replaceMatches(s: string, re: RegExp, fn: (match: string, at: number) => string): string {
+  let out = "";
+  let last = 0;
+  for (const m of s.matchAll(re)) {
+    out += s.slice(last, m.index) + fn(m[0], m.index);
+    last = m.index + m[0].length;
+  }
+  return out + s.slice(last);
 }
 
 /** Audit `arguments`: redacted, and cut when large (the keys are kept). */

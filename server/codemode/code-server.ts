@@ -10,6 +10,7 @@ import { approvalToolDefinitions, callApprovalTool, isApprovalTool } from "../ap
 import type { RequestContext } from "../context";
 import { GATEWAY_INFO, type AggregateSession } from "../mcp/build-aggregate-server";
 import { auditedRequest } from "../mcp/audited-request";
+import { refuseInvalidToolName } from "../mcp/refuse-invalid-tool-name";
 import { cancellable } from "../mcp/cancellation";
 import { sessionAccess } from "../policy/session-access";
 import { toolError } from "../pipeline/tool-error";
@@ -150,6 +151,8 @@ export function buildCodeModeServer(deps: CodeModeDeps, session: AggregateSessio
     const name = req.params.name;
     const args = req.params.arguments ?? {};
     const ctx = requestCtx(extra.requestId);
+    const malformed = refuseInvalidToolName(deps, ctx, { endpoint: "mcp/code", serverSlug: "", mcpSessionId: session.mcpSessionId, name, arguments: args });
+    if (malformed) return malformed;
 
     if (name === "search_tools") {
       const parsed = ZSearch.safeParse(args);

@@ -7,6 +7,9 @@ import type { RequestContext } from "../context";
 import type { AggregateDeps } from "../mcp/build-aggregate-server";
 import type { CallNotes } from "../pipeline/types";
 import type { SessionGrant } from "../policy/evaluate";
+import { auditedRequest } from "../mcp/audited-request";
+import { invalidToolName } from "../mcp/refuse-invalid-tool-name";
+import { printableToolName } from "../registry/gateway-name";
 import { taskContextOf } from "../tasks/task-tools";
 import type { BridgeAnswer, ExecLimits, ExecResult, Executor } from "./executor";
 import { redactor } from "../audit/redaction";
@@ -83,9 +86,16 @@ export async function runProgram(
     if (vault) args = vault.restore(args);
     if (serverSlug === WORKSPACE_SERVER || serverSlug === SKILLS_SERVER) return workspaceCall(serverSlug, tool, (args ?? {}) as Record<string, unknown>);
     const gatewayName = `${serverSlug}__${tool}`;
+    const malformed = invalidToolName({ endpoint: scope.endpoint ?? "code", serverSlug: "", mcpSessionId: undefined, name: gatewayName, arguments: args });
     const started = performance.now();
     const record = (status: InnerCall["status"], notes: CallNotes, extra: Partial<InnerCall> = {}) =>
-      calls.push({ tool: gatewayName, status, decision: notes.decision ?? null, code: notes.errorCode ?? null, durationMs: Math.round((performance.now() - started) * 10) / 10, ...extra });
+      calls.push({ tool: malformed ? printableToolName(gatewayName) : gatewayName, status, decision: notes.decision ?? null, code: notes.errorCode ?? null, durationMs: Math.round((performance.now() - started) * 10) / 10, ...extra });
+    // Refused before the name is looked up or counted, and audited as a security event like the endpoints' refusal.
+    if (malformed) {
+      await auditedRequest(deps, scope.ctx, malformed.info, () => Promise.resolve(null), () => null);
+      record("refused", { errorCode: "invalid_tool_name" });
+      return { ok: false, error: { name: "InvalidToolName", code: "invalid_tool_name", message: malformed.reason } };
+    }
     const resolved = await deps.registry.resolveTool(gatewayName, scope.bucket);
     if ("error" in resolved) {
       record("refused", { errorCode: "unknown_tool" });

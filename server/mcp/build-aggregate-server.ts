@@ -35,6 +35,7 @@ import type { UpstreamPool } from "../upstream/upstream-pool";
 import { VERSION } from "../version";
 import { auditedRequest, type ListAction } from "./audited-request";
 import { cancellable } from "./cancellation";
+import { refuseInvalidToolName } from "./refuse-invalid-tool-name";
 
 export type AggregateSession = { bucket: number; ctx: RequestContext; sessionKey: string; mcpSessionId: string; grant: SessionGrant };
 
@@ -105,6 +106,8 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
   );
 
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+    const malformed = refuseInvalidToolName(deps, requestCtx(extra.requestId), { endpoint: "mcp", serverSlug: "", mcpSessionId: session.mcpSessionId, name: req.params.name, arguments: req.params.arguments });
+    if (malformed) return malformed;
     const taskTool = req.params.name;
     if (owner && isTaskTool(taskTool)) {
       const info = { action: "tool.called" as const, endpoint: "mcp", serverSlug: "portcullis", target: taskTool, argumentKeys: Object.keys(req.params.arguments ?? {}), mcpSessionId: session.mcpSessionId };

@@ -15,7 +15,9 @@ export type ToolErrorCode =
   | "task_not_found"
   | "task_finished"
   | "approval_not_found"
-  | "unknown_tool";
+  | "unknown_tool"
+  /** A name that cannot name any tool (control characters, outside the MCP alphabet, over-long): refused before any lookup. */
+  | "invalid_tool_name";
 
 /**
  * No structuredContent: clients check it against the tool's outputSchema, which an error does not match.

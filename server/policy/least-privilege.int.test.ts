@@ -27,7 +27,7 @@ import { createTestDb } from "../test/test-db";
 
 const db = createTestDb();
 
-type Expect = "allow" | "held" | "tool_not_allowed" | "policy_denied" | "unknown_tool";
+type Expect = "allow" | "held" | "tool_not_allowed" | "policy_denied" | "unknown_tool" | "invalid_tool_name";
 type Case = { title: string; tool: string; args?: Record<string, unknown>; expect: Expect; agent?: "main" | "narrow" | "greedy"; upstreamArgs?: Record<string, unknown> };
 
 // Fixed before the cases are built (at collection time); created in beforeAll, removed with the env's temp dirs.
@@ -43,11 +43,11 @@ function cases(): Case[] {
     { title: "another server's prefix on a real tool name", tool: "other__counted", args: { name: "x" }, expect: "tool_not_allowed" },
     { title: "upper-case server prefix", tool: "ACME__whoami", expect: "unknown_tool" },
     { title: "upper-case tool name", tool: "acme__WHOAMI", expect: "unknown_tool" },
-    { title: "Cyrillic look-alike 'а' in the prefix", tool: "\u0430cme__whoami", expect: "unknown_tool" },
-    { title: "Greek look-alike 'ο' in the tool name", tool: "acme__wh\u03bfami", expect: "unknown_tool" },
-    { title: "full-width underscore separator", tool: "acme\uff3f\uff3fwhoami", expect: "unknown_tool" },
-    { title: "zero-width space in the name", tool: "acme__who\u200bami", expect: "unknown_tool" },
-    { title: "trailing space", tool: "acme__whoami ", expect: "unknown_tool" },
+    { title: "Cyrillic look-alike 'а' in the prefix", tool: "\u0430cme__whoami", expect: "invalid_tool_name" },
+    { title: "Greek look-alike 'ο' in the tool name", tool: "acme__wh\u03bfami", expect: "invalid_tool_name" },
+    { title: "full-width underscore separator", tool: "acme\uff3f\uff3fwhoami", expect: "invalid_tool_name" },
+    { title: "zero-width space in the name", tool: "acme__who\u200bami", expect: "invalid_tool_name" },
+    { title: "trailing space", tool: "acme__whoami ", expect: "invalid_tool_name" },
     { title: "single underscore separator", tool: "acme_whoami", expect: "unknown_tool" },
     { title: "narrow session: the one tool it asked for", tool: "acme__whoami", agent: "narrow", expect: "allow" },
     { title: "narrow session: a sibling tool of the same server", tool: "acme__counted", args: { name: "x" }, agent: "narrow", expect: "tool_not_allowed" },

@@ -179,6 +179,9 @@ const ENTRIES: readonly [string, string][] = [
   ["https://Wiki.Example.com/space/", "https://wiki.example.com/space"],
   ["https://wiki.example.com/my space/caf%c3%a9", "https://wiki.example.com/my%20space/caf%C3%A9"],
   ["*", "*"],
+  ["test://", "test://"],
+  ["TEST://", "test://"],
+  ["urn:", "urn:"],
 ];
 
 const BAD_ENTRIES: readonly [string, string][] = [
@@ -213,6 +216,8 @@ const INTERSECTIONS: readonly [string, string[], string[], string[]][] = [
   ["* asked", ["*"], ["/srv/data", "orders://order/"], ["/srv/data", "orders://order/"]],
   ["* held", ["/srv/data", "orders://order/1"], ["*"], ["/srv/data", "orders://order/1"]],
   ["* on both sides", ["*"], ["*"], ["*"]],
+  ["a whole scheme held", ["test://static-text/"], ["test://"], ["test://static-text/"]],
+  ["a whole scheme asked", ["test://"], ["test://static-text/", "other://x"], ["test://static-text/"]],
   ["URIs", ["orders://order/1", "orders://orders-secret"], ["orders://order/"], ["orders://order/1"]],
   ["a path never covers a URI", ["orders://order/1"], ["/"], []],
   ["deduplicated and sorted", ["/b/x", "/a", "/b/x"], ["/b", "/a/y", "/a"], ["/a", "/a/y", "/b/x"]],
@@ -221,5 +226,43 @@ const INTERSECTIONS: readonly [string, string[], string[], string[]][] = [
 describe("intersectPathLists", () => {
   it.each(INTERSECTIONS)("%s", (_name, asked, held, expected) => {
     expect(intersectPathLists(asked, held)).toEqual(expected);
+  });
+});
+
+/** [entry as typed, value, whether the entry covers it]: the whitelist grammar as the README states it. */
+const GRAMMAR: readonly [string, string, boolean][] = [
+  ["*", "/etc/passwd", true],
+  ["*", "anything://x/y", true],
+  ["/data", "/data", true],
+  ["/data", "/data/reports/q1.csv", true],
+  ["/data", "/database", false],
+  ["/data/", "/database/x", false],
+  ["file:///data/", "file:///data/x", true],
+  ["file:///data/", "/data/x/y", true],
+  ["file:///data/", "/data", true],
+  ["file:///data/", "file:///database", false],
+  ["file:///data/", "/database", false],
+  ["test://", "test://static-text", true],
+  ["test://", "test://static-text/page", true],
+  ["test://", "test:///x", true],
+  ["test://", "TEST://Other-Host/x", true],
+  ["test://", "other://static-text", false],
+  ["test://", "testx://a", false],
+  ["test://", "test:opaque", false],
+  ["urn:", "urn:isbn:0451450523", true],
+  ["urn:", "urn://x", true],
+  ["urn:", "urnx:1", false],
+  ["orders://order/", "orders://order", true],
+  ["orders://order/", "orders://order/ORD-1", true],
+  ["orders://order/", "orders://orderly/1", false],
+  ["orders://order/ORD-1", "orders://order/ORD-1/lines", true],
+  ["orders://order/ORD-1", "orders://order/ORD-12", false],
+  ["https://wiki.example.com/space", "https://wiki.example.com/space/page?x=1", true],
+  ["https://wiki.example.com/space", "https://wiki.example.com/spaces", false],
+];
+
+describe("whitelist grammar: entries cover what users read them to cover", () => {
+  it.each(GRAMMAR)("%j covers %j: %s", (entry, value, covered) => {
+    expect(uriInWhitelist(value, [normalizeWhitelistEntry(entry)]).ok).toBe(covered);
   });
 });

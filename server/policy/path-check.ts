@@ -29,6 +29,8 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 const BIDI_CONTROLS = new Set([0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069]);
 /** Two or more letters before ":", so "C:" stays a drive letter. */
 const URI_SCHEME = /^([a-z][a-z0-9+.-]+):/i;
+/** A whitelist entry that is a scheme alone (`urn:`): every URI of that scheme. */
+const WHOLE_SCHEME = /^[a-z][a-z0-9+.-]+:$/;
 const DRIVE_LETTER = /^[a-z]:([\\/]|$)/i;
 const FILE_URI = /^file:(?:\/\/([^/?#]*))?([^?#]*)([?#][\s\S]*)?$/i;
 /** Characters a URI may hold as they are; anything else is percent-encoded in the canonical form. */
@@ -158,8 +160,12 @@ function resolveDots(parts: readonly string[], what: string): string[] {
   return out;
 }
 
-/** scheme:[//authority]path with scheme and authority lower-cased, no empty or dot segments, no trailing "/". */
+/**
+ * scheme:[//authority]path with scheme and authority lower-cased, no empty or dot segments, no trailing "/".
+ * A bare `scheme://` stays as it is: as a whitelist entry it means every URI of the scheme, whatever its authority.
+ */
 function joinUri(scheme: string, main: string, mapPath: (p: string) => string, what: string): string {
+  if (main === "//") return `${scheme.toLowerCase()}://`;
   let authority: string | null = null;
   let p = main;
   if (main.startsWith("//")) {
@@ -211,10 +217,13 @@ function precheck(value: unknown, whitelist: readonly string[]): string {
   return value;
 }
 
-/** Segment-wise prefix: "/srv/data" holds "/srv/data/x" but not "/srv/database"; an entry ending in "/" is a plain prefix. */
+/**
+ * Segment-wise prefix: "/srv/data" holds "/srv/data/x" but not "/srv/database"; an entry ending in "/" (such as
+ * `orders://order/` or a whole scheme, `test://`) or in ":" (`urn:`, every URI of the scheme) is a plain prefix.
+ */
 function inside(value: string, entry: string): boolean {
   if (entry === "*") return true;
-  if (entry.endsWith("/")) return value.startsWith(entry);
+  if (entry.endsWith("/") || WHOLE_SCHEME.test(entry)) return value.startsWith(entry);
   return value === entry || value.startsWith(`${entry}/`);
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { GatewayError } from "../errors";
-import { parseGatewayName, toGatewayName, ZServerSlug } from "./gateway-name";
+import { invalidToolNameReason, MAX_GATEWAY_NAME_CHARS, parseGatewayName, printableToolName, toGatewayName, ZServerSlug } from "./gateway-name";
 
 describe("toGatewayName / parseGatewayName", () => {
   it.each<[string, string, string]>([
@@ -68,4 +68,30 @@ describe("ZServerSlug", () => {
       expect(result.error?.issues[0]?.message).toMatch(/lower-case letters a–z, digits and hyphens/);
     },
   );
+});
+
+describe("invalidToolNameReason / printableToolName", () => {
+  it.each([
+    ["acme__whoami", null, "acme__whoami"],
+    ["ACME__who.am-i_2", null, "ACME__who.am-i_2"],
+    ["", "is empty", ""],
+    ["acme__echo\u0000", "contains U+0000", "acme__echo\\u0000"],
+    ["acme__echo\r\nx", "contains U+000D", "acme__echo\\u000d\\u000ax"],
+    ["acme__\u202eohce", "contains U+202E", "acme__\\u202eohce"],
+    ["acme__\ud800", "contains U+D800", "acme__\\ud800"],
+    ["acme__\u{1f600}", "contains U+1F600", "acme__\\u{1f600}"],
+    ["acme__who ami", "contains U+0020", "acme__who ami"],
+    ["x".repeat(MAX_GATEWAY_NAME_CHARS), null, "x".repeat(MAX_GATEWAY_NAME_CHARS)],
+    ["x".repeat(MAX_GATEWAY_NAME_CHARS + 1), "is 194 characters long", `${"x".repeat(MAX_GATEWAY_NAME_CHARS)}…`],
+  ])("%j: %s, shown as %j", (name, reason, shown) => {
+    const why = invalidToolNameReason(name);
+    if (reason === null) expect(why).toBeNull();
+    else expect(why).toContain(reason);
+    expect(printableToolName(name)).toBe(shown);
+  });
+
+  it("a tool name on /mcp/s/<server> has at most 128 characters", () => {
+    expect(invalidToolNameReason("x".repeat(128), 128)).toBeNull();
+    expect(invalidToolNameReason("x".repeat(129), 128)).toMatch(/at most 128/);
+  });
 });

@@ -2,18 +2,28 @@
 // The admin calls as themself: what they hold by grants, every rule and tier, as any session would.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "../context";
+import type { DbTx } from "../db/client";
 import { GatewayError } from "../errors";
+import type { Logger } from "../logger";
+import { auditedRequest } from "../mcp/audited-request";
+import { invalidToolName } from "../mcp/refuse-invalid-tool-name";
 import type { CallToolHandler } from "../pipeline/types";
 import type { SessionGrant } from "../policy/evaluate";
 import type { Registry } from "./create-registry";
 
 export async function tryToolCall(
-  deps: { registry: Registry; pipeline: CallToolHandler },
+  deps: { registry: Registry; pipeline: CallToolHandler; db: DbTx; logger: Logger },
   ctx: RequestContext,
   gatewayName: string,
   args: Record<string, unknown>,
   timeoutMs = 60_000,
 ): Promise<CallToolResult> {
+  const malformed = invalidToolName({ endpoint: "console", serverSlug: "", name: gatewayName, arguments: args });
+  if (malformed) {
+    // Audited like the MCP endpoints' refusal, before the name is looked up; the console gets a 400.
+    await auditedRequest(deps, ctx, malformed.info, () => Promise.resolve(null), () => null);
+    throw new GatewayError("invalid_tool_name", malformed.reason);
+  }
   const resolved = await deps.registry.resolveTool(gatewayName, 0);
   if ("error" in resolved) throw new GatewayError("not_found", resolved.error);
   // A disabled tool resolves with a refusal for the MCP endpoints to audit; the console's answer stays a 404.

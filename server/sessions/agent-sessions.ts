@@ -9,6 +9,7 @@ import { toJson, type AgentSession, type Db, type DbTx } from "../db/client";
 import { forbidden, GatewayError, notFound } from "../errors";
 import { publishChange } from "../events/change-bus";
 import { canaryBucket } from "../mcp/mcp-sessions";
+import { NO_OUTBOUND_EXCEPTIONS, OutboundUrlError, resolveOutbound, type OutboundPolicy } from "../net/outbound-url";
 import { intersectPathLists, normalizeWhitelistEntry } from "../policy/path-check";
 import { intersectToolPatterns } from "../policy/patterns";
 import { heldFrom, loadPolicySnapshot } from "../policy/policy-cache";
@@ -66,9 +67,25 @@ function normalizePaths(entries: readonly string[]): string[] {
   });
 }
 
+/**
+ * Refused when given, with the check that runs again at send time (the address may change in between). A name
+ * that does not resolve yet is accepted: the receiver may not be set up yet, and each send checks it anew.
+ */
+async function checkCallbackUrl(url: string, outbound: OutboundPolicy): Promise<void> {
+  try {
+    await resolveOutbound(url, outbound);
+  } catch (err) {
+    if (!(err instanceof OutboundUrlError)) throw err;
+    if (err.reason === "unresolvable") return;
+    const message = `callbackUrl ${err.message}`;
+    throw new GatewayError("outbound_url_refused", `${message}.`, [{ path: "callbackUrl", message, reason: err.reason }]);
+  }
+}
+
 /** Creates a session for `userId` (the caller). The token, and the webhook signing secret if any, are returned once. */
-export async function createAgentSession(db: Db, ctx: RequestContext, userId: string, raw: TCreateSession): Promise<TCreatedSession> {
+export async function createAgentSession(db: Db, ctx: RequestContext, userId: string, raw: TCreateSession, outbound = NO_OUTBOUND_EXCEPTIONS): Promise<TCreatedSession> {
   const input = ZCreateSession.parse(raw);
+  if (input.callbackUrl !== undefined) await checkCallbackUrl(input.callbackUrl, outbound);
   const user = await db.user.findUnique({ where: { id: userId } });
   if (!user || user.disabled) throw notFound(`User ${userId}`);
   const settings = await getSessionSettings(db);

@@ -25,6 +25,7 @@ import { errorCodeOf } from "../pipeline/tool-error";
 import type { ResolvedTool, ToolCall } from "../pipeline/types";
 import type { Registry } from "../registry/create-registry";
 import type { UpstreamPool } from "../upstream/upstream-pool";
+import { NO_OUTBOUND_EXCEPTIONS, type OutboundPolicy } from "../net/outbound-url";
 import { DELIVER_WEBHOOK_JOB, scheduleWebhookJob, sweepWebhooks, webhookJob, webhookOnFinish } from "./webhook-jobs";
 import { DEFAULT_WEBHOOK_BACKOFF_MS, sessionSecretFor } from "./webhooks";
 
@@ -101,6 +102,8 @@ export function createTaskEngine(deps: {
   hourly?: Record<string, () => Promise<unknown>>;
   /** Signs approval notifications to the approvers' webhook (deliveries whose event starts with "approval."). */
   approverWebhookSecret?: string | null | undefined;
+  /** Hosts webhooks may reach although they are private or loopback; none by default. */
+  outbound?: OutboundPolicy | undefined;
 }) {
   const opts: TaskOptions = { ...DEFAULT_TASK_OPTIONS, ...deps.options };
   const log = deps.logger.child({ component: "tasks" });
@@ -545,6 +548,7 @@ export function createTaskEngine(deps: {
           secretFor: secretFor,
           schedule: scheduleWebhook,
           backoffMs: opts.webhookBackoffMs,
+          outbound: deps.outbound ?? NO_OUTBOUND_EXCEPTIONS,
         }),
       },
       crontab: [`17 * * * * ${CLEANUP_JOB}`, ...Object.keys(deps.hourly ?? {}).map((name) => `23 * * * * ${name}`)].join("\n"),

@@ -50,7 +50,7 @@ describe("durable tasks", () => {
   const starts = (t: string) => fixtureEvents(dir).filter((e) => e.event === "slow.start" && (e.args as { tag?: string }).tag === t).length;
 
   beforeAll(async () => {
-    env = await setUpGatewayTest(db, "tasks", { gateways: 2, tasks: { thresholdMs: 300, sweepIntervalMs: 200, concurrency: 2, dedupeWindowMs: 5000, webhookBackoffMs: [100, 200] } });
+    env = await setUpGatewayTest(db, "tasks", { gateways: 2, tasks: { thresholdMs: 300, sweepIntervalMs: 200, concurrency: 2, dedupeWindowMs: 5000, webhookBackoffMs: [100, 200] }, env: { OUTBOUND_ALLOWED_HOSTS: "127.0.0.1" } });
     a = env.gateways[0]!;
     ({ admin, dir } = env);
     await a.gateway.registry.register(admin, misbehavingServer(dir, { slug: "slow", timeoutMs: 60_000 }));
@@ -239,7 +239,7 @@ describe("durable tasks", () => {
     try {
       const { port } = receiver.address() as AddressInfo;
       const user = await db.user.findFirstOrThrow({ where: { role: "USER" } });
-      const session = await createAgentSession(db, userContext(user), user.id, { agentId: "hooked", tools: ["*"], paths: [], callbackUrl: `http://127.0.0.1:${String(port)}/hook` });
+      const session = await createAgentSession(db, userContext(user), user.id, { agentId: "hooked", tools: ["*"], paths: [], callbackUrl: `http://127.0.0.1:${String(port)}/hook` }, a.gateway.config.outbound);
       expect(session.callbackSecret).toMatch(/^whsec_/);
       const hooked = await connectAgent(a.mcpUrl, session.token);
       env.agents.push(hooked);

@@ -30,6 +30,8 @@ type Received = { method: string; path: string; headers: http.IncomingHttpHeader
 type Respond = (req: http.IncomingMessage, res: http.ServerResponse, n: number) => void;
 
 const db = createTestDb();
+/** The receiver listens on loopback, which webhooks reach only when an admin allows the host. */
+const LOOPBACK_ALLOWED = { allowedHosts: ["127.0.0.1"] };
 const logger = createLogger("silent");
 const received: Received[] = [];
 let respond: Respond = (_req, res) => res.writeHead(200).end("ok");
@@ -123,6 +125,7 @@ async function deliverToTheEnd(deliveryId: string, over: Partial<WebhookDeps> = 
     db,
     logger,
     secretFor: sessionSecretFor(db),
+    outbound: LOOPBACK_ALLOWED,
     backoffMs: [10, 20],
     schedule: async (id, runAt) => {
       const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id } });
@@ -142,7 +145,7 @@ describe("deliverWebhook", () => {
   it("POSTs the completion once, signed so the receiver verifies it, and records the delivery", async () => {
     const { session, task, secret, deliveryId } = await finishedTask();
     const before = Date.now();
-    expect(await deliverWebhook({ db, logger, secretFor: sessionSecretFor(db), schedule: () => Promise.reject(new Error("no retry expected")) }, deliveryId)).toEqual({ status: "DELIVERED" });
+    expect(await deliverWebhook({ db, logger, secretFor: sessionSecretFor(db), outbound: LOOPBACK_ALLOWED, schedule: () => Promise.reject(new Error("no retry expected")) }, deliveryId)).toEqual({ status: "DELIVERED" });
 
     expect(received).toHaveLength(1);
     const req = received[0]!;
@@ -184,7 +187,7 @@ describe("deliverWebhook", () => {
     expect(await webhookEvents(task.id)).toEqual([{ deliveryId, attempt: 1, status: "DELIVERED", statusCode: 200 }]);
 
     // A delivered row is not sent again.
-    expect(await deliverWebhook({ db, logger, secretFor: sessionSecretFor(db), schedule: async () => undefined }, deliveryId)).toEqual({ status: "SKIPPED" });
+    expect(await deliverWebhook({ db, logger, secretFor: sessionSecretFor(db), outbound: LOOPBACK_ALLOWED, schedule: async () => undefined }, deliveryId)).toEqual({ status: "SKIPPED" });
     expect(received).toHaveLength(1);
   });
 
@@ -245,6 +248,21 @@ describe("deliverWebhook", () => {
     expect(await webhookEvents(task.id)).toEqual([{ deliveryId, attempt: 1, status: "FAILED", statusCode: 302, error: row.lastError }]);
   });
 
+  it("sends nothing to a loopback, private or metadata URL when no admin allowed the host: each attempt fails outbound_url_refused", async () => {
+    for (const url of [`${base}/hook`, base.replace("127.0.0.1", "localhost"), base.replace("127.0.0.1", "[::ffff:127.0.0.1]"), base.replace("127.0.0.1", "2130706433"), "http://169.254.169.254/latest/meta-data/", "http://10.0.0.1/hook"]) {
+      const { task, deliveryId } = await finishedTask();
+      await db.webhookDelivery.update({ where: { id: deliveryId }, data: { url } });
+      const { outcome } = await deliverToTheEnd(deliveryId, { backoffMs: [10], outbound: { allowedHosts: [] } });
+
+      expect(outcome).toEqual({ status: "FAILED" });
+      const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } });
+      expect(row).toMatchObject({ status: "FAILED", attempts: 2, lastStatusCode: null });
+      expect(row.lastError).toMatch(/^outbound_url_refused: .* is a (loopback|private|linkLocal) address/);
+      expect((await webhookEvents(task.id)).map((e) => (e as { status: string }).status)).toEqual(["RETRYING", "FAILED"]);
+    }
+    expect(received).toEqual([]);
+  });
+
   it("bounds an attempt by timeoutMs: a receiver that never answers is a failure with an error", async () => {
     respond = () => undefined;
     const { deliveryId } = await finishedTask();
@@ -280,7 +298,7 @@ describe("deliverWebhook", () => {
   it("sends exactly one request when several processes deliver the same id at once", async () => {
     respond = (_req, res) => void setTimeout(() => res.writeHead(204).end(), 100);
     const { task, deliveryId } = await finishedTask();
-    const deps: WebhookDeps = { db, logger, secretFor: sessionSecretFor(db), schedule: async () => undefined };
+    const deps: WebhookDeps = { db, logger, secretFor: sessionSecretFor(db), outbound: LOOPBACK_ALLOWED, schedule: async () => undefined };
     const outcomes = await Promise.all(Array.from({ length: 6 }, () => deliverWebhook(deps, deliveryId)));
 
     expect(received).toHaveLength(1);
@@ -292,7 +310,7 @@ describe("deliverWebhook", () => {
 
   it("takes over a row left SENDING by a process that died once its lease ran out, not before", async () => {
     const { deliveryId } = await finishedTask();
-    const deps: WebhookDeps = { db, logger, secretFor: sessionSecretFor(db), schedule: async () => undefined };
+    const deps: WebhookDeps = { db, logger, secretFor: sessionSecretFor(db), outbound: LOOPBACK_ALLOWED, schedule: async () => undefined };
     await db.webhookDelivery.update({ where: { id: deliveryId }, data: { status: "SENDING", nextAttemptAt: new Date(Date.now() + 60_000) } });
     expect(await deliverWebhook(deps, deliveryId)).toEqual({ status: "SKIPPED" });
     expect(received).toHaveLength(0);
@@ -318,7 +336,7 @@ describe("deliverWebhook", () => {
 
   it("counts a failing secret lookup as a failed attempt, and SKIPS an unknown id", async () => {
     const { deliveryId } = await finishedTask();
-    const deps: WebhookDeps = { db, logger, secretFor: () => Promise.reject(new Error("vault sealed")), schedule: async () => undefined, backoffMs: [] };
+    const deps: WebhookDeps = { db, logger, secretFor: () => Promise.reject(new Error("vault sealed")), outbound: LOOPBACK_ALLOWED, schedule: async () => undefined, backoffMs: [] };
     expect(await deliverWebhook(deps, deliveryId)).toEqual({ status: "FAILED" });
     expect(received).toHaveLength(0);
     expect(await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } })).toMatchObject({ status: "FAILED", attempts: 1, lastError: "secret lookup failed: vault sealed" });
@@ -327,9 +345,37 @@ describe("deliverWebhook", () => {
 });
 
 describe("from session registration to a verified delivery", () => {
+  it("refuses a callbackUrl at a loopback, private, link-local or metadata address when the session is created (outbound_url_refused), and creates no session", async () => {
+    const admin = await insertUser(db, { role: "ADMIN" });
+    const before = await db.agentSession.count();
+    for (const callbackUrl of [
+      `${base}/hook`,
+      "http://localhost:8080/hook",
+      "http://[::1]/hook",
+      "http://[::ffff:127.0.0.1]/hook",
+      "http://2130706433/hook",
+      "http://0177.0.0.1/hook",
+      "http://169.254.169.254/latest/meta-data/",
+      "https://10.1.2.3/hook",
+      "https://192.168.0.10/hook",
+      "http://100.64.0.1/hook",
+      "http://[fd00::1]/hook",
+      "http://[fe80::1]/hook",
+      "http://0.0.0.0/hook",
+      "http://224.0.0.1/hook",
+    ]) {
+      const err = await createAgentSession(db, userContext(admin), admin.id, { agentId: "ssrf", tools: ["*"], callbackUrl }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err, callbackUrl).toMatchObject({ name: "GatewayError", code: "outbound_url_refused", status: 422, details: [{ path: "callbackUrl", reason: "forbidden_address" }] });
+    }
+    expect(await db.agentSession.count()).toBe(before);
+  });
+
   it("a session created with a callbackUrl gets a secret once; its task's completion is signed with it", async () => {
     const admin = await insertUser(db, { role: "ADMIN" });
-    const created = await createAgentSession(db, userContext(admin), admin.id, { agentId: "hooked", tools: ["*"], callbackUrl: `${base}/registered` });
+    const created = await createAgentSession(db, userContext(admin), admin.id, { agentId: "hooked", tools: ["*"], callbackUrl: `${base}/registered` }, LOOPBACK_ALLOWED);
     expect(created).toMatchObject({ callbackUrl: `${base}/registered`, callbackSecret: expect.stringMatching(/^whsec_/) as unknown });
     const plain = await createAgentSession(db, userContext(admin), admin.id, { agentId: "plain", tools: ["*"] });
     expect(plain).toMatchObject({ callbackUrl: null, callbackSecret: null });
@@ -339,7 +385,7 @@ describe("from session registration to a verified delivery", () => {
       data: { ownerId: admin.id, agentSessionId: created.id, toolName: "orders__export", arguments: {}, argumentsHash: randomUUID(), status: "CANCELED", finishedAt: new Date() },
     });
     const deliveryId = await db.$transaction((tx) => enqueueTaskWebhook(tx, task));
-    const outcome = await deliverWebhook({ db, logger, secretFor: sessionSecretFor(db), schedule: async () => undefined }, deliveryId!);
+    const outcome = await deliverWebhook({ db, logger, secretFor: sessionSecretFor(db), outbound: LOOPBACK_ALLOWED, schedule: async () => undefined }, deliveryId!);
     expect(outcome).toEqual({ status: "DELIVERED" });
     expect(received.map((r) => r.path)).toEqual(["/registered"]);
     expect(verifyWebhookSignature(created.callbackSecret!, received[0]!.headers["x-portcullis-signature"] as string, received[0]!.body)).toBe(true);
@@ -388,7 +434,7 @@ describe("enqueueing and listing", () => {
 
   it("listDeliveries gives a task's deliveries oldest first, dates as ISO strings", async () => {
     const { task, deliveryId } = await finishedTask();
-    await deliverWebhook({ db, logger, secretFor: sessionSecretFor(db), schedule: async () => undefined }, deliveryId);
+    await deliverWebhook({ db, logger, secretFor: sessionSecretFor(db), outbound: LOOPBACK_ALLOWED, schedule: async () => undefined }, deliveryId);
     const second = await enqueueWebhook(db, { taskId: task.id, event: "task.completed", url: `${base}/again`, payload: {} });
     const list = await listDeliveries(db, { taskId: task.id });
     expect(list.map((d) => d.id)).toEqual([deliveryId, second]);
@@ -422,7 +468,7 @@ describe("on graphile-worker", () => {
 
   it("a job queued with the delivery runs it, retries by re-queueing, and a sweep re-queues lost and abandoned ones", async () => {
     respond = (req, res) => res.writeHead(req.url === "/flaky" && received.filter((r) => r.path === "/flaky").length < 2 ? 500 : 200).end();
-    const deps: WebhookDeps = { db, logger, secretFor: sessionSecretFor(db), schedule: (id, runAt) => scheduleWebhookJob(db, id, runAt), backoffMs: [50] };
+    const deps: WebhookDeps = { db, logger, secretFor: sessionSecretFor(db), outbound: LOOPBACK_ALLOWED, schedule: (id, runAt) => scheduleWebhookJob(db, id, runAt), backoffMs: [50] };
     const runner = await run({
       connectionString: testDatabaseUrl(),
       concurrency: 2,

@@ -7,12 +7,13 @@
 // a row left SENDING by a process that died is claimable again once the lease has run out. The job queue side
 // (scheduling an attempt, the sweep of lost ones) is in webhook-jobs.ts.
 //
-// Node's global fetch, not upstream/node-http-fetch: that one exists for the many MCP calls that share one
-// long-lived AbortSignal; a webhook is one request with its own timeout signal, and fetch's `redirect: "manual"`
-// answers a 3xx as it is (never followed: the URL the user registered is the only one that gets the payload).
+// Sent through net/outbound-url.ts: the URL's host is resolved and checked at send time (no loopback, private or
+// metadata addresses unless an admin allowed the host), the connection goes to the checked address, and a 3xx is
+// answered as it is (never followed: the URL the user registered is the only one that gets the payload).
 import { TASK_COMPLETED_EVENT, type TTaskWebhookPayload, type TWebhookDelivery, type TWebhookDeliveryStatus } from "../../lib/webhook-schemas";
 import { toJson, type Db, type DbTx, type Prisma, type Task } from "../db/client";
 import type { Logger } from "../logger";
+import { OutboundUrlError, postOutbound, type OutboundPolicy } from "../net/outbound-url";
 import { VERSION } from "../version";
 import { signWebhook } from "./webhook-signature";
 
@@ -115,6 +116,8 @@ export type WebhookDeps = {
   /** Waits before the 2nd, 3rd, … attempt; attempts = backoffMs.length + 1. */
   backoffMs?: readonly number[];
   timeoutMs?: number;
+  /** Which hosts may be private or loopback (net/outbound-url.ts); every other URL must resolve to public addresses. */
+  outbound: OutboundPolicy;
 };
 
 export type DeliverOutcome = { status: Extract<TWebhookDeliveryStatus, "DELIVERED" | "RETRYING" | "FAILED" | "SKIPPED"> };
@@ -163,36 +166,28 @@ async function attemptDelivery(deps: WebhookDeps, row: WebhookDeliveryRow, timeo
   } catch (err) {
     return { ok: false, error: `secret lookup failed: ${errorText(err)}` };
   }
-  return secret === null ? "no_secret" : post(row, secret, timeoutMs);
+  return secret === null ? "no_secret" : post(row, secret, timeoutMs, deps.outbound);
 }
 
-async function post(row: WebhookDeliveryRow, secret: string, timeoutMs: number): Promise<Attempt> {
+async function post(row: WebhookDeliveryRow, secret: string, timeoutMs: number, outbound: OutboundPolicy): Promise<Attempt> {
   try {
-    const url = new URL(row.url);
-    if (url.protocol !== "http:" && url.protocol !== "https:") return { ok: false, error: `unsupported URL scheme ${url.protocol}` };
     const body = JSON.stringify(row.payload);
-    const res = await fetch(url, {
-      method: "POST",
-      body,
-      redirect: "manual",
-      signal: AbortSignal.timeout(timeoutMs),
-      headers: {
-        "content-type": "application/json",
-        "user-agent": `Portcullis-Webhooks/${VERSION}`,
-        "x-portcullis-event": row.event,
-        "x-portcullis-delivery": row.id,
-        "x-portcullis-signature": signWebhook(secret, Date.now() / 1000, body),
-      },
-    });
-    // The receiver's answer is not kept: a callback URL must not become a way to read internal services.
-    await res.body?.cancel().catch(() => undefined);
+    const headers = {
+      "content-type": "application/json",
+      "user-agent": `Portcullis-Webhooks/${VERSION}`,
+      "x-portcullis-event": row.event,
+      "x-portcullis-delivery": row.id,
+      "x-portcullis-signature": signWebhook(secret, Date.now() / 1000, body),
+    };
+    const res = await postOutbound(row.url, { body, headers, timeoutMs }, outbound);
     if (res.status >= 200 && res.status < 300) return { ok: true, statusCode: res.status };
     const error =
       res.status >= 300 && res.status < 400
-        ? `HTTP ${String(res.status)}: redirects are not followed${res.headers.has("location") ? ` (to ${res.headers.get("location") ?? ""})` : ""}`
+        ? `HTTP ${String(res.status)}: redirects are not followed${res.location !== null ? ` (to ${res.location})` : ""}`
         : `HTTP ${String(res.status)}`;
     return { ok: false, statusCode: res.status, error };
   } catch (err) {
+    if (err instanceof OutboundUrlError) return { ok: false, error: `${err.code}: ${err.message}` };
     if (err instanceof Error && err.name === "TimeoutError") return { ok: false, error: `timed out after ${String(timeoutMs)} ms` };
     return { ok: false, error: errorText(err) };
   }

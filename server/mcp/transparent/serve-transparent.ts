@@ -28,6 +28,7 @@ import type { PolicyCache } from "../../policy/policy-cache";
 import { sessionAccess } from "../../policy/session-access";
 import type { Registry, ServerRoute } from "../../registry/create-registry";
 import { auditedRequest, listActionOf, type AuditedRequestInfo } from "../audited-request";
+import { refuseInvalidToolName } from "../refuse-invalid-tool-name";
 import { cancellable } from "../cancellation";
 import type { McpSessionView } from "../handle-mcp-request";
 import type { InFlight, LiveSession, SessionUpstreams } from "./session-upstreams";
@@ -119,6 +120,13 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
 
   async function answer(request: JSONRPCRequest): Promise<Record<string, unknown>> {
     if (request.method === "ping") return {};
+    if (request.method === "tools/call") {
+      const params = (request.params ?? {}) as Params;
+      const ctx = { ...view.ctx, requestId: `${view.ctx.requestId}:${String(request.id)}` };
+      // A name as the upstream knows it: at most 128 characters (its gateway name adds the slug).
+      const malformed = refuseInvalidToolName(deps, ctx, { endpoint, serverSlug: slug, mcpSessionId: view.mcpSessionId, name: str(params.name), arguments: params.arguments, maxChars: 128 });
+      if (malformed) return await malformed;
+    }
     const own = await answerTasks(request);
     if (own) return own;
     const route = await deps.registry.resolveServer(slug, view.bucket);

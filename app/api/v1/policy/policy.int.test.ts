@@ -93,6 +93,9 @@ describe("REST API: sessions, grants, rules, tiers, history, simulator", () => {
     for (const callbackUrl of ["ftp://example.test/hook", "not a url", `https://example.test/${"x".repeat(2000)}`]) {
       expectError(await apiRequest(base, "/api/v1/sessions", { token: user.token, body: { agentId: "bot", tools: ["shop__*"], callbackUrl } }), 422, "validation_failed");
     }
+    for (const callbackUrl of ["http://169.254.169.254/latest/meta-data/", "http://[::ffff:127.0.0.1]:3000/hook", "http://localhost/hook"]) {
+      expectError(await apiRequest(base, "/api/v1/sessions", { token: user.token, body: { agentId: "bot", tools: ["shop__*"], callbackUrl } }), 422, "outbound_url_refused");
+    }
     const res = await apiRequest<TCreatedSession>(base, "/api/v1/sessions", { token: user.token, body: { agentId: "hooked", tools: ["shop__*"], callbackUrl: "https://hooks.example.test/portcullis" } });
     expect(res.status, res.text).toBe(201);
     expect(res.body.callbackUrl).toBe("https://hooks.example.test/portcullis");
