@@ -13,7 +13,7 @@ export const BUILTIN_PATTERNS = [
   },
   { name: "email", label: "E-mail addresses", pattern: String.raw`[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}\b` },
   { name: "cn_id", label: "Mainland China resident ID numbers", pattern: String.raw`(?<![\dA-Za-z])\d{6}(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx](?![\dA-Za-z])` },
-  { name: "card", label: "Payment card numbers (Luhn-checked)", pattern: String.raw`(?<!\d)(?:\d[ -]?){12,18}\d(?!\d)` },
+  { name: "card", label: "Payment card numbers (issuer prefix and length, Luhn-checked)", pattern: String.raw`(?<!\d)(?:\d[ -]?){12,18}\d(?!\d)` },
   { name: "phone_cn", label: "Mainland China mobile numbers", pattern: String.raw`(?<!\d)(?:\+?86[ -]?)?1[3-9]\d[ -]?\d{4}[ -]?\d{4}(?!\d)` },
   { name: "phone_intl", label: "International phone numbers", pattern: String.raw`\+\d{1,3}[\s.-]?\(?\d{1,4}\)?(?:[\s.-]?\d{2,4}){2,4}(?!\d)` },
   { name: "order_number", label: "Order numbers (example: ORD-123456; adapt to your systems)", pattern: String.raw`\b(?:ORD|SO)-?\d{6,}\b` },
