@@ -16,6 +16,8 @@ export const ERROR_STATUS = {
   /** A secret that upstream servers still reference cannot be deleted. */
   secret_in_use: 409,
   rate_limited: 429,
+  /** No upstream process slot free for a /mcp/s session (per agent session, user, server or process limit). */
+  upstream_capacity: 503,
   database_unavailable: 503,
   internal: 500,
 } as const;
