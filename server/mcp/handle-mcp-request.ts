@@ -58,10 +58,13 @@ function jsonRpcError(status: number, code: number, message: string, headers: Re
   });
 }
 
+/** The JSON-RPC code of a gateway refusal (such as upstream_capacity); `data.code` says which. */
+export const GATEWAY_REFUSAL_RPC_CODE = -32000;
+
 /** A GatewayError as the HTTP answer: its status, Retry-After, and its stable code in the JSON-RPC error's data. */
 function gatewayRefusal(err: GatewayError, id: unknown): Response {
   const data = { code: err.code, ...(err.details as object | undefined), ...(err.retryAfterSeconds !== undefined && { retryAfterSeconds: err.retryAfterSeconds }) };
-  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: err.message, data }, id }), {
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code: GATEWAY_REFUSAL_RPC_CODE, message: err.message, data }, id }), {
     status: err.status,
     headers: { "content-type": "application/json", ...(err.retryAfterSeconds !== undefined && { "retry-after": String(err.retryAfterSeconds) }) },
   });

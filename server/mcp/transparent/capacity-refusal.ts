@@ -6,11 +6,8 @@ import type { DbTx } from "../../db/client";
 import type { Logger } from "../../logger";
 import { toolError } from "../../pipeline/tool-error";
 import { auditedRequest } from "../audited-request";
-import type { McpSessionView } from "../handle-mcp-request";
+import { GATEWAY_REFUSAL_RPC_CODE, type McpSessionView } from "../handle-mcp-request";
 import { isUpstreamCapacityError } from "./upstream-capacity";
-
-/** The JSON-RPC code of a gateway refusal; `data.code` says which (as the HTTP answers of handle-mcp-request.ts). */
-export const GATEWAY_REFUSAL_RPC_CODE = -32000;
 
 /** The answer to `request` when `err` is a capacity refusal, else undefined. */
 export function capacityRefusal(
