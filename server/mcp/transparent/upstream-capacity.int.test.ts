@@ -195,6 +195,19 @@ describe("/mcp/s/<slug> upstream process limits", () => {
     expect(sampleValue(await metrics(), "portcullis_transparent_capacity_refusals_total", { limit: "server" })).toBe(16);
   });
 
+  it("POST /mcp/s/<slug> initialize – 20 at once from one agent session: each answered (a session or upstream_capacity), never more than its limit running", async () => {
+    await startGateway();
+    const [token] = await user();
+    const before = starts("cap-a").length;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => initialize("cap-a", token!)));
+    const admitted = answers.filter((r) => r.status === 200);
+    expect(admitted.length).toBeGreaterThanOrEqual(2);
+    // An admitted session got its upstream's answer (evictions take only sessions already answered and idle).
+    for (const r of admitted) expect(r.text).toContain('"serverInfo"');
+    for (const r of answers.filter((x) => x.status !== 200)) expectRefused(r, "session");
+    expect(running("cap-a", before).length).toBeLessThanOrEqual(2);
+  });
+
   it("tools/call mid-session – the session's upstream was evicted and no slot is free: a tool error upstream_capacity, audited as denied", async () => {
     await startGateway();
     const [token] = await user();
