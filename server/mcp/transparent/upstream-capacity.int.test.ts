@@ -38,7 +38,7 @@ describe("/mcp/s/<slug> upstream process limits", () => {
   const db = createTestDb();
   let gw: TestGateway;
   const dirs: Record<string, string> = {};
-  const busy: { client: Client; abort: AbortController }[] = [];
+  const busy: { client: Client; abort: AbortController; call?: { slug: string; tag: string } }[] = [];
   let tag = 0;
 
   beforeAll(async () => {
@@ -54,10 +54,12 @@ describe("/mcp/s/<slug> upstream process limits", () => {
   });
 
   afterEach(async () => {
-    for (const b of busy.splice(0)) {
-      b.abort.abort();
-      await b.client.close();
-    }
+    const ended = busy.splice(0);
+    for (const b of ended) b.abort.abort();
+    // Cancelled upstream, the fixture processes exit as soon as their stdin ends (else they wait for SIGTERM).
+    for (const { call } of ended)
+      if (call) await waitUntil(`the call ${call.tag} to be cancelled`, () => fixtureEvents(dirs[call.slug]!).some((e) => e.event === "cancelled" && (e.args as { tag?: string }).tag === call.tag));
+    for (const b of ended) await b.client.close();
     await gw?.close();
   });
 
@@ -86,8 +88,8 @@ describe("/mcp/s/<slug> upstream process limits", () => {
     const client = new Client({ name: "capacity-test", version: "1" });
     await client.connect(new StreamableHTTPClientTransport(url(slug), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
     const abort = new AbortController();
-    busy.push({ client, abort });
     const t = `busy-${String(++tag)}`;
+    busy.push({ client, abort, call: { slug, tag: t } });
     client.callTool({ name: "slow_read", arguments: { ms: 600_000, tag: t } }, undefined, { signal: abort.signal, timeout: 600_000 }).catch(() => undefined);
     await waitUntil(`the call ${t} to reach the upstream`, () => fixtureEvents(dirs[slug]!).some((e) => e.event === "slow.start" && (e.args as { tag?: string }).tag === t));
     return client;
