@@ -102,13 +102,12 @@ export function createUpstreamCapacity(limits: CapacityLimits, now: () => number
           .sort((a, b) => a.since - b.since)[0]?.s;
         if (!victim) {
           refusals[kind]++;
-          const what = { session: "this agent session", user: "this user", server: `the server ${key.slug}`, process: "this gateway process" }[kind];
-          throw new GatewayError(
-            "upstream_capacity",
-            `${what} already has ${String(max[kind])} upstream processes of /mcp/s sessions running (the ${kind} limit), none of them idle. Close a session you no longer use (DELETE /mcp/s/<server>) or try again later.`,
-            { limit: kind, max: max[kind] },
-            { retryAfterSeconds: retryAfterSeconds(kind, key) },
-          );
+          const retry = retryAfterSeconds(kind, key);
+          const message =
+            kind === "session" || kind === "user"
+              ? `${kind === "session" ? "This agent session" : "This user"} already has ${String(max[kind])} upstream processes of /mcp/s sessions running (the ${kind} limit), all busy. Close a session you no longer use (DELETE /mcp/s/<server>) or try again in ${String(retry)} s.`
+              : `${kind === "server" ? `The server ${key.slug}` : "This gateway process"} already runs ${String(max[kind])} upstream processes of /mcp/s sessions (the ${kind} limit). Try again in ${String(retry)} s.`;
+          throw new GatewayError("upstream_capacity", message, { limit: kind, max: max[kind] }, { retryAfterSeconds: retry });
         }
         slots.delete(victim.mcpSessionId);
         reaped.evicted++;
