@@ -22,9 +22,8 @@ import { canonicalJson } from "../../registry/content-hash";
 import type { ServerRoute } from "../../registry/create-registry";
 import { connectUpstream, type ConnectedUpstream, type ProcessLauncher } from "../../upstream/upstream-client";
 import { PendingReplies } from "./pending-replies";
+import { readState, saveState, type SessionState } from "./session-state";
 import { createUpstreamCapacity, type CapacityLimits, type Slot } from "./upstream-capacity";
-
-export type SessionState = { logLevel?: LoggingLevel; subscriptions?: string[] };
 
 /** A downstream request of this session being served on this process, with the stream its answer goes to. */
 export type InFlight = {
@@ -301,23 +300,3 @@ export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: L
 }
 
 export type SessionUpstreams = ReturnType<typeof createSessionUpstreams>;
-
-async function readState(db: Db, mcpSessionId: string): Promise<SessionState> {
-  const row = await db.mcpSession.findUnique({ where: { id: mcpSessionId }, select: { state: true } });
-  return (row?.state ?? {}) as SessionState;
-}
-
-/** Atomic jsonb updates, so two processes changing one session's state at once lose nothing. */
-async function saveState(db: Db, mcpSessionId: string, change: { logLevel: LoggingLevel } | { subscribe: string } | { unsubscribe: string }) {
-  if ("logLevel" in change) {
-    await db.$executeRaw`UPDATE mcp_sessions SET state = jsonb_set(state, '{logLevel}', to_jsonb(${change.logLevel}::text)) WHERE id = ${mcpSessionId}`;
-  } else if ("subscribe" in change) {
-    await db.$executeRaw`UPDATE mcp_sessions SET state = jsonb_set(state, '{subscriptions}',
-      (SELECT coalesce(jsonb_agg(DISTINCT u), '[]'::jsonb) FROM jsonb_array_elements_text(coalesce(state->'subscriptions', '[]'::jsonb) || jsonb_build_array(${change.subscribe}::text)) u))
-      WHERE id = ${mcpSessionId}`;
-  } else {
-    await db.$executeRaw`UPDATE mcp_sessions SET state = jsonb_set(state, '{subscriptions}',
-      coalesce((SELECT jsonb_agg(u) FROM jsonb_array_elements_text(coalesce(state->'subscriptions', '[]'::jsonb)) u WHERE u <> ${change.unsubscribe}::text), '[]'::jsonb))
-      WHERE id = ${mcpSessionId}`;
-  }
-}
