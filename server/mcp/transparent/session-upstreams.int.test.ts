@@ -122,4 +122,14 @@ describe("transparent session upstreams", () => {
     await bus.publish({ kind: "session-closed", mcpSessionId: "s6" });
     await waitUntil("the upstream session to close", () => (s6.client.transport === undefined ? true : undefined), 5_000);
   });
+
+  it("a session ended while its upstream is still connecting is closed once connected, and its slot freed then", async () => {
+    await sessionRow("s7");
+    const held = sessions.stats().perServer;
+    const connecting = sessions.get("s7", route, {}, false, owner);
+    await bus.publish({ kind: "session-closed", mcpSessionId: "s7" });
+    const s7 = await connecting;
+    await waitUntil("the upstream session to close", () => (s7.client.transport === undefined ? true : undefined), 5_000);
+    expect(sessions.stats().perServer).toEqual(held);
+  });
 });

@@ -211,6 +211,8 @@ export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: L
   }
 
   async function close(mcpSessionId: string) {
+    // A session still connecting is closed once connected: until then its process counts against the limits.
+    await connecting.get(mcpSessionId)?.ready.catch(() => undefined);
     const s = live.get(mcpSessionId);
     live.delete(mcpSessionId);
     capacity.release(mcpSessionId);
@@ -294,7 +296,7 @@ export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: L
     async closeAll() {
       clearInterval(sweeper);
       unsubscribe();
-      await Promise.all([...live.keys()].map((id) => close(id)));
+      await Promise.all([...new Set([...live.keys(), ...connecting.keys()])].map((id) => close(id)));
     },
   };
 }
