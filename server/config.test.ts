@@ -32,6 +32,7 @@ describe("loadConfig", () => {
       codeMode: { wallMs: 30_000, memoryBytes: 64 * 1024 * 1024, maxToolCalls: 100, maxOutputBytes: 20 * 1024, workers: 2, privacyAlways: false, runsPerMinute: 60, concurrentRuns: 2, maxQueue: 32 },
       mcpAllowedHosts: [],
       rateLimits: { perSessionPerMinute: 600, perToolPerMinute: 6000 },
+      transparent: { perSession: 4, perUser: 8, perServer: 16, perProcess: 32, idleMs: 600_000, pressureIdleMs: 30_000, pressureFraction: 0.5 },
       tasks: { thresholdMs: 1000, concurrency: 8, resultMaxBytes: 1048576, retentionDays: 7, dedupeWindowMs: 30_000, sweepIntervalMs: 5000 },
       approvals: { ttlMs: 86_400_000, useWindowMs: 3_600_000, webhookUrl: null, webhookSecret: null },
       otlp: { endpoint: null, headers: {} },
@@ -111,6 +112,14 @@ describe("loadConfig", () => {
       retentionDays: 1.5,
     });
     expect(() => loadConfig({ TASK_CONCURRENCY: "0" })).toThrow(/TASK_CONCURRENCY/);
+  });
+
+  it("reads the transparent endpoint's process limits; the pressure timeout never exceeds the idle one", () => {
+    const env = { TRANSPARENT_MAX_PER_SESSION: "2", TRANSPARENT_MAX_PER_USER: "3", TRANSPARENT_MAX_PER_SERVER: "5", TRANSPARENT_MAX_PER_PROCESS: "7", TRANSPARENT_IDLE_SECONDS: "120", TRANSPARENT_PRESSURE_IDLE_SECONDS: "10", TRANSPARENT_PRESSURE_FRACTION: "0.25" };
+    expect(loadConfig(env).transparent).toEqual({ perSession: 2, perUser: 3, perServer: 5, perProcess: 7, idleMs: 120_000, pressureIdleMs: 10_000, pressureFraction: 0.25 });
+    expect(loadConfig({ TRANSPARENT_IDLE_SECONDS: "20", TRANSPARENT_PRESSURE_IDLE_SECONDS: "60" }).transparent.pressureIdleMs).toBe(20_000);
+    expect(() => loadConfig({ TRANSPARENT_MAX_PER_USER: "0" })).toThrow(/TRANSPARENT_MAX_PER_USER/);
+    expect(() => loadConfig({ TRANSPARENT_PRESSURE_FRACTION: "1.5" })).toThrow(/TRANSPARENT_PRESSURE_FRACTION/);
   });
 
   it("derives the public URL from PORT unless PUBLIC_URL is set", () => {

@@ -55,6 +55,15 @@ const ZEnv = z.object({
   SANDBOX_HIDE_PATHS: z.string().default(""),
   SANDBOX_RUNTIME_DIR: z.string().optional(),
   OUTBOUND_ALLOWED_HOSTS: z.string().default(""),
+  // Upstream processes of /mcp/s sessions (one per MCP session; a stdio server's process is ~40-60 MB):
+  // sized for a 2-core, 4 GB host (32 × ~50 MB ≈ 1.6 GB at most, beside PostgreSQL and the gateway).
+  TRANSPARENT_MAX_PER_SESSION: z.coerce.number().int().min(1).default(4),
+  TRANSPARENT_MAX_PER_USER: z.coerce.number().int().min(1).default(8),
+  TRANSPARENT_MAX_PER_SERVER: z.coerce.number().int().min(1).default(16),
+  TRANSPARENT_MAX_PER_PROCESS: z.coerce.number().int().min(1).default(32),
+  TRANSPARENT_IDLE_SECONDS: z.coerce.number().int().min(1).default(600),
+  TRANSPARENT_PRESSURE_IDLE_SECONDS: z.coerce.number().int().min(0).default(30),
+  TRANSPARENT_PRESSURE_FRACTION: z.coerce.number().min(0).max(1).default(0.5),
   SECRETS_KEY: z.string().refine((v) => parseSecretsKey(v) !== null, SECRETS_KEY_HINT).optional(),
 }).refine((e) => !e.APPROVAL_WEBHOOK_URL || e.APPROVAL_WEBHOOK_SECRET, { message: "APPROVAL_WEBHOOK_URL needs APPROVAL_WEBHOOK_SECRET (the HMAC signing key)", path: ["APPROVAL_WEBHOOK_SECRET"] });
 
@@ -97,6 +106,12 @@ export type Config = {
     runtimeDir: string | undefined;
   };
   rateLimits: { perSessionPerMinute: number; perToolPerMinute: number };
+  /**
+   * Upstream processes of /mcp/s sessions: at most so many per agent session, user, server and gateway process;
+   * an idle one is closed after idleMs, falling linearly to pressureIdleMs as a count goes from
+   * pressureFraction of its limit to the limit.
+   */
+  transparent: { perSession: number; perUser: number; perServer: number; perProcess: number; idleMs: number; pressureIdleMs: number; pressureFraction: number };
   /**
    * Host names the MCP endpoints answer to besides IP literals and localhost (DNS-rebinding protection): the
    * PUBLIC_URL's host plus MCP_ALLOWED_HOSTS (comma-separated).
@@ -163,6 +178,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       runtimeDir: e.SANDBOX_RUNTIME_DIR ? path.resolve(e.SANDBOX_RUNTIME_DIR) : undefined,
     },
     rateLimits: { perSessionPerMinute: e.RATE_LIMIT_SESSION_PER_MINUTE, perToolPerMinute: e.RATE_LIMIT_TOOL_PER_MINUTE },
+    transparent: {
+      perSession: e.TRANSPARENT_MAX_PER_SESSION,
+      perUser: e.TRANSPARENT_MAX_PER_USER,
+      perServer: e.TRANSPARENT_MAX_PER_SERVER,
+      perProcess: e.TRANSPARENT_MAX_PER_PROCESS,
+      idleMs: e.TRANSPARENT_IDLE_SECONDS * 1000,
+      pressureIdleMs: Math.min(e.TRANSPARENT_PRESSURE_IDLE_SECONDS, e.TRANSPARENT_IDLE_SECONDS) * 1000,
+      pressureFraction: e.TRANSPARENT_PRESSURE_FRACTION,
+    },
     tasks: {
       thresholdMs: e.TASK_THRESHOLD_MS,
       concurrency: e.TASK_CONCURRENCY,

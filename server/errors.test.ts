@@ -17,6 +17,7 @@ const EXPECTED: Record<ErrorCode, number> = {
   conflict: 409,
   secret_in_use: 409,
   rate_limited: 429,
+  upstream_capacity: 503,
   database_unavailable: 503,
   internal: 500,
 };

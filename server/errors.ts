@@ -20,6 +20,8 @@ export const ERROR_STATUS = {
   /** A webhook URL that points at a loopback, private, link-local or metadata address (net/outbound-url.ts). */
   outbound_url_refused: 422,
   rate_limited: 429,
+  /** No upstream process slot free for a /mcp/s session (per agent session, user, server or process limit). */
+  upstream_capacity: 503,
   database_unavailable: 503,
   internal: 500,
 } as const;

@@ -18,6 +18,7 @@ import { handleMcpRequest, type McpEndpoint } from "./mcp/handle-mcp-request";
 import { attachMcpSessionCache } from "./mcp/mcp-sessions";
 import { createSessionUpstreams, type SessionUpstreams } from "./mcp/transparent/session-upstreams";
 import { serveTransparent } from "./mcp/transparent/serve-transparent";
+import { reserveUpstream } from "./mcp/transparent/reserve-upstream";
 import { buildToolPipeline } from "./pipeline/build-pipeline";
 import { logCalls } from "./metrics/call-log";
 import { getDashboard, type DashboardViewer } from "./metrics/dashboard";
@@ -175,7 +176,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       });
       // Every call leaves one log line bound to its request id (metrics/call-log.ts).
       const pipeline = logCalls(buildToolPipeline({ db, logger, pool, rateLimit: limiter.middleware, policy, tasks, approvals }, GATEWAY_LIMITS), logger);
-      const sessions = createSessionUpstreams({ db, bus, logger }, { launcher });
+      const sessions = createSessionUpstreams({ db, bus, logger }, { launcher, limits: config.transparent });
       // Code mode: programs run in QuickJS inside worker threads, warmed at start (startUpstreams).
       const workspace = createWorkspace(db);
       const runGate = createRunGate({ perMinute: config.codeMode.runsPerMinute, concurrent: config.codeMode.concurrentRuns, take: (key, limit) => limiter.take(key, limit) });
@@ -241,7 +242,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       deleteExpired: (days: number = DEFAULT_AUDIT_RETENTION_DAYS) => deleteExpiredAudit(db, days),
     },
     /** Prometheus metrics of this process (GET /metrics); scraping does not build the gateway core. */
-    metrics: () => (metrics ??= createGatewayMetrics({ db, logger, live: () => core && { pool: core.pool, audit: core.audit } })),
+    metrics: () => (metrics ??= createGatewayMetrics({ db, logger, live: () => core && { pool: core.pool, audit: core.audit, sessions: core.sessions } })),
     /** The console dashboard: traffic of the last minutes from the audit log, pending approvals, unhealthy servers. */
     dashboard: (viewer: DashboardViewer, q: TDashboardQuery) => getDashboard(db, viewer, q),
     /** Human approval: the queue approvers work through, decisions, reveals (audited) and the live feed. */
@@ -353,7 +354,10 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
               const deps = { registry: c.registry, pipeline: c.pipeline, pool: c.pool, bus: c.bus, db, logger, sessions: c.sessions, policy: c.caches.policy, taskTools, approvals: c.approvals };
               if (e.kind === "aggregate") await buildAggregateServer(deps, session).connect(transport);
               else if (e.kind === "code") await buildCodeModeServer({ ...deps, executor: executor(), limits: codeLimits, workspace: c.workspace, privacyAlways: config.codeMode.privacyAlways, runGate: c.runGate }, session).connect(transport);
-              else serveTransparent(deps, e.slug, session, transport);
+              else {
+                await reserveUpstream(deps, e.slug, session);
+                serveTransparent(deps, e.slug, session, transport);
+              }
             },
             maxRequestBytes: GATEWAY_LIMITS.maxRequestBytes,
             allowedHosts: config.mcpAllowedHosts,

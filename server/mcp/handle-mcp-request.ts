@@ -11,7 +11,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "../context";
 import type { Db } from "../db/client";
-import { isGatewayError } from "../errors";
+import { isGatewayError, type GatewayError } from "../errors";
 import type { ChangeBus } from "../events/change-bus";
 import type { SessionGrant } from "../policy/evaluate";
 import type { AgentPrincipal } from "../sessions/session-auth";
@@ -55,6 +55,18 @@ function jsonRpcError(status: number, code: number, message: string, headers: Re
   return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), {
     status,
     headers: { "content-type": "application/json", ...headers },
+  });
+}
+
+/** The JSON-RPC code of a gateway refusal (such as upstream_capacity); `data.code` says which. */
+export const GATEWAY_REFUSAL_RPC_CODE = -32000;
+
+/** A GatewayError as the HTTP answer: its status, Retry-After, and its stable code in the JSON-RPC error's data. */
+function gatewayRefusal(err: GatewayError, id: unknown): Response {
+  const data = { code: err.code, ...(err.details as object | undefined), ...(err.retryAfterSeconds !== undefined && { retryAfterSeconds: err.retryAfterSeconds }) };
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code: GATEWAY_REFUSAL_RPC_CODE, message: err.message, data }, id }), {
+    status: err.status,
+    headers: { "content-type": "application/json", ...(err.retryAfterSeconds !== undefined && { "retry-after": String(err.retryAfterSeconds) }) },
   });
 }
 
@@ -183,7 +195,13 @@ export async function handleMcpRequest(deps: McpHttpDeps, req: Request, endpoint
     enableJsonResponse,
     ...(!enableJsonResponse && { eventStore: createStreamEventStore(deps.db, view.mcpSessionId), retryInterval: SSE_RETRY_MS }),
   });
-  await deps.serve(endpoint, view, transport);
+  try {
+    await deps.serve(endpoint, view, transport);
+  } catch (err) {
+    // Refused before anything was answered (the transparent endpoint's upstream capacity): an HTTP answer.
+    if (isGatewayError(err)) return gatewayRefusal(err, (init as { id?: unknown } | undefined)?.id ?? null);
+    throw err;
+  }
   // The session's negotiated version decides what the stream may carry (the SDK primes only for 2025-11-25 on).
   const negotiated = init || req.headers.get("mcp-protocol-version") === protocolVersion ? req : withProtocolVersion(req, protocolVersion);
   const response = await transport.handleRequest(negotiated, { parsedBody: body });

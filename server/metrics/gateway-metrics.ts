@@ -4,10 +4,11 @@
 // the audit writer's lag. The database gauges come from one small query per scrape with a statement timeout;
 // a failed or slow query leaves them out and sets portcullis_metrics_state_up to 0, it never fails the scrape.
 import { CircuitState } from "cockatiel";
-import { Gauge, Registry } from "prom-client";
+import { Counter, Gauge, Registry } from "prom-client";
 import type { AuditWriter } from "../audit/audit-writer";
 import type { Db } from "../db/client";
 import type { Logger } from "../logger";
+import type { SessionUpstreams } from "../mcp/transparent/session-upstreams";
 import type { UpstreamPool } from "../upstream/upstream-pool";
 import { ensureDefaultMetrics, metricsRegistry } from "./metrics";
 
@@ -69,7 +70,7 @@ export type GatewayMetricsDeps = {
   db: Db;
   logger: Logger;
   /** The gateway core once built (a process that never served a call has no pool or audit writer yet). */
-  live: () => { pool: UpstreamPool; audit: AuditWriter } | undefined;
+  live: () => { pool: UpstreamPool; audit: AuditWriter; sessions?: SessionUpstreams } | undefined;
   /** Longest the state query may take (default 2 s). */
   timeoutMs?: number;
 };
@@ -270,6 +271,29 @@ export function createGatewayMetrics({ db, logger, live, timeoutMs = 2_000 }: Ga
       if (last) auditBatch.set(last.ms / 1000);
     },
   });
+
+  // The transparent endpoint's upstream processes (server/mcp/transparent/upstream-capacity.ts), this process's.
+  const fromTransparent = (kind: "gauge" | "counter", name: string, help: string, label: string, pick: (st: ReturnType<SessionUpstreams["stats"]>) => Record<string, number>) => {
+    const collect = () => {
+      metric.reset();
+      const st = live()?.sessions?.stats();
+      for (const [value, n] of Object.entries(st ? pick(st) : {})) {
+        if (metric instanceof Counter) metric.inc({ [label]: value }, n);
+        else metric.set({ [label]: value }, n);
+      }
+    };
+    const metric: Gauge | Counter = kind === "gauge" ? new Gauge({ name, help, labelNames: [label], registers, collect }) : new Counter({ name, help, labelNames: [label], registers, collect });
+  };
+  fromTransparent("gauge", "portcullis_transparent_upstream_processes", "Upstream processes of /mcp/s sessions this process holds (running or starting), by server", "server", (st) => st.perServer);
+  fromTransparent("gauge", "portcullis_transparent_upstream_limit", "The configured limit of /mcp/s upstream processes, by kind (session, user, server, process)", "limit", (st) => st.limits);
+  fromTransparent("counter", "portcullis_transparent_capacity_refusals_total", "New /mcp/s upstream processes refused with upstream_capacity, by the limit that was reached (session, user, server, process)", "limit", (st) => st.refusals);
+  fromTransparent(
+    "counter",
+    "portcullis_transparent_upstream_reaped_total",
+    "/mcp/s upstream processes closed by this process: idle (past the idle timeout), pressure (sooner, as a limit fills up), evicted (for a new session of the same user)",
+    "reason",
+    (st) => st.reaped,
+  );
 
   const merged = Registry.merge([metricsRegistry, registry]);
   return { contentType: merged.contentType, scrape: () => merged.metrics() };

@@ -31,7 +31,9 @@ import { auditedRequest, listActionOf, type AuditedRequestInfo } from "../audite
 import { refuseInvalidToolName } from "../refuse-invalid-tool-name";
 import { cancellable } from "../cancellation";
 import type { McpSessionView } from "../handle-mcp-request";
+import { sessionOwner } from "./reserve-upstream";
 import type { InFlight, LiveSession, SessionUpstreams } from "./session-upstreams";
+import { capacityRefusal } from "./capacity-refusal";
 
 export type TransparentDeps = { registry: Registry; pipeline: CallToolHandler; bus: ChangeBus; db: Db; logger: Logger; sessions: SessionUpstreams; policy: PolicyCache; taskTools: Omit<TaskToolDeps, "db">; approvals?: Approvals | undefined };
 
@@ -131,14 +133,15 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
     if (own) return own;
     const route = await deps.registry.resolveServer(slug, view.bucket);
     if (!route) throw new McpError(ErrorCode.ConnectionClosed, `The server ${slug} is disabled or has been removed.`);
+    const inFlight: InFlight = { requestId: request.id, transport, sent: Promise.resolve() };
     let live: LiveSession;
     try {
-      live = await deps.sessions.get(view.mcpSessionId, route, view.clientCapabilities, view.isNew);
+      live = await deps.sessions.get(view.mcpSessionId, route, view.clientCapabilities, view.isNew, sessionOwner(view), inFlight);
     } catch (err) {
+      const refused = capacityRefusal(deps, view, endpoint, slug, request, err);
+      if (refused) return refused;
       throw new McpError(ErrorCode.InternalError, `The upstream server ${slug} is unavailable: ${err instanceof Error ? err.message : String(err)}`);
     }
-    const inFlight: InFlight = { requestId: request.id, transport, sent: Promise.resolve() };
-    live.inFlight.push(inFlight);
     try {
       const run = () => cancellable(deps.bus, view.mcpSessionId, request.id, undefined, (signal) => dispatch(request, route, live, signal));
       // Listings are audited like every other request (tools/call, reads and prompts audit themselves).

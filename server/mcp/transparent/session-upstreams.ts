@@ -2,6 +2,8 @@
 // subscriptions and the client capabilities (sampling, elicitation, roots) are per connection in MCP, so
 // agents cannot share one. This process keeps one upstream connection per agent session it serves; the
 // session's protocol state lives in PostgreSQL (`mcp_sessions.state`), so any process can rebuild it.
+// Each upstream is a process (stdio) or a connection: how many this process holds, per agent session, user,
+// server and in all, is bounded by upstream-capacity.ts; a slot is claimed before anything is spawned.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import {
@@ -20,8 +22,8 @@ import { canonicalJson } from "../../registry/content-hash";
 import type { ServerRoute } from "../../registry/create-registry";
 import { connectUpstream, type ConnectedUpstream, type ProcessLauncher } from "../../upstream/upstream-client";
 import { PendingReplies } from "./pending-replies";
-
-export type SessionState = { logLevel?: LoggingLevel; subscriptions?: string[] };
+import { readState, saveState, type SessionState } from "./session-state";
+import { createUpstreamCapacity, type CapacityLimits, type Slot } from "./upstream-capacity";
 
 /** A downstream request of this session being served on this process, with the stream its answer goes to. */
 export type InFlight = {
@@ -40,34 +42,77 @@ export type LiveSession = {
   lastUsedAt: number;
 };
 
+/** Whom an upstream session serves, for its limits: the agent session (or the MCP session) and the user. */
+export type SessionOwner = { sessionKey: string; userId: string };
+
 export type SessionUpstreamsOptions = {
-  /** An upstream session with nothing in flight for this long is closed (the agent's session stays open). */
-  idleMs: number;
+  /** Processes per agent session, user, server and gateway process, and when idle ones are closed. */
+  limits: CapacityLimits;
   relayTimeoutMs: number;
   connectTimeoutMs: number;
-  /** At most this many upstream sessions per process; the least recently used idle one is closed first. */
-  maxLive: number;
   /** Sandboxes stdio processes and resolves secrets (the gateway's); absent in unit setups. */
   launcher?: ProcessLauncher | undefined;
+  /** The clock of idle times (tests drive the reaper with their own). */
+  now: () => number;
 };
-const DEFAULTS: SessionUpstreamsOptions = { idleMs: 10 * 60_000, relayTimeoutMs: 5 * 60_000, connectTimeoutMs: 15_000, maxLive: 200 };
+const DEFAULTS = { relayTimeoutMs: 5 * 60_000, connectTimeoutMs: 15_000, now: Date.now };
 
-export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: Logger }, options: Partial<SessionUpstreamsOptions> = {}) {
+export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: Logger }, options: Partial<SessionUpstreamsOptions> & Pick<SessionUpstreamsOptions, "limits">) {
   const opts = { ...DEFAULTS, ...options };
   const log = deps.logger.child({ component: "transparent" });
   const live = new Map<string, LiveSession>();
-  const connecting = new Map<string, Promise<LiveSession>>();
+  /** Sessions being connected, with the requests that will use them (registered as in flight when it is live). */
+  const connecting = new Map<string, { ready: Promise<LiveSession>; leases: InFlight[] }>();
+  /** Processes being closed: a new one is spawned only once these have exited, so the limits hold for processes. */
+  const exiting = new Set<Promise<void>>();
+  const capacity = createUpstreamCapacity(opts.limits, opts.now);
   const replies = new PendingReplies();
+
+  /**
+   * Idle since its last request; never while a request is in flight or it is connecting. A slot reserved by an
+   * initialize that never reached the relay (refused by the transport) is idle "forever" once the connect
+   * timeout has passed, so the next sweep or claim frees it.
+   */
+  const idleSinceOf = (mcpSessionId: string, claimedAt: number) => (): number | null => {
+    const s = live.get(mcpSessionId);
+    if (s) return s.inFlight.length === 0 ? s.lastUsedAt : null;
+    if (connecting.has(mcpSessionId)) return null;
+    return opts.now() - claimedAt > opts.connectTimeoutMs ? -Infinity : null;
+  };
 
   const unsubscribe = deps.bus.subscribe((e) => {
     if (e.kind === "session-closed") void close(e.mcpSessionId);
     else if (e.kind === "session-in") void fromAgent(e.mcpSessionId, e.message as Record<string, unknown>);
   });
 
-  const sweeper = setInterval(() => {
-    const now = Date.now();
-    for (const s of live.values()) if (s.inFlight.length === 0 && now - s.lastUsedAt > opts.idleMs) void close(s.mcpSessionId);
-  }, 30_000);
+  /** Closes the upstream sessions whose slots were taken away (reaped or evicted); returns when they have exited. */
+  function closeRemoved(removed: Slot[]): Promise<unknown> {
+    for (const r of removed) {
+      const s = live.get(r.mcpSessionId);
+      live.delete(r.mcpSessionId);
+      replies.dropSession(r.mcpSessionId);
+      if (s) closeConnection(s);
+    }
+    return Promise.all([...exiting]);
+  }
+
+  function closeConnection(s: LiveSession) {
+    const done = s.conn.close().catch(() => undefined);
+    exiting.add(done);
+    void done.finally(() => exiting.delete(done));
+  }
+
+  /** Claims a slot for the session (throws upstream_capacity); resolves once what it displaced has exited. */
+  function claim(mcpSessionId: string, route: ServerRoute, owner: SessionOwner): { slot: Slot; displaced: Promise<unknown> } {
+    const { slot, removed } = capacity.claim(
+      { mcpSessionId, sessionKey: owner.sessionKey, userId: owner.userId, serverId: route.serverId, slug: route.slug },
+      idleSinceOf(mcpSessionId, opts.now()),
+    );
+    return { slot, displaced: closeRemoved(removed) };
+  }
+
+  // Under pressure the idle timeout falls to limits.pressureIdleMs: sweep often enough for that.
+  const sweeper = setInterval(() => void closeRemoved(capacity.expire()), Math.min(30_000, Math.max(1_000, opts.limits.pressureIdleMs / 2)));
   sweeper.unref();
 
   /** Sends a message to the agent: on the stream of the request it belongs to, else on its GET stream. */
@@ -122,7 +167,7 @@ export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: L
     if (s && message.method === "notifications/roots/list_changed") await s.client.sendRootsListChanged().catch(() => undefined);
   }
 
-  async function connect(mcpSessionId: string, route: ServerRoute, capabilities: ClientCapabilities, replay: SessionState | null): Promise<LiveSession> {
+  async function connect(mcpSessionId: string, route: ServerRoute, capabilities: ClientCapabilities, replay: SessionState | null, slot: Slot): Promise<LiveSession> {
     // Only what the agent itself supports is offered upstream, so the upstream never asks for what cannot be answered.
     const offered: ClientCapabilities = {
       ...(capabilities.sampling && { sampling: capabilities.sampling }),
@@ -137,7 +182,10 @@ export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: L
       route.launch,
       {
         onClose: () => {
-          if (holder.session && live.get(mcpSessionId) === holder.session) live.delete(mcpSessionId);
+          if (holder.session && live.get(mcpSessionId) === holder.session) {
+            live.delete(mcpSessionId);
+            capacity.release(mcpSessionId, slot);
+          }
         },
         onStderr: (line) => log.debug({ server: route.slug, line }, "upstream stderr"),
       },
@@ -154,7 +202,7 @@ export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: L
         },
       },
     );
-    const session: LiveSession = { mcpSessionId, route, conn, client: conn.client, inFlight: [], lastUsedAt: Date.now() };
+    const session: LiveSession = { mcpSessionId, route, conn, client: conn.client, inFlight: [], lastUsedAt: opts.now() };
     holder.session = session;
     markReady(session);
     if (replay?.logLevel) await conn.client.setLoggingLevel(replay.logLevel).catch(() => undefined);
@@ -163,40 +211,63 @@ export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: L
   }
 
   async function close(mcpSessionId: string) {
+    // A session still connecting is closed once connected: until then its process counts against the limits.
+    await connecting.get(mcpSessionId)?.ready.catch(() => undefined);
     const s = live.get(mcpSessionId);
     live.delete(mcpSessionId);
+    capacity.release(mcpSessionId);
     replies.dropSession(mcpSessionId);
-    await s?.conn.close().catch(() => undefined);
+    if (s) closeConnection(s);
+    await Promise.all([...exiting]);
   }
 
   return {
     /**
+     * Claims the upstream slot of a session being initialized, before its answer starts, so that a refusal
+     * (`upstream_capacity`, a GatewayError with retryAfterSeconds) can be the HTTP answer.
+     */
+    reserve(mcpSessionId: string, route: ServerRoute, owner: SessionOwner): void {
+      void claim(mcpSessionId, route, owner).displaced;
+    },
+    /**
      * This process's upstream session for `mcpSessionId`, connected (and its state replayed from PostgreSQL)
      * when missing or when the session's version now runs elsewhere (promote, rollback, canary change).
+     * `lease` (the request that will use it) is registered in flight before the session is returned, so no
+     * claim of another session can take it for idle in between. Throws `upstream_capacity` when no slot is free.
      */
-    async get(mcpSessionId: string, route: ServerRoute, capabilities: ClientCapabilities, isNew: boolean): Promise<LiveSession> {
+    async get(mcpSessionId: string, route: ServerRoute, capabilities: ClientCapabilities, isNew: boolean, owner: SessionOwner, lease?: InFlight): Promise<LiveSession> {
       const existing = live.get(mcpSessionId);
       if (existing && existing.route.versionId === route.versionId && canonicalJson(existing.route.launch) === canonicalJson(route.launch)) {
-        existing.lastUsedAt = Date.now();
+        existing.lastUsedAt = opts.now();
+        if (lease) existing.inFlight.push(lease);
         return existing;
       }
       if (existing) await close(mcpSessionId);
-      let pending = connecting.get(mcpSessionId);
-      if (!pending) {
-        pending = (async () => {
-          if (live.size >= opts.maxLive) {
-            const lru = [...live.values()].filter((x) => x.inFlight.length === 0).sort((x, y) => x.lastUsedAt - y.lastUsedAt)[0];
-            if (!lru) throw new Error(`this gateway process already serves ${String(opts.maxLive)} busy transparent sessions`);
-            await close(lru.mcpSessionId);
-          }
-          const replay = isNew ? null : await readState(deps.db, mcpSessionId);
-          const s = await connect(mcpSessionId, route, capabilities, replay);
-          live.set(mcpSessionId, s);
-          return s;
-        })().finally(() => connecting.delete(mcpSessionId));
-        connecting.set(mcpSessionId, pending);
+      const pending = connecting.get(mcpSessionId);
+      if (pending) {
+        if (lease) pending.leases.push(lease);
+        return pending.ready;
       }
-      return pending;
+      // Claimed here, synchronously with the checks above: concurrent requests cannot over-admit.
+      const { slot, displaced } = claim(mcpSessionId, route, owner);
+      const leases = lease ? [lease] : [];
+      const ready = (async () => {
+        try {
+          await displaced;
+          const replay = isNew ? null : await readState(deps.db, mcpSessionId);
+          const s = await connect(mcpSessionId, route, capabilities, replay, slot);
+          live.set(mcpSessionId, s);
+          s.inFlight.push(...leases);
+          return s;
+        } catch (err) {
+          capacity.release(mcpSessionId, slot);
+          throw err;
+        } finally {
+          connecting.delete(mcpSessionId);
+        }
+      })();
+      connecting.set(mcpSessionId, { ready, leases });
+      return ready;
     },
     /** A reply from the agent to a relayed request: settled here, or on the process that is waiting for it. */
     async replyFromAgent(mcpSessionId: string, message: Record<string, unknown>) {
@@ -218,32 +289,16 @@ export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: L
     saveState: (mcpSessionId: string, change: { logLevel: LoggingLevel } | { subscribe: string } | { unsubscribe: string }) => saveState(deps.db, mcpSessionId, change),
     /** How many upstream sessions this process holds (for status and tests). */
     size: () => live.size,
+    /** Closes the idle sessions past their timeout at the current pressure, oldest first (the sweeper's work). */
+    reap: () => closeRemoved(capacity.expire()),
+    /** For /metrics: processes by server, refusals by limit kind, reaped by reason, the limits. */
+    stats: () => capacity.stats(),
     async closeAll() {
       clearInterval(sweeper);
       unsubscribe();
-      await Promise.all([...live.keys()].map((id) => close(id)));
+      await Promise.all([...new Set([...live.keys(), ...connecting.keys()])].map((id) => close(id)));
     },
   };
 }
 
 export type SessionUpstreams = ReturnType<typeof createSessionUpstreams>;
-
-async function readState(db: Db, mcpSessionId: string): Promise<SessionState> {
-  const row = await db.mcpSession.findUnique({ where: { id: mcpSessionId }, select: { state: true } });
-  return (row?.state ?? {}) as SessionState;
-}
-
-/** Atomic jsonb updates, so two processes changing one session's state at once lose nothing. */
-async function saveState(db: Db, mcpSessionId: string, change: { logLevel: LoggingLevel } | { subscribe: string } | { unsubscribe: string }) {
-  if ("logLevel" in change) {
-    await db.$executeRaw`UPDATE mcp_sessions SET state = jsonb_set(state, '{logLevel}', to_jsonb(${change.logLevel}::text)) WHERE id = ${mcpSessionId}`;
-  } else if ("subscribe" in change) {
-    await db.$executeRaw`UPDATE mcp_sessions SET state = jsonb_set(state, '{subscriptions}',
-      (SELECT coalesce(jsonb_agg(DISTINCT u), '[]'::jsonb) FROM jsonb_array_elements_text(coalesce(state->'subscriptions', '[]'::jsonb) || jsonb_build_array(${change.subscribe}::text)) u))
-      WHERE id = ${mcpSessionId}`;
-  } else {
-    await db.$executeRaw`UPDATE mcp_sessions SET state = jsonb_set(state, '{subscriptions}',
-      coalesce((SELECT jsonb_agg(u) FROM jsonb_array_elements_text(coalesce(state->'subscriptions', '[]'::jsonb)) u WHERE u <> ${change.unsubscribe}::text), '[]'::jsonb))
-      WHERE id = ${mcpSessionId}`;
-  }
-}
