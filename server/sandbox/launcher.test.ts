@@ -1,4 +1,4 @@
-import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -23,6 +23,22 @@ describe("what a sandbox may not see", () => {
     const hidden = hiddenPaths(cwd, [], cwd);
     expect(hidden.dirs).toContain(cwd);
     expect(hidden.files).toEqual([path.join(cwd, ".env.local")]);
+  });
+
+  it("hides the gateway's install directory, found above this module and above the working directory", async () => {
+    const repoRoot = path.resolve(import.meta.dirname, "../..");
+    const elsewhere = await tempDir();
+    expect(hiddenPaths(elsewhere, [], elsewhere).dirs).toContain(repoRoot);
+    // Started from another install (its package.json names the gateway), from a folder inside it: both hidden.
+    const other = await tempDir();
+    await writeFile(path.join(other, "package.json"), JSON.stringify({ name: "portcullis" }));
+    await mkdir(path.join(other, "scripts"));
+    const dirs = hiddenPaths(elsewhere, [], path.join(other, "scripts")).dirs;
+    expect(dirs).toEqual(expect.arrayContaining([repoRoot, other]));
+    // A package.json of something else is not the gateway's.
+    const foreign = await tempDir();
+    await writeFile(path.join(foreign, "package.json"), JSON.stringify({ name: "left-pad" }));
+    expect(hiddenPaths(elsewhere, [], foreign).dirs).not.toContain(foreign);
   });
 
   it("makes a missing data directory (owner-only) so it is hidden from the first launch, not left in view", async () => {

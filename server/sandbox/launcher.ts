@@ -10,6 +10,7 @@ import type { ProcessKey, ProcessLauncher, StdioLaunch } from "../upstream/upstr
 import type { MintedForTask } from "../upstream/upstream-pool";
 import { createPostgresRoleProvider } from "./credentials/postgres-role";
 import type { HostSupport } from "./detect";
+import { gatewayInstallDirs } from "./install-dir";
 import { superviseProcess, type SupervisorHooks } from "./supervisor";
 
 export type LauncherDeps = {
@@ -24,9 +25,12 @@ export type LauncherDeps = {
   logger: Logger;
 };
 
-/** What no sandbox may see: the gateway's data (database, secrets key), home directories, /run, .env files. */
-export function hiddenPaths(dataDir: string, extra: readonly string[], cwd = process.cwd()): { dirs: string[]; files: string[] } {
-  const dirs = [...new Set([dataDir, "/root", "/home", "/run", "/var/lib/postgresql", ...extra])].filter((d) => existsSync(d));
+/**
+ * What no sandbox may see: the gateway's install directory (source, package.json, node_modules) and data
+ * (database, secrets key), home directories, /run, .env files.
+ */
+export function hiddenPaths(dataDir: string, extra: readonly string[], cwd = process.cwd(), installDirs = gatewayInstallDirs(cwd)): { dirs: string[]; files: string[] } {
+  const dirs = [...new Set([...installDirs, dataDir, "/root", "/home", "/run", "/var/lib/postgresql", ...extra])].filter((d) => existsSync(d));
   let files: string[];
   try {
     files = readdirSync(cwd)
