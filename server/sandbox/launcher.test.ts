@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createLogger } from "../logger";
-import { createLauncher, hiddenPaths } from "./launcher";
+import { createLauncher, hiddenPaths, nodeMounts } from "./launcher";
 
 describe("what a sandbox may not see", () => {
   const made: string[] = [];
@@ -39,6 +39,11 @@ describe("what a sandbox may not see", () => {
     const foreign = await tempDir();
     await writeFile(path.join(foreign, "package.json"), JSON.stringify({ name: "left-pad" }));
     expect(hiddenPaths(elsewhere, [], foreign).dirs).not.toContain(foreign);
+  });
+
+  it("keeps node runnable: a node installed inside a hidden directory gets its prefix mounted read-only", () => {
+    expect(nodeMounts(["/root", "/home"], "/root/.nvm/versions/node/v20.20.2/bin/node")).toEqual([{ path: "/root/.nvm/versions/node/v20.20.2", writable: false }]);
+    expect(nodeMounts(["/root", "/home"], "/usr/bin/node")).toEqual([]);
   });
 
   it("makes a missing data directory (owner-only) so it is hidden from the first launch, not left in view", async () => {

@@ -1,10 +1,10 @@
 // The gateway's process launcher: every stdio server process (pooled, per transparent session, per task)
 // gets its `${secret:NAME}` references resolved at launch, into that process only, and runs under its
 // isolation profile with its limits watched. Per-task servers get credentials minted for the call.
-import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { TTaskCredentials } from "../../lib/sandbox-schemas";
+import type { TIsolation, TTaskCredentials } from "../../lib/sandbox-schemas";
 import type { Logger } from "../logger";
 import type { ProcessKey, ProcessLauncher, StdioLaunch } from "../upstream/upstream-client";
 import type { MintedForTask } from "../upstream/upstream-pool";
@@ -42,6 +42,22 @@ export function hiddenPaths(dataDir: string, extra: readonly string[], cwd = pro
   return { dirs, files };
 }
 
+/**
+ * Node itself stays runnable in every sandbox: when the running node is installed inside a hidden directory (nvm
+ * under /root or /home, a node inside the install directory), its installation prefix is mounted read-only.
+ */
+export function nodeMounts(hiddenDirs: readonly string[], execPath = process.execPath): TIsolation["mounts"] {
+  let real = execPath;
+  try {
+    real = realpathSync(execPath);
+  } catch {
+    // not there to resolve: mount what we were given
+  }
+  const prefix = path.dirname(path.dirname(real));
+  const hidden = (p: string) => hiddenDirs.some((d) => p === d || p.startsWith(`${d}/`));
+  return hidden(real) && prefix !== "/" ? [{ path: prefix, writable: false }] : [];
+}
+
 export type GatewayLauncher = ProcessLauncher & {
   mintForTask(launch: StdioLaunch, taskKey: string): Promise<MintedForTask>;
   close(): Promise<void>;
@@ -72,10 +88,12 @@ export function createLauncher(deps: LauncherDeps): GatewayLauncher {
       const env = await deps.resolveSecrets(launch.env);
       // Worked out at each launch, so a hidden path made after the gateway started is hidden too.
       const hidden = hiddenPaths(deps.dataDir, deps.hidePaths);
+      const iso = launch.isolation;
+      const isolation = iso && { ...iso, mounts: [...nodeMounts(hidden.dirs), ...iso.mounts] };
       return superviseProcess(
         { support: deps.support, runtimeDir, hideDirs: hidden.dirs, hideFiles: hidden.files, sampleMs: deps.sampleMs, uidBase: deps.uidBase, logger: deps.logger },
         key,
-        { ...launch, env },
+        { ...launch, env, isolation },
         hooks,
       );
     },
