@@ -117,6 +117,11 @@ describe("bwrapArgs", () => {
     ]);
   });
 
+  it("leaves out hides under /tmp: the private /tmp covers them (a DATA_DIR in the host's /tmp)", () => {
+    const { before } = afterSeparator(bwrapArgs(plan({ hideDirs: ["/tmp/portcullis-data", "/home"], hideFiles: ["/tmp/app/.env"] })));
+    expect(before).toEqual([...HEAD, "--tmpfs", "/home", ...TMP_64MB, "--remount-ro", "/home", ...DEV_RO, "--chdir", "/tmp", ...CAPS]);
+  });
+
   it("passes the seccomp filter's fd after the capabilities", () => {
     const { before } = afterSeparator(bwrapArgs(plan({ seccompFd: 3 })));
     expect(before.slice(-6)).toEqual([...CAPS, "--seccomp", "3"]);

@@ -67,6 +67,8 @@ const INIT = [
 // Joins the cgroups before anything else runs, then becomes the sandbox.
 const JOIN_CGROUPS = 'while [ "$1" != "--" ]; do echo $$ > "$1" || exit 96; shift; done; shift; exec "$@"';
 
+const within = (p: string, dir: string) => p === dir || p.startsWith(`${dir}/`);
+
 export function bwrapArgs(plan: BwrapPlan): string[] {
   const iso = plan.isolation;
   const t = plan.tools ?? DEFAULT_TOOLS;
@@ -82,17 +84,20 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
     "--proc", "/proc",
     "--dev", "/dev",
   ];
-  // Parents before children: a hide inside another (the data directory in the install directory) goes on top.
-  const hideDirs = [...plan.hideDirs].sort((x, y) => x.length - y.length);
+  // What is under /tmp is covered by the private /tmp anyway (and a read-only remount of it would find no such
+  // path there). Parents before children: a hide inside another (the data directory in the install directory)
+  // goes on top.
+  const outsideTmp = (p: string) => !within(p, "/tmp");
+  const hideDirs = plan.hideDirs.filter(outsideTmp).sort((x, y) => x.length - y.length);
   for (const d of hideDirs) a.push("--tmpfs", d);
-  for (const f of plan.hideFiles) a.push("--ro-bind", "/dev/null", f);
+  for (const f of plan.hideFiles.filter(outsideTmp)) a.push("--ro-bind", "/dev/null", f);
   a.push("--size", String(iso.tmpMb * 1024 * 1024), "--tmpfs", "/tmp");
   for (const m of iso.mounts) a.push(m.writable ? "--bind" : "--ro-bind", m.path, m.path);
   if (plan.net) a.push("--ro-bind", plan.net.runDir, SANDBOX_RUN_DIR, "--ro-bind", plan.net.hostsFile, "/etc/hosts");
   // Last, once every mount point inside them is made: the hides and bwrap's /dev become empty and read-only
   // (each remount is of that one mount: the mounts below keep their own flags). A hide at or under one of the
   // admin's mounts is covered by it, and that mount keeps its own mode.
-  const underMount = (d: string) => iso.mounts.some((m) => d === m.path || d.startsWith(`${m.path}/`));
+  const underMount = (d: string) => iso.mounts.some((m) => within(d, m.path));
   for (const d of [...hideDirs.filter((h) => !underMount(h)), "/dev"]) a.push("--remount-ro", d);
   a.push("--chdir", plan.cwd || "/tmp");
   a.push("--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETPCAP");

@@ -4,6 +4,7 @@
 // writable mounts and looks at the gateway's install directory.
 import { spawn } from "node:child_process";
 import { chmod, chown, mkdir, rm } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZIsolation } from "../../lib/sandbox-schemas";
@@ -34,7 +35,8 @@ const DEVICES = ["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/ura
 const within = (p: string, root: string) => p === root || p.startsWith(`${root}/`);
 
 describe("the file system a bwrap-sandboxed server sees", () => {
-  const dataDir = `/var/tmp/portcullis-surface-data-${String(process.pid)}`;
+  // Under the host's /tmp, as a test's or a throwaway DATA_DIR often is: the sandbox's own /tmp covers it.
+  const dataDir = path.join(os.tmpdir(), `portcullis-surface-data-${String(process.pid)}`);
   const shared = `/var/tmp/portcullis-surface-shared-${String(process.pid)}`;
   let report: Report;
 
