@@ -67,4 +67,10 @@ describe("the demo servers under bwrap, with the mounts their launch configurati
     expect(r.isError ?? false, firstText(r)).toBe(false);
     expect(firstText(r)).toContain("Orders grew 12%");
   });
+
+  it("without those mounts the server is down, and its error says which file the sandbox hides and what to mount", async () => {
+    const { server } = await env.gateways[0]!.gateway.registry.update(env.admin, "orders", { isolation: { ...stored.get("orders")!, profile: "bwrap", mounts: [] } });
+    expect(server.status).toBe("DOWN");
+    expect(server.lastError).toContain(`${REPO_ROOT}/scripts/demo-orders-server.ts is inside ${REPO_ROOT}, which the sandbox hides: add a read-only mount`);
+  });
 });

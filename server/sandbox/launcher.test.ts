@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createLogger } from "../logger";
-import { createLauncher, hiddenPaths, nodeMounts } from "./launcher";
+import { createLauncher, hiddenLaunchPath, hiddenPaths, nodeMounts } from "./launcher";
 
 describe("what a sandbox may not see", () => {
   const made: string[] = [];
@@ -44,6 +44,20 @@ describe("what a sandbox may not see", () => {
   it("keeps node runnable: a node installed inside a hidden directory gets its prefix mounted read-only", () => {
     expect(nodeMounts(["/root", "/home"], "/root/.nvm/versions/node/v20.20.2/bin/node")).toEqual([{ path: "/root/.nvm/versions/node/v20.20.2", writable: false }]);
     expect(nodeMounts(["/root", "/home"], "/usr/bin/node")).toEqual([]);
+  });
+
+  it("names a program or file argument the sandbox would hide, unless a mount shows it", async () => {
+    const root = await tempDir();
+    const script = path.join(root, "node_modules", "some-server", "index.js");
+    await mkdir(path.dirname(script), { recursive: true });
+    await writeFile(script, "");
+    const launch = { command: "/usr/bin/node", args: [script, "--port", "3000"] };
+    expect(hiddenLaunchPath(launch, [root], [])).toBe(
+      `${script} is inside ${root}, which the sandbox hides: add a read-only mount of it (for a package, of the packages it loads) to the server's isolation`,
+    );
+    expect(hiddenLaunchPath(launch, [root], [{ path: path.dirname(script), writable: false }])).toBeUndefined();
+    // A directory argument, or a path that is not there, is the server's business.
+    expect(hiddenLaunchPath({ command: "/usr/bin/node", args: [root, path.join(root, "missing.js")] }, [root], [])).toBeUndefined();
   });
 
   it("makes a missing data directory (owner-only) so it is hidden from the first launch, not left in view", async () => {

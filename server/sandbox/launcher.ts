@@ -1,7 +1,7 @@
 // The gateway's process launcher: every stdio server process (pooled, per transparent session, per task)
 // gets its `${secret:NAME}` references resolved at launch, into that process only, and runs under its
 // isolation profile with its limits watched. Per-task servers get credentials minted for the call.
-import { existsSync, mkdirSync, readdirSync, realpathSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, realpathSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { TIsolation, TTaskCredentials } from "../../lib/sandbox-schemas";
@@ -58,6 +58,30 @@ export function nodeMounts(hiddenDirs: readonly string[], execPath = process.exe
   return hidden(real) && prefix !== "/" ? [{ path: prefix, writable: false }] : [];
 }
 
+/**
+ * The command or a file argument of a bwrap launch that the sandbox would hide (the install directory, the data
+ * directory, …) with no mount showing it: said before the start, as a server that cannot find its own program.
+ */
+export function hiddenLaunchPath(launch: Pick<StdioLaunch, "command" | "args">, hiddenDirs: readonly string[], mounts: TIsolation["mounts"]): string | undefined {
+  const within = (p: string, d: string) => p === d || p.startsWith(`${d}/`);
+  const files = [launch.command, ...launch.args].filter((a) => path.isAbsolute(a) && isFile(a));
+  for (const f of files) {
+    // The host's /tmp too: the sandbox has its own.
+    const dir = [...hiddenDirs, "/tmp"].find((d) => within(f, d));
+    if (dir && !mounts.some((m) => within(f, m.path)))
+      return `${f} is inside ${dir}, which the sandbox hides: add a read-only mount of it (for a package, of the packages it loads) to the server's isolation`;
+  }
+  return undefined;
+}
+
+function isFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
 export type GatewayLauncher = ProcessLauncher & {
   mintForTask(launch: StdioLaunch, taskKey: string): Promise<MintedForTask>;
   close(): Promise<void>;
@@ -90,6 +114,8 @@ export function createLauncher(deps: LauncherDeps): GatewayLauncher {
       const hidden = hiddenPaths(deps.dataDir, deps.hidePaths);
       const iso = launch.isolation;
       const isolation = iso && { ...iso, mounts: [...nodeMounts(hidden.dirs), ...iso.mounts] };
+      const unseen = isolation?.profile === "bwrap" ? hiddenLaunchPath(launch, hidden.dirs, isolation.mounts) : undefined;
+      if (unseen) throw new Error(unseen);
       return superviseProcess(
         { support: deps.support, runtimeDir, hideDirs: hidden.dirs, hideFiles: hidden.files, sampleMs: deps.sampleMs, uidBase: deps.uidBase, logger: deps.logger },
         key,
