@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import type { TSandboxSupport } from "@/lib/sandbox-schemas";
 import type { TServer, TToolSummary } from "@/lib/schemas";
-import { installMounts } from "../server/sandbox/package-mounts";
+import { installMounts } from "../server/sandbox/install-mounts";
 import { signInAsAdmin } from "./helpers";
 
 // The reference memory server over stdio, as in servers.spec.ts, started with the node that runs these tests.

@@ -6,7 +6,7 @@ import { ZIsolation, type TIsolationInput } from "../../lib/sandbox-schemas";
 import type { Logger } from "../../server/logger";
 import type { HostSupport } from "../../server/sandbox/detect";
 import { createLauncher, type GatewayLauncher } from "../../server/sandbox/launcher";
-import { installMounts } from "../../server/sandbox/package-mounts";
+import { installMounts } from "../../server/sandbox/install-mounts";
 import { connectUpstream, type ProcessLauncher, type StdioLaunch } from "../../server/upstream/upstream-client";
 import type { Variant } from "./rounds";
 

@@ -4,7 +4,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Db } from "../db/client";
 import type { Logger } from "../logger";
-import { installMounts } from "../sandbox/package-mounts";
+import { installMounts } from "../sandbox/install-mounts";
 import { ensureDemoDatabase } from "./orders-db";
 
 const SEEDED_KEY = "demo.seeded";

@@ -10,7 +10,7 @@ import type { ProcessKey, ProcessLauncher, StdioLaunch } from "../upstream/upstr
 import type { MintedForTask } from "../upstream/upstream-pool";
 import { createPostgresRoleProvider } from "./credentials/postgres-role";
 import type { HostSupport } from "./detect";
-import { gatewayInstallDirs } from "./install-dir";
+import { gatewayInstallDirs } from "./gateway-install-dirs";
 import { superviseProcess, type SupervisorHooks } from "./supervisor";
 
 export type LauncherDeps = {

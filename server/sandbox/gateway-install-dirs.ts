@@ -1,5 +1,5 @@
 // Where the gateway is installed: its package.json, source and node_modules, which no sandbox may read unless a
-// server's launch configuration mounts a package of it (server/sandbox/package-mounts.ts).
+// server's launch configuration mounts a package of it (server/sandbox/install-mounts.ts).
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installMounts, packageDirs } from "./package-mounts";
+import { installMounts, packageDirs } from "./install-mounts";
 
 describe("packageDirs", () => {
   let root = "";
