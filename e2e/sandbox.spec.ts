@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import type { TSandboxSupport } from "@/lib/sandbox-schemas";
 import type { TServer, TToolSummary } from "@/lib/schemas";
+import { installMounts } from "../server/sandbox/install-mounts";
 import { signInAsAdmin } from "./helpers";
 
 // The reference memory server over stdio, as in servers.spec.ts, started with the node that runs these tests.
@@ -9,9 +10,12 @@ const MEMORY_SERVER = fileURLToPath(
   new URL("../node_modules/@modelcontextprotocol/server-memory/dist/index.js", import.meta.url),
 );
 
-// The sandbox gets a private /tmp and sees the rest of the host read-only; when the checkout itself lives under
-// /tmp (as a private e2e copy does), the server's packages must be mounted in to be seen.
+// The sandbox hides the gateway's install directory (this checkout): a server run from it gets read-only mounts of
+// the packages it loads. The API registrations declare exactly those; the console test mounts node_modules whole,
+// as an admin typing one path would.
+const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
 const NODE_MODULES = fileURLToPath(new URL("../node_modules", import.meta.url));
+const MEMORY_SERVER_MOUNTS = installMounts(REPO_ROOT, ["@modelcontextprotocol/server-memory"]);
 
 type ServerWithTools = { server: TServer; tools: TToolSummary[] };
 
@@ -42,7 +46,7 @@ async function registerViaApi(request: APIRequestContext, slug: string): Promise
       command: process.execPath,
       args: [MEMORY_SERVER],
       env: { MEMORY_FILE_PATH: test.info().outputPath(`${slug}.jsonl`) },
-      isolation: { profile: "bwrap", mounts: [{ path: NODE_MODULES, writable: false }] },
+      isolation: { profile: "bwrap", mounts: MEMORY_SERVER_MOUNTS },
     },
   });
   expect(res.status(), await res.text()).toBe(201);

@@ -53,7 +53,8 @@ export const ZIsolation = z
     openFiles: z.number().int().min(16).max(65_536).default(ISOLATION_DEFAULTS.openFiles),
     tmpMb: z.number().int().min(1).max(4096).default(ISOLATION_DEFAULTS.tmpMb).meta({ description: "Size of the private /tmp (noexec, nodev, nosuid)" }),
     network: z.array(ZHostPort).max(64).default([]).meta({ description: "host:port pairs the server may reach; everything else is unreachable" }),
-    mounts: z.array(ZMount).max(32).default([]).meta({ description: "Host paths visible inside the sandbox at the same place (read-only unless writable)" }),
+    // 256: a server run from the gateway's install directory mounts each package it loads (about 100 for one on the MCP SDK).
+    mounts: z.array(ZMount).max(256).default([]).meta({ description: "Host paths visible inside the sandbox at the same place (read-only unless writable)" }),
     image: z.string().min(1).max(500).optional().meta({ description: "Docker image (docker profile)" }),
     breakerMemoryPercent: z
       .number()

@@ -6,6 +6,7 @@ import { ZIsolation, type TIsolationInput } from "../../lib/sandbox-schemas";
 import type { Logger } from "../../server/logger";
 import type { HostSupport } from "../../server/sandbox/detect";
 import { createLauncher, type GatewayLauncher } from "../../server/sandbox/launcher";
+import { installMounts } from "../../server/sandbox/install-mounts";
 import { connectUpstream, type ProcessLauncher, type StdioLaunch } from "../../server/upstream/upstream-client";
 import type { Variant } from "./rounds";
 
@@ -51,6 +52,8 @@ export function mcpStartVariants(s: McpStartSetup): { variants: Variant[]; launc
     cwd: s.repoRoot,
     ...(isolation && { isolation: ZIsolation.parse(isolation) }),
   });
+  // The sandbox hides the install directory the fixture runs from: show it the packages it loads, and itself.
+  const mounts = installMounts(s.repoRoot, ["@modelcontextprotocol/sdk", "zod", "pg"], [s.server]);
   const launcher = (support: HostSupport) =>
     createLauncher({
       support: () => Promise.resolve(support),
@@ -68,12 +71,12 @@ export function mcpStartVariants(s: McpStartSetup): { variants: Variant[]; launc
   const variants: Variant[] = [
     { name: "bare (no launcher)", run: () => timeToInitialize(launch(), undefined, "bare") },
     { name: "launcher, profile none", run: () => timeToInitialize(launch({ profile: "none" }), withCgroup, "none") },
-    { name: "bwrap, no cgroup", run: () => timeToInitialize(launch({ profile: "bwrap" }), withoutCgroup, "bwrap-nocg") },
+    { name: "bwrap, no cgroup", run: () => timeToInitialize(launch({ profile: "bwrap", mounts }), withoutCgroup, "bwrap-nocg") },
   ];
-  if (s.support.cgroups) variants.push({ name: `bwrap${cg}`, run: () => timeToInitialize(launch({ profile: "bwrap" }), withCgroup, "bwrap") });
+  if (s.support.cgroups) variants.push({ name: `bwrap${cg}`, run: () => timeToInitialize(launch({ profile: "bwrap", mounts }), withCgroup, "bwrap") });
   variants.push({
     name: `bwrap${cg} + network allowlist (${String(s.allow.length)} targets, node shim)`,
-    run: () => timeToInitialize(launch({ profile: "bwrap", network: s.allow }), withCgroup, "bwrap-net"),
+    run: () => timeToInitialize(launch({ profile: "bwrap", network: s.allow, mounts }), withCgroup, "bwrap-net"),
   });
   return { variants, launchers: [withCgroup, withoutCgroup] };
 }

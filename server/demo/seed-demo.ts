@@ -4,6 +4,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Db } from "../db/client";
 import type { Logger } from "../logger";
+import { installMounts } from "../sandbox/install-mounts";
 import { ensureDemoDatabase } from "./orders-db";
 
 const SEEDED_KEY = "demo.seeded";
@@ -14,6 +15,32 @@ export type DemoOptions = {
   dataDir: string;
   /** Repository root: where scripts/demo-orders-server.ts and node_modules live. */
   root: string;
+};
+
+/**
+ * The demo servers run unsandboxed (their sample folder is in the data directory, which sandboxes cannot see),
+ * but their isolation declares what a sandbox must show them, so switching one to bwrap on its page works: the
+ * packages they load and their own source, read-only (the sandbox hides the install directory), the sample
+ * folder, and the orders database on the network allowlist.
+ */
+export const demoIsolation = {
+  orders: (root: string, databaseUrl: string) => {
+    const db = new URL(databaseUrl);
+    return {
+      profile: "none" as const,
+      network: [`${db.hostname}:${db.port || "5432"}`],
+      mounts: installMounts(
+        root,
+        ["tsx", "@modelcontextprotocol/sdk", "pg"],
+        // package.json: its "type": "module" makes tsx load the sources as ES modules.
+        ["package.json", "scripts/demo-orders-server.ts", "server/demo/orders-server.ts", "server/demo/orders-db.ts"],
+      ),
+    };
+  },
+  files: (root: string, sample: string) => ({
+    profile: "none" as const,
+    mounts: [...installMounts(root, ["@modelcontextprotocol/server-filesystem"]), { path: sample, writable: false }],
+  }),
 };
 
 export async function seedDemo(db: Db, logger: Logger, opts: DemoOptions): Promise<string[]> {
@@ -34,6 +61,7 @@ export async function seedDemo(db: Db, logger: Logger, opts: DemoOptions): Promi
           args: ["--import", "tsx", path.join(opts.root, "scripts/demo-orders-server.ts")],
           env: { DEMO_DATABASE_URL: demoUrl },
           cwd: opts.root,
+          isolation: demoIsolation.orders(opts.root, demoUrl),
           isDemo: true,
         },
       });
@@ -55,6 +83,7 @@ export async function seedDemo(db: Db, logger: Logger, opts: DemoOptions): Promi
       command: node,
       args: [path.join(opts.root, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"), sample],
       cwd: opts.root,
+      isolation: demoIsolation.files(opts.root, sample),
       isDemo: true,
     },
   });

@@ -1,9 +1,10 @@
 // The exact command lines a sandboxed server starts with. Order is part of the contract: bwrap applies its
 // mount options in sequence, so the hides must come before the private /tmp, the admin's mounts after the
-// hides (a mount may not be shadowed by a hide), and the network files last.
+// hides (a mount may not be shadowed by a hide), the network files after them, and the read-only remounts of
+// the hides and /dev last (bwrap cannot make a mount point inside a read-only mount).
 import { describe, expect, it } from "vitest";
 import { ZIsolation, type TIsolationInput } from "../../lib/sandbox-schemas";
-import { bwrapArgs, bwrapCommand, dockerCommand, SANDBOX_RUN_DIR, type BwrapPlan, type Tools } from "./commands";
+import { bwrapArgs, bwrapCommand, dockerCommand, SANDBOX_RUN_DIR, SHM_IN_TMP, type BwrapPlan, type Tools } from "./commands";
 
 const TOOLS: Tools = { sh: "/bin/sh", prlimit: "/usr/bin/prlimit", setpriv: "/usr/bin/setpriv", bwrap: "/usr/bin/bwrap", node: "/opt/node/bin/node", docker: "/usr/bin/docker" };
 
@@ -35,6 +36,7 @@ const HEAD = [
 ];
 const TMP_64MB = ["--size", String(64 * 1024 * 1024), "--tmpfs", "/tmp"];
 const CAPS = ["--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETPCAP"];
+const DEV_RO = ["--remount-ro", "/dev"];
 
 /** The init script and its arguments after `--`: [sh, -c, script, $0, ...addrs, --, ...server]. */
 function afterSeparator(args: string[]) {
@@ -47,35 +49,77 @@ describe("bwrapArgs", () => {
   it("builds the minimal sandbox: new namespaces, read-only root, private /tmp, two capabilities for init", () => {
     const a = bwrapArgs(plan());
     const { before, sh, dashC, script, name, rest } = afterSeparator(a);
-    expect(before).toEqual([...HEAD, ...TMP_64MB, "--chdir", "/tmp", ...CAPS]);
+    expect(before).toEqual([...HEAD, ...TMP_64MB, ...DEV_RO, "--chdir", "/tmp", ...CAPS]);
     expect([sh, dashC, name]).toEqual(["/bin/sh", "-c", "portcullis-init"]);
-    expect(rest).toEqual(["--", "/usr/bin/node", "server.js", "--flag"]);
-    // init makes /tmp noexec, then drops every capability for good before exec'ing the server.
+    // No writable mounts, no addresses, then the server.
+    expect(rest).toEqual(["--", "--", "/usr/bin/node", "server.js", "--flag"]);
+    // init makes /tmp noexec, puts /dev/shm on the same tmpfs (one tmpMb for both), noexec too, makes /proc/sys
+    // read-only, then drops every capability for good before exec'ing the server.
     expect(script).toContain("mount -o remount,bind,noexec,nosuid,nodev /tmp");
+    expect(script).toContain(`mkdir -m 1777 ${SHM_IN_TMP} && mount --bind ${SHM_IN_TMP} /dev/shm && mount -o remount,bind,noexec,nosuid,nodev /dev/shm`);
+    expect(script).toContain("mount --bind /proc/sys /proc/sys && mount -o remount,bind,ro,nosuid,nodev,noexec /proc/sys");
+    // The sysctls are written before /proc/sys becomes read-only.
+    const lines = script?.split("\n") ?? [];
+    const roProcSys = lines.findIndex((l) => l.startsWith("mount --bind /proc/sys"));
+    expect(lines.findIndex((l) => l.includes("/proc/sys/kernel/shm_rmid_forced"))).toBeLessThan(roProcSys);
+    expect(lines.findIndex((l) => l.includes("ip_unprivileged_port_start"))).toBeLessThan(roProcSys);
     expect(script).toMatch(/exec setpriv --bounding-set=-all --inh-caps=-all --ambient-caps=-all --no-new-privs .* -- "\$@"/);
   });
 
-  it("hides directories, then files, then mounts /tmp, then the admin's mounts, then sets the cwd", () => {
+  it("hides directories (parents first), then files, then mounts /tmp, then the admin's mounts, remounts the hides and /dev read-only, then sets the cwd", () => {
     const a = bwrapArgs(
       plan({
         isolation: iso({ tmpMb: 8, mounts: [{ path: "/srv/data", writable: false }, { path: "/srv/out", writable: true }] }),
-        hideDirs: ["/var/lib/portcullis", "/home"],
+        hideDirs: ["/opt/portcullis/.data", "/home", "/opt/portcullis"],
         hideFiles: ["/app/.env", "/app/.env.local"],
         cwd: "/srv/data",
       }),
     );
-    expect(afterSeparator(a).before).toEqual([
+    const { before, rest } = afterSeparator(a);
+    expect(before).toEqual([
       ...HEAD,
-      "--tmpfs", "/var/lib/portcullis",
       "--tmpfs", "/home",
+      "--tmpfs", "/opt/portcullis",
+      "--tmpfs", "/opt/portcullis/.data",
       "--ro-bind", "/dev/null", "/app/.env",
       "--ro-bind", "/dev/null", "/app/.env.local",
       "--size", String(8 * 1024 * 1024), "--tmpfs", "/tmp",
       "--ro-bind", "/srv/data", "/srv/data",
       "--bind", "/srv/out", "/srv/out",
+      "--remount-ro", "/home",
+      "--remount-ro", "/opt/portcullis",
+      "--remount-ro", "/opt/portcullis/.data",
+      ...DEV_RO,
       "--chdir", "/srv/data",
       ...CAPS,
     ]);
+    // init gets the writable mounts, to make them noexec.
+    expect(rest).toEqual(["/srv/out", "--", "--", "/usr/bin/node", "server.js", "--flag"]);
+    expect(afterSeparator(a).script).toContain('while [ "$1" != "--" ]; do mount -o remount,bind,noexec,nosuid,nodev "$1" || exit 94; shift; done; shift');
+  });
+
+  it("mounts a package of a hidden directory inside its empty tmpfs, and leaves a hide under an admin's mount to that mount", () => {
+    const pkg = "/opt/portcullis/node_modules/tsx";
+    const { before } = afterSeparator(
+      bwrapArgs(plan({ isolation: iso({ mounts: [{ path: pkg, writable: false }, { path: "/srv", writable: true }] }), hideDirs: ["/opt/portcullis", "/srv/.secret"] })),
+    );
+    expect(before).toEqual([
+      ...HEAD,
+      "--tmpfs", "/srv/.secret",
+      "--tmpfs", "/opt/portcullis",
+      ...TMP_64MB,
+      "--ro-bind", pkg, pkg,
+      "--bind", "/srv", "/srv",
+      "--remount-ro", "/opt/portcullis",
+      ...DEV_RO,
+      "--chdir", "/tmp",
+      ...CAPS,
+    ]);
+  });
+
+  it("leaves out hides under /tmp: the private /tmp covers them (a DATA_DIR in the host's /tmp)", () => {
+    const { before } = afterSeparator(bwrapArgs(plan({ hideDirs: ["/tmp/portcullis-data", "/home"], hideFiles: ["/tmp/app/.env"] })));
+    expect(before).toEqual([...HEAD, "--tmpfs", "/home", ...TMP_64MB, "--remount-ro", "/home", ...DEV_RO, "--chdir", "/tmp", ...CAPS]);
   });
 
   it("passes the seccomp filter's fd after the capabilities", () => {
@@ -92,6 +136,7 @@ describe("bwrapArgs", () => {
       ...TMP_64MB,
       "--ro-bind", "/tmp/pc/run-1", SANDBOX_RUN_DIR,
       "--ro-bind", "/tmp/pc/run-1/hosts", "/etc/hosts",
+      ...DEV_RO,
       "--chdir", "/tmp",
       ...CAPS,
       "--seccomp", "3",
@@ -100,6 +145,7 @@ describe("bwrapArgs", () => {
     const { script } = afterSeparator(a);
     expect(script).toContain("echo 0 > /proc/sys/net/ipv4/ip_unprivileged_port_start");
     expect(rest).toEqual([
+      "--",
       "--",
       "/opt/node/bin/node",
       `${SANDBOX_RUN_DIR}/net-shim.mjs`,
@@ -113,7 +159,7 @@ describe("bwrapArgs", () => {
     const a = bwrapArgs(plan({ net: { runDir: "/r", hostsFile: "/r/hosts", listeners, addrs: ["10.0.0.5", "192.168.1.9"] }, seccompFd: 3 }));
     const { before, rest, script } = afterSeparator(a);
     expect(before.slice(-8)).toEqual([...CAPS, "--seccomp", "3", "--cap-add", "CAP_NET_ADMIN"]);
-    expect(rest.slice(0, 3)).toEqual(["10.0.0.5", "192.168.1.9", "--"]);
+    expect(rest.slice(0, 4)).toEqual(["--", "10.0.0.5", "192.168.1.9", "--"]);
     expect(script).toContain('ip addr add "$1/32" dev lo');
   });
 });

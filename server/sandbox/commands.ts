@@ -26,7 +26,7 @@ export type BwrapPlan = {
   uid: number;
   /** The host group: one per server (stable), so an admin can give a writable mount to the server's processes. */
   gid?: number | undefined;
-  /** Host paths replaced by an empty tmpfs (the gateway's data, home directories). */
+  /** Host paths replaced by an empty, read-only tmpfs (the gateway's install and data directories, home directories). */
   hideDirs: string[];
   /** Host files replaced by /dev/null (the gateway's .env files). */
   hideFiles: string[];
@@ -39,20 +39,35 @@ export type BwrapPlan = {
   tools?: Tools;
 };
 
+/** Where the private /dev/shm lives inside the private /tmp: one tmpfs, so both count against tmpMb together. */
+export const SHM_IN_TMP = "/tmp/.shm";
+
+const NOEXEC = "remount,bind,noexec,nosuid,nodev";
+
 // Run inside the sandbox as its user namespace's root, with CAP_SYS_ADMIN / CAP_SETPCAP (/ CAP_NET_ADMIN with an
-// allowlist) only: make /tmp noexec (bwrap mounts its tmpfs nosuid,nodev only), open ports below 1024 in the
-// sandbox's own network namespace, add the allowlist's addresses to loopback, then
-// drop every capability for good and exec the server with no_new_privs.
+// allowlist) only. bwrap can neither mount a tmpfs noexec nor bind a path of the sandbox onto another, so this
+// step does: /tmp noexec; /dev/shm a noexec directory of the /tmp tmpfs (bwrap's own /dev/shm is a plain
+// directory of the /dev tmpfs, unbounded and executable); the writable mounts (arguments up to the first `--`)
+// noexec. Then it opens ports below 1024 in the sandbox's own network namespace, adds the allowlist's addresses
+// (up to the second `--`) to loopback, makes segments of System V shared memory die with their last user (so
+// they count in a process's memory), makes /proc/sys read-only (the IPC and PID namespaces' settings are the
+// sandbox root's to change otherwise), drops every capability for good and execs the server with no_new_privs.
 const INIT = [
-  "mount -o remount,bind,noexec,nosuid,nodev /tmp || exit 97",
+  `mount -o ${NOEXEC} /tmp || exit 97`,
+  `mkdir -m 1777 ${SHM_IN_TMP} && mount --bind ${SHM_IN_TMP} /dev/shm && mount -o ${NOEXEC} /dev/shm || exit 95`,
+  `while [ "$1" != "--" ]; do mount -o ${NOEXEC} "$1" || exit 94; shift; done; shift`,
   // The network namespace is the sandbox's own: let the allowlist shim listen on ports below 1024 (…:443).
   "[ -w /proc/sys/net/ipv4/ip_unprivileged_port_start ] && echo 0 > /proc/sys/net/ipv4/ip_unprivileged_port_start",
   'while [ "$1" != "--" ]; do ip addr add "$1/32" dev lo || exit 98; shift; done; shift',
+  "echo 1 > /proc/sys/kernel/shm_rmid_forced || exit 93",
+  "mount --bind /proc/sys /proc/sys && mount -o remount,bind,ro,nosuid,nodev,noexec /proc/sys || exit 93",
   'exec setpriv --bounding-set=-all --inh-caps=-all --ambient-caps=-all --no-new-privs --securebits=+noroot,+noroot_locked,+no_setuid_fixup,+no_setuid_fixup_locked,+keep_caps_locked -- "$@"',
 ].join("\n");
 
 // Joins the cgroups before anything else runs, then becomes the sandbox.
 const JOIN_CGROUPS = 'while [ "$1" != "--" ]; do echo $$ > "$1" || exit 96; shift; done; shift; exec "$@"';
+
+const within = (p: string, dir: string) => p === dir || p.startsWith(`${dir}/`);
 
 export function bwrapArgs(plan: BwrapPlan): string[] {
   const iso = plan.isolation;
@@ -69,11 +84,21 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
     "--proc", "/proc",
     "--dev", "/dev",
   ];
-  for (const d of plan.hideDirs) a.push("--tmpfs", d);
-  for (const f of plan.hideFiles) a.push("--ro-bind", "/dev/null", f);
+  // What is under /tmp is covered by the private /tmp anyway (and a read-only remount of it would find no such
+  // path there). Parents before children: a hide inside another (the data directory in the install directory)
+  // goes on top.
+  const outsideTmp = (p: string) => !within(p, "/tmp");
+  const hideDirs = plan.hideDirs.filter(outsideTmp).sort((x, y) => x.length - y.length);
+  for (const d of hideDirs) a.push("--tmpfs", d);
+  for (const f of plan.hideFiles.filter(outsideTmp)) a.push("--ro-bind", "/dev/null", f);
   a.push("--size", String(iso.tmpMb * 1024 * 1024), "--tmpfs", "/tmp");
   for (const m of iso.mounts) a.push(m.writable ? "--bind" : "--ro-bind", m.path, m.path);
   if (plan.net) a.push("--ro-bind", plan.net.runDir, SANDBOX_RUN_DIR, "--ro-bind", plan.net.hostsFile, "/etc/hosts");
+  // Last, once every mount point inside them is made: the hides and bwrap's /dev become empty and read-only
+  // (each remount is of that one mount: the mounts below keep their own flags). A hide at or under one of the
+  // admin's mounts is covered by it, and that mount keeps its own mode.
+  const underMount = (d: string) => iso.mounts.some((m) => within(d, m.path));
+  for (const d of [...hideDirs.filter((h) => !underMount(h)), "/dev"]) a.push("--remount-ro", d);
   a.push("--chdir", plan.cwd || "/tmp");
   a.push("--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETPCAP");
   if (plan.seccompFd !== undefined) a.push("--seccomp", String(plan.seccompFd));
@@ -81,7 +106,8 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   const server = plan.net
     ? [t.node, `${SANDBOX_RUN_DIR}/net-shim.mjs`, JSON.stringify({ socket: `${SANDBOX_RUN_DIR}/net.sock`, listeners: plan.net.listeners }), plan.command, ...plan.args]
     : [plan.command, ...plan.args];
-  a.push("--", t.sh, "-c", INIT, "portcullis-init", ...(plan.net?.addrs ?? []), "--", ...server);
+  const writable = iso.mounts.filter((m) => m.writable).map((m) => m.path);
+  a.push("--", t.sh, "-c", INIT, "portcullis-init", ...writable, "--", ...(plan.net?.addrs ?? []), "--", ...server);
   return a;
 }
 

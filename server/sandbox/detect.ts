@@ -3,7 +3,7 @@
 import { execFile } from "node:child_process";
 import { PROFILE_ORDER, type TIsolationProfile, type TProfileSupport, type TSandboxSupport } from "../../lib/sandbox-schemas";
 import { detectCgroups, type CgroupLayout } from "./cgroup";
-import { DEFAULT_TOOLS } from "./commands";
+import { DEFAULT_TOOLS, SHM_IN_TMP } from "./commands";
 
 export type HostSupport = TSandboxSupport & { cgroups: CgroupLayout | null; ip: boolean };
 
@@ -25,12 +25,22 @@ async function detectBwrap(): Promise<TProfileSupport> {
     const r = await run("sh", ["-c", `command -v ${tool}`]);
     if (!r.ok) return { profile: "bwrap", available: false, detail: `${tool} is missing (Debian package util-linux)` };
   }
-  // The real thing: an unprivileged user namespace, the /tmp remount and the capability drop.
+  // The real thing: an unprivileged user namespace, the read-only /dev, the init step's mounts (/tmp and /dev/shm
+  // noexec, /proc/sys read-only) and the capability drop.
   const smoke = await run(DEFAULT_TOOLS.setpriv, [
     "--reuid", "65534", "--regid", "65534", "--clear-groups", "--",
     DEFAULT_TOOLS.bwrap, "--unshare-all", "--unshare-user", "--die-with-parent", "--uid", "0", "--gid", "0",
-    "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETPCAP",
-    "--", "/bin/sh", "-c", "mount -o remount,bind,noexec,nosuid,nodev /tmp && exec setpriv --bounding-set=-all --inh-caps=-all --no-new-privs -- true",
+    "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--remount-ro", "/dev", "--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETPCAP",
+    "--", "/bin/sh", "-c",
+    [
+      "mount -o remount,bind,noexec,nosuid,nodev /tmp",
+      `mkdir ${SHM_IN_TMP}`,
+      `mount --bind ${SHM_IN_TMP} /dev/shm`,
+      "mount -o remount,bind,noexec,nosuid,nodev /dev/shm",
+      "mount --bind /proc/sys /proc/sys",
+      "mount -o remount,bind,ro,nosuid,nodev,noexec /proc/sys",
+      "exec setpriv --bounding-set=-all --inh-caps=-all --no-new-privs -- true",
+    ].join(" && "),
   ]);
   if (!smoke.ok) return { profile: "bwrap", available: false, detail: `bubblewrap cannot start a sandbox here: ${smoke.stderr || "unknown error"}` };
   return { profile: "bwrap", available: true, detail: version.stdout };

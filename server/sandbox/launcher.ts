@@ -1,15 +1,16 @@
 // The gateway's process launcher: every stdio server process (pooled, per transparent session, per task)
 // gets its `${secret:NAME}` references resolved at launch, into that process only, and runs under its
 // isolation profile with its limits watched. Per-task servers get credentials minted for the call.
-import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, realpathSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { TTaskCredentials } from "../../lib/sandbox-schemas";
+import type { TIsolation, TTaskCredentials } from "../../lib/sandbox-schemas";
 import type { Logger } from "../logger";
 import type { ProcessKey, ProcessLauncher, StdioLaunch } from "../upstream/upstream-client";
 import type { MintedForTask } from "../upstream/upstream-pool";
 import { createPostgresRoleProvider } from "./credentials/postgres-role";
 import type { HostSupport } from "./detect";
+import { gatewayInstallDirs } from "./gateway-install-dirs";
 import { superviseProcess, type SupervisorHooks } from "./supervisor";
 
 export type LauncherDeps = {
@@ -24,9 +25,12 @@ export type LauncherDeps = {
   logger: Logger;
 };
 
-/** What no sandbox may see: the gateway's data (database, secrets key), home directories, /run, .env files. */
-export function hiddenPaths(dataDir: string, extra: readonly string[], cwd = process.cwd()): { dirs: string[]; files: string[] } {
-  const dirs = [...new Set([dataDir, "/root", "/home", "/run", "/var/lib/postgresql", ...extra])].filter((d) => existsSync(d));
+/**
+ * What no sandbox may see: the gateway's install directory (source, package.json, node_modules) and data
+ * (database, secrets key), home directories, /run, .env files.
+ */
+export function hiddenPaths(dataDir: string, extra: readonly string[], cwd = process.cwd(), installDirs = gatewayInstallDirs(cwd)): { dirs: string[]; files: string[] } {
+  const dirs = [...new Set([...installDirs, dataDir, "/root", "/home", "/run", "/var/lib/postgresql", ...extra])].filter((d) => existsSync(d));
   let files: string[];
   try {
     files = readdirSync(cwd)
@@ -36,6 +40,46 @@ export function hiddenPaths(dataDir: string, extra: readonly string[], cwd = pro
     files = [];
   }
   return { dirs, files };
+}
+
+/**
+ * Node itself stays runnable in every sandbox: when the running node is installed inside a hidden directory (nvm
+ * under /root or /home, a node inside the install directory), its installation prefix is mounted read-only.
+ */
+export function nodeMounts(hiddenDirs: readonly string[], execPath = process.execPath): TIsolation["mounts"] {
+  let real = execPath;
+  try {
+    real = realpathSync(execPath);
+  } catch {
+    // not there to resolve: mount what we were given
+  }
+  const prefix = path.dirname(path.dirname(real));
+  const hidden = (p: string) => hiddenDirs.some((d) => p === d || p.startsWith(`${d}/`));
+  return hidden(real) && prefix !== "/" ? [{ path: prefix, writable: false }] : [];
+}
+
+/**
+ * The command or a file argument of a bwrap launch that the sandbox would hide (the install directory, the data
+ * directory, …) with no mount showing it: said before the start, as a server that cannot find its own program.
+ */
+export function hiddenLaunchPath(launch: Pick<StdioLaunch, "command" | "args">, hiddenDirs: readonly string[], mounts: TIsolation["mounts"]): string | undefined {
+  const within = (p: string, d: string) => p === d || p.startsWith(`${d}/`);
+  const files = [launch.command, ...launch.args].filter((a) => path.isAbsolute(a) && isFile(a));
+  for (const f of files) {
+    // The host's /tmp too: the sandbox has its own.
+    const dir = [...hiddenDirs, "/tmp"].find((d) => within(f, d));
+    if (dir && !mounts.some((m) => within(f, m.path)))
+      return `${f} is inside ${dir}, which the sandbox hides: add a read-only mount of it (for a package, of the packages it loads) to the server's isolation`;
+  }
+  return undefined;
+}
+
+function isFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
 }
 
 export type GatewayLauncher = ProcessLauncher & {
@@ -68,10 +112,14 @@ export function createLauncher(deps: LauncherDeps): GatewayLauncher {
       const env = await deps.resolveSecrets(launch.env);
       // Worked out at each launch, so a hidden path made after the gateway started is hidden too.
       const hidden = hiddenPaths(deps.dataDir, deps.hidePaths);
+      const iso = launch.isolation;
+      const isolation = iso && { ...iso, mounts: [...nodeMounts(hidden.dirs), ...iso.mounts] };
+      const unseen = isolation?.profile === "bwrap" ? hiddenLaunchPath(launch, hidden.dirs, isolation.mounts) : undefined;
+      if (unseen) throw new Error(unseen);
       return superviseProcess(
         { support: deps.support, runtimeDir, hideDirs: hidden.dirs, hideFiles: hidden.files, sampleMs: deps.sampleMs, uidBase: deps.uidBase, logger: deps.logger },
         key,
-        { ...launch, env },
+        { ...launch, env, isolation },
         hooks,
       );
     },
