@@ -354,6 +354,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
             },
             maxRequestBytes: GATEWAY_LIMITS.maxRequestBytes,
             allowedHosts: config.mcpAllowedHosts,
+            logger,
           },
           req,
           endpoint,
