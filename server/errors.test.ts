@@ -4,6 +4,7 @@ import { ERROR_STATUS, forbidden, GatewayError, isGatewayError, notFound, type E
 const EXPECTED: Record<ErrorCode, number> = {
   bad_request: 400,
   invalid_json: 400,
+  invalid_path: 400,
   validation_failed: 422,
   unknown_secret: 422,
   isolation_unavailable: 422,
@@ -12,6 +13,7 @@ const EXPECTED: Record<ErrorCode, number> = {
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
+  headers_too_large: 431,
   conflict: 409,
   secret_in_use: 409,
   rate_limited: 429,
