@@ -114,6 +114,29 @@ describe("fuzz: every REST route answers hostile input with our error, in time",
   const query = fc.oneof(fc.constant(""), fc.array(fc.tuple(hostileString, hostileString), { maxLength: 3 }).map((kv) => new URLSearchParams(kv.map(([k, v]) => [wellFormed(k), wellFormed(v)])).toString()), fc.constantFrom("a=%zz", "cursor=%ff", "limit=-1", "limit=1e9", "all=1&all=0"));
   const body = fc.oneof(fc.constant(undefined), malformedJsonText, hostileJson.map((v) => JSON.stringify(v)));
 
+  // Bodies the schemas accept but for one hostile string: these reach the handlers and the database.
+  const shaped = fc.oneof(
+    fc.record({ method: fc.constant("POST"), path: fc.constant("/api/v1/tokens"), body: fc.record({ name: hostileString }) }),
+    fc.record({ method: fc.constant("POST"), path: fc.constant("/api/v1/users"), body: fc.record({ email: fc.oneof(hostileString, hostileString.map((s) => `${s}@example.com`)), name: hostileString }) }),
+    fc.record({ method: fc.constant("POST"), path: fc.constant("/api/v1/sessions"), body: fc.record({ agentId: hostileString, tools: fc.array(hostileString, { minLength: 1, maxLength: 2 }), paths: fc.array(hostileString, { maxLength: 2 }) }) }),
+    fc.record({ method: fc.constant("POST"), path: fc.constant("/api/v1/secrets"), body: fc.record({ name: hostileString, value: hostileString }) }),
+    fc.record({ method: fc.constant("POST"), path: fc.constant("/api/v1/grants"), body: fc.record({ kind: fc.constantFrom("tool", "path"), pattern: hostileString, role: fc.constant("USER") }) }),
+    fc.record({ method: fc.constant("POST"), path: fc.constant("/api/v1/settings/redaction/preview"), body: fc.record({ text: hostileString }) }),
+    fc.record({ method: fc.constant("POST"), path: fc.constant("/api/v1/policy/simulate"), body: fc.record({ tool: hostileString, arguments: fc.dictionary(hostileString, hostileString, { maxKeys: 2 }) }, { requiredKeys: [] }) }),
+  );
+
+  it("bodies that match a schema but for hostile strings", { timeout: fuzzTimeoutMs(60_000) }, async () => {
+    await fc.assert(
+      fc.asyncProperty(shaped, async ({ method, path: p, body: b }) => {
+        const res = await send(method, p, { body: JSON.stringify(b) });
+        const text = await res.text();
+        expect(res.status, `${method} ${p} ${JSON.stringify(b).slice(0, 200)}: ${text.slice(0, 300)}`).toBeLessThan(500);
+        if (res.status >= 400) expect(JSON.parse(text)).toEqual({ error: expect.objectContaining({ code: expect.stringMatching(/^[a-z_]+$/) as string }) as unknown });
+      }),
+      fuzzParams(100),
+    );
+  });
+
   it("methods × path parameters × query strings × bodies", { timeout: fuzzTimeoutMs(60_000) }, async () => {
     await fc.assert(
       fc.asyncProperty(
