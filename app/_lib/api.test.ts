@@ -36,3 +36,11 @@ describe("readJson", () => {
     expect(await readJson(body('{"name":"é 😀 \\\\u0000"}'), z.object({ name: z.string() }))).toEqual({ name: "é 😀 \\u0000" });
   });
 });
+
+describe("readJson – nesting", () => {
+  it("refuses a body nested 200,000 levels deep with 400 invalid_json, before anything walks it recursively", async () => {
+    const depth = 200_000;
+    const req = new NextRequest("http://localhost/api/v1/policy/simulate", { method: "POST", body: `{"a":${"[".repeat(depth)}${"]".repeat(depth)}}` });
+    await expect(readJson(req, z.unknown())).rejects.toMatchObject({ code: "invalid_json", message: "The request body nests deeper than 128 levels." });
+  });
+});

@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { NextResponse, type NextRequest } from "next/server";
 import { z } from "zod";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "@/lib/json-depth";
 import { hasRole, type TRole } from "@/lib/roles";
 import type { RequestContext } from "@/server/context";
 import type { User } from "@/server/db/client";
@@ -99,6 +100,7 @@ export async function readJson<T extends z.ZodType>(req: NextRequest, schema: T)
   } catch {
     throw new GatewayError("invalid_json", text.trim() ? "The request body is not valid JSON." : "The request body is empty; send JSON.");
   }
+  if (nestsDeeperThan(raw)) throw new GatewayError("invalid_json", `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
   refuseUnstorable(raw, "body");
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw new GatewayError("validation_failed", "The request does not match the schema.", issuesOf(parsed.error));

@@ -110,6 +110,14 @@ describe.each(ENDPOINTS)("POST %s – malformed bodies", (path) => {
     }
   });
 
+  it("a tools/call whose arguments nest 300,000 levels deep is -32600, not a stack overflow", async () => {
+    const depth = 300_000;
+    const body = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"counted","arguments":{"a":${"[".repeat(depth)}${"]".repeat(depth)}}}}`;
+    const res = await post(path, body, { "mcp-session-id": await sessionFor(path, "2025-11-25"), "mcp-protocol-version": "2025-11-25" });
+    expect(res.status).toBe(400);
+    expect(res.messages).toEqual([{ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: the body nests deeper than 128 levels" } }]);
+  });
+
   it.each([
     ["a NUL in clientInfo", { clientInfo: { name: "a\u0000", version: "1" } }, "/clientInfo/name"],
     ["a lone surrogate in clientInfo", { clientInfo: { name: "x", version: "\ud800" } }, "/clientInfo/version"],
