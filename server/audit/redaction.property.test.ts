@@ -13,11 +13,11 @@ const redactors = [
 ];
 
 describe("redaction – property tests", () => {
-  it.each(redactors.map((r, i) => [i === 0 ? "mask" : "hash", r] as const))("%s: value() and text() never throw and leave no NUL", (_mode, r) => {
+  it.each(redactors.map((r, i) => [i === 0 ? "mask" : "hash", r] as const))("%s: value() and text() never throw and leave no NUL in a string value", (_mode, r) => {
     fc.assert(
       fc.property(hostileJson, (v) => {
-        expect(JSON.stringify(r.value(v)) ?? "").not.toContain("\\u0000");
-        expect(JSON.stringify(storedArguments(r, { v })) ?? "").not.toContain("\\u0000");
+        expect(stringsOf(r.value(v)).filter((t) => t.includes("\u0000"))).toEqual([]);
+        expect(stringsOf(storedArguments(r, { v })).filter((t) => t.includes("\u0000"))).toEqual([]);
       }),
       fuzzParams(300),
     );
@@ -52,3 +52,11 @@ describe("redaction – property tests", () => {
     );
   });
 });
+
+/** Every string value in `v` (keys are the audit writer's to make storable: issue 17, item 1). */
+function stringsOf(v: unknown): string[] {
+  if (typeof v === "string") return [v];
+  if (Array.isArray(v)) return v.flatMap(stringsOf);
+  if (v && typeof v === "object") return Object.values(v).flatMap(stringsOf);
+  return [];
+}
