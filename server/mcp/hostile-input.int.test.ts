@@ -156,7 +156,7 @@ describe("fuzz: every MCP endpoint answers everything well-formed and in time", 
       params: fc.oneof(
         hostileJson,
         fc.record({ name: fc.oneof(fc.constantFrom("counted", "fixture__counted", "execute_code", "search_tools"), hostileString), arguments: hostileJson }, { requiredKeys: [] }),
-        fc.record({ uri: hostileString, level: hostileString, protocolVersion: hostileString, capabilities: hostileJson, clientInfo: hostileJson }, { requiredKeys: [] }),
+        fc.record({ uri: hostileString, level: hostileString, protocolVersion: hostileString, capabilities: hostileJson, clientInfo: hostileJson, requestId: fc.oneof(hostileString, fc.integer()), reason: hostileString, taskId: hostileString, cursor: hostileString }, { requiredKeys: [] }),
       ),
       result: hostileJson,
       error: hostileJson,
