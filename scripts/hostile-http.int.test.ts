@@ -6,7 +6,7 @@ import fc from "fast-check";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadRouteTable } from "../server/http/route-table";
-import { fuzzParams, fuzzTimeoutMs, hostileJson, hostileString, malformedJsonText } from "../server/test/fuzz";
+import { fuzzParams, fuzzTimeoutMs, hostileJson, hostileJsonRpcBody, hostileString, malformedJsonText } from "../server/test/fuzz";
 import { apiRequest } from "./test-support/api-request";
 import { lastLine, REPO_ROOT, runCli } from "./test-support/run-cli";
 import { startApp, stopAllApps, type AppProcess } from "./test-support/start-app";
@@ -78,29 +78,54 @@ describe("portcullis start – path parameters that cannot be read", () => {
   });
 });
 
+/** An agent session token and an MCP session on `endpoint` (protocol 2025-11-25). */
+async function mcpSession(endpoint: string): Promise<{ headers: Record<string, string>; sessionId: string }> {
+  const created = await apiRequest<{ token: string }>(app.baseUrl, "/api/v1/sessions", { token: adminToken, body: { agentId: "fuzz", tools: ["*"] } });
+  expect(created.status).toBe(201);
+  const headers = { authorization: `Bearer ${created.body.token}`, accept: "application/json, text/event-stream", "content-type": "application/json" };
+  const init = await fetch(`${app.baseUrl}${endpoint}`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } }),
+  });
+  expect(init.status).toBe(200);
+  await init.text();
+  return { headers, sessionId: init.headers.get("mcp-session-id")! };
+}
+
 describe("portcullis start – the MCP GET event stream", () => {
   it("GET /mcp with accept: text/event-stream – the status line and headers arrive at once", async () => {
-    const created = await apiRequest<{ token: string }>(app.baseUrl, "/api/v1/sessions", { token: adminToken, body: { agentId: "fuzz", tools: ["*"] } });
-    expect(created.status).toBe(201);
-    const agent = { authorization: `Bearer ${created.body.token}`, accept: "application/json, text/event-stream", "content-type": "application/json" };
-    const init = await fetch(`${app.baseUrl}/mcp`, {
-      method: "POST",
-      headers: agent,
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } }),
-    });
-    expect(init.status).toBe(200);
-    await init.text();
+    const { headers: agent, sessionId } = await mcpSession("/mcp");
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(new Error(`no headers within ${ANSWER_WITHIN_MS} ms`)), ANSWER_WITHIN_MS);
     try {
       // fetch resolves when the headers are in; the keep-alive would come 15 s later.
-      const stream = await fetch(`${app.baseUrl}/mcp`, { headers: { ...agent, accept: "text/event-stream", "mcp-session-id": init.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-11-25" }, signal: abort.signal });
+      const stream = await fetch(`${app.baseUrl}/mcp`, { headers: { ...agent, accept: "text/event-stream", "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" }, signal: abort.signal });
       expect(stream.status).toBe(200);
       expect(stream.headers.get("content-type")).toBe("text/event-stream");
     } finally {
       clearTimeout(timer);
       abort.abort();
     }
+  });
+});
+
+describe("fuzz: the MCP endpoints behind Next.js answer hostile bodies with JSON-RPC, in time", () => {
+  it("POST /mcp and /mcp/code with hostile JSON-RPC bodies, with and without a session", { timeout: fuzzTimeoutMs(40_000) }, async () => {
+    const sessions = { "/mcp": await mcpSession("/mcp"), "/mcp/code": await mcpSession("/mcp/code") };
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom("/mcp", "/mcp/code"), fc.boolean(), hostileJsonRpcBody, async (endpoint, withSession, b) => {
+        const s = sessions[endpoint];
+        const res = await send("POST", endpoint, { body: typeof b === "string" ? b : JSON.stringify(b), headers: { ...s.headers, ...(withSession && { "mcp-session-id": s.sessionId, "mcp-protocol-version": "2025-11-25" }) } });
+        const text = await res.text();
+        expect(res.status, text.slice(0, 300)).toBeLessThan(500);
+        if (res.status === 202) return;
+        const lines = res.headers.get("content-type")?.includes("text/event-stream") ? text.split("\n").filter((l) => l.startsWith("data: {")).map((l) => l.slice(6)) : [text];
+        for (const line of lines) for (const m of [JSON.parse(line) as unknown].flat()) expect(m).toMatchObject({ jsonrpc: "2.0" });
+        if (res.status >= 400) expect(JSON.parse(text)).toMatchObject({ jsonrpc: "2.0", error: { code: expect.any(Number) as number } });
+      }),
+      fuzzParams(80),
+    );
   });
 });
 

@@ -6,7 +6,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertUser, userContext } from "../test/contexts";
-import { deeplyNested, fuzzParams, fuzzTimeoutMs, hostileJson, hostileString, malformedJsonText } from "../test/fuzz";
+import { fuzzParams, fuzzTimeoutMs, hostileJson, hostileJsonRpcBody, hostileString } from "../test/fuzz";
 import { fixtureEvents, misbehavingServer, removeTempDirs, startTestGateway, tempDir, userWithToken, type TestGateway } from "../test/gateway-harness";
 import { createTestDb, truncateAll } from "../test/test-db";
 
@@ -145,35 +145,9 @@ describe("POST /mcp/s/<server> – answers that hold NUL or lone surrogates are 
 });
 
 describe("fuzz: every MCP endpoint answers everything well-formed and in time", () => {
-  const message = fc.record(
-    {
-      jsonrpc: fc.oneof({ arbitrary: fc.constant("2.0"), weight: 6 }, { arbitrary: hostileString, weight: 1 }),
-      id: fc.oneof(fc.integer(), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), hostileString, fc.constant(null), fc.boolean(), fc.dictionary(fc.string(), fc.integer(), { maxKeys: 2 })),
-      method: fc.oneof(
-        fc.constantFrom("initialize", "ping", "tools/list", "tools/call", "resources/list", "resources/read", "prompts/list", "prompts/get", "completion/complete", "logging/setLevel", "resources/subscribe", "tasks/get", "tasks/list", "notifications/cancelled", "notifications/initialized"),
-        hostileString,
-      ),
-      params: fc.oneof(
-        hostileJson,
-        fc.record({ name: fc.oneof(fc.constantFrom("counted", "fixture__counted", "execute_code", "search_tools"), hostileString), arguments: hostileJson }, { requiredKeys: [] }),
-        fc.record({ uri: hostileString, level: hostileString, protocolVersion: hostileString, capabilities: hostileJson, clientInfo: hostileJson, requestId: fc.oneof(hostileString, fc.integer()), reason: hostileString, taskId: hostileString, cursor: hostileString }, { requiredKeys: [] }),
-      ),
-      result: hostileJson,
-      error: hostileJson,
-    },
-    { requiredKeys: [] },
-  );
-  const body = fc.oneof(
-    message,
-    fc.array(message, { maxLength: 4 }),
-    malformedJsonText,
-    deeplyNested,
-    hostileJson,
-  );
-
   it("POST bodies: JSON-RPC messages with hostile ids, methods, params, batches, malformed and deeply nested JSON", { timeout: fuzzTimeoutMs(40_000) }, async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...ENDPOINTS), fc.constantFrom(...VERSIONS), fc.boolean(), body, async (path, version, withSession, b) => {
+      fc.asyncProperty(fc.constantFrom(...ENDPOINTS), fc.constantFrom(...VERSIONS), fc.boolean(), hostileJsonRpcBody, async (path, version, withSession, b) => {
         const headers: Record<string, string> = withSession ? { "mcp-session-id": await sessionFor(path, version), "mcp-protocol-version": version } : {};
         expectWellFormed(await post(path, b, headers));
       }),
@@ -181,7 +155,7 @@ describe("fuzz: every MCP endpoint answers everything well-formed and in time", 
     );
   });
 
-    // What an HTTP client can send at all: printable ASCII (fetch refuses controls and, in some headers, more).
+  // What an HTTP client can send at all: printable ASCII (fetch refuses controls and, in some headers, more).
   const headerValue = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 300 });
   it("headers: hostile session ids, protocol versions, accept and content types", { timeout: fuzzTimeoutMs(30_000) }, async () => {
     await fc.assert(

@@ -42,3 +42,32 @@ export const malformedJsonText: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom("", " ", "{", "[", "nul", "{\"a\":}", "\u0000", "[1,]", "{'a':1}", "1e999999", "\"\\ud800\"", "null", "[]", "[[]]", "true", "0", "\"x\""),
   fc.string({ maxLength: 40 }),
 );
+
+/** A JSON-RPC message as a hostile client writes it: mostly well-formed, with hostile ids, methods and params. */
+export const hostileJsonRpcMessage = fc.record(
+  {
+    jsonrpc: fc.oneof({ arbitrary: fc.constant("2.0"), weight: 6 }, { arbitrary: hostileString, weight: 1 }),
+    id: fc.oneof(fc.integer(), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), hostileString, fc.constant(null), fc.boolean(), fc.dictionary(fc.string(), fc.integer(), { maxKeys: 2 })),
+    method: fc.oneof(
+      fc.constantFrom("initialize", "ping", "tools/list", "tools/call", "resources/list", "resources/read", "prompts/list", "prompts/get", "completion/complete", "logging/setLevel", "resources/subscribe", "tasks/get", "tasks/list", "notifications/cancelled", "notifications/initialized"),
+      hostileString,
+    ),
+    params: fc.oneof(
+      hostileJson,
+      fc.record({ name: fc.oneof(fc.constantFrom("counted", "fixture__counted", "execute_code", "search_tools"), hostileString), arguments: hostileJson }, { requiredKeys: [] }),
+      fc.record({ uri: hostileString, level: hostileString, protocolVersion: hostileString, capabilities: hostileJson, clientInfo: hostileJson, requestId: fc.oneof(hostileString, fc.integer()), reason: hostileString, taskId: hostileString, cursor: hostileString }, { requiredKeys: [] }),
+    ),
+    result: hostileJson,
+    error: hostileJson,
+  },
+  { requiredKeys: [] },
+);
+
+/** A POST body for an MCP endpoint: a message, a batch, malformed or deeply nested JSON, or any JSON. */
+export const hostileJsonRpcBody: fc.Arbitrary<unknown> = fc.oneof(
+  hostileJsonRpcMessage,
+  fc.array(hostileJsonRpcMessage, { maxLength: 4 }),
+  malformedJsonText,
+  deeplyNested,
+  hostileJson,
+);
