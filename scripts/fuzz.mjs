@@ -14,6 +14,10 @@ const suites = [
   ["vitest.int.config.ts", "server/mcp/hostile-input.int.test.ts", "scripts/hostile-http.int.test.ts"],
 ];
 for (const [config, ...files] of suites) {
-  const res = spawnSync(vitest, ["run", "--config", config, "--testTimeout", String(60 * 60_000), ...files], { cwd: root, env, stdio: "inherit" });
+  const res = spawnSync(vitest, ["run", "--config", config, "--testTimeout", String(60 * 60_000), ...files], {
+    cwd: root,
+    env,
+    stdio: "inherit",
+  });
   if (res.status !== 0) process.exit(res.status ?? 1);
 }

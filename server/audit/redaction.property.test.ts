@@ -13,16 +13,26 @@ const redactors = [
 ];
 
 describe("redaction – property tests", () => {
-  it.each(redactors.map((r, i) => [i === 0 ? "mask" : "hash", r] as const))("%s: value() and text() never throw and leave no NUL in a string value", (_mode, r) => {
-    fc.assert(
-      fc.property(hostileJson, (v) => {
-        expect(stringsOf(r.value(v)).filter((t) => t.includes("\u0000"))).toEqual([]);
-        expect(stringsOf(storedArguments(r, { v })).filter((t) => t.includes("\u0000"))).toEqual([]);
-      }),
-      fuzzParams(300),
-    );
-    fc.assert(fc.property(fc.string({ unit: "binary", maxLength: 200 }), hostileString, (a, b) => void expect(r.text(a + b)).not.toContain("\u0000")), fuzzParams(300));
-  });
+  it.each(redactors.map((r, i) => [i === 0 ? "mask" : "hash", r] as const))(
+    "%s: value() and text() never throw and leave no NUL in a string value",
+    (_mode, r) => {
+      fc.assert(
+        fc.property(hostileJson, (v) => {
+          expect(stringsOf(r.value(v)).filter((t) => t.includes("\u0000"))).toEqual([]);
+          expect(stringsOf(storedArguments(r, { v })).filter((t) => t.includes("\u0000"))).toEqual([]);
+        }),
+        fuzzParams(300),
+      );
+      fc.assert(
+        fc.property(
+          fc.string({ unit: "binary", maxLength: 200 }),
+          hostileString,
+          (a, b) => void expect(r.text(a + b)).not.toContain("\u0000"),
+        ),
+        fuzzParams(300),
+      );
+    },
+  );
 
   it("a deep or cyclic value and an Error with hostile fields are redacted, not a crash", () => {
     const [r] = redactors;
@@ -37,17 +47,39 @@ describe("redaction – property tests", () => {
   });
 
   // Addresses of the common form: the pattern does not claim RFC 5322's rarer local parts (`{|}^#!`).
-  const word = (min: number) => fc.string({ unit: fc.constantFrom(..."abcdefghijklmnopqrstuvwxyz0123456789"), minLength: min, maxLength: 12 });
-  const email = fc.tuple(word(1), fc.constantFrom("", ".", "+", "_", "-"), word(1), word(1), fc.constantFrom("com", "org", "io", "travel")).map(([a, sep, b, host, tld]) => `${a}${sep}${b}@${host}.${tld}`);
+  const word = (min: number) =>
+    fc.string({ unit: fc.constantFrom(..."abcdefghijklmnopqrstuvwxyz0123456789"), minLength: min, maxLength: 12 });
+  const email = fc
+    .tuple(
+      word(1),
+      fc.constantFrom("", ".", "+", "_", "-"),
+      word(1),
+      word(1),
+      fc.constantFrom("com", "org", "io", "travel"),
+    )
+    .map(([a, sep, b, host, tld]) => `${a}${sep}${b}@${host}.${tld}`);
 
   it("the gateway's secrets, secret-named fields and e-mail addresses never come through, wherever they sit", () => {
     fc.assert(
-      fc.property(hostileString, hostileString, email, fc.constantFrom("password", "apiKey", "X-Api-Key", "client_secret", "Authorization"), fc.constantFrom(...redactors), (before, after, email, field, r) => {
-        const out = JSON.stringify(r.value({ note: `${before} ${SECRET} ${after}`, [field]: `${before}${after}x`, list: [`${before} ${email} ${after}`] }));
-        expect(out).not.toContain(SECRET);
-        expect(out).not.toContain(`"${before}${after}x"`);
-        expect(out).not.toContain(email);
-      }),
+      fc.property(
+        hostileString,
+        hostileString,
+        email,
+        fc.constantFrom("password", "apiKey", "X-Api-Key", "client_secret", "Authorization"),
+        fc.constantFrom(...redactors),
+        (before, after, email, field, r) => {
+          const out = JSON.stringify(
+            r.value({
+              note: `${before} ${SECRET} ${after}`,
+              [field]: `${before}${after}x`,
+              list: [`${before} ${email} ${after}`],
+            }),
+          );
+          expect(out).not.toContain(SECRET);
+          expect(out).not.toContain(`"${before}${after}x"`);
+          expect(out).not.toContain(email);
+        },
+      ),
       fuzzParams(300),
     );
   });

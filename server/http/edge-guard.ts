@@ -22,7 +22,8 @@ function decodeSegments(pathname: string): { parts: string[] } | { problem: stri
   if (raw.at(-1) === "") raw.pop();
   const parts: string[] = [];
   for (const segment of raw) {
-    if (segment.length > MAX_PATH_SEGMENT_CHARS) return { problem: `A path segment is longer than ${MAX_PATH_SEGMENT_CHARS} characters.` };
+    if (segment.length > MAX_PATH_SEGMENT_CHARS)
+      return { problem: `A path segment is longer than ${MAX_PATH_SEGMENT_CHARS} characters.` };
     let decoded: string;
     try {
       decoded = decodeURIComponent(segment);
@@ -35,13 +36,28 @@ function decodeSegments(pathname: string): { parts: string[] } | { problem: stri
   return { parts };
 }
 
-function refusal(mcp: boolean, code: ErrorCode, message: string, requestId: string, headers: Record<string, string> = {}): EdgeRefusal {
+function refusal(
+  mcp: boolean,
+  code: ErrorCode,
+  message: string,
+  requestId: string,
+  headers: Record<string, string> = {},
+): EdgeRefusal {
   const body = mcp ? { jsonrpc: "2.0", error: { code: -32000, message }, id: null } : { error: { code, message } };
-  return { status: ERROR_STATUS[code], headers: { "content-type": "application/json", "x-request-id": requestId, ...headers }, body: JSON.stringify(body) };
+  return {
+    status: ERROR_STATUS[code],
+    headers: { "content-type": "application/json", "x-request-id": requestId, ...headers },
+    body: JSON.stringify(body),
+  };
 }
 
 /** Our answer to a request Next.js must not see, or null to pass it on. */
-export function edgeRefusal(routes: readonly Route[], method: string, url: string, requestId: string = randomUUID()): EdgeRefusal | null {
+export function edgeRefusal(
+  routes: readonly Route[],
+  method: string,
+  url: string,
+  requestId: string = randomUUID(),
+): EdgeRefusal | null {
   const pathname = url.split("?", 1)[0]!;
   if (!isGuarded(pathname)) return null;
   const mcp = isMcpPath(pathname);
@@ -55,7 +71,9 @@ export function edgeRefusal(routes: readonly Route[], method: string, url: strin
   const route = matchRoute(routes, decoded.parts);
   if (route && !(route.methods as string[]).includes(method)) {
     const allow = route.methods.join(", ");
-    return refusal(mcp, "method_not_allowed", `${method} is not served at ${route.pattern}; use ${allow}.`, requestId, { allow });
+    return refusal(mcp, "method_not_allowed", `${method} is not served at ${route.pattern}; use ${allow}.`, requestId, {
+      allow,
+    });
   }
   return null;
 }

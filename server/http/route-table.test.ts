@@ -29,7 +29,9 @@ describe("loadRouteTable on app/", () => {
     for (const route of routes) {
       const file = path.join(APP, ...route.pattern.split("/").slice(1), "route.ts");
       const exported = Object.keys((await import(file)) as object).filter((k) => /^[A-Z]+$/.test(k));
-      expect(route.methods, route.pattern).toEqual(allowedMethods(exportedMethods(exported.map((m) => `export const ${m} = 1;`).join("\n"))));
+      expect(route.methods, route.pattern).toEqual(
+        allowedMethods(exportedMethods(exported.map((m) => `export const ${m} = 1;`).join("\n"))),
+      );
     }
   }, 60_000);
 

@@ -19,7 +19,11 @@ export function exportedMethods(source: string): HttpMethod[] {
   for (const m of source.matchAll(DECLARED)) found.add((m[1] ?? m[2])!);
   for (const m of source.matchAll(REEXPORTED)) {
     for (const part of m[1]!.split(",")) {
-      const name = part.trim().split(/\s+as\s+/).pop()?.trim();
+      const name = part
+        .trim()
+        .split(/\s+as\s+/)
+        .pop()
+        ?.trim();
       if (name) found.add(name);
     }
   }
@@ -51,7 +55,11 @@ export function loadRouteTable(appDir: string, prefixes: readonly string[] = ["/
         const pattern = `/${parts.join("/")}`;
         if (!prefixes.some((p) => pattern === p || pattern.startsWith(`${p}/`))) continue;
         const segments = parts.map(segmentOf).filter((s): s is Segment => s !== null);
-        routes.push({ pattern, segments, methods: allowedMethods(exportedMethods(readFileSync(path.join(dir, entry.name), "utf8"))) });
+        routes.push({
+          pattern,
+          segments,
+          methods: allowedMethods(exportedMethods(readFileSync(path.join(dir, entry.name), "utf8"))),
+        });
       }
     }
   };

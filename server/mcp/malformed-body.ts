@@ -9,7 +9,8 @@ import { findUnstorableText } from "../db/unstorable-text";
 export type MalformedBody = { code: number; message: string };
 
 export function malformedBody(body: unknown): MalformedBody | null {
-  if (nestsDeeperThan(body)) return { code: -32600, message: `Invalid Request: the body nests deeper than ${MAX_JSON_DEPTH} levels` };
+  if (nestsDeeperThan(body))
+    return { code: -32600, message: `Invalid Request: the body nests deeper than ${MAX_JSON_DEPTH} levels` };
   const messages: unknown[] = Array.isArray(body) ? body : [body];
   if (messages.length === 0) return { code: -32600, message: "Invalid Request: an empty batch" };
   const bad = messages.findIndex((m) => !JSONRPCMessageSchema.safeParse(m).success);
@@ -19,7 +20,11 @@ export function malformedBody(body: unknown): MalformedBody | null {
   }
   for (const m of messages) {
     if (!isInitializeRequest(m)) continue;
-    const at = findUnstorableText({ clientInfo: m.params.clientInfo, capabilities: m.params.capabilities, protocolVersion: m.params.protocolVersion });
+    const at = findUnstorableText({
+      clientInfo: m.params.clientInfo,
+      capabilities: m.params.capabilities,
+      protocolVersion: m.params.protocolVersion,
+    });
     if (at) return { code: -32602, message: `Invalid params: ${at} contains a NUL character or a lone surrogate` };
   }
   return null;

@@ -9,7 +9,34 @@ import { checkPathInWhitelist, normalizeWhitelistEntry, uriInWhitelist } from ".
 import { checkReadOnlySql } from "./sql-readonly";
 
 const ROOT = "/srv/data";
-const pathPiece = fc.constantFrom("a", "b.txt", "..", ".", "%2e%2e", "%2E%2e%2f", "%252e%252e", "\\..", "..\\..", "%5c..", "%00", "\u0000", "\ud800", "\u202e", "", "//", "%2f", "~", "$HOME", "a%20b", "é", "e\u0301", "%c0%ae%c0%ae", "....", "etc", "passwd");
+const pathPiece = fc.constantFrom(
+  "a",
+  "b.txt",
+  "..",
+  ".",
+  "%2e%2e",
+  "%2E%2e%2f",
+  "%252e%252e",
+  "\\..",
+  "..\\..",
+  "%5c..",
+  "%00",
+  "\u0000",
+  "\ud800",
+  "\u202e",
+  "",
+  "//",
+  "%2f",
+  "~",
+  "$HOME",
+  "a%20b",
+  "é",
+  "e\u0301",
+  "%c0%ae%c0%ae",
+  "....",
+  "etc",
+  "passwd",
+);
 const fsValue = fc.array(pathPiece, { minLength: 1, maxLength: 8 }).map((parts) => `${ROOT}/${parts.join("/")}`);
 
 /** Every way a server might read `value`: as written, and percent-decoded repeatedly with "\" as "/". */
@@ -34,11 +61,15 @@ const inside = (p: string) => {
 describe("path rule – property tests", () => {
   it("checkPathInWhitelist and uriInWhitelist give a verdict for any value, never an exception", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(hostileJson, hostileString, fsValue), fc.constantFrom([ROOT], ["orders://order/"], ["*"], []), async (value, whitelist) => {
-        const verdict = await checkPathInWhitelist(value, whitelist, { resolveSymlinks: false });
-        expect(typeof verdict.ok).toBe("boolean");
-        if (typeof value === "string") expect(typeof uriInWhitelist(value, whitelist).ok).toBe("boolean");
-      }),
+      fc.asyncProperty(
+        fc.oneof(hostileJson, hostileString, fsValue),
+        fc.constantFrom([ROOT], ["orders://order/"], ["*"], []),
+        async (value, whitelist) => {
+          const verdict = await checkPathInWhitelist(value, whitelist, { resolveSymlinks: false });
+          expect(typeof verdict.ok).toBe("boolean");
+          if (typeof value === "string") expect(typeof uriInWhitelist(value, whitelist).ok).toBe("boolean");
+        },
+      ),
       fuzzParams(400),
     );
   });
@@ -47,7 +78,9 @@ describe("path rule – property tests", () => {
     await fc.assert(
       fc.asyncProperty(fsValue, async (value) => {
         const verdict = await checkPathInWhitelist(value, [ROOT], { resolveSymlinks: false });
-        if (verdict.ok) for (const r of readings(value)) expect(inside(r), `${JSON.stringify(value)} allowed, but read as ${JSON.stringify(r)}`).toBe(true);
+        if (verdict.ok)
+          for (const r of readings(value))
+            expect(inside(r), `${JSON.stringify(value)} allowed, but read as ${JSON.stringify(r)}`).toBe(true);
       }),
       fuzzParams(400),
     );
@@ -56,7 +89,9 @@ describe("path rule – property tests", () => {
   it("a value with NUL, a lone surrogate or a control character is denied", async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom("\u0000", "\ud800", "\u0007", "\u202e"), fc.string(), async (bad, rest) => {
-        expect((await checkPathInWhitelist(`${ROOT}/${rest}${bad}`, [ROOT], { resolveSymlinks: false })).ok).toBe(false);
+        expect((await checkPathInWhitelist(`${ROOT}/${rest}${bad}`, [ROOT], { resolveSymlinks: false })).ok).toBe(
+          false,
+        );
       }),
       fuzzParams(100),
     );
@@ -80,11 +115,14 @@ describe("path rule – property tests", () => {
 describe("SQL read-only rule – property tests", () => {
   it("gives a verdict for any input, never an exception", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(hostileString, hostileJson, fc.string({ unit: "binary", maxLength: 200 })), async (sql) => {
-        const verdict = await checkReadOnlySql(sql as string);
-        expect(typeof verdict.ok).toBe("boolean");
-        if (typeof sql !== "string") expect(verdict.ok).toBe(false);
-      }),
+      fc.asyncProperty(
+        fc.oneof(hostileString, hostileJson, fc.string({ unit: "binary", maxLength: 200 })),
+        async (sql) => {
+          const verdict = await checkReadOnlySql(sql as string);
+          expect(typeof verdict.ok).toBe("boolean");
+          if (typeof sql !== "string") expect(verdict.ok).toBe(false);
+        },
+      ),
       fuzzParams(300),
     );
   });
@@ -108,10 +146,17 @@ describe("SQL read-only rule – property tests", () => {
   const noise = fc.constantFrom("", " ", "\n", "/* c */", "-- c\n", "\t");
   it("denies a statement that writes or has side effects, dressed in comments, case and extra statements", async () => {
     await fc.assert(
-      fc.asyncProperty(write, noise, noise, fc.constantFrom("", "SELECT 1; ", "SELECT 1;"), fc.boolean(), async (stmt, pre, post, before, upper) => {
-        const sql = `${before}${pre}${upper ? stmt.toUpperCase() : stmt}${post}`;
-        expect((await checkReadOnlySql(sql)).ok, sql).toBe(false);
-      }),
+      fc.asyncProperty(
+        write,
+        noise,
+        noise,
+        fc.constantFrom("", "SELECT 1; ", "SELECT 1;"),
+        fc.boolean(),
+        async (stmt, pre, post, before, upper) => {
+          const sql = `${before}${pre}${upper ? stmt.toUpperCase() : stmt}${post}`;
+          expect((await checkReadOnlySql(sql)).ok, sql).toBe(false);
+        },
+      ),
       fuzzParams(200),
     );
   });
