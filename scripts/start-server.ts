@@ -13,6 +13,9 @@ import { createDb } from "../server/db/client";
 import { DataDirInUseError, portIsFree, releaseEmbeddedSignalHooks, resolveDatabase } from "../server/db/embedded";
 import { applyMigrations } from "../server/db/migrate";
 import { seedDemo } from "../server/demo/seed-demo";
+import { answerClientError } from "../server/http/client-error";
+import { edgeRefusal } from "../server/http/edge-guard";
+import { loadRouteTable } from "../server/http/route-table";
 import { createGateway } from "../server/index";
 import { createLogger } from "../server/logger";
 
@@ -128,7 +131,19 @@ export async function startServer(opts: { port?: number | undefined; build: bool
     const app = next({ dev: false, dir: root, hostname: config.host, port });
     await app.prepare();
     const handle = app.getRequestHandler();
-    server = http.createServer((req, res) => void handle(req, res));
+    const routes = loadRouteTable(path.join(root, "app"));
+    server = http.createServer((req, res) => {
+      const header = req.headers["x-request-id"];
+      const refused = edgeRefusal(routes, req.method ?? "GET", req.url ?? "/", typeof header === "string" ? header : undefined);
+      if (refused) return void res.writeHead(refused.status, refused.headers).end(refused.body);
+      handle(req, res).catch((err: unknown) => {
+        // Next.js answers its own failures; this is for what escapes it: still an answer, never a dropped socket.
+        logger.error({ err, url: req.url }, "request handler failed");
+        if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+        res.end(JSON.stringify({ error: { code: "internal", message: "Internal error." } }));
+      });
+    });
+    server.on("clientError", answerClientError);
     await new Promise<void>((resolve, reject) => {
       server!.once("error", reject);
       server!.listen(port, config.host, resolve);

@@ -4,6 +4,8 @@ export const ERROR_STATUS = {
   invalid_json: 400,
   /** A tool name that cannot name any tool (control characters, outside the MCP alphabet, over-long). */
   invalid_tool_name: 400,
+  /** A URL path the gateway cannot read: a malformed percent-escape, a NUL, or an over-long segment. */
+  invalid_path: 400,
   validation_failed: 422,
   /** A `${secret:NAME}` reference to a secret that does not exist. */
   unknown_secret: 422,
@@ -14,6 +16,8 @@ export const ERROR_STATUS = {
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
+  /** The request line and headers exceed what the HTTP server reads (Node's 16 KB by default). */
+  headers_too_large: 431,
   conflict: 409,
   /** A secret that upstream servers still reference cannot be deleted. */
   secret_in_use: 409,

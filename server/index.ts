@@ -361,6 +361,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
             },
             maxRequestBytes: GATEWAY_LIMITS.maxRequestBytes,
             allowedHosts: config.mcpAllowedHosts,
+            logger,
           },
           req,
           endpoint,

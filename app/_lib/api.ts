@@ -3,9 +3,11 @@
 import { randomUUID } from "node:crypto";
 import { NextResponse, type NextRequest } from "next/server";
 import { z } from "zod";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "@/lib/json-depth";
 import { hasRole, type TRole } from "@/lib/roles";
 import type { RequestContext } from "@/server/context";
 import type { User } from "@/server/db/client";
+import { findUnstorableText } from "@/server/db/unstorable-text";
 import { GatewayError, isGatewayError, type ErrorCode } from "@/server/errors";
 import { getSessionUser } from "./auth";
 import { getGateway } from "./gateway";
@@ -98,9 +100,19 @@ export async function readJson<T extends z.ZodType>(req: NextRequest, schema: T)
   } catch {
     throw new GatewayError("invalid_json", text.trim() ? "The request body is not valid JSON." : "The request body is empty; send JSON.");
   }
+  if (nestsDeeperThan(raw)) throw new GatewayError("invalid_json", `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
+  refuseUnstorable(raw);
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw new GatewayError("validation_failed", "The request does not match the schema.", issuesOf(parsed.error));
   return parsed.data;
+}
+
+/** Text PostgreSQL cannot store (NUL, lone surrogates) is refused here, not found by a failing write (a 500). */
+function refuseUnstorable(raw: unknown) {
+  const at = findUnstorableText(raw);
+  if (at === null) return;
+  const issue = { path: at.slice(1).split("/").join("."), message: "contains a NUL character or a lone surrogate, which cannot be stored" };
+  throw new GatewayError("validation_failed", "The body contains a NUL character or a lone surrogate.", [issue]);
 }
 
 export function readQuery<T extends z.ZodType>(req: NextRequest, schema: T): z.output<T> {

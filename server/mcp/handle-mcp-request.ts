@@ -11,11 +11,13 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "../context";
 import type { Db } from "../db/client";
+import type { Logger } from "../logger";
 import { isGatewayError, type GatewayError } from "../errors";
 import type { ChangeBus } from "../events/change-bus";
 import type { SessionGrant } from "../policy/evaluate";
 import type { AgentPrincipal } from "../sessions/session-auth";
 import { closeMcpSession, createMcpSession, findMcpSession, newSessionId } from "./mcp-sessions";
+import { malformedBody } from "./malformed-body";
 import { createStreamEventStore, resumeStream, SSE_RETRY_MS } from "./stream-events";
 
 /** `/mcp` (all servers, prefixed names) or `/mcp/s/<slug>` (one server, transparent). */
@@ -49,6 +51,8 @@ export type McpHttpDeps = {
   maxRequestBytes: number;
   /** Host names allowed besides IP literals and localhost (see rebindingRefusal). */
   allowedHosts: readonly string[];
+  /** Where a request that failed unexpectedly is logged (it is answered with a JSON-RPC internal error). */
+  logger?: Logger | undefined;
 };
 
 function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
@@ -112,8 +116,18 @@ export function rebindingRefusal(req: Request, allowedHosts: readonly string[]):
   return null;
 }
 
-/** Handles one HTTP request to an MCP endpoint. */
+/** Handles one HTTP request to an MCP endpoint; whatever fails, the answer is a JSON-RPC error. */
 export async function handleMcpRequest(deps: McpHttpDeps, req: Request, endpoint: McpEndpoint): Promise<Response> {
+  try {
+    return await serveMcpRequest(deps, req, endpoint);
+  } catch (err) {
+    const requestId = req.headers.get("x-request-id") ?? crypto.randomUUID();
+    deps.logger?.error({ err, requestId, endpoint: endpointName(endpoint) }, "MCP request failed");
+    return jsonRpcError(500, -32603, `Internal error (request ${requestId})`);
+  }
+}
+
+async function serveMcpRequest(deps: McpHttpDeps, req: Request, endpoint: McpEndpoint): Promise<Response> {
   const refusal = rebindingRefusal(req, deps.allowedHosts);
   if (refusal) return jsonRpcError(403, -32000, refusal);
   const principal = await authenticate(deps, req);
@@ -161,6 +175,8 @@ export async function handleMcpRequest(deps: McpHttpDeps, req: Request, endpoint
   } catch {
     return jsonRpcError(400, -32700, "Parse error: Invalid JSON");
   }
+  const malformed = malformedBody(body);
+  if (malformed) return jsonRpcError(400, malformed.code, malformed.message);
   const messages = (Array.isArray(body) ? body : [body]) as JSONRPCMessage[];
   const init = messages.find((m) => isInitializeRequest(m));
 
@@ -266,6 +282,9 @@ function notificationStream(bus: ChangeBus, mcpSessionId: string, signal: AbortS
           }
         }
       });
+      // The status line and headers go out with the first bytes: a client waiting for them must not wait for
+      // the first keep-alive.
+      write(": connected\n\n");
       keepAlive = setInterval(() => write(": keep-alive\n\n"), 15_000);
       signal.addEventListener("abort", () => {
         cleanup();

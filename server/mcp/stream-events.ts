@@ -15,11 +15,24 @@ export const SSE_RETRY_MS = 1_000;
 
 let storedSinceSweep = 0;
 
+/**
+ * jsonb refuses `\u0000` and lone surrogate escapes, which JSON.stringify writes for NUL and lone surrogates in
+ * a message (an id "\u0000", a tool's echo of its arguments): such a message is stored as its JSON text inside
+ * `{ "$json": … }`, where those escapes are plain characters. Storing it must not fail: the answer of a request
+ * that cannot be stored is never sent, and its stream never ends.
+ */
+const WRAPPED = "$json";
+const storable = (json: string) => (/\\u0000|\\ud[89a-f]/i.test(json) ? JSON.stringify({ [WRAPPED]: json }) : json);
+const unwrap = (stored: unknown): unknown =>
+  typeof stored === "object" && stored !== null && typeof (stored as Record<string, unknown>)[WRAPPED] === "string" && Object.keys(stored).length === 1
+    ? (JSON.parse((stored as Record<string, string>)[WRAPPED]!) as unknown)
+    : stored;
+
 export function createStreamEventStore(db: Db, mcpSessionId: string): EventStore {
   return {
     async storeEvent(streamId, message) {
       const [row] = await db.$queryRaw<{ id: bigint }[]>`
-        INSERT INTO mcp_stream_events ("mcpSessionId", "streamId", message) VALUES (${mcpSessionId}, ${streamId}, ${JSON.stringify(message)}::jsonb) RETURNING id`;
+        INSERT INTO mcp_stream_events ("mcpSessionId", "streamId", message) VALUES (${mcpSessionId}, ${streamId}, ${storable(JSON.stringify(message))}::jsonb) RETURNING id`;
       if (++storedSinceSweep >= 1000) {
         storedSinceSweep = 0;
         void db.mcpStreamEvent.deleteMany({ where: { createdAt: { lt: new Date(Date.now() - STREAM_EVENT_TTL_MS) } } }).catch(() => undefined);
@@ -49,14 +62,19 @@ export async function resumeStream(db: Db, mcpSessionId: string, lastEventId: st
   let cursor = BigInt(lastEventId);
   const until = Date.now() + FOLLOW_FOR_MS;
   const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      // Headers go out with the first bytes: a comment sends them now, not when the first event is found.
+      controller.enqueue(encoder.encode(": resumed\n\n"));
+    },
     async pull(controller) {
       while (!signal.aborted && Date.now() < until) {
         const rows = await db.mcpStreamEvent.findMany({ where: { streamId: from.streamId, id: { gt: cursor } }, orderBy: { id: "asc" }, take: 100 });
         for (const row of rows) {
           cursor = row.id;
-          if (isPriming(row.message)) continue;
-          controller.enqueue(encoder.encode(`id: ${String(row.id)}\nevent: message\ndata: ${JSON.stringify(row.message)}\n\n`));
-          if (isAnswer(row.message)) {
+          const message = unwrap(row.message);
+          if (isPriming(message)) continue;
+          controller.enqueue(encoder.encode(`id: ${String(row.id)}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`));
+          if (isAnswer(message)) {
             controller.close();
             return;
           }

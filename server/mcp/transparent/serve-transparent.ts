@@ -71,7 +71,24 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
       } catch (err) {
         reply = { error: toJsonRpcError(err) };
       }
-      await transport.send({ jsonrpc: "2.0", id: request.id, ...reply } as JSONRPCMessage);
+      await sendAnswer({ jsonrpc: "2.0", id: request.id, ...reply } as JSONRPCMessage, request.id);
+    }
+  }
+
+  /**
+   * Every request gets an answer: when the answer cannot be sent (its event cannot be stored), an error answer
+   * is tried, and when that fails too the request's stream is closed, so the agent is never left waiting.
+   */
+  async function sendAnswer(answer: JSONRPCMessage, id: JSONRPCRequest["id"]) {
+    try {
+      await transport.send(answer);
+    } catch (err) {
+      log.error({ err }, "could not send an answer; sending an error instead");
+      try {
+        await transport.send({ jsonrpc: "2.0", id, error: { code: ErrorCode.InternalError, message: "The answer could not be sent." } });
+      } catch {
+        await transport.close();
+      }
     }
   }
 
