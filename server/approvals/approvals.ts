@@ -207,13 +207,16 @@ export function createApprovals(deps: { db: Db; logger: Logger; engine: TaskEngi
       where: { kind: "STANDING", status: "APPROVED", agentSessionId: tc.agentSessionId, toolName: call.tool.gatewayName, standingUntil: { gt: new Date() } },
     });
     if (standing) return standing;
+    // FOR UPDATE, not SKIP LOCKED: the row may be locked by anything that reads it to change it (an approver's
+    // decision or withdrawal that then fails, the expiry sweep), and skipping it would hold an approved call as
+    // if it had no grant. A racing call that used it up meanwhile no longer matches once the lock is free.
     const [used] = await db.$queryRaw<Approval[]>`
       UPDATE approvals SET status = 'USED', "usedAt" = now(), "updatedAt" = now()
       WHERE id = (
         SELECT id FROM approvals
         WHERE kind = 'ADVANCE' AND status = 'APPROVED' AND "agentSessionId" = ${tc.agentSessionId}
           AND "toolName" = ${call.tool.gatewayName} AND "argumentsHash" = ${hashArguments(call.arguments)} AND "expiresAt" > now()
-        ORDER BY "createdAt" LIMIT 1 FOR UPDATE SKIP LOCKED)
+        ORDER BY "createdAt" LIMIT 1 FOR UPDATE)
       RETURNING *`;
     return used ?? null;
   }
