@@ -6,7 +6,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { User } from "../db/client";
 import { insertUser, userContext } from "../test/contexts";
-import { connectAgent, fixtureEvents, firstText, misbehavingServer, setUpGatewayTest, spawnGatewayProcess, waitUntil, type Agent, type GatewayTestEnv } from "../test/gateway-harness";
+import { connectAgent, fixtureEvents, firstText, misbehavingServer, setUpGatewayTest, spawnGatewayProcess, stopGatewayProcess, waitUntil, type Agent, type GatewayTestEnv } from "../test/gateway-harness";
 import { createTestDb, testDatabaseUrl } from "../test/test-db";
 
 const TOOL = "ops__slow_write";
@@ -52,11 +52,7 @@ describe("an approved request_approval grant", () => {
   });
 
   afterAll(async () => {
-    if (child && child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child!.once("exit", resolve));
-      child.kill("SIGTERM");
-      await exited;
-    }
+    await stopGatewayProcess(child);
     await env?.close();
   });
 

@@ -10,6 +10,7 @@ export type ToolErrorCode =
   | "upstream_unavailable"
   | "upstream_timeout"
   | "upstream_error"
+  | "canceled"
   | "tool_disabled"
   | "request_too_large"
   | "task_not_found"

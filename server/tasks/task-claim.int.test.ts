@@ -6,7 +6,7 @@ import type { ChildProcess } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectAgent, fixtureEvents, firstText, misbehavingServer, setUpGatewayTest, spawnGatewayProcess, waitUntil, type Agent, type GatewayTestEnv } from "../test/gateway-harness";
+import { connectAgent, fixtureEvents, firstText, misbehavingServer, setUpGatewayTest, spawnGatewayProcess, stopGatewayProcess, waitUntil, type Agent, type GatewayTestEnv } from "../test/gateway-harness";
 import { createTestDb } from "../test/test-db";
 
 const TOOL = "claim__slow_write";
@@ -64,11 +64,7 @@ describe("claiming a call before it runs", () => {
   });
 
   afterAll(async () => {
-    if (child && child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child!.once("exit", resolve));
-      child.kill("SIGTERM");
-      await exited;
-    }
+    await stopGatewayProcess(child);
     await env?.close();
   });
 
@@ -130,5 +126,22 @@ describe("claiming a call before it runs", () => {
     const quick = await onChild.client.callTool({ name: TOOL, arguments: { ms: 0, tag: q } });
     expect(firstText(quick)).toBe(`slow_write ${q} done`);
     expect(await db.task.count({ where: { toolName: TOOL, arguments: { path: ["tag"], equals: q } } })).toBe(0);
+  });
+
+  it("a call the agent cancels is audited as canceled, not as an upstream timeout", async () => {
+    const ag = await connectAgent(new URL("/mcp", childUrl), env.token);
+    env.agents.push(ag);
+    const t = tag("cancel");
+    const controller = new AbortController();
+    const pending = ag.client.callTool({ name: TOOL, arguments: { ms: 0, tag: t, until: path.join(dir, `${t}.never`) } }, undefined, { signal: controller.signal });
+    await waitUntil("the upstream to start the call", () => starts(t) === 1);
+    controller.abort(new Error("the agent changed its mind"));
+    await expect(pending).rejects.toThrow();
+    await waitUntil("the upstream to hear the cancellation", () => cancels(t) === 1);
+    const audit = await waitUntil("the call's audit event", async () =>
+      (await db.auditEvent.findMany({ where: { action: "tool.called", toolName: TOOL } })).find((e) => (e.arguments as { tag?: string } | null)?.tag === t),
+    );
+    expect(audit).toMatchObject({ status: "error", errorCode: "canceled" });
+    expect(await db.task.count({ where: { toolName: TOOL, arguments: { path: ["tag"], equals: t } } })).toBe(0);
   });
 });
