@@ -8,7 +8,7 @@
 //     job, the others end FAILED `interrupted`.
 // A call still running after the threshold is adopted as a task where it runs (origin "threshold"); the
 // same bookkeeping then applies.
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Logger as GraphileLogger, run, type Runner, type Task as GraphileTask } from "graphile-worker";
 import pg from "pg";
@@ -26,6 +26,8 @@ import type { ResolvedTool, ToolCall } from "../pipeline/types";
 import type { Registry } from "../registry/create-registry";
 import type { UpstreamPool } from "../upstream/upstream-pool";
 import { CLAIM_ORIGIN } from "./claim-origin";
+import { hashArguments } from "./hash-arguments";
+import { lockClaim } from "./lock-claim";
 import { DELIVER_WEBHOOK_JOB, scheduleWebhookJob, sweepWebhooks, webhookJob, webhookOnFinish } from "./webhook-jobs";
 import { DEFAULT_WEBHOOK_BACKOFF_MS, sessionSecretFor } from "./webhooks";
 
@@ -83,32 +85,9 @@ const CLEANUP_JOB = "portcullis_task_cleanup";
 const RUNNER_LOCK_CLASS = 0x70637472; // "pctr"
 const PROGRESS_EVERY_MS = 500;
 
-/** Keys sorted at every level: `{a, b}` and `{b, a}` are the same call (clients and models reorder keys freely). */
-const canonical = (v: unknown): unknown =>
-  Array.isArray(v)
-    ? v.map(canonical)
-    : v !== null && typeof v === "object"
-      ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]))
-      : v;
-
-export const hashArguments = (args: unknown): string =>
-  createHash("sha256")
-    .update(JSON.stringify(canonical(args ?? {})))
-    .digest("hex");
-
-/** First key of the claim locks (the second is hashtext of the idempotency key, or of session, tool and arguments). */
-const CLAIM_LOCK_CLASS = 0x7063636c; // "pccl"
 /** Statuses a replay may be answered with. Not AWAITING_APPROVAL: a held task is not running, and a call that
  *  reaches the task switch has passed the approval gate (its grant would be used up for nothing). */
 const REPLAYABLE = ["PENDING", "RUNNING", "SUCCEEDED"] as const;
-
-/** The second key of a claim lock, hashed here (a key may hold anything, and PostgreSQL text no NUL). */
-const claimLockKey = (parts: string[]): number => createHash("sha256").update(JSON.stringify(parts)).digest().readInt32BE(0);
-
-/** Serializes, across processes, the look-then-insert of one claim until the transaction ends. */
-export async function lockClaim(tx: DbTx, parts: string[]): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${CLAIM_LOCK_CLASS}::int, ${claimLockKey(parts)}::int)`;
-}
 
 export type Claim = { task: Task; replay: boolean };
 
