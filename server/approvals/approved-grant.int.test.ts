@@ -101,11 +101,11 @@ describe("an approved request_approval grant", () => {
       const answer = call(args);
       const first = await Promise.race([
         answer.then(() => "answered" as const),
+        // Read outside the approver's transaction: inside one, pg_stat_activity is a snapshot taken at first use.
         waitUntil("the call to wait for the approval row", async () => {
-          const { rows } = await approverTx.query<{ n: number }>(
-            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%UPDATE approvals%'",
-          );
-          return rows[0]!.n > 0 ? ("waiting" as const) : undefined;
+          const [row] = await db.$queryRaw<{ n: number }[]>`
+            SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%UPDATE approvals SET status = ''USED''%'`;
+          return row!.n > 0 ? ("waiting" as const) : undefined;
         }),
       ]);
       expect(first).toBe("waiting");
