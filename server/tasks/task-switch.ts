@@ -1,6 +1,8 @@
 // The pipeline step that turns calls into tasks, after every check (whitelist, tier, rules, schema, rate
 // limit) and in place of the output bound:
-//   - a replay (same idempotency key, or the same call again within the dedupe window) gets the first task;
+//   - every call that may become a task is claimed first (engine.claim: an advisory lock, then the row), so a
+//     replay (same idempotency key, or the same call still running or within the dedupe window), on any
+//     process, gets the first task and never runs; a call a person approved is never such a replay;
 //   - a tool marked async, or a client asking for an MCP task, is queued and answered with the task id;
 //   - any other call runs here; still running after the threshold, it is adopted as a task and answered
 //     with the task id while it goes on (the agent's request no longer holds it);
