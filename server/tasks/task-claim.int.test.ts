@@ -144,4 +144,20 @@ describe("claiming a call before it runs", () => {
     expect(audit).toMatchObject({ status: "error", errorCode: "canceled" });
     expect(await db.task.count({ where: { toolName: TOOL, arguments: { path: ["tag"], equals: t } } })).toBe(0);
   });
+
+  // Last: it kills the other process.
+  it("the claim of a call whose process died is removed by another process's sweep, not recovered as a task", async () => {
+    const ag = await connectAgent(new URL("/mcp", childUrl), env.token);
+    env.agents.push(ag);
+    const t = tag("orphan");
+    void ag.client.callTool({ name: TOOL, arguments: { ms: 0, tag: t, until: path.join(dir, `${t}.never`) } }).catch(() => undefined);
+    await waitUntil("the upstream to start the call", () => starts(t) === 1);
+    const claim = await db.task.findFirstOrThrow({ where: { toolName: TOOL, arguments: { path: ["tag"], equals: t } } });
+    expect(claim).toMatchObject({ origin: "claim", status: "RUNNING" });
+    const exited = new Promise((resolve) => child!.once("exit", resolve));
+    child!.kill("SIGKILL");
+    await exited;
+    await waitUntil("the claim to be removed", async () => (await db.task.findUnique({ where: { id: claim.id } })) === null);
+    expect(await db.task.count({ where: { toolName: TOOL, arguments: { path: ["tag"], equals: t } } })).toBe(0);
+  });
 });
