@@ -116,4 +116,22 @@ describe("an approved request_approval grant", () => {
       await approverTx.end();
     }
   });
+
+  it("identical calls racing on two processes are held as one request; identical request_approval calls make one grant", async () => {
+    const onA = await Promise.all([0, 1, 2, 3].map(() => env.agent(0)));
+    const agents = [agent, agent, agent, agent, ...onA];
+    const args = { ms: 0, tag: tag("racing-hold") };
+    const held = await Promise.all(agents.map((ag) => ag.client.callTool({ name: TOOL, arguments: args })));
+    const ids = new Set(held.map((r) => (r.structuredContent as Held).approval_id));
+    expect(ids.size, JSON.stringify(held.map(firstText))).toBe(1);
+    expect(await db.approval.count({ where: { kind: "CALL", toolName: TOOL, arguments: { path: ["tag"], equals: args.tag } } })).toBe(1);
+
+    const ahead = { ms: 0, tag: tag("racing-ask") };
+    const asked = await Promise.all(
+      agents.map((ag) => ag.client.callTool({ name: "request_approval", arguments: { tool: TOOL, arguments: ahead, justification: "cleanup" } })),
+    );
+    expect(new Set(asked.map((r) => (r.structuredContent as Asked).approval_id)).size).toBe(1);
+    expect(await db.approval.count({ where: { kind: "ADVANCE", toolName: TOOL, arguments: { path: ["tag"], equals: ahead.tag } } })).toBe(1);
+    expect(starts(args.tag) + starts(ahead.tag)).toBe(0);
+  });
 });
