@@ -223,6 +223,16 @@ export function createApprovals(deps: { db: Db; logger: Logger; engine: TaskEngi
     return used ?? null;
   }
 
+  /**
+   * A retry with an idempotency key whose first call already has its task (not one waiting for approval): the
+   * task switch answers it with that task, so it must neither use up a grant nor be held for a person again.
+   */
+  async function isKeyedReplay(tc: TaskContext): Promise<boolean> {
+    if (!tc.idempotencyKey) return false;
+    const first = await db.task.findUnique({ where: { agentSessionId_idempotencyKey: { agentSessionId: tc.agentSessionId, idempotencyKey: tc.idempotencyKey } }, select: { status: true } });
+    return !!first && first.status !== "AWAITING_APPROVAL";
+  }
+
   function heldAnswer(a: Approval, task: Pick<Task, "id" | "status">, replay: boolean): CallToolResult {
     const lead = replay
       ? `This call is already waiting for approval ${a.id}; it was not submitted again.`
@@ -479,6 +489,7 @@ export function createApprovals(deps: { db: Db; logger: Logger; engine: TaskEngi
 
   return {
     options: opts,
+    isKeyedReplay,
     grantFor,
     hold,
     requestAdvance,

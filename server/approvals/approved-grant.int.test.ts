@@ -134,4 +134,16 @@ describe("an approved request_approval grant", () => {
     expect(await db.approval.count({ where: { kind: "ADVANCE", toolName: TOOL, arguments: { path: ["tag"], equals: ahead.tag } } })).toBe(1);
     expect(starts(args.tag) + starts(ahead.tag)).toBe(0);
   });
+
+  it("a retry with the idempotency key of an approved call gets its result: no second approval, no second run", async () => {
+    const args = { ms: 0, tag: tag("keyed") };
+    await granted(args);
+    const meta = { idempotencyKey: `key-${args.tag}` };
+    expect(firstText(await agent.client.callTool({ name: TOOL, arguments: args, _meta: meta }))).toBe(`slow_write ${args.tag} done`);
+    const retry = await agent.client.callTool({ name: TOOL, arguments: args, _meta: meta });
+    expect(firstText(retry)).toBe(`slow_write ${args.tag} done`);
+    expect(retry._meta?.["portcullis/task"]).toMatchObject({ replay: true });
+    expect(starts(args.tag)).toBe(1);
+    expect(await db.approval.count({ where: { kind: "CALL", toolName: TOOL, arguments: { path: ["tag"], equals: args.tag } } })).toBe(0);
+  });
 });
