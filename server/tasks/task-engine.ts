@@ -247,14 +247,16 @@ export function createTaskEngine(deps: {
    * its idempotency key (or on its session, tool and arguments): a racing call, on any process, waits for the
    * lock, then finds this row and is answered with it. An async or MCP-task origin inserts the task PENDING
    * with its job; "idempotent" a RUNNING task of this runner; CLAIM_ORIGIN a RUNNING claim (see there).
-   * `dedupeMs` 0 looks for no earlier identical call (only the key, if any).
+   * `dedupeMs` 0 looks for no earlier identical call (only the key, if any). `replayOnly` (a call that may only
+   * be answered with its first task: it passed the approval gate as a keyed retry) claims nothing: null if
+   * there is no first task any more.
    */
-  async function claim(call: ToolCall, tc: TaskContext, ctx: RequestContext, origin: "async" | "mcp_task" | "idempotent" | typeof CLAIM_ORIGIN, dedupeMs: number): Promise<Claim> {
+  async function claim(call: ToolCall, tc: TaskContext, ctx: RequestContext, origin: "async" | "mcp_task" | "idempotent" | typeof CLAIM_ORIGIN, dedupeMs: number, replayOnly = false): Promise<Claim | null> {
     const queued = origin === "async" || origin === "mcp_task";
     if (queued) await starting;
     else await live();
     const lockParts = tc.idempotencyKey ? ["key", tc.agentSessionId, tc.idempotencyKey] : ["call", tc.agentSessionId, call.tool.gatewayName, hashArguments(call.arguments)];
-    const claimed = await deps.db.$transaction(async (tx): Promise<Claim & { audit: boolean }> => {
+    const claimed = await deps.db.$transaction(async (tx): Promise<(Claim & { audit: boolean }) | null> => {
       await lockClaim(tx, lockParts);
       const first = await findReplay(tx, call, tc, dedupeMs);
       if (first && first.origin !== CLAIM_ORIGIN) return { task: first, replay: true, audit: false };
@@ -265,6 +267,7 @@ export function createTaskEngine(deps: {
         if (still) return { task: still, replay: true, audit: false };
         // Answered in time and dropped meanwhile: this call is a new run.
       }
+      if (replayOnly) return null;
       const t = await tx.task.create({ data: taskRow(call, tc, ctx, origin, queued ? "PENDING" : "RUNNING") });
       if (origin === CLAIM_ORIGIN) return { task: t, replay: false, audit: false };
       await event(tx, t.id, "submitted", { origin, requestId: ctx.requestId });
@@ -273,6 +276,7 @@ export function createTaskEngine(deps: {
       await publishChange(tx, { kind: "task", taskId: t.id, status: t.status });
       return { task: t, replay: false, audit: !queued };
     });
+    if (!claimed) return null;
     if (claimed.audit) await auditTransition(claimed.task, claimed.task.toolName);
     return { task: claimed.task, replay: claimed.replay };
   }

@@ -10,6 +10,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Task } from "../db/client";
 import { boundNoted } from "../pipeline/bound-output";
+import { toolError } from "../pipeline/tool-error";
 import type { CallNotes, Middleware, ResolvedTool } from "../pipeline/types";
 import { CLAIM_ORIGIN } from "./claim-origin";
 import type { TaskEngine } from "./task-engine";
@@ -53,11 +54,19 @@ export function taskSwitch(engine: TaskEngine, maxOutputBytes: number): Middlewa
     // A call a person approved (a grant was used up for it at the gate) runs: it is never answered with an
     // earlier identical call's task, which would spend the approval on nothing.
     const dedupeMs = notes.approvalId ? 0 : dedupeWindowMs;
+    // A call that needs approval and got here without a grant is a keyed retry (see the approval gate): it may
+    // only be answered with its first task, never run.
+    const replayOnly = !!call.approval && !notes.approvalId;
+    const gone = () => {
+      notes.errorCode = "approval_required";
+      return toolError("approval_required", `The first call with this idempotency key is gone; ${call.tool.gatewayName} needs a person's approval: call it again (with a new key) to ask.`);
+    };
 
     if (tc.mcpTask || call.tool.async) {
-      const { task, replay } = await engine.claim(call, tc, ctx, tc.mcpTask ? "mcp_task" : "async", dedupeMs);
-      notes.taskId = task.id;
-      return replay ? replayAnswer(task, pollSeconds, maxOutputBytes, notes, call.tool) : bound(taskAccepted(task, pollSeconds));
+      const claimed = await engine.claim(call, tc, ctx, tc.mcpTask ? "mcp_task" : "async", dedupeMs, replayOnly);
+      if (!claimed) return gone();
+      notes.taskId = claimed.task.id;
+      return claimed.replay ? replayAnswer(claimed.task, pollSeconds, maxOutputBytes, notes, call.tool) : bound(taskAccepted(claimed.task, pollSeconds));
     }
     // Without a threshold nothing here becomes a task: with no key there is nothing to claim.
     if (thresholdMs <= 0 && !tc.idempotencyKey) return bound(await next(call, ctx, notes));
@@ -66,7 +75,8 @@ export function taskSwitch(engine: TaskEngine, maxOutputBytes: number): Middlewa
     // identical calls are deduplicated) as a claim row that an identical call waits for and is answered with.
     let task: Task | null = null;
     if (tc.idempotencyKey || dedupeMs > 0) {
-      const claimed = await engine.claim(call, tc, ctx, tc.idempotencyKey ? "idempotent" : CLAIM_ORIGIN, dedupeMs);
+      const claimed = await engine.claim(call, tc, ctx, tc.idempotencyKey ? "idempotent" : CLAIM_ORIGIN, dedupeMs, replayOnly);
+      if (!claimed) return gone();
       if (claimed.replay) {
         notes.taskId = claimed.task.id;
         return replayAnswer(claimed.task, pollSeconds, maxOutputBytes, notes, call.tool);
