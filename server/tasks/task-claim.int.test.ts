@@ -7,6 +7,7 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectAgent, fixtureEvents, firstText, misbehavingServer, setUpGatewayTest, spawnGatewayProcess, stopGatewayProcess, waitUntil, type Agent, type GatewayTestEnv } from "../test/gateway-harness";
+import { readState } from "../metrics/gateway-metrics";
 import { createTestDb } from "../test/test-db";
 
 const TOOL = "claim__slow_write";
@@ -154,6 +155,8 @@ describe("claiming a call before it runs", () => {
     await waitUntil("the upstream to start the call", () => starts(t) === 1);
     const claim = await db.task.findFirstOrThrow({ where: { toolName: TOOL, arguments: { path: ["tag"], equals: t } } });
     expect(claim).toMatchObject({ origin: "claim", status: "RUNNING" });
+    // Not a task: /metrics does not count it in the queue.
+    expect((await readState(db, 5000)).tasks.RUNNING ?? 0).toBe(await db.task.count({ where: { status: "RUNNING", origin: { not: "claim" } } }));
     const exited = new Promise((resolve) => child!.once("exit", resolve));
     child!.kill("SIGKILL");
     await exited;
