@@ -1,7 +1,9 @@
 // The pipeline step for HIGH-tier calls (marked `call.approval` by authorize), after the schema and rate-limit
 // steps and before the task switch: a standing approval or an approved request_approval grant for exactly
 // these arguments lets the call run (the grant is used up); otherwise an agent session's call is held for a
-// person and answered at once with the approval and task ids. Outside agent sessions it is refused.
+// person and answered at once with the approval and task ids. Outside agent sessions it is refused. A retry
+// with an idempotency key whose call already ran (or runs) passes on to the task switch, which answers it with
+// that task: it runs nothing, so it needs no second approval.
 import type { Middleware } from "../pipeline/types";
 import { approvalUnavailable, type Approvals } from "./approvals";
 
@@ -10,6 +12,7 @@ export function approvalGate(approvals: Approvals): Middleware {
     const why = call.approval;
     if (!why) return next(call, ctx, notes);
     const tc = call.task;
+    if (tc && (await approvals.isKeyedReplay(tc))) return next(call, ctx, notes);
     const grant = tc ? await approvals.grantFor(call, tc) : null;
     if (grant) {
       notes.approvalId = grant.id;

@@ -19,7 +19,9 @@ import { publishChange } from "../events/change-bus";
 import type { Logger } from "../logger";
 import { toolError } from "../pipeline/tool-error";
 import type { CallNotes, ToolCall } from "../pipeline/types";
-import { hashArguments, type TaskContext, type TaskEngine } from "../tasks/task-engine";
+import { hashArguments } from "../tasks/hash-arguments";
+import { lockClaim } from "../tasks/lock-claim";
+import type { TaskContext, TaskEngine } from "../tasks/task-engine";
 import { TASK_META } from "../tasks/task-switch";
 import { webhookOnFinish } from "../tasks/webhook-jobs";
 import { enqueueWebhook } from "../tasks/webhooks";
@@ -207,15 +209,28 @@ export function createApprovals(deps: { db: Db; logger: Logger; engine: TaskEngi
       where: { kind: "STANDING", status: "APPROVED", agentSessionId: tc.agentSessionId, toolName: call.tool.gatewayName, standingUntil: { gt: new Date() } },
     });
     if (standing) return standing;
+    // FOR UPDATE, not SKIP LOCKED: the row may be locked by anything that reads it to change it (an approver's
+    // decision or withdrawal that then fails, the expiry sweep), and skipping it would hold an approved call as
+    // if it had no grant. A racing call that used it up meanwhile no longer matches once the lock is free.
     const [used] = await db.$queryRaw<Approval[]>`
       UPDATE approvals SET status = 'USED', "usedAt" = now(), "updatedAt" = now()
       WHERE id = (
         SELECT id FROM approvals
         WHERE kind = 'ADVANCE' AND status = 'APPROVED' AND "agentSessionId" = ${tc.agentSessionId}
           AND "toolName" = ${call.tool.gatewayName} AND "argumentsHash" = ${hashArguments(call.arguments)} AND "expiresAt" > now()
-        ORDER BY "createdAt" LIMIT 1 FOR UPDATE SKIP LOCKED)
+        ORDER BY "createdAt" LIMIT 1 FOR UPDATE)
       RETURNING *`;
     return used ?? null;
+  }
+
+  /**
+   * A retry with an idempotency key whose first call already has its task (not one waiting for approval): the
+   * task switch answers it with that task, so it must neither use up a grant nor be held for a person again.
+   */
+  async function isKeyedReplay(tc: TaskContext): Promise<boolean> {
+    if (!tc.idempotencyKey) return false;
+    const first = await db.task.findUnique({ where: { agentSessionId_idempotencyKey: { agentSessionId: tc.agentSessionId, idempotencyKey: tc.idempotencyKey } }, select: { status: true } });
+    return !!first && first.status !== "AWAITING_APPROVAL";
   }
 
   function heldAnswer(a: Approval, task: Pick<Task, "id" | "status">, replay: boolean): CallToolResult {
@@ -240,46 +255,45 @@ export function createApprovals(deps: { db: Db; logger: Logger; engine: TaskEngi
   /** Holds a HIGH-tier call of an agent session: an approval request and its task, answered at once. */
   async function hold(call: ToolCall, tc: TaskContext, ctx: RequestContext, notes: CallNotes, why: HoldReason): Promise<CallToolResult> {
     const hash = hashArguments(call.arguments);
-    const waiting = await db.approval.findFirst({
-      where: { kind: "CALL", status: "PENDING", agentSessionId: tc.agentSessionId, toolName: call.tool.gatewayName, argumentsHash: hash, expiresAt: { gt: new Date() } },
-      include: { task: true },
-      orderBy: { createdAt: "desc" },
-    });
-    if (waiting?.task) {
-      notes.approvalId = waiting.id;
-      notes.taskId = waiting.task.id;
-      return heldAnswer(waiting, waiting.task, true);
-    }
     const intent = typeof call.meta?.intent === "string" ? call.meta.intent : null;
-    const { approval, task } = await db.$transaction(async (tx) => {
+    // Look and insert under one lock: two identical calls racing (on any processes) make one request.
+    const held = await db.$transaction(async (tx) => {
+      await lockClaim(tx, ["hold", tc.agentSessionId, call.tool.gatewayName, hash]);
+      const waiting = await tx.approval.findFirst({
+        where: { kind: "CALL", status: "PENDING", agentSessionId: tc.agentSessionId, toolName: call.tool.gatewayName, argumentsHash: hash, expiresAt: { gt: new Date() } },
+        include: { task: true },
+        orderBy: { createdAt: "desc" },
+      });
+      if (waiting?.task) return { approval: waiting, task: waiting.task, replay: true };
       const t = await engine.createAwaiting(tx, call, tc, ctx);
       const a = await tx.approval.create({ data: { ...baseRow(call, tc, why, intent), kind: "CALL", taskId: t.id } });
       await notifyApprovers(tx, a);
       await publishChange(tx, { kind: "approval", approvalId: a.id, status: a.status });
-      return { approval: a, task: t };
+      return { approval: a, task: t, replay: false };
     });
-    notes.approvalId = approval.id;
-    notes.taskId = task.id;
-    await audit({ action: "approval.requested", reason: approval.reason, decision: "require_approval" }, approval, ctx);
-    return heldAnswer(approval, task, false);
+    notes.approvalId = held.approval.id;
+    notes.taskId = held.task.id;
+    if (!held.replay) await audit({ action: "approval.requested", reason: held.approval.reason, decision: "require_approval" }, held.approval, ctx);
+    return heldAnswer(held.approval, held.task, held.replay);
   }
 
   /** request_approval: asks ahead for one call of `call.tool` with exactly `call.arguments`. */
   async function requestAdvance(call: ToolCall, tc: TaskContext, ctx: RequestContext, why: HoldReason, justification: string): Promise<Approval> {
     const hash = hashArguments(call.arguments);
-    const waiting = await db.approval.findFirst({
-      where: { kind: "ADVANCE", status: { in: ["PENDING", "APPROVED"] }, agentSessionId: tc.agentSessionId, toolName: call.tool.gatewayName, argumentsHash: hash, expiresAt: { gt: new Date() } },
-      orderBy: { createdAt: "desc" },
-    });
-    if (waiting) return waiting;
-    const approval = await db.$transaction(async (tx) => {
+    const asked = await db.$transaction(async (tx) => {
+      await lockClaim(tx, ["advance", tc.agentSessionId, call.tool.gatewayName, hash]);
+      const waiting = await tx.approval.findFirst({
+        where: { kind: "ADVANCE", status: { in: ["PENDING", "APPROVED"] }, agentSessionId: tc.agentSessionId, toolName: call.tool.gatewayName, argumentsHash: hash, expiresAt: { gt: new Date() } },
+        orderBy: { createdAt: "desc" },
+      });
+      if (waiting) return { approval: waiting, created: false };
       const a = await tx.approval.create({ data: { ...baseRow(call, tc, why, justification), kind: "ADVANCE" } });
       await notifyApprovers(tx, a);
       await publishChange(tx, { kind: "approval", approvalId: a.id, status: a.status });
-      return a;
+      return { approval: a, created: true };
     });
-    await audit({ action: "approval.requested", reason: approval.reason, decision: "require_approval", endpoint: tc.endpoint }, approval, ctx);
-    return approval;
+    if (asked.created) await audit({ action: "approval.requested", reason: asked.approval.reason, decision: "require_approval", endpoint: tc.endpoint }, asked.approval, ctx);
+    return asked.approval;
   }
 
   /** An approval of this agent session (get_approval_status), or null. */
@@ -475,6 +489,7 @@ export function createApprovals(deps: { db: Db; logger: Logger; engine: TaskEngi
 
   return {
     options: opts,
+    isKeyedReplay,
     grantFor,
     hold,
     requestAdvance,

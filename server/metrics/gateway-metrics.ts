@@ -11,6 +11,7 @@ import type { Logger } from "../logger";
 import type { SessionUpstreams } from "../mcp/transparent/session-upstreams";
 import type { UpstreamPool } from "../upstream/upstream-pool";
 import { ensureDefaultMetrics, metricsRegistry } from "./metrics";
+import { CLAIM_ORIGIN } from "../tasks/claim-origin";
 
 export const SERVER_STATUSES = ["CONNECTING", "HEALTHY", "DEGRADED", "DOWN", "DISABLED"] as const;
 export const QUEUE_STATUSES = ["PENDING", "AWAITING_APPROVAL", "RUNNING"] as const;
@@ -47,7 +48,7 @@ export async function readState(db: Db, timeoutMs: number): Promise<StateSnapsho
         (SELECT coalesce(json_agg(json_build_object('id', id, 'slug', slug, 'status', status, 'latencyMs', "latencyMs") ORDER BY slug), '[]'::json)
            FROM upstream_servers) AS servers,
         (SELECT coalesce(json_object_agg(status, n), '{}'::json)
-           FROM (SELECT status, count(*)::int AS n FROM tasks WHERE status IN ('PENDING', 'AWAITING_APPROVAL', 'RUNNING') GROUP BY status) t) AS tasks,
+           FROM (SELECT status, count(*)::int AS n FROM tasks WHERE status IN ('PENDING', 'AWAITING_APPROVAL', 'RUNNING') AND origin <> ${CLAIM_ORIGIN} GROUP BY status) t) AS tasks,
         -- A PENDING row is written only when it enters the queue (submitted, released by an approver, recovered).
         (SELECT min("updatedAt") FROM tasks WHERE status = 'PENDING') AS oldest_task,
         (SELECT count(*)::int FROM approvals WHERE status = 'PENDING') AS approvals,

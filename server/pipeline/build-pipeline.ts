@@ -28,7 +28,7 @@ export function buildToolPipeline(
   deps: { db: DbTx; logger: Logger; pool: UpstreamPool; rateLimit: Middleware; policy: PolicyCache; tasks?: TaskEngine | undefined; approvals?: Approvals | undefined },
   opts: PipelineOptions,
 ): CallToolHandler {
-  const last = deps.tasks ? taskSwitch(deps.tasks, deps.db, opts.maxOutputBytes) : boundOutput(opts.maxOutputBytes);
+  const last = deps.tasks ? taskSwitch(deps.tasks, opts.maxOutputBytes) : boundOutput(opts.maxOutputBytes);
   const steps: Middleware[] = [auditCall(deps.db, deps.logger), refuse, authorize(deps.policy, !!deps.approvals), validateArguments(), deps.rateLimit];
   if (deps.approvals) steps.push(approvalGate(deps.approvals));
   return compose(...steps, last)(executeUpstream(deps.pool));

@@ -1,6 +1,7 @@
 // The last step: the call goes to the upstream through the pool's resilience policies.
 import type { UpstreamPool } from "../upstream/upstream-pool";
 import { upstreamFailureResult } from "../upstream/upstream-errors";
+import { toolError } from "./tool-error";
 import type { CallToolHandler } from "./types";
 
 export function executeUpstream(pool: UpstreamPool): CallToolHandler {
@@ -14,6 +15,14 @@ export function executeUpstream(pool: UpstreamPool): CallToolHandler {
         { signal: call.signal, timeoutMs: call.tool.timeoutMs, retryable: call.tool.retryable, onProgress: call.onProgress },
       );
     } catch (err) {
+      // Stopped on purpose (the agent's cancellation, cancel_task, shutting down): the SDK reports any abort
+      // as a request timeout, which would blame the upstream for what the gateway did.
+      if (call.signal.aborted) {
+        const why = call.signal.reason instanceof Error ? call.signal.reason.message : String(call.signal.reason);
+        notes.errorCode = "canceled";
+        notes.reason = why;
+        return toolError("canceled", `The call to ${call.tool.serverSlug} was cancelled before it answered (${why}).`);
+      }
       const { result, code } = upstreamFailureResult(err, call.tool.serverSlug, call.tool.timeoutMs, pool.options.halfOpenAfterMs);
       notes.errorCode = code;
       notes.reason = err instanceof Error ? err.message : String(err);

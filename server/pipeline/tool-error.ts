@@ -11,6 +11,7 @@ export type ToolErrorCode =
   | "upstream_timeout"
   | "upstream_error"
   | "upstream_capacity"
+  | "canceled"
   | "tool_disabled"
   | "request_too_large"
   | "task_not_found"

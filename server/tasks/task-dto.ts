@@ -4,6 +4,7 @@ import { toPage } from "../../lib/pagination";
 import type { TTask, TTaskDetail, TTaskEvent, TTaskPage, TTaskQuery } from "../../lib/task-schemas";
 import type { DbTx, Prisma, Role, Task } from "../db/client";
 import { notFound } from "../errors";
+import { CLAIM_ORIGIN } from "./claim-origin";
 
 export type TaskRow = Task & { owner: { email: string }; agentSession: { agentId: string } | null };
 export const TASK_INCLUDE = { owner: { select: { email: true } }, agentSession: { select: { agentId: true } } } as const;
@@ -54,6 +55,8 @@ export function visibleTo(viewer: TaskViewer): Prisma.TaskWhereInput {
 export async function listTasks(db: DbTx, viewer: TaskViewer, q: TTaskQuery & { agentSessionId?: string }): Promise<TTaskPage> {
   const where: Prisma.TaskWhereInput = {
     ...visibleTo(viewer),
+    // A claim is a call running, not (yet) a task.
+    origin: { not: CLAIM_ORIGIN },
     ...(q.mine && { ownerId: viewer.userId }),
     ...(q.status && { status: { in: q.status } }),
     ...(q.agentSessionId && { agentSessionId: q.agentSessionId }),

@@ -8,7 +8,7 @@
 //     job, the others end FAILED `interrupted`.
 // A call still running after the threshold is adopted as a task where it runs (origin "threshold"); the
 // same bookkeeping then applies.
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Logger as GraphileLogger, run, type Runner, type Task as GraphileTask } from "graphile-worker";
 import pg from "pg";
@@ -26,6 +26,9 @@ import type { ResolvedTool, ToolCall } from "../pipeline/types";
 import type { Registry } from "../registry/create-registry";
 import type { UpstreamPool } from "../upstream/upstream-pool";
 import { NO_OUTBOUND_EXCEPTIONS, type OutboundPolicy } from "../net/outbound-url";
+import { CLAIM_ORIGIN } from "./claim-origin";
+import { hashArguments } from "./hash-arguments";
+import { lockClaim } from "./lock-claim";
 import { DELIVER_WEBHOOK_JOB, scheduleWebhookJob, sweepWebhooks, webhookJob, webhookOnFinish } from "./webhook-jobs";
 import { DEFAULT_WEBHOOK_BACKOFF_MS, sessionSecretFor } from "./webhooks";
 
@@ -83,10 +86,11 @@ const CLEANUP_JOB = "portcullis_task_cleanup";
 const RUNNER_LOCK_CLASS = 0x70637472; // "pctr"
 const PROGRESS_EVERY_MS = 500;
 
-export const hashArguments = (args: unknown): string =>
-  createHash("sha256")
-    .update(JSON.stringify(args ?? {}))
-    .digest("hex");
+/** Statuses a replay may be answered with. Not AWAITING_APPROVAL: a held task is not running, and a call that
+ *  reaches the task switch has passed the approval gate (its grant would be used up for nothing). */
+const REPLAYABLE = ["PENDING", "RUNNING", "SUCCEEDED"] as const;
+
+export type Claim = { task: Task; replay: boolean };
 
 type Running = { controller: AbortController; taskId: string };
 
@@ -172,19 +176,6 @@ export function createTaskEngine(deps: {
     };
   }
 
-  /** A queued task (async tool, MCP task, idempotent replay-safe submission): PENDING plus its job, atomically. */
-  async function submitQueued(call: ToolCall, tc: TaskContext, ctx: RequestContext, origin: string): Promise<Task> {
-    await starting;
-    const task = await deps.db.$transaction(async (tx) => {
-      const t = await tx.task.create({ data: taskRow(call, tc, ctx, origin, "PENDING") });
-      await event(tx, t.id, "submitted", { origin, requestId: ctx.requestId });
-      await enqueue(tx, t.id);
-      await publishChange(tx, { kind: "task", taskId: t.id, status: "PENDING" });
-      return t;
-    });
-    return task;
-  }
-
   /**
    * A held call (HIGH tier): AWAITING_APPROVAL, no job yet. In the caller's transaction, next to its approval
    * request; release() queues it once approved.
@@ -224,6 +215,86 @@ export function createTaskEngine(deps: {
     });
     await auditTransition(task, task.toolName);
     return task;
+  }
+
+  /** The first task of a replayed call: the same idempotency key, or (without a key) the same call still fresh. */
+  async function findReplay(db: DbTx, call: ToolCall, tc: TaskContext, dedupeMs: number): Promise<Task | null> {
+    const agentSessionId = tc.agentSessionId;
+    if (tc.idempotencyKey) return db.task.findUnique({ where: { agentSessionId_idempotencyKey: { agentSessionId, idempotencyKey: tc.idempotencyKey } } });
+    if (dedupeMs <= 0) return null;
+    return db.task.findFirst({
+      where: {
+        agentSessionId,
+        argumentsHash: hashArguments(call.arguments),
+        toolName: call.tool.gatewayName,
+        createdAt: { gte: new Date(Date.now() - dedupeMs) },
+        status: { in: [...REPLAYABLE] },
+      },
+      orderBy: { createdAt: "desc" },
+    });
+  }
+
+  /** A claim row becomes a task (someone waits on it, or it outlived the threshold). Null if it already was one or is gone. */
+  async function promote(tx: DbTx, taskId: string, requestId: string): Promise<Task | null> {
+    const changed = await tx.task.updateMany({ where: { id: taskId, origin: CLAIM_ORIGIN }, data: { origin: "threshold" } });
+    if (!changed.count) return null;
+    const t = await tx.task.findUniqueOrThrow({ where: { id: taskId } });
+    await event(tx, taskId, "submitted", { origin: "threshold", requestId });
+    await event(tx, taskId, "started", { attempt: 1, runner: t.runnerId, inline: true });
+    await publishChange(tx, { kind: "task", taskId, status: t.status });
+    return t;
+  }
+
+  /**
+   * Claims a call before anything of it leaves for the upstream, under a transaction-scoped advisory lock on
+   * its idempotency key (or on its session, tool and arguments): a racing call, on any process, waits for the
+   * lock, then finds this row and is answered with it. An async or MCP-task origin inserts the task PENDING
+   * with its job; "idempotent" a RUNNING task of this runner; CLAIM_ORIGIN a RUNNING claim (see there).
+   * `dedupeMs` 0 looks for no earlier identical call (only the key, if any). `replayOnly` (a call that may only
+   * be answered with its first task: it passed the approval gate as a keyed retry) claims nothing: null if
+   * there is no first task any more.
+   */
+  async function claim(call: ToolCall, tc: TaskContext, ctx: RequestContext, origin: "async" | "mcp_task" | "idempotent" | typeof CLAIM_ORIGIN, dedupeMs: number, replayOnly = false): Promise<Claim | null> {
+    const queued = origin === "async" || origin === "mcp_task";
+    if (queued) await starting;
+    else await live();
+    const lockParts = tc.idempotencyKey ? ["key", tc.agentSessionId, tc.idempotencyKey] : ["call", tc.agentSessionId, call.tool.gatewayName, hashArguments(call.arguments)];
+    const claimed = await deps.db.$transaction(async (tx): Promise<(Claim & { audit: boolean }) | null> => {
+      await lockClaim(tx, lockParts);
+      const first = await findReplay(tx, call, tc, dedupeMs);
+      if (first && first.origin !== CLAIM_ORIGIN) return { task: first, replay: true, audit: false };
+      if (first) {
+        const promoted = await promote(tx, first.id, ctx.requestId);
+        if (promoted) return { task: promoted, replay: true, audit: true };
+        const still = await tx.task.findUnique({ where: { id: first.id } });
+        if (still) return { task: still, replay: true, audit: false };
+        // Answered in time and dropped meanwhile: this call is a new run.
+      }
+      if (replayOnly) return null;
+      const t = await tx.task.create({ data: taskRow(call, tc, ctx, origin, queued ? "PENDING" : "RUNNING") });
+      if (origin === CLAIM_ORIGIN) return { task: t, replay: false, audit: false };
+      await event(tx, t.id, "submitted", { origin, requestId: ctx.requestId });
+      if (queued) await enqueue(tx, t.id);
+      else await event(tx, t.id, "started", { attempt: 1, runner: runnerId, inline: true });
+      await publishChange(tx, { kind: "task", taskId: t.id, status: t.status });
+      return { task: t, replay: false, audit: !queued };
+    });
+    if (!claimed) return null;
+    if (claimed.audit) await auditTransition(claimed.task, claimed.task.toolName);
+    return { task: claimed.task, replay: claimed.replay };
+  }
+
+  /** A claim answered in time: deleted, unless it became a task meanwhile (then it is tracked like one). */
+  async function dropClaim(taskId: string): Promise<boolean> {
+    const { count } = await deps.db.task.deleteMany({ where: { id: taskId, origin: CLAIM_ORIGIN } });
+    return count === 1;
+  }
+
+  /** A claim still running after the threshold becomes a task (if nobody promoted it first). */
+  async function promoteClaim(taskId: string, requestId: string): Promise<Task> {
+    const promoted = await deps.db.$transaction((tx) => promote(tx, taskId, requestId));
+    if (promoted) await auditTransition(promoted, promoted.toolName);
+    return promoted ?? deps.db.task.findUniqueOrThrow({ where: { id: taskId } });
   }
 
   /** Throttled progress: the row keeps the latest; an event is kept at most every 500 ms. */
@@ -478,6 +549,11 @@ export function createTaskEngine(deps: {
         const workers = [...new Set(tasks.map((t) => t.workerId).filter((w): w is string => !!w))];
         if (workers.length) await tx.$executeRaw`SELECT graphile_worker.force_unlock_workers(${workers}::text[])`;
         for (const t of tasks) {
+          // A claim was never handed to anyone: its caller's request died with the process.
+          if (t.origin === CLAIM_ORIGIN) {
+            await tx.task.delete({ where: { id: t.id } });
+            continue;
+          }
           recovered++;
           if (t.retryable && t.attempts < t.maxAttempts) {
             await tx.task.update({ where: { id: t.id }, data: { status: "PENDING", runnerId: null, workerId: null } });
@@ -575,7 +651,9 @@ export function createTaskEngine(deps: {
       starting ??= startWorkers();
       return starting;
     },
-    submitQueued,
+    claim,
+    dropClaim,
+    promoteClaim,
     createAwaiting,
     release,
     expiryFrom,

@@ -1,15 +1,19 @@
 // The pipeline step that turns calls into tasks, after every check (whitelist, tier, rules, schema, rate
 // limit) and in place of the output bound:
-//   - a replay (same idempotency key, or the same call again within the dedupe window) gets the first task;
+//   - every call that may become a task is claimed first (engine.claim: an advisory lock, then the row), so a
+//     replay (same idempotency key, or the same call still running or within the dedupe window), on any
+//     process, gets the first task and never runs; a call a person approved is never such a replay;
 //   - a tool marked async, or a client asking for an MCP task, is queued and answered with the task id;
 //   - any other call runs here; still running after the threshold, it is adopted as a task and answered
 //     with the task id while it goes on (the agent's request no longer holds it);
 //   - calls from outside agent sessions (the console's "try it") stay synchronous.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { Prisma, type DbTx, type Task } from "../db/client";
+import type { Task } from "../db/client";
 import { boundNoted } from "../pipeline/bound-output";
+import { toolError } from "../pipeline/tool-error";
 import type { CallNotes, Middleware, ResolvedTool } from "../pipeline/types";
-import { hashArguments, type TaskEngine } from "./task-engine";
+import { CLAIM_ORIGIN } from "./claim-origin";
+import type { TaskEngine } from "./task-engine";
 
 type ProgressFn = (p: { progress: number; total?: number | undefined; message?: string | undefined }) => void;
 
@@ -32,22 +36,6 @@ export function taskAccepted(task: Pick<Task, "id" | "status" | "toolName">, pol
   };
 }
 
-/** The first task of a replayed call: the same idempotency key, or (without a key) the same call still fresh. */
-async function findReplay(db: DbTx, agentSessionId: string, toolName: string, args: unknown, key: string | undefined, windowMs: number): Promise<Task | null> {
-  if (key) return db.task.findUnique({ where: { agentSessionId_idempotencyKey: { agentSessionId, idempotencyKey: key } } });
-  if (windowMs <= 0) return null;
-  return db.task.findFirst({
-    where: {
-      agentSessionId,
-      argumentsHash: hashArguments(args),
-      toolName,
-      createdAt: { gte: new Date(Date.now() - windowMs) },
-      status: { in: ["PENDING", "RUNNING", "AWAITING_APPROVAL", "SUCCEEDED"] },
-    },
-    orderBy: { createdAt: "desc" },
-  });
-}
-
 /** A finished task's stored result (for a replay); a running one's handle. */
 function replayAnswer(task: Task, pollSeconds: number, maxOutputBytes: number, notes: CallNotes, tool: ResolvedTool): CallToolResult {
   if ((task.status === "SUCCEEDED" || task.status === "FAILED") && task.result) {
@@ -57,25 +45,45 @@ function replayAnswer(task: Task, pollSeconds: number, maxOutputBytes: number, n
   return taskAccepted(task, pollSeconds, true);
 }
 
-export function taskSwitch(engine: TaskEngine, db: DbTx, maxOutputBytes: number): Middleware {
+export function taskSwitch(engine: TaskEngine, maxOutputBytes: number): Middleware {
   const { thresholdMs, pollSeconds, dedupeWindowMs } = engine.options;
   return (next) => async (call, ctx, notes) => {
     const bound = (result: CallToolResult) => boundNoted(result, maxOutputBytes, call.tool, notes);
     const tc = call.task;
     if (!tc || tc.inline) return bound(await next(call, ctx, notes));
-
-    const replayed = await findReplay(db, tc.agentSessionId, call.tool.gatewayName, call.arguments, tc.idempotencyKey, dedupeWindowMs);
-    if (replayed) {
-      notes.taskId = replayed.id;
-      return replayAnswer(replayed, pollSeconds, maxOutputBytes, notes, call.tool);
-    }
+    // A call a person approved (a grant was used up for it at the gate) runs: it is never answered with an
+    // earlier identical call's task, which would spend the approval on nothing.
+    const dedupeMs = notes.approvalId ? 0 : dedupeWindowMs;
+    // A call that needs approval and got here without a grant is a keyed retry (see the approval gate): it may
+    // only be answered with its first task, never run.
+    const replayOnly = !!call.approval && !notes.approvalId;
+    const gone = () => {
+      notes.errorCode = "approval_required";
+      return toolError("approval_required", `The first call with this idempotency key is gone; ${call.tool.gatewayName} needs a person's approval: call it again (with a new key) to ask.`);
+    };
 
     if (tc.mcpTask || call.tool.async) {
-      const task = await engine.submitQueued(call, tc, ctx, tc.mcpTask ? "mcp_task" : "async");
-      notes.taskId = task.id;
-      return bound(taskAccepted(task, pollSeconds));
+      const claimed = await engine.claim(call, tc, ctx, tc.mcpTask ? "mcp_task" : "async", dedupeMs, replayOnly);
+      if (!claimed) return gone();
+      notes.taskId = claimed.task.id;
+      return claimed.replay ? replayAnswer(claimed.task, pollSeconds, maxOutputBytes, notes, call.tool) : bound(taskAccepted(claimed.task, pollSeconds));
     }
+    // Without a threshold nothing here becomes a task: with no key there is nothing to claim.
     if (thresholdMs <= 0 && !tc.idempotencyKey) return bound(await next(call, ctx, notes));
+
+    // The call is claimed before anything leaves for the upstream: with a key as its task, without one (when
+    // identical calls are deduplicated) as a claim row that an identical call waits for and is answered with.
+    let task: Task | null = null;
+    if (tc.idempotencyKey || dedupeMs > 0) {
+      const claimed = await engine.claim(call, tc, ctx, tc.idempotencyKey ? "idempotent" : CLAIM_ORIGIN, dedupeMs, replayOnly);
+      if (!claimed) return gone();
+      if (claimed.replay) {
+        notes.taskId = claimed.task.id;
+        return replayAnswer(claimed.task, pollSeconds, maxOutputBytes, notes, call.tool);
+      }
+      task = claimed.task;
+      if (task.origin !== CLAIM_ORIGIN) notes.taskId = task.id;
+    }
 
     // Run here, on a signal of our own: until the hand-over the agent's cancellation stops the call; after it
     // only cancel_task does.
@@ -86,22 +94,6 @@ export function taskSwitch(engine: TaskEngine, db: DbTx, maxOutputBytes: number)
     let sink: ProgressFn | undefined;
     const startedAt = new Date();
     const exec = next({ ...call, signal: controller.signal, onProgress: (p) => (call.onProgress?.(p), sink?.(p)) }, ctx, notes);
-
-    // With an idempotency key the task row exists from the start: a retry with the key never runs it again.
-    let task: Task | null = null;
-    if (tc.idempotencyKey) {
-      try {
-        task = await engine.adopt(call, tc, ctx, "idempotent", startedAt);
-      } catch (err) {
-        controller.abort(new Error("duplicate idempotency key"));
-        if (!(err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002")) throw err;
-        const first = await findReplay(db, tc.agentSessionId, call.tool.gatewayName, call.arguments, tc.idempotencyKey, 0);
-        if (!first) throw err;
-        notes.taskId = first.id;
-        return replayAnswer(first, pollSeconds, maxOutputBytes, notes, call.tool);
-      }
-      notes.taskId = task.id;
-    }
 
     type Race = { done: CallToolResult } | { failed: unknown } | { late: true };
     let timer: NodeJS.Timeout | undefined;
@@ -116,13 +108,18 @@ export function taskSwitch(engine: TaskEngine, db: DbTx, maxOutputBytes: number)
     call.signal.removeEventListener("abort", onAbort);
 
     if (!("late" in first)) {
-      // Answered in time. A keyed call still records its outcome, for replays.
-      if (task) await engine.track(task.id, call.tool, "done" in first ? Promise.resolve(first.done) : Promise.reject(first.failed instanceof Error ? first.failed : new Error(String(first.failed))), controller, () => undefined);
+      // Answered in time. A keyed call (or a claim someone else was answered with) records its outcome, and
+      // says which task it is: the one its replays are answered with.
+      if (task && !(task.origin === CLAIM_ORIGIN && (await engine.dropClaim(task.id)))) {
+        notes.taskId = task.id;
+        const row = await engine.track(task.id, call.tool, "done" in first ? Promise.resolve(first.done) : Promise.reject(first.failed instanceof Error ? first.failed : new Error(String(first.failed))), controller, () => undefined);
+        if ("done" in first) return bound({ ...first.done, _meta: { ...first.done._meta, [TASK_META]: { taskId: task.id, status: row?.status ?? "RUNNING" } } });
+      }
       if ("failed" in first) throw first.failed;
       return bound(first.done);
     }
 
-    task ??= await engine.adopt(call, tc, ctx, "threshold", startedAt);
+    task = !task ? await engine.adopt(call, tc, ctx, "threshold", startedAt) : task.origin === CLAIM_ORIGIN ? await engine.promoteClaim(task.id, ctx.requestId) : task;
     notes.taskId = task.id;
     void engine.track(task.id, call.tool, exec, controller, (fn) => (sink = fn));
     return bound(taskAccepted(task, pollSeconds));

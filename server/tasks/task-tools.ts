@@ -13,6 +13,7 @@ import { boundResult } from "../pipeline/bound-output";
 import { toolError } from "../pipeline/tool-error";
 import type { ResolvedTool } from "../pipeline/types";
 import { cancelTask } from "./cancel-task";
+import { CLAIM_ORIGIN } from "./claim-origin";
 import { TASK_META } from "./task-switch";
 
 export const TASK_TOOL_NAMES = ["get_task_status", "get_task_result", "cancel_task", "list_my_tasks"] as const;
@@ -228,7 +229,7 @@ export async function callTaskTool(deps: TaskToolDeps, ctx: RequestContext, sess
       const statuses = Array.isArray(args.status) ? args.status.filter((s): s is TTaskStatus => (TASK_STATUSES as readonly unknown[]).includes(s)) : undefined;
       const limit = typeof args.limit === "number" ? Math.min(100, Math.max(1, Math.floor(args.limit))) : 20;
       const rows = await deps.db.task.findMany({
-        where: { agentSessionId: session.agentSessionId, ...(statuses?.length && { status: { in: statuses } }) },
+        where: { agentSessionId: session.agentSessionId, origin: { not: CLAIM_ORIGIN }, ...(statuses?.length && { status: { in: statuses } }) },
         orderBy: [{ createdAt: "desc" }, { id: "desc" }],
         take: limit,
       });
@@ -292,7 +293,7 @@ export function mcpTaskStore(deps: TaskToolDeps, ctx: RequestContext, session: T
     },
     async listTasks(cursor) {
       const rows = await deps.db.task.findMany({
-        where: { agentSessionId: session.agentSessionId },
+        where: { agentSessionId: session.agentSessionId, origin: { not: CLAIM_ORIGIN } },
         orderBy: [{ createdAt: "desc" }, { id: "desc" }],
         take: 51,
         ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),

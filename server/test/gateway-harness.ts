@@ -242,6 +242,14 @@ export async function spawnGatewayProcess(env: Record<string, string> = {}): Pro
   return { child, url };
 }
 
+/** Stops a gateway process spawnGatewayProcess started (SIGTERM: it shuts down as in production) and waits for it. */
+export async function stopGatewayProcess(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+}
+
 /** What the harness knows about an agent session token it minted: whose it is and its canary bucket. */
 const minted = new Map<string, { db: Db; user: User; bucket: number }>();
 
