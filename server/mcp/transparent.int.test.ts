@@ -126,6 +126,17 @@ describe("/mcp/s/<slug> transparent endpoint", () => {
     expect(audit.find((e) => e.toolName === "everything__get-sum")?.errorCode).toBe("invalid_arguments");
   });
 
+  it("a row cap lowers the argument the upstream receives, as on /mcp (the relay forwards the checked arguments)", async () => {
+    const rule = await a.gateway.policy.createRule(admin, "everything__get-sum", { kind: "row_cap", argument: "a", max: 5 });
+    try {
+      const { client } = await transparentAgent("everything");
+      const r = await client.callTool({ name: "get-sum", arguments: { a: 100, b: 1 } });
+      expect(firstText(r)).toBe("The sum of 5 and 1 is 6.");
+    } finally {
+      await a.gateway.policy.deleteRule(admin, "everything__get-sum", rule.id);
+    }
+  });
+
   it("sampling, elicitation and roots requests of the upstream reach the agent and its answers come back", async () => {
     const { client, relayed } = await transparentAgent("everything");
     const sampled = await client.callTool({ name: "trigger-sampling-request", arguments: { prompt: "hello", maxTokens: 10 } });

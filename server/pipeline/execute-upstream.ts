@@ -7,7 +7,8 @@ import type { CallToolHandler } from "./types";
 export function executeUpstream(pool: UpstreamPool): CallToolHandler {
   return async (call, _ctx, notes) => {
     try {
-      if (call.via) return await pool.guard(call.tool.serverId, call.tool.role, call.via, { signal: call.signal, retryable: call.tool.retryable });
+      const via = call.via;
+      if (via) return await pool.guard(call.tool.serverId, call.tool.role, (s) => via(s, call.arguments), { signal: call.signal, retryable: call.tool.retryable });
       return await pool.callTool(
         call.tool.serverId,
         call.tool.role,

@@ -48,8 +48,9 @@ export type ToolCall = {
   /**
    * Sends the call over a connection of the caller's own instead of the shared pool connection (the transparent
    * endpoint's per-session upstream, which relays sampling, elicitation and roots). Still under the pool's policies.
+   * It is handed the arguments as the steps left them (a row cap lowers a limit), never the caller's originals.
    */
-  via?: ((signal: AbortSignal) => Promise<CallToolResult>) | undefined;
+  via?: ((signal: AbortSignal, args: Record<string, unknown>) => Promise<CallToolResult>) | undefined;
   /** Set by authorize for a HIGH-tier call: it runs only with an approval (approvals/approval-gate.ts). */
   approval?: { reason: string; ruleId: string | null } | undefined;
   /** Set for agent sessions: the call may become a durable task (tasks/task-switch.ts). */

@@ -246,9 +246,9 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
             grant: view.grant,
             task: taskContextOf(view.grant, endpoint, params),
             signal,
-            via: async (s) =>
+            via: async (s, checked) =>
               CallToolResultSchema.parse(
-                await deps.sessions.forward(live, "tools/call", { ...params, name: resolved.tool.name }, { signal: s, timeoutMs: resolved.tool.timeoutMs, onprogress }),
+                await deps.sessions.forward(live, "tools/call", { ...params, name: resolved.tool.name, arguments: checked }, { signal: s, timeoutMs: resolved.tool.timeoutMs, onprogress }),
               ),
           },
           ctx,
