@@ -11,7 +11,7 @@ export const BUILTIN_PATTERNS = [
     label: "Common API key formats",
     pattern: String.raw`\b(?:sk|pk|rk)_(?:live|test)_[A-Za-z0-9]{8,}\b|\bgh[pousr]_[A-Za-z0-9]{20,}\b|\bAKIA[0-9A-Z]{16}\b|\bxox[abpr]-[A-Za-z0-9-]{10,}|\b(?:pct|pcs|whsec)_[A-Za-z0-9_-]{8,}|\bAIza[0-9A-Za-z_-]{35}\b`,
   },
-  { name: "email", label: "E-mail addresses", pattern: String.raw`[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}\b` },
+  { name: "email", label: "E-mail addresses", pattern: String.raw`[A-Za-z0-9.!#$%&'*+/=?^_\x60{|}~-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}\b` },
   { name: "cn_id", label: "Mainland China resident ID numbers", pattern: String.raw`(?<![\dA-Za-z])\d{6}(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx](?![\dA-Za-z])` },
   { name: "card", label: "Payment card numbers (issuer prefix and length, Luhn-checked)", pattern: String.raw`(?<!\d)(?:\d[ -]?){12,18}\d(?!\d)` },
   { name: "phone_cn", label: "Mainland China mobile numbers", pattern: String.raw`(?<!\d)(?:\+?86[ -]?)?1[3-9]\d[ -]?\d{4}[ -]?\d{4}(?!\d)` },

@@ -12,6 +12,7 @@ const masked = buildRedactor({ ...DEFAULT_REDACTION_SETTINGS, mode: "mask" }, { 
 export const PLANTED: [string, string, string][] = [
   ["e-mail", "jane.doe+billing@example.co.uk", "email"],
   ["e-mail, upper case", "OPS@EXAMPLE.COM", "email"],
+  ["e-mail, RFC 5322 local part", "o'brien{x}|y#z!@example.com", "email"],
   ["Visa card", "4111 1111 1111 1111", "card"],
   ["Mastercard, dashes", "5555-5555-5555-4444", "card"],
   ["Amex, no spaces", "378282246310005", "card"],
