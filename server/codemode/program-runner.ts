@@ -25,7 +25,7 @@ export type CodeModeDeps = AggregateDeps & {
 };
 
 /** Whose program it is: the grant decides what its calls may do. */
-export type ProgramScope = { grant: SessionGrant; ctx: RequestContext; bucket: number; sessionKey?: string | undefined; signal: AbortSignal; endpoint?: "code" | "console" };
+export type ProgramScope = { grant: SessionGrant; ctx: RequestContext; bucket: number; sessionKey?: string | undefined; mcpSessionId?: string | undefined; signal: AbortSignal; endpoint?: "code" | "console" };
 
 /** One call the program made, for the playground's list and the caller's own account. */
 export type InnerCall = {
@@ -100,6 +100,7 @@ export async function runProgram(
         arguments: (args ?? {}) as Record<string, unknown>,
         endpoint: scope.endpoint ?? "code",
         sessionKey: scope.sessionKey,
+        mcpSessionId: scope.mcpSessionId,
         grant: scope.grant,
         // Inline: the call runs to its end inside the program (never a task); the context only lets a
         // HIGH-tier call be held for a person.

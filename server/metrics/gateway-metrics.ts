@@ -4,7 +4,7 @@
 // the audit writer's lag. The database gauges come from one small query per scrape with a statement timeout;
 // a failed or slow query leaves them out and sets portcullis_metrics_state_up to 0, it never fails the scrape.
 import { CircuitState } from "cockatiel";
-import { Gauge, Registry } from "prom-client";
+import { Counter, Gauge, Registry } from "prom-client";
 import type { AuditWriter } from "../audit/audit-writer";
 import type { Db } from "../db/client";
 import type { Logger } from "../logger";
@@ -268,6 +268,36 @@ export function createGatewayMetrics({ db, logger, live, timeoutMs = 2_000 }: Ga
       const last = live()?.audit.stats?.().lastBatch;
       auditBatch.reset();
       if (last) auditBatch.set(last.ms / 1000);
+    },
+  });
+
+  // The local audit spool (audit/audit-spool.ts): rows the database could not take, waiting to be replayed.
+  const spoolPending = new Gauge({
+    name: "portcullis_audit_spool_pending_rows",
+    help: "Audit events of this process fsync'd to the local spool because the database could not take them, not yet replayed",
+    registers,
+    collect() {
+      spoolPending.set(live()?.audit.stats?.().spool?.pending ?? 0);
+    },
+  });
+  const spoolAge = new Gauge({
+    name: "portcullis_audit_spool_oldest_seconds",
+    help: "Age of the oldest audit event waiting in the local spool (0 when it is empty)",
+    registers,
+    collect() {
+      const since = live()?.audit.stats?.().spool?.oldestSince ?? null;
+      spoolAge.set(since === null ? 0 : Math.max(0, (Date.now() - since) / 1000));
+    },
+  });
+  let replayedSeen = 0;
+  const spoolReplayed = new Counter({
+    name: "portcullis_audit_spool_replayed_rows_total",
+    help: "Audit events replayed from the local spool into the database",
+    registers,
+    collect() {
+      const n = live()?.audit.stats?.().spool?.replayed ?? 0;
+      if (n > replayedSeen) spoolReplayed.inc(n - replayedSeen);
+      replayedSeen = Math.max(replayedSeen, n);
     },
   });
 

@@ -49,6 +49,7 @@ export function auditCall(db: DbTx, logger: Logger): Middleware {
       ip: ctx.ip ?? null,
       agentId: call.grant?.agentId ?? null,
       sessionId: call.grant?.agentSessionId ?? null,
+      mcpSessionId: call.mcpSessionId ?? null,
       endpoint: call.endpoint,
       serverSlug: call.tool.serverSlug,
       toolName: call.tool.gatewayName,
