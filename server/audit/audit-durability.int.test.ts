@@ -91,8 +91,9 @@ describe("audit durability", () => {
       return lines.map((l) => l.arguments.name);
     };
     const names = ["spool-1", "spool-2", "spool-3", "spool-4"];
-    // The database refuses every event of these calls, in their last-resort form too (as a broken table would).
-    await db.$executeRawUnsafe(`ALTER TABLE audit_events ADD CONSTRAINT test_refuse_spool CHECK (action <> 'tool.called' OR "toolName" <> 'dur__counted') NOT VALID`);
+    // The database refuses every insert into audit_events as a full disk would (SQLSTATE 53100).
+    await db.$executeRawUnsafe(`CREATE FUNCTION test_disk_full() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk full (test)' USING ERRCODE = '53100'; END $$`);
+    await db.$executeRawUnsafe(`CREATE TRIGGER test_disk_full BEFORE INSERT ON audit_events FOR EACH STATEMENT EXECUTE FUNCTION test_disk_full()`);
     try {
       for (const [i, name] of names.entries()) {
         const result = await agents[0]!.client.callTool({ name: "dur__counted", arguments: { name } });
@@ -106,7 +107,8 @@ describe("audit durability", () => {
       expect(await db.auditEvent.count({ where: { action: "tool.called", arguments: { path: ["name"], string_starts_with: "spool-" } } })).toBe(0);
     } finally {
       // The database refuses every event of these calls, in their last-resort form too (as a broken table would).
-    await db.$executeRawUnsafe(`ALTER TABLE audit_events DROP CONSTRAINT test_refuse_spool`);
+    await db.$executeRawUnsafe(`DROP TRIGGER test_disk_full ON audit_events`);
+    await db.$executeRawUnsafe(`DROP FUNCTION test_disk_full()`);
     }
     const replayed = await waitUntil("the spool to be replayed", async () => {
       const rows = await db.auditEvent.findMany({ where: { action: "tool.called", arguments: { path: ["name"], string_starts_with: "spool-" } }, orderBy: { id: "asc" } });
@@ -140,13 +142,17 @@ describe("audit durability", () => {
   it("the execute_code event keeps the program that ran, redacted, and its inner calls name the MCP session", async () => {
     const coder = await connectAgent(new URL("/mcp/code", gw.mcpUrl), env.token);
     env.agents.push(coder);
-    const code = `// mail jane.roe@example.com\nconst r = await tools.dur.counted({ name: "from-code" });\nreturn r.content[0].text;`;
+    const code = `// mail jane.roe@example.com\nconst r = await tools.dur.counted({ name: "from-code" });\nawait tools.dur["counted\\u0000"]({}).catch(() => null);\nreturn r.content[0].text;`;
     const result = await coder.client.callTool({ name: "execute_code", arguments: { code } });
     expect(result.isError ?? false, firstText(result)).toBe(false);
     const run = await db.auditEvent.findFirstOrThrow({ where: { action: "tool.called", toolName: "execute_code" }, orderBy: { id: "desc" } });
-    expect((run.arguments as { code: string }).code).toMatch(/^\/\/ mail \[email(:[0-9a-f]+)?\]\nconst r = await tools\.dur\.counted\(\{ name: "from-code" \}\);\nreturn r\.content\[0\]\.text;$/);
+    expect((run.arguments as { code: string }).code).toBe(code.replace("jane.roe@example.com", (run.arguments as { code: string }).code.match(/\[email[^\]]*\]/)![0]));
+    expect((run.arguments as { code: string }).code).not.toContain("jane.roe");
     expect(run.mcpSessionId).toBe(coder.sessionId);
     const inner = await db.auditEvent.findFirstOrThrow({ where: { action: "tool.called", arguments: { path: ["name"], equals: "from-code" } } });
     expect(inner).toMatchObject({ endpoint: "code", mcpSessionId: coder.sessionId });
+    // A call the program makes of a tool that does not exist (a NUL in its name) is refused and audited.
+    const refused = await db.auditEvent.findFirstOrThrow({ where: { action: "tool.called", toolName: "dur__counted\u2400" }, orderBy: { id: "desc" } });
+    expect(refused).toMatchObject({ endpoint: "code", status: "denied", errorCode: "unknown_tool", mcpSessionId: coder.sessionId });
   });
 });

@@ -4,6 +4,7 @@
 // `skills.*` (the prelude) reach the caller's own workspace.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "../context";
+import { auditedRequest } from "../mcp/audited-request";
 import type { AggregateDeps } from "../mcp/build-aggregate-server";
 import type { CallNotes } from "../pipeline/types";
 import type { SessionGrant } from "../policy/evaluate";
@@ -89,7 +90,10 @@ export async function runProgram(
     const resolved = await deps.registry.resolveTool(gatewayName, scope.bucket);
     if ("error" in resolved) {
       record("refused", { errorCode: "unknown_tool" });
-      return { ok: false, error: { name: "UnknownTool", code: "unknown_tool", message: resolved.error } };
+      const refused: BridgeAnswer = { ok: false, error: { name: "UnknownTool", code: "unknown_tool", message: resolved.error } };
+      // Refused before the pipeline, and an audit event all the same (as on /mcp), under the caller's request id.
+      const info = { action: "tool.called" as const, endpoint: scope.endpoint ?? "code", serverSlug, target: gatewayName, argumentKeys: Object.keys(args ?? {}), mcpSessionId: scope.mcpSessionId, denied: { code: "unknown_tool", reason: resolved.error } };
+      return auditedRequest(deps, scope.ctx, info, () => Promise.resolve(refused), () => refused);
     }
     const tc = taskContextOf(scope.grant, "mcp/code", {});
     const notes: CallNotes = {};
