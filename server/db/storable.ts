@@ -39,6 +39,8 @@ const MAX_DEPTH = 64;
  * past 64 levels cut. Keys that collide once sanitized keep the first value.
  */
 export function storableJson(value: unknown): { value: unknown; changed: boolean } {
+  // Most values are clean: checked without a copy, and returned as they are.
+  if (plainStorable(value, 0)) return { value, changed: false };
   let changed = false;
   const text = (s: string) => {
     const r = storableText(s);
@@ -69,6 +71,16 @@ export function storableJson(value: unknown): { value: unknown; changed: boolean
   };
   const out = walk(value, 0);
   return { value: out, changed };
+}
+
+function plainStorable(v: unknown, depth: number): boolean {
+  if (typeof v === "string") return !unstorableText(v);
+  if (typeof v === "bigint" || typeof v === "function" || typeof v === "symbol") return false;
+  if (v === null || typeof v !== "object") return true;
+  if (depth >= MAX_DEPTH || typeof (v as { toJSON?: unknown }).toJSON === "function") return false;
+  if (Array.isArray(v)) return v.every((x) => x !== undefined && plainStorable(x, depth + 1));
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) if (unstorableText(k) || x === undefined || !plainStorable(x, depth + 1)) return false;
+  return true;
 }
 
 /** Where in a JSON value the first string or key PostgreSQL cannot store is (`$.a.b[2]`), or null. */

@@ -3,7 +3,7 @@
 // and a retry hint. A client that lost the stream sends GET with Last-Event-ID to any gateway process, which
 // replays what followed and keeps following the stream until its answer has been sent.
 import type { EventStore } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { Db } from "../db/client";
+import { toJson, type Db } from "../db/client";
 
 /** How long stored events can be resumed. */
 export const STREAM_EVENT_TTL_MS = 60 * 60_000;
@@ -18,8 +18,10 @@ let storedSinceSweep = 0;
 export function createStreamEventStore(db: Db, mcpSessionId: string): EventStore {
   return {
     async storeEvent(streamId, message) {
+      // The stored copy (served only to a client that resumes) is made storable: an answer echoing a NUL or a
+      // lone surrogate would otherwise fail its store, and the SDK would never send it.
       const [row] = await db.$queryRaw<{ id: bigint }[]>`
-        INSERT INTO mcp_stream_events ("mcpSessionId", "streamId", message) VALUES (${mcpSessionId}, ${streamId}, ${JSON.stringify(message)}::jsonb) RETURNING id`;
+        INSERT INTO mcp_stream_events ("mcpSessionId", "streamId", message) VALUES (${mcpSessionId}, ${streamId}, ${JSON.stringify(toJson(message))}::jsonb) RETURNING id`;
       if (++storedSinceSweep >= 1000) {
         storedSinceSweep = 0;
         void db.mcpStreamEvent.deleteMany({ where: { createdAt: { lt: new Date(Date.now() - STREAM_EVENT_TTL_MS) } } }).catch(() => undefined);
