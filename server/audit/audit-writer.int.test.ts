@@ -198,6 +198,13 @@ describe("audit writer on PostgreSQL", () => {
       const details = e!.details as { sanitized: string[] };
       expect(details).toMatchObject({ [clean]: clean });
       expect(details.sanitized).toEqual(expect.arrayContaining(["toolName", "requestId", "serverSlug", "arguments", "details", "intent", "durationMs"]));
+      // Values cut to their limits are cut between surrogate pairs, never inside one: stored as they are, not in the fallback form.
+      await writer.write(row("cut-pairs", { intent: `${"a".repeat(1999)}😀`, reason: `${"b".repeat(3999)}😀`, arguments: { s: `x${"😀".repeat(10_000)}` } }));
+      const [cut] = await stored("cut-pairs");
+      expect(cut!.intent).toMatch(/^a{1999}…\[cut 2 chars\]$/);
+      expect(cut!.reason).toMatch(/^b{3999}…\[cut 2 chars\]$/);
+      expect(cut!.arguments).toMatchObject({ truncated: true, preview: expect.stringMatching(/^\{"s":"x(😀)+\ufffd$/) as unknown });
+      expect(cut!.details).not.toMatchObject({ sanitized: ["fallback"] });
     } finally {
       await writer.close();
     }

@@ -8,6 +8,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import type { DbTx } from "../db/client";
+import { storableText } from "../db/storable";
 import { openAuditSpool, type AuditSpool, type SpooledRow } from "./audit-spool";
 import { redactor, storedArguments } from "./redaction";
 import { fallbackRow, storableRow } from "./storable-row";
@@ -55,7 +56,8 @@ function redactRow(row: AuditRow): AuditRow {
     arguments: args && typeof args === "object" && !Array.isArray(args) ? storedArguments(r, args as Record<string, unknown>) : r.value(args),
     reason: row.reason === null ? null : r.text(row.reason),
     ...(row.details !== undefined && { details: r.value(row.details) }),
-    ...(row.intent && { intent: r.text(row.intent.slice(0, 2000)) }),
+    // Cut where a surrogate pair stays whole: half of one could not be stored.
+    ...(row.intent && { intent: r.text(storableText(row.intent, 2000).text) }),
   };
 }
 
@@ -219,7 +221,8 @@ export function createAuditWriter(sink: AuditSink, opts: AuditWriterOptions = {}
   async function write(batch: Pending[]) {
     // While older rows wait in the spool (those of a crashed process too), newer ones queue behind them: the log
     // keeps its order.
-    if ((await spool)?.pending()) return toSpool(batch, new Error("the audit spool is being replayed"));
+    if (opts.spoolDir && !opened) await spool;
+    if (opened?.pending()) return toSpool(batch, new Error("the audit spool is being replayed"));
     try {
       await insert(batch.map((p) => p.row));
       for (const p of batch) p.resolve();
