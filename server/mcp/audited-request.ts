@@ -1,7 +1,7 @@
 // Requests other than tools/call (listings, resources/read, prompts/get, completion/complete) are audited too,
 // committed before the answer leaves: one event per gateway request. The writer redacts what is stored (a
-// resource's URI; of prompt and completion arguments only the names are kept). If the event cannot be
-// committed, the answer is withheld.
+// resource's URI; of prompt and completion arguments only the names are kept). If the event can be neither
+// committed nor spooled (audit/audit-writer.ts), the answer is withheld.
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { auditWriterFor } from "../audit/audit-writer";
 import type { RequestContext } from "../context";
