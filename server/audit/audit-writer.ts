@@ -5,10 +5,10 @@
 // database refuses is retried row by row (a row it still refuses, in a last-resort ASCII form), and rows the
 // database cannot take at all are fsync'd to a local spool before their calls are answered and replayed in
 // order when it is back (audit-spool.ts).
-import { randomUUID } from "node:crypto";
 import pg from "pg";
 import type { DbTx } from "../db/client";
 import { storableText } from "../db/storable";
+import { eventId } from "./event-id";
 import { openAuditSpool, type AuditSpool, type SpooledRow } from "./audit-spool";
 import { redactor, storedArguments } from "./redaction";
 import { fallbackRow, storableRow } from "./storable-row";
@@ -307,7 +307,7 @@ export function createAuditWriter(sink: AuditSink, opts: AuditWriterOptions = {}
     write(row) {
       return new Promise<void>((resolve, reject) => {
         // Made storable before redaction, so the row records what was sanitized (redaction hides NUL too).
-        queue.push({ row: { ...redactRow(storableRow(row)), eventId: randomUUID(), occurredAt: new Date().toISOString() }, resolve, reject });
+        queue.push({ row: { ...redactRow(storableRow(row)), eventId: eventId(), occurredAt: new Date().toISOString() }, resolve, reject });
         flushing ??= flush();
       });
     },
