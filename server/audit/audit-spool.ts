@@ -16,8 +16,8 @@ export type AuditSpool = {
   oldestSince(): number | null;
   /** Appends the rows and fsyncs them; resolves once they would survive a crash. */
   append(rows: SpooledRow[]): Promise<void>;
-  /** The oldest `n` pending rows (left in place until `committed`). */
-  head(n: number): SpooledRow[];
+  /** The oldest pending rows, at most `n` (left in place until `committed`). */
+  head(n: number): Promise<SpooledRow[]>;
   /** The oldest `n` rows are in the database; once none is left the files are emptied. */
   committed(n: number): Promise<void>;
   close(): Promise<void>;
@@ -35,27 +35,38 @@ function alive(pid: number): boolean {
   }
 }
 
-async function readRows(file: string, onError: (err: unknown, file: string) => void): Promise<SpooledRow[]> {
-  const rows: SpooledRow[] = [];
+type Segment = { file: string; handle?: FileHandle; offset: number; rows: number };
+
+/** Valid rows of a file (a torn line is reported and not counted) and the first one's time. */
+async function countRows(file: string, onError: (err: unknown, file: string) => void): Promise<{ rows: number; first: number | null }> {
+  let rows = 0;
+  let first: number | null = null;
   for (const line of (await readFile(file, "utf8")).split("\n")) {
     if (!line) continue;
     try {
-      rows.push(JSON.parse(line) as SpooledRow);
+      const r = JSON.parse(line) as SpooledRow;
+      first ??= Date.parse(r.occurredAt);
+      rows++;
     } catch (err) {
       // Only the line being written when a process died can be torn; its call was never answered.
       onError(err, file);
     }
   }
-  return rows;
+  return { rows, first };
 }
 
-/** Opens this process's spool in `dir`, claiming (and loading, to replay first) the files of dead processes. */
+const READ_CHUNK = 1 << 20;
+
+/**
+ * Opens this process's spool in `dir`, claiming the files of dead processes (replayed first). Rows stay on disk
+ * only (a long outage must not fill memory): the replay reads them back a batch at a time.
+ */
 export async function openAuditSpool(dir: string, onError: (err: unknown, file: string) => void = () => undefined): Promise<AuditSpool> {
   await mkdir(dir, { recursive: true });
   const self = `${String(process.pid)}-${randomBytes(6).toString("hex")}`;
-  const own = path.join(dir, `${self}.jsonl`);
-  const files: string[] = [];
-  const rows: SpooledRow[] = [];
+  const own: Segment = { file: path.join(dir, `${self}.jsonl`), offset: 0, rows: 0 };
+  const segments: Segment[] = [];
+  let oldest: number | null = null;
   const names = (await readdir(dir)).filter((n) => n.endsWith(".jsonl")).sort();
   for (const [i, name] of names.entries()) {
     const pid = Number(name.split("-")[0]);
@@ -66,15 +77,18 @@ export async function openAuditSpool(dir: string, onError: (err: unknown, file: 
     } catch {
       continue; // another starting process took it
     }
-    files.push(claimed);
-    rows.push(...(await readRows(claimed, onError)));
+    const { rows, first } = await countRows(claimed, onError);
+    if (!rows) {
+      await unlink(claimed).catch(() => undefined);
+      continue;
+    }
+    segments.push({ file: claimed, offset: 0, rows });
+    oldest ??= first;
   }
-  rows.sort((a, b) => a.occurredAt.localeCompare(b.occurredAt));
-  openHere.add(`${self}.jsonl`);
-  for (const f of files) openHere.add(path.basename(f));
+  openHere.add(path.basename(own.file));
+  for (const s of segments) openHere.add(path.basename(s.file));
 
-  let handle: FileHandle | undefined;
-  // Appends and the emptying of the files never interleave.
+  // Appends, reads and the emptying of files never interleave.
   let chain: Promise<unknown> = Promise.resolve();
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
     const next = chain.then(fn);
@@ -85,38 +99,91 @@ export async function openAuditSpool(dir: string, onError: (err: unknown, file: 
     const d = await open(dir, "r");
     await d.sync().finally(() => d.close());
   };
+  const pending = () => segments.reduce((n, s) => n + s.rows, 0);
+  /** Byte lengths of the rows the last head() returned, so committed() knows how far to move. */
+  let headBytes: number[] = [];
+
+  async function readHead(seg: Segment, n: number): Promise<SpooledRow[]> {
+    const handle = seg.handle ?? (await open(seg.file, "r"));
+    try {
+      const rows: SpooledRow[] = [];
+      headBytes = [];
+      let pos = seg.offset;
+      let carry = Buffer.alloc(0);
+      let skipped = 0;
+      while (rows.length < n) {
+        const chunk = Buffer.alloc(READ_CHUNK);
+        const { bytesRead } = await handle.read(chunk, 0, READ_CHUNK, pos);
+        if (!bytesRead) break;
+        pos += bytesRead;
+        let buf = Buffer.concat([carry, chunk.subarray(0, bytesRead)]);
+        let nl: number;
+        while (rows.length < n && (nl = buf.indexOf(10)) >= 0) {
+          const line = buf.subarray(0, nl).toString("utf8");
+          buf = buf.subarray(nl + 1);
+          try {
+            rows.push(JSON.parse(line) as SpooledRow);
+            headBytes.push(skipped + nl + 1);
+            skipped = 0;
+          } catch {
+            skipped += nl + 1; // a torn line (reported when the file was claimed): passed over with the next row
+          }
+        }
+        carry = buf;
+      }
+      return rows;
+    } finally {
+      if (!seg.handle) await handle.close();
+    }
+  }
 
   return {
-    pending: () => rows.length,
-    oldestSince: () => (rows[0] ? Date.parse(rows[0].occurredAt) : null),
+    pending,
+    oldestSince: () => (pending() ? oldest : null),
     append: (batch) =>
       serial(async () => {
-        if (!handle) {
-          handle = await open(own, "a");
+        if (!own.handle) {
+          own.handle = await open(own.file, "a+");
           await syncDir(); // the new file's name survives a crash too
+          segments.push(own);
         }
-        await handle.appendFile(batch.map((r) => `${JSON.stringify(r)}\n`).join(""));
-        await handle.datasync();
-        rows.push(...batch);
+        await own.handle.appendFile(batch.map((r) => `${JSON.stringify(r)}\n`).join(""));
+        await own.handle.datasync();
+        if (!pending() && batch[0]) oldest = Date.parse(batch[0].occurredAt);
+        own.rows += batch.length;
       }),
-    head: (n) => rows.slice(0, n),
+    head: (n) =>
+      serial(async () => {
+        const seg = segments.find((s) => s.rows > 0);
+        if (!seg) return [];
+        const rows = await readHead(seg, Math.min(n, seg.rows));
+        if (rows[0]) oldest = Date.parse(rows[0].occurredAt);
+        return rows;
+      }),
     committed: (n) =>
       serial(async () => {
-        rows.splice(0, n);
-        if (rows.length) return;
-        for (const f of files.splice(0)) await unlink(f).catch(() => undefined);
-        if (handle) {
-          await handle.truncate(0);
-          await handle.datasync();
+        const seg = segments.find((s) => s.rows > 0);
+        if (!seg) return;
+        seg.offset += headBytes.slice(0, n).reduce((a, b) => a + b, 0);
+        seg.rows -= n;
+        if (seg.rows > 0) return;
+        if (seg !== own) {
+          segments.splice(segments.indexOf(seg), 1);
+          await unlink(seg.file).catch(() => undefined);
+        } else if (!pending()) {
+          // Everything is in the database: the own file starts again empty.
+          await own.handle!.truncate(0);
+          await own.handle!.datasync();
+          own.offset = 0;
         }
       }),
     close: () =>
       serial(async () => {
-        await handle?.close();
-        handle = undefined;
-        if (!rows.length) await unlink(own).catch(() => undefined);
-        openHere.delete(`${self}.jsonl`);
-        for (const f of files) openHere.delete(path.basename(f));
+        await own.handle?.close();
+        own.handle = undefined;
+        if (!own.rows) await unlink(own.file).catch(() => undefined);
+        openHere.delete(path.basename(own.file));
+        for (const s of segments) openHere.delete(path.basename(s.file));
       }),
   };
 }

@@ -242,7 +242,8 @@ describe("audit writer on PostgreSQL", () => {
       for (const f of await readdir(spoolDir)) lines.push(...(await readFile(path.join(spoolDir, f), "utf8")).split("\n").filter(Boolean));
       return lines;
     };
-    const writer = createAuditWriter(pgSink(proxy.url), { spoolDir, timeoutMs: 2_000 });
+    // Batches of two: the replay reads the spool back from disk a batch at a time.
+    const writer = createAuditWriter(pgSink(proxy.url), { spoolDir, timeoutMs: 2_000, maxBatch: 2 });
     const names = ["down-1", "down-2", "down-3"];
     let copy: string[] | undefined;
     try {
@@ -272,7 +273,7 @@ describe("audit writer on PostgreSQL", () => {
     if (!copy) throw new Error("nothing was spooled");
     const fresh = { ...(JSON.parse(copy[2]!) as Record<string, unknown>), eventId: randomUUID(), toolName: "down-4" };
     await writeFile(path.join(crashed, "999999999-dead.jsonl"), [...copy, JSON.stringify(fresh), '{"eventId":"torn'].join("\n"));
-    const next = createAuditWriter(pgSink(testDatabaseUrl()), { spoolDir: crashed });
+    const next = createAuditWriter(pgSink(testDatabaseUrl()), { spoolDir: crashed, maxBatch: 2 });
     try {
       await next.write(row("after-restart"));
       await next.replayed?.();

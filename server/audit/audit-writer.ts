@@ -275,7 +275,7 @@ export function createAuditWriter(sink: AuditSink, opts: AuditWriterOptions = {}
     const s = opened;
     let pause = 100;
     while (s?.pending() && !closed) {
-      const rows = s.head(maxBatch);
+      const rows = await s.head(maxBatch);
       try {
         try {
           await insert(rows);
