@@ -2,6 +2,8 @@
 // take NUL and lone surrogates on the run's real PostgreSQL: made storable instead of failing the write.
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
+import { recordAudit } from "../audit/record-audit";
+import { systemContext } from "../context";
 import { createMcpSession } from "../mcp/mcp-sessions";
 import { createStreamEventStore } from "../mcp/stream-events";
 import { insertUser } from "../test/contexts";
@@ -26,6 +28,14 @@ describe("storable Json columns", () => {
     const row = await db.mcpSession.findUniqueOrThrow({ where: { id } });
     expect(row.clientInfo).toEqual({ name: "evil\u2400client", version: "\ufffd" });
     expect(row.capabilities).toEqual({ "x\u2400": {} });
+  });
+
+  it("an admin or security event (recordAudit) with NUL and lone surrogates in its text and details is stored, flagged", async () => {
+    const requestId = randomUUID();
+    await recordAudit(db, systemContext("test", requestId), { action: "auth.login_failed", category: "security", status: "denied", targetId: "t\u0000", reason: "bad \ud800", details: { email: "a\u0000@example.test", "k\udc00": 1 } });
+    const row = await db.auditEvent.findFirstOrThrow({ where: { requestId } });
+    expect(row).toMatchObject({ targetId: "t\u2400", reason: "bad \ufffd" });
+    expect(row.details).toMatchObject({ "k\ufffd": 1, sanitized: expect.arrayContaining(["targetId", "details"]) as unknown });
   });
 
   it("an SSE event echoing NUL and lone surrogates is stored for resumption", async () => {
