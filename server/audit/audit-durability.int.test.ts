@@ -21,7 +21,7 @@ describe("audit durability", () => {
 
   beforeAll(async () => {
     dataDir = await tempDir("audit-durability-data");
-    env = await setUpGatewayTest(db, "audit-durability", { env: { DATA_DIR: dataDir } });
+    env = await setUpGatewayTest(db, "audit-durability", { env: { DATA_DIR: dataDir }, tasks: { thresholdMs: 0, sweepIntervalMs: 200 } });
     gw = env.gateways[0]!;
     fixtureDir = env.dir;
     const { server } = await gw.gateway.registry.register(env.admin, misbehavingServer(fixtureDir, { slug: "dur" }));
@@ -123,6 +123,17 @@ describe("audit durability", () => {
     // Written straight to the database again.
     await agents[0]!.client.callTool({ name: "dur__counted", arguments: { name: "after-spool" } });
     expect(await db.auditEvent.count({ where: { action: "tool.called", arguments: { path: ["name"], equals: "after-spool" } } })).toBe(1);
+  });
+
+  it("a task whose upstream answers with text PostgreSQL cannot store finishes, and its end is audited", async () => {
+    await gw.gateway.registry.updateTool(env.admin, "dur__fail", { async: true });
+    await agents[2]!.client.callTool({ name: "dur__fail", arguments: { garbled: true } });
+    const task = await waitUntil("the garbled task to finish", async () => {
+      const t = await db.task.findFirst({ where: { toolName: "dur__fail" }, orderBy: { createdAt: "desc" } });
+      return t?.status === "FAILED" && t;
+    });
+    expect(task.errorMessage).toBe("failed \u2400 on \ufffd purpose");
+    expect(await db.auditEvent.count({ where: { action: "task.failed", taskId: task.id } })).toBe(1);
   });
 
   it("events of upstream calls name their MCP session, on /mcp and on /mcp/s/<server>", async () => {
