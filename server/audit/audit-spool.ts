@@ -62,7 +62,8 @@ const READ_CHUNK = 1 << 20;
  * only (a long outage must not fill memory): the replay reads them back a batch at a time.
  */
 export async function openAuditSpool(dir: string, onError: (err: unknown, file: string) => void = () => undefined): Promise<AuditSpool> {
-  await mkdir(dir, { recursive: true });
+  // Audit rows (redacted, but still who did what): readable by the gateway's user alone.
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   const self = `${String(process.pid)}-${randomBytes(6).toString("hex")}`;
   const own: Segment = { file: path.join(dir, `${self}.jsonl`), offset: 0, rows: 0 };
   const segments: Segment[] = [];
@@ -143,7 +144,7 @@ export async function openAuditSpool(dir: string, onError: (err: unknown, file: 
     append: (batch) =>
       serial(async () => {
         if (!own.handle) {
-          own.handle = await open(own.file, "a+");
+          own.handle = await open(own.file, "a+", 0o600);
           await syncDir(); // the new file's name survives a crash too
           segments.push(own);
         }
