@@ -1,5 +1,6 @@
 // Who is asking, passed explicitly through every server operation.
 import type { Role } from "./db/client";
+import { storableText } from "./db/storable";
 
 export type Actor = { type: "user"; userId: string; email: string; role: Role } | { type: "system"; name: string };
 
@@ -19,4 +20,12 @@ export function systemContext(name: string, requestId = crypto.randomUUID()): Re
 
 export function actorUserId(ctx: RequestContext): string | undefined {
   return ctx.actor.type === "user" ? ctx.actor.userId : undefined;
+}
+
+/**
+ * The request id of one JSON-RPC request of an MCP session: the session's id and the request's own. The client
+ * chooses the latter (any string): made storable and short, since tasks, approvals and audit rows keep it.
+ */
+export function mcpRequestId(sessionRequestId: string, id: string | number): string {
+  return `${sessionRequestId}:${storableText(String(id), 200).text}`;
 }

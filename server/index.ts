@@ -1,4 +1,5 @@
 // Composition root: every service of the gateway is built here from explicit dependencies.
+import path from "node:path";
 import type { TCreateUser, TPageQuery, TUpdateUser } from "../lib/schemas";
 import { attachAuditWriter, createAuditWriter, pgSink, type AuditWriter } from "./audit/audit-writer";
 import { deleteExpiredAudit, DEFAULT_AUDIT_RETENTION_DAYS } from "./audit/audit-retention";
@@ -119,7 +120,11 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       const agentAuth = createSessionAuth({ db, bus, logger });
       const policy = createPolicyCache({ db, bus });
       // Tool calls' audit events: group-committed over a small pool of their own (the pipeline finds it by db).
-      const audit = createAuditWriter(pgSink(databaseUrl));
+      const audit = createAuditWriter(pgSink(databaseUrl), {
+        // Events the database cannot take now wait here, fsync'd, and are replayed in order when it is back.
+        spoolDir: path.join(config.dataDir, "audit-spool"),
+        onError: (err, msg) => logger.error({ err }, msg),
+      });
       attachAuditWriter(db, audit);
       // Encrypted secrets (SECRETS_KEY or DATA_DIR/secrets.key), resolved into launches and scrubbed from logs.
       const secrets = createSecretStore({ db, dataDir: config.dataDir, key: config.secretsKey, onUndecryptable: (err, name) => logger.error({ err, secret: name }, "a stored secret cannot be decrypted") });

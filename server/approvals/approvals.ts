@@ -11,6 +11,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { TApproval, TApprovalDecisionInput, TApprovalDetail, TApprovalPage, TApprovalQuery, TApprovalReveal, TApprovalStatus } from "../../lib/approval-schemas";
 import { toPage } from "../../lib/pagination";
+import { storableText } from "../db/storable";
 import { auditWriterFor, type AuditRow } from "../audit/audit-writer";
 import type { RequestContext } from "../context";
 import { toJson, type Approval, type Db, type DbTx, type Prisma, type Role, type Task } from "../db/client";
@@ -192,7 +193,8 @@ export function createApprovals(deps: { db: Db; logger: Logger; engine: TaskEngi
       arguments: toJson(call.arguments),
       argumentsRedacted: toJson(redactor().value(call.arguments)),
       argumentsHash: hashArguments(call.arguments),
-      justification: justification?.slice(0, 2000) ?? null,
+      // The caller's own words: made storable (NUL, lone surrogates) as the audit row's intent is.
+      justification: justification === null ? null : storableText(justification, 2000).text,
       ruleId: why.ruleId ?? null,
       reason: why.reason.slice(0, 2000),
       requiredApprovals: Math.min(2, Math.max(1, call.tool.requiredApprovals ?? 1)),

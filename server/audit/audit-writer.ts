@@ -1,9 +1,19 @@
 // Group commit for audit events on the request path. A call waits until its event is committed, but calls
 // that finish together share one multi-row INSERT and one commit: the first event is written at once (a lone
 // call pays one insert, no timer), and the events that arrive while inserts run go into the next one.
-import pg from "pg";
+// Nothing data-dependent can lose an event: every row is made storable first (storable-row.ts), a batch the
+// database refuses is retried row by row (a row it still refuses, in a last-resort ASCII form), and rows the
+// database cannot take at all are fsync'd to a local spool before their calls are answered and replayed in
+// order when it is back (audit-spool.ts).
 import type { DbTx } from "../db/client";
+import { storableText } from "../db/storable";
+import { insertRows, prismaSink, refusedAsData, type AuditSink } from "./audit-sink";
+import { eventId } from "./event-id";
+import { openAuditSpool, type AuditSpool, type SpooledRow } from "./audit-spool";
 import { redactor, storedArguments } from "./redaction";
+import { fallbackRow, storableRow } from "./storable-row";
+
+export { pgSink, prismaSink, type AuditSink } from "./audit-sink";
 
 /** The columns an audit event written here may set; the rest keep their defaults. */
 export type AuditRow = {
@@ -48,7 +58,8 @@ function redactRow(row: AuditRow): AuditRow {
     arguments: args && typeof args === "object" && !Array.isArray(args) ? storedArguments(r, args as Record<string, unknown>) : r.value(args),
     reason: row.reason === null ? null : r.text(row.reason),
     ...(row.details !== undefined && { details: r.value(row.details) }),
-    ...(row.intent && { intent: r.text(row.intent.slice(0, 2000)) }),
+    // Cut where a surrogate pair stays whole: half of one could not be stored.
+    ...(row.intent && { intent: r.text(storableText(row.intent, 2000).text) }),
   };
 }
 
@@ -60,80 +71,103 @@ export type AuditWriter = {
   close(): Promise<void>;
   /** Write lag, read by the /metrics scrape (metrics/gateway-metrics.ts). */
   stats?(): AuditWriterStats;
+  /** Resolves once the spool has been replayed into the database (or the writer closes). */
+  replayed?(): Promise<void>;
 };
 
 /** Rows handed over but not yet committed (queued or in the batch being inserted), since when the oldest waits, and the last batch. */
-export type AuditWriterStats = { pending: number; oldestPendingSince: number | null; lastBatch: { rows: number; ms: number; ok: boolean } | null };
+export type AuditWriterStats = {
+  pending: number;
+  oldestPendingSince: number | null;
+  lastBatch: { rows: number; ms: number; ok: boolean } | null;
+  /** Rows in the local spool waiting for the database, since when the oldest waits, and how many were replayed. */
+  spool?: { pending: number; oldestSince: number | null; replayed: number } | null;
+};
 
-/** Where the INSERT goes: node-postgres (the gateway's own small pool) or a Prisma client. */
-export type AuditSink = { execute(sql: string, json: string): Promise<unknown>; close?(): Promise<void> };
+type Pending = { row: SpooledRow; resolve(): void; reject(err: unknown): void };
 
-export function prismaSink(db: DbTx): AuditSink {
-  return { execute: (sql, json) => db.$executeRawUnsafe(sql, json) };
-}
+export type AuditWriterOptions = {
+  maxBatch?: number;
+  timeoutMs?: number;
+  /** Where rows go when the database cannot take them (DATA_DIR/audit-spool); none: such calls are answered with an error. */
+  spoolDir?: string;
+  /** Problems the writer handles itself but someone should hear of (spool unreadable, replay failing). */
+  onError?: (err: unknown, msg: string) => void;
+};
 
-/** Half the CPU of a Prisma raw statement per insert (measured: 0.26 vs 0.62 ms), and off Prisma's pool. */
-export function pgSink(databaseUrl: string): AuditSink {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2, connectionTimeoutMillis: 5_000 });
-  pool.on("error", () => undefined); // a dropped idle connection is replaced on the next insert
-  return { execute: (sql, json) => pool.query(sql, [json]), close: () => pool.end() };
-}
-
-const COLUMNS = [
-  "occurredAt",
-  "requestId",
-  "action",
-  "category",
-  "actorType",
-  "userId",
-  "ip",
-  "endpoint",
-  "serverSlug",
-  "toolName",
-  "mcpSessionId",
-  "agentId",
-  "sessionId",
-  "targetType",
-  "details",
-  "arguments",
-  "decision",
-  "ruleId",
-  "reason",
-  "status",
-  "errorCode",
-  "durationMs",
-  "resultBytes",
-  "truncated",
-  "upstreamVersion",
-  "approvalId",
-  "taskId",
-  "intent",
-] as const;
-const LIST = COLUMNS.map((c) => `"${c}"`).join(", ");
-// One parameter whatever the batch size: the rows as a JSON array, typed by the table's own row type.
-const INSERT_SQL = `INSERT INTO audit_events (${LIST}) SELECT ${LIST} FROM json_populate_recordset(NULL::audit_events, $1::json)`;
-
-type Pending = { row: AuditRow & { occurredAt: string }; resolve(): void; reject(err: unknown): void };
-
-export function createAuditWriter(sink: AuditSink, opts: { maxBatch?: number; timeoutMs?: number } = {}): AuditWriter {
+export function createAuditWriter(sink: AuditSink, opts: AuditWriterOptions = {}): AuditWriter {
   const maxBatch = opts.maxBatch ?? 500;
   const timeoutMs = opts.timeoutMs ?? 10_000;
+  const onError = opts.onError ?? (() => undefined);
   let queue: Pending[] = [];
   let flushing: Promise<void> | undefined;
   let inFlight: { rows: number; since: number } | undefined;
   let lastBatch: AuditWriterStats["lastBatch"] = null;
+  let replayed = 0;
+  let closed = false;
+  let opened: AuditSpool | undefined;
+  // Opened at once: the files of a process that crashed are replayed at start, before anything newer.
+  const spool: Promise<AuditSpool | undefined> = opts.spoolDir
+    ? openAuditSpool(opts.spoolDir, (err, file) => onError(err, `a torn line in the audit spool ${file} was skipped`)).then(
+        (s) => {
+          opened = s;
+          if (s.pending()) replay();
+          return s;
+        },
+        (err: unknown) => {
+          onError(err, "the audit spool cannot be opened; calls whose events the database refuses are answered with an error");
+          return undefined;
+        },
+      )
+    : Promise.resolve(undefined);
 
-  // A hung database must not hold calls forever: past the timeout the batch fails (its calls answer with an
-  // error) and the next batch is tried.
-  async function insert(rows: Pending["row"][]) {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`the audit insert took longer than ${timeoutMs} ms`)), timeoutMs);
-    });
+  const insert = (rows: SpooledRow[]) => insertRows(sink, rows, timeoutMs);
+
+  /** One row, then its fallback form if the database refused it as data; rethrows what it could not write. */
+  async function insertOne(row: SpooledRow) {
     try {
-      await Promise.race([sink.execute(INSERT_SQL, JSON.stringify(rows)), timeout]);
-    } finally {
-      clearTimeout(timer);
+      await insert([row]);
+    } catch (err) {
+      if (!refusedAsData(err)) throw err;
+      await insert([fallbackRow(row, err instanceof Error ? err.message : String(err))]);
+    }
+  }
+
+  /** Calls are answered once their rows are fsync'd in the spool; without one, with the database's error. */
+  async function toSpool(batch: Pending[], cause: unknown) {
+    const s = await spool;
+    try {
+      if (!s) throw cause;
+      await s.append(batch.map((p) => p.row));
+    } catch (err) {
+      for (const p of batch) p.reject(err);
+      return;
+    }
+    for (const p of batch) p.resolve();
+    replay();
+  }
+
+  async function write(batch: Pending[]) {
+    // While older rows wait in the spool (those of a crashed process too), newer ones queue behind them: the log
+    // keeps its order.
+    if (opts.spoolDir && !opened) await spool;
+    if (opened?.pending()) return toSpool(batch, new Error("the audit spool is being replayed"));
+    try {
+      await insert(batch.map((p) => p.row));
+      for (const p of batch) p.resolve();
+      return;
+    } catch (err) {
+      if (!refusedAsData(err)) return toSpool(batch, err);
+    }
+    // One row the database refuses must not take the others down: each is tried alone.
+    for (const [i, p] of batch.entries()) {
+      try {
+        await insertOne(p.row);
+        p.resolve();
+      } catch (err) {
+        if (refusedAsData(err)) await toSpool([p], err);
+        else return toSpool(batch.slice(i), err);
+      }
     }
   }
 
@@ -143,36 +177,88 @@ export function createAuditWriter(sink: AuditSink, opts: { maxBatch?: number; ti
       queue = queue.length <= maxBatch ? [] : queue.slice(maxBatch);
       const started = performance.now();
       inFlight = { rows: batch.length, since: Date.parse(batch[0]!.row.occurredAt) };
-      try {
-        await insert(batch.map((p) => p.row));
-        lastBatch = { rows: batch.length, ms: performance.now() - started, ok: true };
-        for (const p of batch) p.resolve();
-      } catch (err) {
-        lastBatch = { rows: batch.length, ms: performance.now() - started, ok: false };
-        for (const p of batch) p.reject(err);
-      }
+      let ok = true;
+      const failed = (p: Pending) => (err: unknown) => {
+        ok = false;
+        p.reject(err);
+      };
+      await write(batch.map((p) => ({ ...p, reject: failed(p) })));
+      lastBatch = { rows: batch.length, ms: performance.now() - started, ok };
       inFlight = undefined;
     }
     flushing = undefined;
+  }
+
+  // Replay: the spool's rows in order, a batch at a time, until it is empty; while the database refuses, again
+  // after a growing pause (100 ms to 5 s). Close ends the pause.
+  let replaying: Promise<void> | undefined;
+  let wake: (() => void) | undefined;
+  function replay() {
+    replaying ??= replayAll().finally(() => {
+      replaying = undefined;
+      // Rows appended after the loop saw an empty spool but before it ended would wait for the next failure.
+      if (opened?.pending() && !closed) replay();
+    });
+  }
+  async function replayAll() {
+    const s = opened;
+    let pause = 100;
+    while (s?.pending() && !closed) {
+      try {
+        const rows = await s.head(maxBatch);
+        if (!rows.length) throw new Error(`the audit spool counts ${String(s.pending())} rows but none could be read`);
+        try {
+          await insert(rows);
+          await s.committed(rows.length);
+          replayed += rows.length;
+        } catch (err) {
+          if (!refusedAsData(err)) throw err;
+          await insertOne(rows[0]!);
+          await s.committed(1);
+          replayed += 1;
+        }
+        pause = 100;
+      } catch (err) {
+        onError(err, `replaying the audit spool failed (${String(s.pending())} rows wait); trying again in ${String(pause)} ms`);
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, pause);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        pause = Math.min(pause * 2, 5_000);
+      }
+    }
   }
 
   const drain = () => flushing ?? Promise.resolve();
   return {
     write(row) {
       return new Promise<void>((resolve, reject) => {
-        queue.push({ row: { ...redactRow(row), occurredAt: new Date().toISOString() }, resolve, reject });
+        // Made storable before redaction, so the row records what was sanitized (redaction hides NUL too).
+        queue.push({ row: { ...redactRow(storableRow(row)), eventId: eventId(), occurredAt: new Date().toISOString() }, resolve, reject });
         flushing ??= flush();
       });
     },
     drain,
+    /** Resolves when the spool is empty (or the writer closes). */
+    replayed: async () => {
+      while (replaying) await replaying;
+    },
     async close() {
       await drain();
+      closed = true;
+      wake?.();
+      await replaying;
+      await (await spool)?.close();
       await sink.close?.();
     },
     stats: () => ({
       pending: (inFlight?.rows ?? 0) + queue.length,
       oldestPendingSince: inFlight?.since ?? (queue[0] ? Date.parse(queue[0].row.occurredAt) : null),
       lastBatch,
+      spool: opened ? { pending: opened.pending(), oldestSince: opened.oldestSince(), replayed } : null,
     }),
   };
 }

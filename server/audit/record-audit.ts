@@ -1,9 +1,11 @@
 // Writes one audit event of an admin change or a security event, in the caller's transaction; reason and
-// details go through the same redaction as tool calls' events (audit-writer.ts).
+// details go through the same redaction as tool calls' events (audit-writer.ts), and the row is made storable
+// (NUL, lone surrogates, oversized values) the same way, so a hostile email or name cannot fail the change.
 import type { DbTx } from "../db/client";
 import type { Prisma } from "../db/client";
 import type { RequestContext } from "../context";
 import { redactor } from "./redaction";
+import { storableRow } from "./storable-row";
 
 export type AuditInput = {
   action: string;
@@ -18,7 +20,7 @@ export type AuditInput = {
 
 export async function recordAudit(db: DbTx, ctx: RequestContext, input: AuditInput): Promise<void> {
   await db.auditEvent.create({
-    data: {
+    data: storableRow({
       requestId: ctx.requestId,
       action: input.action,
       category: input.category ?? "admin",
@@ -32,6 +34,6 @@ export async function recordAudit(db: DbTx, ctx: RequestContext, input: AuditInp
       reason: input.reason === undefined ? null : redactor().text(input.reason),
       ...(input.details === undefined ? {} : { details: redactor().value(input.details) as Prisma.InputJsonValue }),
       endpoint: ctx.via,
-    },
+    }),
   });
 }

@@ -9,6 +9,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { DEFAULT_REDACTION_SETTINGS, ZRedactionSettings, type TRedactionSettings } from "../../lib/redaction-schemas";
 import type { Db, DbTx } from "../db/client";
+import { storableText } from "../db/storable";
 import type { ChangeBus } from "../events/change-bus";
 import { publishChange } from "../events/change-bus";
 
@@ -156,7 +157,8 @@ export function storedArguments(r: Redactor, args: Record<string, unknown>): unk
   const redacted = r.value(args);
   const json = JSON.stringify(redacted);
   if (json.length <= MAX_STORED_CHARS) return redacted;
-  return { truncated: true, bytes: Buffer.byteLength(json), keys: Object.keys(args), preview: json.slice(0, MAX_STORED_CHARS) };
+  // storableText: half a surrogate pair left by the cut is replaced (PostgreSQL cannot store it).
+  return { truncated: true, bytes: Buffer.byteLength(json), keys: Object.keys(args), preview: storableText(json.slice(0, MAX_STORED_CHARS)).text };
 }
 
 // ── the process's redactor ─────────────────────────────────────────────────────────────────────────────

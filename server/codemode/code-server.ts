@@ -7,7 +7,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { approvalToolDefinitions, callApprovalTool, isApprovalTool } from "../approvals/approval-tools";
-import type { RequestContext } from "../context";
+import { mcpRequestId, type RequestContext } from "../context";
 import { GATEWAY_INFO, type AggregateSession } from "../mcp/build-aggregate-server";
 import { auditedRequest } from "../mcp/audited-request";
 import { refuseInvalidToolName } from "../mcp/refuse-invalid-tool-name";
@@ -122,7 +122,7 @@ export function buildCodeModeServer(deps: CodeModeDeps, session: AggregateSessio
     capabilities: { tools: { listChanged: true } },
     instructions: "Find tools with search_tools, then call them from a program with execute_code. Calls are checked, bounded and audited by Portcullis.",
   });
-  const requestCtx = (id: string | number): RequestContext => ({ ...session.ctx, requestId: `${session.ctx.requestId}:${String(id)}` });
+  const requestCtx = (id: string | number): RequestContext => ({ ...session.ctx, requestId: mcpRequestId(session.ctx.requestId, id) });
   const access = () => sessionAccess(deps.policy, session.grant);
   const gatewayInfo = (target: string, args: Record<string, unknown>) => ({
     action: "tool.called" as const,
@@ -167,17 +167,19 @@ export function buildCodeModeServer(deps: CodeModeDeps, session: AggregateSessio
       const parsed = ZExecute.safeParse(args);
       if (!parsed.success) invalid(parsed.error);
       const { code, timeoutMs, language, privacy } = parsed.data;
+      // The program itself is kept (redacted, bounded by the writer): an incident can be read from the audit alone.
+      const runInfo = { ...gatewayInfo(name, args), arguments: { code, ...(language && { language }), ...(timeoutMs !== undefined && { timeoutMs }), ...(privacy !== undefined && { privacy }) } };
       // Runs are counted per agent session (each of its tool calls is counted again by the pipeline).
       const admitted = deps.runGate && session.sessionKey ? await deps.runGate.admit(session.sessionKey) : undefined;
       if (admitted && "code" in admitted) {
-        const refused = { ...gatewayInfo(name, args), denied: { code: admitted.code, reason: admitted.message } };
+        const refused = { ...runInfo, denied: { code: admitted.code, reason: admitted.message } };
         return auditedRequest(deps, ctx, refused, () => Promise.reject(new Error("unreachable")), () =>
           toolError(admitted.code, admitted.message, { retryAfterSeconds: admitted.retryAfterSeconds }),
         );
       }
-      return auditedRequest(deps, ctx, gatewayInfo(name, args), () =>
+      return auditedRequest(deps, ctx, runInfo, () =>
         cancellable(deps.bus, session.mcpSessionId, extra.requestId, extra.signal, async (signal) => {
-          const { run } = await runProgram(deps, { grant: session.grant, ctx, bucket: session.bucket, sessionKey: session.sessionKey, signal }, code, {
+          const { run } = await runProgram(deps, { grant: session.grant, ctx, bucket: session.bucket, sessionKey: session.sessionKey, mcpSessionId: session.mcpSessionId, signal }, code, {
             ...(timeoutMs !== undefined && { timeoutMs }),
             ...(language && { language }),
             ...(privacy !== undefined && { privacy }),

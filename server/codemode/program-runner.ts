@@ -4,10 +4,10 @@
 // `skills.*` (the prelude) reach the caller's own workspace.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "../context";
+import { auditedRequest } from "../mcp/audited-request";
 import type { AggregateDeps } from "../mcp/build-aggregate-server";
 import type { CallNotes } from "../pipeline/types";
 import type { SessionGrant } from "../policy/evaluate";
-import { auditedRequest } from "../mcp/audited-request";
 import { invalidToolName } from "../mcp/refuse-invalid-tool-name";
 import { printableToolName } from "../registry/gateway-name";
 import { taskContextOf } from "../tasks/task-tools";
@@ -28,7 +28,7 @@ export type CodeModeDeps = AggregateDeps & {
 };
 
 /** Whose program it is: the grant decides what its calls may do. */
-export type ProgramScope = { grant: SessionGrant; ctx: RequestContext; bucket: number; sessionKey?: string | undefined; signal: AbortSignal; endpoint?: "code" | "console" };
+export type ProgramScope = { grant: SessionGrant; ctx: RequestContext; bucket: number; sessionKey?: string | undefined; mcpSessionId?: string | undefined; signal: AbortSignal; endpoint?: "code" | "console" };
 
 /** One call the program made, for the playground's list and the caller's own account. */
 export type InnerCall = {
@@ -86,7 +86,7 @@ export async function runProgram(
     if (vault) args = vault.restore(args);
     if (serverSlug === WORKSPACE_SERVER || serverSlug === SKILLS_SERVER) return workspaceCall(serverSlug, tool, (args ?? {}) as Record<string, unknown>);
     const gatewayName = `${serverSlug}__${tool}`;
-    const malformed = invalidToolName({ endpoint: scope.endpoint ?? "code", serverSlug: "", mcpSessionId: undefined, name: gatewayName, arguments: args });
+    const malformed = invalidToolName({ endpoint: scope.endpoint ?? "code", serverSlug: "", mcpSessionId: scope.mcpSessionId, name: gatewayName, arguments: args });
     const started = performance.now();
     const record = (status: InnerCall["status"], notes: CallNotes, extra: Partial<InnerCall> = {}) =>
       calls.push({ tool: malformed ? printableToolName(gatewayName) : gatewayName, status, decision: notes.decision ?? null, code: notes.errorCode ?? null, durationMs: Math.round((performance.now() - started) * 10) / 10, ...extra });
@@ -99,7 +99,10 @@ export async function runProgram(
     const resolved = await deps.registry.resolveTool(gatewayName, scope.bucket);
     if ("error" in resolved) {
       record("refused", { errorCode: "unknown_tool" });
-      return { ok: false, error: { name: "UnknownTool", code: "unknown_tool", message: resolved.error } };
+      const refused: BridgeAnswer = { ok: false, error: { name: "UnknownTool", code: "unknown_tool", message: resolved.error } };
+      // Refused before the pipeline, and an audit event all the same (as on /mcp), under the caller's request id.
+      const info = { action: "tool.called" as const, endpoint: scope.endpoint ?? "code", serverSlug, target: gatewayName, argumentKeys: Object.keys(args ?? {}), mcpSessionId: scope.mcpSessionId, denied: { code: "unknown_tool", reason: resolved.error } };
+      return auditedRequest(deps, scope.ctx, info, () => Promise.resolve(refused), () => refused);
     }
     const tc = taskContextOf(scope.grant, "mcp/code", {});
     const notes: CallNotes = {};
@@ -110,6 +113,7 @@ export async function runProgram(
         arguments: (args ?? {}) as Record<string, unknown>,
         endpoint: scope.endpoint ?? "code",
         sessionKey: scope.sessionKey,
+        mcpSessionId: scope.mcpSessionId,
         grant: scope.grant,
         // Inline: the call runs to its end inside the program (never a task); the context only lets a
         // HIGH-tier call be held for a person.

@@ -1,7 +1,7 @@
 // Requests other than tools/call (listings, resources/read, prompts/get, completion/complete) are audited too,
 // committed before the answer leaves: one event per gateway request. The writer redacts what is stored (a
-// resource's URI; of prompt and completion arguments only the names are kept). If the event cannot be
-// committed, the answer is withheld.
+// resource's URI; of prompt and completion arguments only the names are kept). If the event can be neither
+// committed nor spooled (audit/audit-writer.ts), the answer is withheld.
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { auditWriterFor } from "../audit/audit-writer";
 import type { RequestContext } from "../context";
@@ -25,6 +25,8 @@ export type AuditedRequestInfo = {
   /** Resource URI, prompt, tool or reference name; the method for listings. */
   target: string;
   argumentKeys?: string[];
+  /** Arguments to keep in full instead of their names (execute_code's program), redacted and bounded by the writer. */
+  arguments?: Record<string, unknown> | undefined;
   upstreamVersion?: string | undefined;
   mcpSessionId?: string | undefined;
   /** Set when the session may not make this request: it is audited as a security event and refused, never sent. */
@@ -74,7 +76,7 @@ export async function auditedRequest<T>(
       serverSlug: info.serverSlug,
       toolName: info.action === "resource.read" || LIST_ACTIONS.includes(info.action) ? null : info.target,
       targetType: LIST_ACTIONS.includes(info.action) ? "listing" : { "resource.read": "resource", "prompt.fetched": "prompt", "completion.requested": "completion", "tool.called": "tool" }[info.action as string],
-      arguments: info.action === "resource.read" ? { uri: info.target } : { keys: info.argumentKeys ?? [] },
+      arguments: info.arguments ?? (info.action === "resource.read" ? { uri: info.target } : { keys: info.argumentKeys ?? [] }),
       decision: info.denied ? "deny" : "allow",
       ruleId: null,
       reason,

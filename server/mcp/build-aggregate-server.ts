@@ -18,7 +18,7 @@ import {
   ReadResourceRequestSchema,
   SetLevelRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { RequestContext } from "../context";
+import { mcpRequestId, type RequestContext } from "../context";
 import type { Db } from "../db/client";
 import { approvalToolDefinitions, callApprovalTool, isApprovalTool } from "../approvals/approval-tools";
 import type { Approvals } from "../approvals/approvals";
@@ -84,7 +84,7 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
     instructions:
       "Tools and prompts from several servers, named <server>__<name>; resources keep their URIs. Calls are checked, bounded and audited by Portcullis.",
   });
-  const requestCtx = (id: string | number) => ({ ...session.ctx, requestId: `${session.ctx.requestId}:${String(id)}` });
+  const requestCtx = (id: string | number) => ({ ...session.ctx, requestId: mcpRequestId(session.ctx.requestId, id) });
   const routes = () => deps.registry.visibleServers(session.bucket);
   const upstream = <T>(route: ServerRoute, signal: AbortSignal, fn: (client: Client) => Promise<T>) =>
     deps.pool.request(route.serverId, route.role, (conn) => fn(conn.client), signal);
@@ -145,6 +145,7 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
           meta: req.params._meta,
           endpoint: "mcp",
           sessionKey: session.sessionKey,
+          mcpSessionId: session.mcpSessionId,
           grant: session.grant,
           task,
           signal,

@@ -31,6 +31,8 @@ const unwrap = (stored: unknown): unknown =>
 export function createStreamEventStore(db: Db, mcpSessionId: string): EventStore {
   return {
     async storeEvent(streamId, message) {
+      // The stored copy (served only to a client that resumes) is made storable: an answer echoing a NUL or a
+      // lone surrogate would otherwise fail its store, and the SDK would never send it.
       const [row] = await db.$queryRaw<{ id: bigint }[]>`
         INSERT INTO mcp_stream_events ("mcpSessionId", "streamId", message) VALUES (${mcpSessionId}, ${streamId}, ${storable(JSON.stringify(message))}::jsonb) RETURNING id`;
       if (++storedSinceSweep >= 1000) {

@@ -296,6 +296,36 @@ export function createGatewayMetrics({ db, logger, live, timeoutMs = 2_000 }: Ga
     (st) => st.reaped,
   );
 
+  // The local audit spool (audit/audit-spool.ts): rows the database could not take, waiting to be replayed.
+  const spoolPending = new Gauge({
+    name: "portcullis_audit_spool_pending_rows",
+    help: "Audit events of this process fsync'd to the local spool because the database could not take them, not yet replayed",
+    registers,
+    collect() {
+      spoolPending.set(live()?.audit.stats?.().spool?.pending ?? 0);
+    },
+  });
+  const spoolAge = new Gauge({
+    name: "portcullis_audit_spool_oldest_seconds",
+    help: "Age of the oldest audit event waiting in the local spool (0 when it is empty)",
+    registers,
+    collect() {
+      const since = live()?.audit.stats?.().spool?.oldestSince ?? null;
+      spoolAge.set(since === null ? 0 : Math.max(0, (Date.now() - since) / 1000));
+    },
+  });
+  let replayedSeen = 0;
+  const spoolReplayed = new Counter({
+    name: "portcullis_audit_spool_replayed_rows_total",
+    help: "Audit events replayed from the local spool into the database",
+    registers,
+    collect() {
+      const n = live()?.audit.stats?.().spool?.replayed ?? 0;
+      if (n > replayedSeen) spoolReplayed.inc(n - replayedSeen);
+      replayedSeen = Math.max(replayedSeen, n);
+    },
+  });
+
   const merged = Registry.merge([metricsRegistry, registry]);
   return { contentType: merged.contentType, scrape: () => merged.metrics() };
 }

@@ -1,6 +1,7 @@
 // Outermost step: one audit event per tool call, committed before the answer leaves, even when a later step
-// throws. Events of calls that finish together are committed together (audit/audit-writer.ts). If the event
-// cannot be committed the call is answered with an error, never with an unaudited result. Arguments are stored
+// throws. Events of calls that finish together are committed together (audit/audit-writer.ts); an event the
+// database cannot take is fsync'd to the local spool first. If it can be neither committed nor spooled the call
+// is answered with an error, never with an unaudited result. Arguments are stored
 // redacted (server/audit/redaction.ts), with the caller's stated intent (`_meta.intent`) kept apart.
 import { auditWriterFor, type AuditRow } from "../audit/audit-writer";
 import type { DbTx } from "../db/client";
@@ -49,6 +50,7 @@ export function auditCall(db: DbTx, logger: Logger): Middleware {
       ip: ctx.ip ?? null,
       agentId: call.grant?.agentId ?? null,
       sessionId: call.grant?.agentSessionId ?? null,
+      mcpSessionId: call.mcpSessionId ?? null,
       endpoint: call.endpoint,
       serverSlug: call.tool.serverSlug,
       toolName: call.tool.gatewayName,

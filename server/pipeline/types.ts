@@ -39,6 +39,8 @@ export type ToolCall = {
   endpoint: "mcp" | "server" | "code" | "console";
   /** The MCP session (or agent session) the call belongs to, for per-session limits and audit. */
   sessionKey?: string | undefined;
+  /** The MCP session (`mcp-session-id`) the call came in on, recorded with its audit event. */
+  mcpSessionId?: string | undefined;
   signal: AbortSignal;
   onProgress?: ((p: { progress: number; total?: number | undefined; message?: string | undefined }) => void) | undefined;
   /** What the caller's agent session (or, from the console, the user) may use; no grant, no call. */

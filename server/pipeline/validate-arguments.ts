@@ -4,6 +4,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { unstorablePath } from "../db/storable";
 import { toolError } from "./tool-error";
 import type { Middleware, ResolvedTool } from "./types";
 
@@ -71,6 +72,17 @@ export function formatValidationErrors(errors: ErrorObject[]): { path: string; r
 
 export function validateArguments(): Middleware {
   return (next) => async (call, ctx, notes) => {
+    // Text PostgreSQL cannot store (NUL, a lone UTF-16 surrogate, which has no UTF-8 form to send either) is
+    // refused here: a held call, a task and its audit event must keep the arguments exactly as they ran.
+    const unstorable = unstorablePath(call.arguments);
+    if (unstorable) {
+      notes.decision = "deny";
+      notes.errorCode = "invalid_arguments";
+      notes.reason = `${unstorable} contains a NUL character or a lone UTF-16 surrogate`;
+      return toolError("invalid_arguments", `Invalid arguments for ${call.tool.gatewayName}: ${notes.reason}, which cannot be sent or stored. Remove it and call again.`, {
+        problems: [{ path: unstorable, rule: "storable_text", message: notes.reason }],
+      });
+    }
     const validate = validatorFor(call.tool);
     if (validate instanceof Error) {
       notes.errorCode = "invalid_arguments";

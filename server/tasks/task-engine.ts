@@ -16,6 +16,7 @@ import type { TTaskStatus } from "../../lib/task-schemas";
 import { auditWriterFor } from "../audit/audit-writer";
 import type { RequestContext } from "../context";
 import { toJson, type Db, type DbTx, type Task } from "../db/client";
+import { storableText } from "../db/storable";
 import type { ChangeBus } from "../events/change-bus";
 import { publishChange } from "../events/change-bus";
 import type { Logger } from "../logger";
@@ -361,10 +362,9 @@ export function createTaskEngine(deps: {
     if ("result" in outcome) {
       const failed = outcome.result.isError === true;
       status = failed ? "FAILED" : "SUCCEEDED";
-      const message = failed
-        ? ((outcome.result.content ?? []).find((c) => c.type === "text")?.text.slice(0, 2000) ??
-          "The tool reported an error.")
-        : null;
+      const text = (outcome.result.content ?? []).find((c) => c.type === "text")?.text;
+      // The upstream's own words, made storable: a NUL would fail the task's final write and strand it RUNNING.
+      const message = failed ? (text === undefined ? "The tool reported an error." : storableText(text, 2000).text) : null;
       data = {
         status,
         result: toJson(outcome.result),
@@ -376,7 +376,7 @@ export function createTaskEngine(deps: {
     } else {
       status = "FAILED";
       const message = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
-      data = { status, errorCode: "internal", errorMessage: message.slice(0, 2000) };
+      data = { status, errorCode: "internal", errorMessage: storableText(message, 2000).text };
     }
     const row = await deps.db.$transaction(async (tx) => {
       const changed = await tx.task.updateMany({

@@ -17,6 +17,7 @@ import {
   type JSONRPCRequest,
   type LoggingLevel,
 } from "@modelcontextprotocol/sdk/types.js";
+import { mcpRequestId } from "../../context";
 import type { Db } from "../../db/client";
 import { approvalToolDefinitions, callApprovalTool, isApprovalTool } from "../../approvals/approval-tools";
 import type { Approvals } from "../../approvals/approvals";
@@ -99,7 +100,7 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
   async function answerTasks(request: JSONRPCRequest): Promise<Record<string, unknown> | undefined> {
     if (!owner) return undefined;
     const params = (request.params ?? {}) as Params;
-    const ctx = { ...view.ctx, requestId: `${view.ctx.requestId}:${String(request.id)}` };
+    const ctx = { ...view.ctx, requestId: mcpRequestId(view.ctx.requestId, request.id) };
     const store = mcpTaskStore(taskDeps, ctx, owner);
     const taskId = str(params.taskId);
     switch (request.method) {
@@ -164,7 +165,7 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
       // Listings are audited like every other request (tools/call, reads and prompts audit themselves).
       const listing = listActionOf(request.method);
       if (!listing) return await run();
-      const ctx = { ...view.ctx, requestId: `${view.ctx.requestId}:${String(request.id)}` };
+      const ctx = { ...view.ctx, requestId: mcpRequestId(view.ctx.requestId, request.id) };
       return await auditedRequest(deps, ctx, { action: listing, endpoint, serverSlug: slug, target: request.method, upstreamVersion: route.version, mcpSessionId: view.mcpSessionId }, run);
     } finally {
       // The notifications relayed for this request (logging, …) go out before its answer.
@@ -176,7 +177,7 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
 
   async function dispatch(request: JSONRPCRequest, route: ServerRoute, live: LiveSession, signal: AbortSignal): Promise<Record<string, unknown>> {
     const params = (request.params ?? {}) as Params;
-    const ctx = { ...view.ctx, requestId: `${view.ctx.requestId}:${String(request.id)}` };
+    const ctx = { ...view.ctx, requestId: mcpRequestId(view.ctx.requestId, request.id) };
     const progressToken = params._meta?.progressToken;
     // Progress goes out one notification at a time, and the answer after the last: each send stores its event
     // first (resumable streams), so concurrent sends could overtake one another, or the answer could close the
@@ -243,6 +244,7 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
             meta: params._meta,
             endpoint: "server",
             sessionKey: view.sessionKey,
+            mcpSessionId: view.mcpSessionId,
             grant: view.grant,
             task: taskContextOf(view.grant, endpoint, params),
             signal,

@@ -1,0 +1,84 @@
+// Where the audit writer's INSERT goes, and how: one statement per batch, idempotent by eventId, bounded in time,
+// and which of its failures say the data was refused (worth retrying row by row) rather than the database.
+import pg from "pg";
+import type { DbTx } from "../db/client";
+import type { SpooledRow } from "./audit-spool";
+
+/** Where the INSERT goes: node-postgres (the gateway's own small pool) or a Prisma client. */
+export type AuditSink = { execute(sql: string, json: string): Promise<unknown>; close?(): Promise<void> };
+
+export function prismaSink(db: DbTx): AuditSink {
+  return { execute: (sql, json) => db.$executeRawUnsafe(sql, json) };
+}
+
+/** Half the CPU of a Prisma raw statement per insert (measured: 0.26 vs 0.62 ms), and off Prisma's pool. */
+export function pgSink(databaseUrl: string): AuditSink {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2, connectionTimeoutMillis: 5_000 });
+  pool.on("error", () => undefined); // a dropped idle connection is replaced on the next insert
+  return { execute: (sql, json) => pool.query(sql, [json]), close: () => pool.end() };
+}
+
+const COLUMNS = [
+  "eventId",
+  "occurredAt",
+  "requestId",
+  "action",
+  "category",
+  "actorType",
+  "userId",
+  "ip",
+  "endpoint",
+  "serverSlug",
+  "toolName",
+  "mcpSessionId",
+  "agentId",
+  "sessionId",
+  "targetType",
+  "details",
+  "arguments",
+  "decision",
+  "ruleId",
+  "reason",
+  "status",
+  "errorCode",
+  "durationMs",
+  "resultBytes",
+  "truncated",
+  "upstreamVersion",
+  "approvalId",
+  "taskId",
+  "intent",
+] as const;
+const LIST = COLUMNS.map((c) => `"${c}"`).join(", ");
+// One parameter whatever the batch size: the rows as a JSON array, typed by the table's own row type. A row
+// already there (a spool replay after a crash, an insert that timed out but committed) is skipped.
+const INSERT_SQL = `INSERT INTO audit_events (${LIST}) SELECT ${LIST} FROM json_populate_recordset(NULL::audit_events, $1::json) ON CONFLICT ("eventId") DO NOTHING`;
+
+
+/**
+ * Inserts the rows in one statement. A hung database must not hold calls forever: past `timeoutMs` the insert
+ * counts as failed (its rows are spooled; if it commits after all, the replay skips them by eventId).
+ */
+export async function insertRows(sink: AuditSink, rows: SpooledRow[], timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the audit insert took longer than ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    await Promise.race([sink.execute(INSERT_SQL, JSON.stringify(rows)), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The database refused the row itself (SQLSTATE class 22 data exception, 23 constraint, 54 limit): trying the
+ * rows one by one, and a row in its fallback form, can help. Anything else (no connection, a timeout, a
+ * shutdown) says the database is not taking writes now: the rows go to the spool.
+ */
+export function refusedAsData(err: unknown): boolean {
+  const e = err as { code?: unknown; meta?: { code?: unknown }; cause?: { code?: unknown } };
+  const code = [e.code, e.meta?.code, e.cause?.code].find((c): c is string => typeof c === "string" && /^[0-9A-Z]{5}$/.test(c));
+  return !!code && /^(22|23|54)/.test(code);
+}
+
