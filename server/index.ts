@@ -354,6 +354,9 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
             bus: c.bus,
             authenticate: (token) => c.caches.agents.authenticate(token),
             endpointExists: async (e) => e.kind !== "server" || (await c.registry.resolveServer(e.slug, 0)) !== null,
+            abandon: (e, session) => {
+              if (e.kind === "server") c.sessions.abandon(session.mcpSessionId);
+            },
             serve: async (e, session, transport) => {
               const taskTools = { pollSeconds: c.tasks.options.pollSeconds, maxOutputBytes: GATEWAY_LIMITS.maxOutputBytes };
               const deps = { registry: c.registry, pipeline: c.pipeline, pool: c.pool, bus: c.bus, db, logger, sessions: c.sessions, policy: c.caches.policy, taskTools, approvals: c.approvals };

@@ -48,6 +48,8 @@ export type McpHttpDeps = {
   endpointExists(endpoint: McpEndpoint): Promise<boolean>;
   /** Attaches the endpoint's message handling (an SDK Server, or the transparent relay) to this request's transport. */
   serve(endpoint: McpEndpoint, session: McpSessionView, transport: WebStandardStreamableHTTPServerTransport): Promise<void>;
+  /** An initialize the transport refused (its answer not 200): what `serve` set aside for the session is given up. */
+  abandon?(endpoint: McpEndpoint, session: McpSessionView): void;
   maxRequestBytes: number;
   /** Host names allowed besides IP literals and localhost (see rebindingRefusal). */
   allowedHosts: readonly string[];
@@ -232,7 +234,7 @@ async function serveMcpRequest(deps: McpHttpDeps, req: Request, endpoint: McpEnd
       capabilities: init.params.capabilities,
     });
     response.headers.set("mcp-session-id", view.mcpSessionId);
-  }
+  } else if (init) deps.abandon?.(endpoint, view);
   return response;
 }
 

@@ -230,6 +230,13 @@ export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: L
       void claim(mcpSessionId, route, owner).displaced;
     },
     /**
+     * The initialize that reserved a slot was refused by the transport and never reached the relay: the slot is
+     * freed at once. (Waiting for the connect timeout let a burst of malformed initializes fill every limit.)
+     */
+    abandon(mcpSessionId: string): void {
+      if (!live.has(mcpSessionId) && !connecting.has(mcpSessionId)) capacity.release(mcpSessionId);
+    },
+    /**
      * This process's upstream session for `mcpSessionId`, connected (and its state replayed from PostgreSQL)
      * when missing or when the session's version now runs elsewhere (promote, rollback, canary change).
      * `lease` (the request that will use it) is registered in flight before the session is returned, so no

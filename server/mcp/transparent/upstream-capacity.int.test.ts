@@ -133,6 +133,23 @@ describe("/mcp/s/<slug> upstream process limits", () => {
     expect(sampleValue(m, "portcullis_transparent_upstream_processes", { server: "cap-a" })).toBe(2);
   });
 
+  it("POST /mcp/s/<slug> initialize – an initialize the transport refuses (406) gives its reserved slot back at once", async () => {
+    await startGateway();
+    const [token] = await user();
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(url("cap-a"), {
+        method: "POST",
+        headers: { authorization: `Bearer ${token!}`, "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "capacity-test", version: "1" } } }),
+      });
+      expect(res.status).toBe(406);
+    }
+    expect(sampleValue(await metrics(), "portcullis_transparent_upstream_processes", { server: "cap-a" }) ?? 0).toBe(0);
+    // Held until the connect timeout, the refused ones filled the agent session's limit of 2: this was a 503.
+    const ok = await initialize("cap-a", token!);
+    expect(ok.status).toBe(200);
+  });
+
   it("POST /mcp/s/<slug> initialize – over the session limit, the agent's longest-idle process is closed for the new one", async () => {
     await startGateway();
     const [token] = await user();
