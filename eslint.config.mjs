@@ -17,8 +17,14 @@ export const serverBoundary = {
         ],
         patterns: [
           { group: ["react/*", "react-dom/*"], message: "server/ must not import React." },
-          { group: ["next/*", "next-auth", "next-auth/*"], message: "server/ is plain TypeScript: no Next.js. Put the adapter in app/." },
-          { group: ["@/app", "@/app/*", "**/app/*", "@/components/*", "**/components/*"], message: "server/ must not import app/ or components/." },
+          {
+            group: ["next/*", "next-auth", "next-auth/*"],
+            message: "server/ is plain TypeScript: no Next.js. Put the adapter in app/.",
+          },
+          {
+            group: ["@/app", "@/app/*", "**/app/*", "@/components/*", "**/components/*"],
+            message: "server/ must not import app/ or components/.",
+          },
         ],
       },
     ],
@@ -26,7 +32,17 @@ export const serverBoundary = {
 };
 
 export default tseslint.config(
-  { ignores: [".next/**", "node_modules/**", "server/db/generated/**", ".data/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },
+  {
+    ignores: [
+      ".next/**",
+      "node_modules/**",
+      "server/db/generated/**",
+      ".data/**",
+      "test-results/**",
+      "playwright-report/**",
+      "next-env.d.ts",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -34,7 +50,10 @@ export default tseslint.config(
     // small files; the default limit of 8 is about speed, which a dozen does not change measurably).
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ["*.mjs", "scripts/*.mjs", "server/test/fixtures/*.mjs"], maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 16 },
+        projectService: {
+          allowDefaultProject: ["*.mjs", "scripts/*.mjs", "server/test/fixtures/*.mjs"],
+          maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 16,
+        },
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -45,7 +64,11 @@ export default tseslint.config(
       "@typescript-eslint/require-await": "off",
     },
   },
-  { files: ["**/*.mjs"], ...tseslint.configs.disableTypeChecked, languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly" } } },
+  {
+    files: ["**/*.mjs"],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly" } },
+  },
   { files: ["**/*.tsx"], plugins: { "react-hooks": reactHooks }, rules: reactHooks.configs.recommended.rules },
   serverBoundary,
 );
