@@ -158,8 +158,13 @@ export function createTaskEngine(deps: {
     status: "PENDING" | "RUNNING" | "AWAITING_APPROVAL",
     startedAt?: Date,
   ) {
+    // created_at is when the call was made, started_at when it began running, both on this clock (the dedupe
+    // window reads created_at against it too). A call that runs here was made when it started: an adopted one
+    // (after the threshold) is dated by its start, not by its adoption, so created_at <= started_at always.
+    const createdAt = startedAt ?? new Date();
     return {
       status,
+      createdAt,
       origin,
       ownerId: tc.ownerId,
       agentSessionId: tc.agentSessionId,
@@ -172,7 +177,7 @@ export function createTaskEngine(deps: {
       maxAttempts: call.tool.retryable ? opts.maxAttempts : 1,
       requestId: ctx.requestId,
       endpoint: tc.endpoint,
-      ...(status === "RUNNING" && { runnerId, startedAt: startedAt ?? new Date(), attempts: 1 }),
+      ...(status === "RUNNING" && { runnerId, startedAt: createdAt, attempts: 1 }),
     };
   }
 
