@@ -407,6 +407,8 @@ export function createTaskEngine(deps: {
   async function auditTransition(t: Task, toolName: string) {
     const durationMs = t.startedAt && t.finishedAt ? t.finishedAt.getTime() - t.startedAt.getTime() : null;
     try {
+      // The event names the agent, as its call's event does (the row keeps only the session).
+      const agent = t.agentSessionId ? await deps.db.agentSession.findUnique({ where: { id: t.agentSessionId }, select: { agentId: true } }) : null;
       await auditWriterFor(deps.db).write({
         requestId: t.requestId,
         action: t.status === "RUNNING" ? "task.started" : `task.${t.status.toLowerCase()}`,
@@ -417,6 +419,7 @@ export function createTaskEngine(deps: {
         endpoint: t.endpoint,
         serverSlug: toolName.split("__")[0] ?? null,
         toolName,
+        agentId: agent?.agentId ?? null,
         sessionId: t.agentSessionId,
         targetType: "task",
         taskId: t.id,

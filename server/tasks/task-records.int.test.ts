@@ -1,13 +1,14 @@
-// A task's times read in order: created_at is when the call was made, started_at when it began running, so
-// created_at <= started_at <= finished_at for every way a call becomes a task (adopted after the threshold,
-// claimed under an idempotency key, queued for a worker).
+// A task's row and its audit events read right. Its times are in order: created_at is when the call was made,
+// started_at when it began running, so created_at <= started_at <= finished_at for every way a call becomes a
+// task (adopted after the threshold, claimed under an idempotency key, queued for a worker). Its events name
+// the agent and the session, as its call's event does.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { firstText, misbehavingServer, setUpGatewayTest, waitUntil, type Agent, type GatewayTestEnv } from "../test/gateway-harness";
 import { createTestDb } from "../test/test-db";
 
 type Accepted = { task_id: string; status: string };
 
-describe("task timestamps", () => {
+describe("task rows and events", () => {
   const db = createTestDb();
   let env: GatewayTestEnv;
   let agent: Agent;
@@ -50,6 +51,15 @@ describe("task timestamps", () => {
     expect(t.origin).toBe("idempotent");
     expect(t.createdAt.getTime()).toBeLessThanOrEqual(t.startedAt!.getTime());
     await cancel(accepted.task_id);
+  });
+
+  it("a task's transitions, its cancellation included, are audited with the agent's name and session", async () => {
+    const { accepted } = await call("slow__hang", {});
+    await cancel(accepted.task_id);
+    const session = await db.agentSession.findUniqueOrThrow({ where: { id: (await row(accepted.task_id)).agentSessionId! } });
+    const events = await db.auditEvent.findMany({ where: { taskId: accepted.task_id }, orderBy: { id: "asc" } });
+    expect(events.map((e) => e.action)).toEqual(expect.arrayContaining(["tool.called", "task.started", "task.canceled"]));
+    for (const e of events) expect({ action: e.action, agentId: e.agentId, sessionId: e.sessionId }).toEqual({ action: e.action, agentId: session.agentId, sessionId: session.id });
   });
 
   it("a queued call starts when a worker takes it, after it was created", async () => {
