@@ -404,7 +404,8 @@ export function createTaskEngine(deps: {
   }
 
   /** One audit event per transition (started, and each way a task ends), linked to the submitting request. */
-  async function auditTransition(t: Task, toolName: string) {
+  /** `by`: who caused the transition (an approver's rejection), its actor; the task's owner otherwise. */
+  async function auditTransition(t: Task, toolName: string, by?: RequestContext) {
     const durationMs = t.startedAt && t.finishedAt ? t.finishedAt.getTime() - t.startedAt.getTime() : null;
     try {
       // The event names the agent, as its call's event does (the row keeps only the session).
@@ -413,9 +414,9 @@ export function createTaskEngine(deps: {
         requestId: t.requestId,
         action: t.status === "RUNNING" ? "task.started" : `task.${t.status.toLowerCase()}`,
         category: "gateway",
-        actorType: "user",
-        userId: t.ownerId,
-        ip: null,
+        actorType: by?.actor.type ?? "user",
+        userId: by ? (by.actor.type === "user" ? by.actor.userId : null) : t.ownerId,
+        ip: by?.ip ?? null,
         endpoint: t.endpoint,
         serverSlug: toolName.split("__")[0] ?? null,
         toolName,
