@@ -31,6 +31,7 @@ export const ZCodeRunResult = z
     logs: z.array(z.string()),
     calls: z.array(ZInnerCall).meta({ description: "Each tool call the program made, in order of completion, with the gateway's decision" }),
     toolCalls: z.number().int(),
+    workspaceOps: z.number().int().meta({ description: "workspace.* and skills.* calls, not counted in toolCalls" }),
     durationMs: z.number(),
     truncated: z.boolean(),
     requestId: z.string().meta({ description: "The audit events of the run and its calls carry this request id" }),

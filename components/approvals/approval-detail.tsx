@@ -31,6 +31,7 @@ import { ArgumentsTable } from "./arguments-table";
 import { DecisionPanel } from "./decision-panel";
 import { RevokeButton } from "./revoke-button";
 import { useApprovalEvents } from "./use-approval-events";
+import { APPROVER_DECISION_LABEL } from "@/lib/status-labels";
 
 const APPROVALS = { href: "/approvals", label: "Approvals" };
 
@@ -230,7 +231,7 @@ function Decisions({ approval: a }: { approval: TApprovalDetail }) {
                 <span
                   className={d.decision === "approve" ? "font-medium text-emerald-700" : "font-medium text-red-700"}
                 >
-                  {d.decision === "approve" ? "Approved" : "Rejected"}
+                  {APPROVER_DECISION_LABEL[d.decision]}
                 </span>{" "}
                 by <span className="break-all">{d.approverEmail}</span>
               </p>

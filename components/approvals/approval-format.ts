@@ -1,22 +1,9 @@
 // How the Approvals page names, times and explains requests: plain functions, shared by the queue, the
 // history and the detail page (and unit-tested).
 import { typeOf, type Schema } from "@/components/tools/json-schema";
-import type { TApproval, TApprovalKind, TApprovalStatus } from "@/lib/approval-schemas";
+import type { TApproval, TApprovalStatus } from "@/lib/approval-schemas";
 
-export const STATUS_LABEL: Record<TApprovalStatus, string> = {
-  PENDING: "Pending",
-  APPROVED: "Approved",
-  REJECTED: "Rejected",
-  EXPIRED: "Expired",
-  USED: "Approved",
-  CANCELED: "Withdrawn",
-};
-
-export const KIND_LABEL: Record<TApprovalKind, string> = {
-  CALL: "Held call",
-  ADVANCE: "Asked in advance",
-  STANDING: "Standing approval",
-};
+export { APPROVAL_KIND_LABEL as KIND_LABEL, APPROVAL_STATUS_LABEL as STATUS_LABEL } from "@/lib/status-labels";
 
 /** The statuses the History tab can filter by ("Approved" covers an approved call that has run, USED). */
 export const HISTORY_FILTERS: readonly { id: string; label: string; statuses: readonly TApprovalStatus[] }[] = [

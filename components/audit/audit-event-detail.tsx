@@ -13,6 +13,7 @@ import { Breadcrumbs } from "@/components/servers/breadcrumbs";
 import { Tag } from "@/components/tools/tier-badge";
 import { card } from "@/components/ui";
 import type { TAuditEvent, TAuditEventDetail } from "@/lib/audit-schemas";
+import { APPROVAL_STATUS_LABEL, APPROVER_DECISION_LABEL, labelOf, TASK_ORIGIN_LABEL, TASK_STATUS_LABEL } from "@/lib/status-labels";
 import { auditEventKey, auditHref, getAuditEvent } from "./audit-api";
 import { DECISION_LABEL, formatMs, statusOf } from "./audit-format";
 
@@ -42,7 +43,7 @@ export function AuditEventDetail({ id }: { id: string }) {
   return <EventPage detail={query.data} />;
 }
 
-function EventPage({ detail }: { detail: TAuditEventDetail }) {
+export function EventPage({ detail }: { detail: TAuditEventDetail }) {
   const e = detail.event;
   const status = statusOf(e.status);
   return (
@@ -95,7 +96,7 @@ function Summary({ e }: { e: TAuditEvent }) {
     ["Agent session", <span key="s" className="font-mono text-xs break-all">{e.sessionId ?? "—"}</span>],
     ["Server", e.serverSlug ?? "—"],
     ["Endpoint", e.endpoint ?? "—"],
-    ["Decision", e.decision ? (DECISION_LABEL[e.decision] ?? e.decision) : "—"],
+    ["Decision", e.decision ? labelOf(DECISION_LABEL, e.decision) : "—"],
     ["Rule", e.ruleId ?? "—"],
     ["Error code", e.errorCode ? <code key="c" className="font-mono text-xs text-red-700">{e.errorCode}</code> : "—"],
     ["Duration", formatMs(e.durationMs)],
@@ -123,11 +124,12 @@ function Summary({ e }: { e: TAuditEvent }) {
 function StoryStep({ s, current }: { s: TAuditEvent; current: boolean }) {
   const status = statusOf(s.status);
   const facts = [
-    s.decision && `decision ${DECISION_LABEL[s.decision] ?? s.decision}`,
+    s.decision && `decision ${labelOf(DECISION_LABEL, s.decision)}`,
     s.ruleId && `rule ${s.ruleId}`,
     s.errorCode && `error ${s.errorCode}`,
     s.durationMs !== null && formatMs(s.durationMs),
     s.userEmail ?? (s.actorType === "system" ? "system" : null),
+    s.agentId && `agent ${s.agentId}`,
   ].filter(Boolean);
   return (
     <li
@@ -182,7 +184,7 @@ function ApprovalCard({ a }: { a: NonNullable<TAuditEventDetail["approval"]> }) 
       name="approval"
       title="Approval"
       fields={[
-        ["Status", a.status],
+        ["Status", labelOf(APPROVAL_STATUS_LABEL, a.status)],
         ["Asked by", <span key="r" className="break-all">{a.requesterEmail}</span>],
         ["Asked", formatDateTime(a.createdAt)],
         ["Decided", formatDateTime(a.decidedAt, "Not yet")],
@@ -195,7 +197,7 @@ function ApprovalCard({ a }: { a: NonNullable<TAuditEventDetail["approval"]> }) 
         <ul className="mt-3 space-y-1 text-sm text-slate-700">
           {a.decisions.map((d) => (
             <li key={`${d.approverEmail}-${d.at}`} className="break-words">
-              {d.decision} by {d.approverEmail} · {formatDateTime(d.at)}
+              {labelOf(APPROVER_DECISION_LABEL, d.decision)} by {d.approverEmail} · {formatDateTime(d.at)}
               {d.comment && <span className="text-slate-500"> — {d.comment}</span>}
             </li>
           ))}
@@ -211,7 +213,8 @@ function TaskCard({ task }: { task: NonNullable<TAuditEventDetail["task"]> }) {
       name="task"
       title="Task"
       fields={[
-        ["Status", task.status],
+        ["Status", labelOf(TASK_STATUS_LABEL, task.status)],
+        ["How it became a task", labelOf(TASK_ORIGIN_LABEL, task.origin)],
         ["Error code", <span key="c" className="font-mono text-xs">{task.errorCode ?? "—"}</span>],
         ["Started", formatDateTime(task.startedAt, "Not yet")],
         ["Finished", formatDateTime(task.finishedAt, "Not yet")],

@@ -22,7 +22,7 @@ describe("audit console helpers", () => {
     expect(formatMs(1234)).toBe("1.23 s");
     expect(formatMs(30_000)).toBe("30.0 s");
     expect(statusOf("denied")).toEqual({ label: "Denied", tone: "amber" });
-    expect(statusOf("weird")).toEqual({ label: "weird", tone: "slate" });
+    expect(statusOf("weird")).toEqual({ label: "Weird", tone: "slate" });
   });
 
   it("round-trips datetime-local values through ISO instants", () => {

@@ -1,23 +1,15 @@
 // How audit values read in the console: status and decision words with their badge tones, totals, durations,
 // and the quick time ranges of the filter form.
 import type { TAuditPage } from "@/lib/audit-schemas";
+import { AUDIT_STATUS_LABEL, labelOf } from "@/lib/status-labels";
 
 export type Tone = "slate" | "red" | "amber" | "indigo" | "emerald";
 
-export const STATUS_LABEL: Record<string, { label: string; tone: Tone }> = {
-  ok: { label: "OK", tone: "emerald" },
-  error: { label: "Error", tone: "red" },
-  denied: { label: "Denied", tone: "amber" },
-  held: { label: "Held for approval", tone: "indigo" },
-};
+const STATUS_TONE: Record<string, Tone> = { ok: "emerald", error: "red", denied: "amber", held: "indigo" };
 
-export const DECISION_LABEL: Record<string, string> = {
-  allow: "Allowed",
-  deny: "Denied by policy",
-  require_approval: "Needs approval",
-};
+export { AUDIT_DECISION_LABEL as DECISION_LABEL } from "@/lib/status-labels";
 
-export const statusOf = (s: string) => STATUS_LABEL[s] ?? { label: s, tone: "slate" as Tone };
+export const statusOf = (s: string) => ({ label: labelOf(AUDIT_STATUS_LABEL, s), tone: STATUS_TONE[s] ?? "slate" });
 
 /** "1 event", "2,345 events", "about 510,000 events" (an estimate above the exact-count limit). */
 export function formatTotal(page: Pick<TAuditPage, "total" | "totalIsEstimate">): string {

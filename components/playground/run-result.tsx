@@ -56,7 +56,8 @@ function AuditLink({ requestId, startedAt }: { requestId: string; startedAt: num
 
 export function RunResult({ run, isAdmin, stale }: { run: FinishedRun; isAdmin: boolean; stale: boolean }) {
   const r = run.result;
-  const calls = `${r.toolCalls} tool call${r.toolCalls === 1 ? "" : "s"}`;
+  const calls =
+    `${r.toolCalls} tool call${r.toolCalls === 1 ? "" : "s"}` + (r.workspaceOps > 0 ? ` · ${r.workspaceOps} workspace operation${r.workspaceOps === 1 ? "" : "s"}` : "");
   return (
     <section aria-labelledby="run-heading" className={`${card} min-w-0 overflow-hidden ${stale ? "opacity-60" : ""}`} data-testid="run-output" aria-busy={stale}>
       <div className="flex flex-col gap-2 border-b border-slate-200 px-4 py-3 sm:flex-row sm:items-center sm:justify-between">

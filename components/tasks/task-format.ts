@@ -1,4 +1,5 @@
 // How the task monitor names, filters and measures tasks: plain functions, shared by the list and the detail.
+import { TASK_ORIGIN_LABEL } from "@/lib/status-labels";
 import { isTerminalTaskStatus, type TTask, type TTaskEvent, type TTaskStatus } from "@/lib/task-schemas";
 
 export type TaskFilter = { id: string; label: string; statuses: readonly TTaskStatus[] };
@@ -13,23 +14,8 @@ export const TASK_FILTERS: readonly TaskFilter[] = [
   { id: "canceled", label: "Canceled", statuses: ["CANCELED"] },
 ];
 
-export const STATUS_LABEL: Record<TTaskStatus, string> = {
-  PENDING: "Pending",
-  AWAITING_APPROVAL: "Awaiting approval",
-  RUNNING: "Running",
-  SUCCEEDED: "Succeeded",
-  FAILED: "Failed",
-  CANCELED: "Canceled",
-  EXPIRED: "Expired",
-};
 
-export const ORIGIN_LABEL: Record<TTask["origin"], string> = {
-  async: "Asynchronous tool",
-  threshold: "Ran past the wait threshold",
-  mcp_task: "Asked for as an MCP task",
-  idempotent: "Sent with an idempotency key",
-  approval: "High-risk call, held for approval",
-};
+export { TASK_ORIGIN_LABEL as ORIGIN_LABEL, TASK_STATUS_LABEL as STATUS_LABEL } from "@/lib/status-labels";
 
 export const isActive = (s: TTaskStatus) => !isTerminalTaskStatus(s);
 
@@ -141,7 +127,7 @@ export function describeEvent(e: TTaskEvent): string | null {
     }
     case "submitted": {
       const origin = str(d.origin);
-      return origin && origin in ORIGIN_LABEL ? ORIGIN_LABEL[origin as TTask["origin"]] : null;
+      return origin && origin in TASK_ORIGIN_LABEL ? TASK_ORIGIN_LABEL[origin as TTask["origin"]] : null;
     }
     default: {
       const text = [str(d.code), str(d.message) ?? str(d.reason)].filter(Boolean).join(": ");

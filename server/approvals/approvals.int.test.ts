@@ -151,6 +151,15 @@ describe("human approval", () => {
     expect(done.error_message).toContain("not during the freeze");
     expect(starts(t)).toBe(0);
     expect((await approvalStatus(agent, h.approval_id)).status).toBe("REJECTED");
+
+    // Who rejected is the events' actor, in the clear (the Who column); no text the gateway composed carries an
+    // address for redaction to mask beside it.
+    expect(done.error_message).toBe("Rejected by an approver: not during the freeze");
+    const events = await db.auditEvent.findMany({ where: { OR: [{ approvalId: h.approval_id }, { taskId: h.task_id }], action: { in: ["approval.rejected", "task.canceled"] } } });
+    expect(events.map((e) => ({ action: e.action, userId: e.userId, reason: e.reason })).sort((x, y) => x.action.localeCompare(y.action))).toEqual([
+      { action: "approval.rejected", userId: approverB.id, reason: "not during the freeze" },
+      { action: "task.canceled", userId: approverB.id, reason: "Rejected by an approver: not during the freeze" },
+    ]);
   });
 
   it("an agent canceling its held call withdraws the request from the approvers' queue", async () => {

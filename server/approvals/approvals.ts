@@ -347,7 +347,10 @@ export function createApprovals(deps: { db: Db; logger: Logger; engine: TaskEngi
       if (input.decision === "reject") {
         status = "REJECTED";
         await tx.approval.update({ where: { id }, data: { status, decidedAt: now, decisionComment: comment } });
-        const why = `Rejected by ${approverEmail}${comment ? `: ${comment}` : "."}`;
+        // The approver is named by structure (the task event's `by`, the audit events' actor), shown in the clear
+        // to those who may see it; this text reaches the agent and the audit log's reason, where redaction masks
+        // any address, so it names nobody.
+        const why = `Rejected by an approver${comment ? `: ${comment}` : "."}`;
         task = await endTask(tx, a.taskId, "CANCELED", "approval_rejected", why, { by: approverEmail, reason: comment, approvalId: id });
       } else {
         const approvals = await tx.approvalDecision.count({ where: { approvalId: id, decision: "approve" } });
@@ -403,7 +406,7 @@ export function createApprovals(deps: { db: Db; logger: Logger; engine: TaskEngi
     const action = input.decision === "reject" ? "approval.rejected" : outcome.status === "PENDING" ? "approval.approved_first" : "approval.approved";
     await audit({ action, reason: comment, decision: input.decision === "reject" ? "deny" : "allow" }, outcome.row, ctx);
     if (outcome.standing) await audit({ action: "approval.standing_granted", reason: comment, decision: "allow", details: { until: outcome.standing.standingUntil?.toISOString(), from: id } }, outcome.standing, ctx);
-    if (outcome.task) await engine.auditTransition(outcome.task, outcome.task.toolName);
+    if (outcome.task) await engine.auditTransition(outcome.task, outcome.task.toolName, ctx);
     return get(viewer, id);
   }
 

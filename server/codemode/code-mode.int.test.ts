@@ -6,7 +6,7 @@ import { TASK_TOOL_NAMES } from "../tasks/task-tools";
 import { agentToken, connectAgent, everythingServer, firstText, misbehavingServer, setUpGatewayTest, type Agent, type GatewayTestEnv } from "../test/gateway-harness";
 import { createTestDb } from "../test/test-db";
 
-type Run = { result?: unknown; error?: { name: string; message: string; approvalId?: string }; logs: string[]; toolCalls: number; durationMs: number; truncated?: boolean };
+type Run = { result?: unknown; error?: { name: string; message: string; approvalId?: string }; logs: string[]; toolCalls: number; workspaceOps?: number; durationMs: number; truncated?: boolean };
 
 describe("code mode (/mcp/code)", () => {
   const db = createTestDb();
@@ -67,6 +67,19 @@ describe("code mode (/mcp/code)", () => {
     expect(String((r.result as { sum: string }).sum)).toContain("5");
     expect(r.logs).toEqual(["weather Light rain / drizzle"]);
     expect(r.toolCalls).toBe(2);
+  });
+
+  it("counts a program's tool calls apart from its workspace operations", async () => {
+    const { raw, run: r } = await run(
+      agent,
+      `const a = await tools.everything["get-sum"]({ a: 1, b: 2 });
+       const b = await tools.everything["get-sum"]({ a: 3, b: 4 });
+       await workspace.set("counted/sums", [a.content[0].text, b.content[0].text]);
+       return "saved";`,
+    );
+    expect(raw.isError ?? false, firstText(raw)).toBe(false);
+    expect(r.toolCalls).toBe(2);
+    expect(r.workspaceOps).toBe(1);
   });
 
   it("audits every inner call through the pipeline under the execution's request id", async () => {

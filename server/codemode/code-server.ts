@@ -189,6 +189,7 @@ export function buildCodeModeServer(deps: CodeModeDeps, session: AggregateSessio
             ...(run.error && { error: run.error }),
             logs: run.logs,
             toolCalls: run.toolCalls,
+            ...(run.workspaceOps > 0 && { workspaceOps: run.workspaceOps }),
             durationMs: Math.round(run.durationMs),
             ...(run.truncated && { truncated: true }),
           };

@@ -18,6 +18,7 @@ import {
   type ToolBridge,
 } from "./executor";
 import { Script } from "node:vm";
+import { isPreludeServer } from "./prelude-servers";
 import { wrapProgram, type OutgoingCall, type RunOutcome } from "./quickjs-runner";
 import { workerSource, type FromWorker, type ToWorker, type WorkerData } from "./worker";
 
@@ -58,6 +59,7 @@ type Job = {
   bridge: ToolBridge;
   startedAt: number;
   toolCalls: number;
+  workspaceOps: number;
   approvalIds: Set<string>;
   finish: (result: ExecResult) => void;
   hardTimer?: ReturnType<typeof setTimeout>;
@@ -66,10 +68,11 @@ type Job = {
 type Slot = { worker: Worker; ready: boolean; job?: Job; warmed: Promise<void>; doorbell: Int32Array };
 
 const now = () => performance.timeOrigin + performance.now();
-const errorResult = (job: Pick<Job, "startedAt" | "toolCalls">, error: ExecError): ExecResult => ({
+const errorResult = (job: Pick<Job, "startedAt" | "toolCalls" | "workspaceOps">, error: ExecError): ExecResult => ({
   error,
   logs: [],
   toolCalls: job.toolCalls,
+  workspaceOps: job.workspaceOps,
   durationMs: now() - job.startedAt,
   truncated: false,
 });
@@ -277,7 +280,8 @@ export function createExecutorPool(options: ExecutorPoolOptions = {}): ExecutorP
   function onCall(slot: Slot, runId: number, message: OutgoingCall): void {
     const job = slot.job;
     if (!job || job.id !== runId) return;
-    job.toolCalls++;
+    if (isPreludeServer(message.server)) job.workspaceOps++;
+    else job.toolCalls++;
     let args: unknown;
     try {
       args = message.argsJson === undefined ? undefined : parseSandboxJson(message.argsJson);
@@ -313,6 +317,7 @@ export function createExecutorPool(options: ExecutorPoolOptions = {}): ExecutorP
     const result: ExecResult = {
       logs: outcome.logs,
       toolCalls: job.toolCalls,
+      workspaceOps: job.workspaceOps,
       durationMs: now() - job.startedAt,
       truncated: outcome.truncated,
     };
@@ -382,7 +387,7 @@ export function createExecutorPool(options: ExecutorPoolOptions = {}): ExecutorP
         ...resolveLimits(baseLimits, opts),
         memoryBytes: Math.min(baseLimits.memoryBytes, opts.memoryBytes ?? Infinity),
       };
-      const stub = { startedAt, toolCalls: 0 };
+      const stub = { startedAt, toolCalls: 0, workspaceOps: 0 };
       if (closed) return errorResult(stub, { name: "SandboxError", message: "the code sandbox is closed" });
       const prepared = await prepare(code, opts.language);
       if ("error" in prepared) return errorResult(stub, prepared.error);
@@ -404,6 +409,7 @@ export function createExecutorPool(options: ExecutorPoolOptions = {}): ExecutorP
           bridge,
           startedAt,
           toolCalls: 0,
+          workspaceOps: 0,
           approvalIds: new Set(),
           finish: resolve,
         });

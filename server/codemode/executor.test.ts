@@ -285,6 +285,25 @@ describe("code mode executor (QuickJS in worker threads)", () => {
     await expectHealthy();
   });
 
+  it("counts workspace operations apart from tool calls, each bounded by maxToolCalls on its own", async () => {
+    const { bridge, calls } = recordingBridge();
+    const run = await pool.execute(
+      `await tools.api.ping({}); await tools.api.ping({}); await tools["$workspace"].set({ key: "k", value: 1 });
+       await tools["$skills"].list({}); await tools.api.ping({});
+       try { await tools["$workspace"].get({ key: "k" }); } catch (e) { return e.message; }
+       return "all ran";`,
+      bridge,
+      { maxToolCalls: 3 },
+    );
+    expect(run.result).toBe("all ran");
+    expect({ toolCalls: run.toolCalls, workspaceOps: run.workspaceOps }).toEqual({ toolCalls: 3, workspaceOps: 3 });
+    expect(calls).toHaveLength(6);
+
+    const many = await pool.execute(`for (let i = 0; i < 10; i++) await tools["$workspace"].get({ key: "k" });`, bridge, { maxToolCalls: 3 });
+    expect(many.error?.message).toMatch(/more than 3 workspace operations/);
+    expect({ toolCalls: many.toolCalls, workspaceOps: many.workspaceOps }).toEqual({ toolCalls: 0, workspaceOps: 3 });
+  });
+
   it("rejects with ApprovalRequired carrying approvalId; a program may catch it and return it", async () => {
     const approval: BridgeAnswer = {
       ok: false,

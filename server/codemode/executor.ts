@@ -37,8 +37,10 @@ export type ExecResult = {
   result?: unknown;
   error?: ExecError;
   logs: string[];
-  /** Calls that reached the bridge (at most maxToolCalls). */
+  /** Tool calls that reached the bridge (at most maxToolCalls). */
   toolCalls: number;
+  /** workspace.* and skills.* calls that reached the bridge (at most maxToolCalls, counted apart). */
+  workspaceOps: number;
   /** From execute() to the end of the run, queueing and type stripping included. */
   durationMs: number;
   /** The result or the logs were cut to maxOutputBytes. */

@@ -66,6 +66,7 @@ export async function playgroundRun(deps: CodeModeDeps, ctx: RequestContext, inp
     logs: run.logs,
     calls,
     toolCalls: run.toolCalls,
+    workspaceOps: run.workspaceOps,
     durationMs: Math.round(run.durationMs * 10) / 10,
     truncated: run.truncated,
     requestId: ctx.requestId,

@@ -15,7 +15,8 @@ import type { BridgeAnswer, ExecLimits, ExecResult, Executor } from "./executor"
 import { redactor } from "../audit/redaction";
 import { openVault } from "./privacy";
 import type { RunGate } from "./run-gate";
-import { PROGRAM_PRELUDE, SKILLS_SERVER, WORKSPACE_SERVER, WorkspaceError, type Workspace } from "./workspace";
+import { isPreludeServer } from "./prelude-servers";
+import { PROGRAM_PRELUDE, WORKSPACE_SERVER, WorkspaceError, type Workspace } from "./workspace";
 
 export type CodeModeDeps = AggregateDeps & {
   executor: Executor;
@@ -84,7 +85,7 @@ export async function runProgram(
       return { ok: false, error: { name: "TypeError", message: `tools.${serverSlug}.${tool} takes one object of arguments.` } };
     }
     if (vault) args = vault.restore(args);
-    if (serverSlug === WORKSPACE_SERVER || serverSlug === SKILLS_SERVER) return workspaceCall(serverSlug, tool, (args ?? {}) as Record<string, unknown>);
+    if (isPreludeServer(serverSlug)) return workspaceCall(serverSlug, tool, (args ?? {}) as Record<string, unknown>);
     const gatewayName = `${serverSlug}__${tool}`;
     const malformed = invalidToolName({ endpoint: scope.endpoint ?? "code", serverSlug: "", mcpSessionId: scope.mcpSessionId, name: gatewayName, arguments: args });
     const started = performance.now();

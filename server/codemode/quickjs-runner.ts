@@ -166,6 +166,8 @@ export function runProgram(QuickJS: QuickJSWASMModule, job: RunJob, host: RunHos
   const memory = QuickJS.getWasmMemory();
   const memoryCeiling = memory.buffer.byteLength + limits.memoryBytes;
   const outcome: RunOutcome = { logs: [], toolCalls: 0, truncated: false };
+  // workspace.* and skills.* (the reserved "$" servers of prelude-servers.ts) are not tool calls: bounded apart.
+  let workspaceOps = 0;
   let logBytes = 0;
   let droppedLogBytes = 0;
   let timedOut = false;
@@ -280,8 +282,9 @@ export function runProgram(QuickJS: QuickJSWASMModule, job: RunJob, host: RunHos
       const [callId, server, tool, argsJson] = flat.slice(i, i + 4) as unknown[];
       if (typeof callId !== "number" || typeof server !== "string" || typeof tool !== "string") continue;
       inFlight.add(callId);
-      if (outcome.toolCalls >= limits.maxToolCalls) {
-        refuse(callId, "ToolCallLimitError", `the program made more than ${String(limits.maxToolCalls)} tool calls`);
+      const workspaceOp = server.startsWith("$");
+      if ((workspaceOp ? workspaceOps : outcome.toolCalls) >= limits.maxToolCalls) {
+        refuse(callId, "ToolCallLimitError", `the program made more than ${String(limits.maxToolCalls)} ${workspaceOp ? "workspace operations" : "tool calls"}`);
         continue;
       }
       // Arguments are parsed on the gateway's event loop: a bound keeps a program from stalling it that way.
@@ -293,7 +296,8 @@ export function runProgram(QuickJS: QuickJSWASMModule, job: RunJob, host: RunHos
         );
         continue;
       }
-      outcome.toolCalls++;
+      if (workspaceOp) workspaceOps++;
+      else outcome.toolCalls++;
       calls.push({ callId, server, tool, ...(typeof argsJson === "string" && { argsJson }) });
     }
     if (calls.length > 0) host.send(calls);

@@ -3,6 +3,7 @@
 // through the same bridge as tools (server/codemode/code-server.ts), bounded here.
 import type { Db } from "../db/client";
 import { toJson } from "../db/client";
+import { SKILLS_SERVER, WORKSPACE_SERVER } from "./prelude-servers";
 
 export const WORKSPACE_LIMITS = { keyChars: 200, valueBytes: 64 * 1024, entries: 1000, skillChars: 50_000, skills: 200 } as const;
 
@@ -81,9 +82,7 @@ export function createWorkspace(db: Db) {
 
 export type Workspace = ReturnType<typeof createWorkspace>;
 
-/** Reserved bridge "servers" the prelude calls (a slug cannot start with $, so no upstream can take them). */
-export const WORKSPACE_SERVER = "$workspace";
-export const SKILLS_SERVER = "$skills";
+export { SKILLS_SERVER, WORKSPACE_SERVER };
 
 /**
  * Defines `workspace` and `skills` inside the program, over the bridge. A skill runs in the same sandbox, with

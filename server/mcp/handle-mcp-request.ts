@@ -19,6 +19,7 @@ import type { AgentPrincipal } from "../sessions/session-auth";
 import { closeMcpSession, createMcpSession, findMcpSession, newSessionId } from "./mcp-sessions";
 import { malformedBody } from "./malformed-body";
 import { createStreamEventStore, resumeStream, SSE_RETRY_MS } from "./stream-events";
+import { sendingUnprefixedErrors } from "./unprefixed-errors";
 
 /** `/mcp` (all servers, prefixed names) or `/mcp/s/<slug>` (one server, transparent). */
 export type McpEndpoint = { kind: "aggregate" } | { kind: "code" } | { kind: "server"; slug: string };
@@ -208,11 +209,13 @@ async function serveMcpRequest(deps: McpHttpDeps, req: Request, endpoint: McpEnd
   // stream. The transparent endpoint may relay the upstream's requests and notifications, so it streams.
   const enableJsonResponse = endpoint.kind !== "server" && !messages.some(wantsProgress);
   // An SSE answer is resumable: its events are stored, and it opens with a priming event and a retry hint.
-  const transport = new WebStandardStreamableHTTPServerTransport({
-    sessionIdGenerator: undefined,
-    enableJsonResponse,
-    ...(!enableJsonResponse && { eventStore: createStreamEventStore(deps.db, view.mcpSessionId), retryInterval: SSE_RETRY_MS }),
-  });
+  const transport = sendingUnprefixedErrors(
+    new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse,
+      ...(!enableJsonResponse && { eventStore: createStreamEventStore(deps.db, view.mcpSessionId), retryInterval: SSE_RETRY_MS }),
+    }),
+  );
   try {
     await deps.serve(endpoint, view, transport);
   } catch (err) {

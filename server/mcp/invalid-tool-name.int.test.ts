@@ -72,6 +72,20 @@ describe("invalid_tool_name", () => {
     await expect(aggregate.client.callTool({ name: "named__no_such_tool", arguments: {} })).rejects.toThrow(/unknown_tool/);
   });
 
+  // The agent's SDK prefixes the code to what the gateway sends: the gateway must not send it prefixed already.
+  it.each([
+    ["/mcp", 0, "named__no_such_tool", "Unknown tool named__no_such_tool. List the tools to see what you can call."],
+    ["/mcp/s/named", 1, "no_such_tool", "Unknown tool no_such_tool. List the tools to see what you can call."],
+    ["/mcp/code", 2, "named__no_such_tool", "This endpoint offers search_tools and execute_code; call named__no_such_tool from a program: await tools.<server>.<tool>(args)."],
+  ] as const)("POST %s tools/call – an unknown tool's error carries the MCP error prefix once", async (_path, index, name, reason) => {
+    const err = await agents[index]!.client.callTool({ name, arguments: {} }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toBe(`MCP error -32602: [unknown_tool] ${reason}`);
+  });
+
   it("POST /mcp/s/named tools/call – a NUL in the name is refused before the upstream session sees it", async () => {
     const result = await transparent.client.callTool({ name: "counted\u0000", arguments: {} });
     expect(errorMeta(result).code).toBe("invalid_tool_name");

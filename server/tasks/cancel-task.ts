@@ -47,6 +47,7 @@ export async function cancelTask(db: Db, ctx: RequestContext, viewer: TaskViewer
     endpoint: row.endpoint,
     serverSlug: row.toolName.split("__")[0] ?? null,
     toolName: row.toolName,
+    agentId: row.agentSession?.agentId ?? null,
     sessionId: row.agentSessionId,
     targetType: "task",
     taskId: id,

@@ -159,8 +159,13 @@ export function createTaskEngine(deps: {
     status: "PENDING" | "RUNNING" | "AWAITING_APPROVAL",
     startedAt?: Date,
   ) {
+    // created_at is when the call was made, started_at when it began running, both on this clock (the dedupe
+    // window reads created_at against it too). A call that runs here was made when it started: an adopted one
+    // (after the threshold) is dated by its start, not by its adoption, so created_at <= started_at always.
+    const createdAt = startedAt ?? new Date();
     return {
       status,
+      createdAt,
       origin,
       ownerId: tc.ownerId,
       agentSessionId: tc.agentSessionId,
@@ -173,7 +178,7 @@ export function createTaskEngine(deps: {
       maxAttempts: call.tool.retryable ? opts.maxAttempts : 1,
       requestId: ctx.requestId,
       endpoint: tc.endpoint,
-      ...(status === "RUNNING" && { runnerId, startedAt: startedAt ?? new Date(), attempts: 1 }),
+      ...(status === "RUNNING" && { runnerId, startedAt: createdAt, attempts: 1 }),
     };
   }
 
@@ -399,19 +404,23 @@ export function createTaskEngine(deps: {
   }
 
   /** One audit event per transition (started, and each way a task ends), linked to the submitting request. */
-  async function auditTransition(t: Task, toolName: string) {
+  /** `by`: who caused the transition (an approver's rejection), its actor; the task's owner otherwise. */
+  async function auditTransition(t: Task, toolName: string, by?: RequestContext) {
     const durationMs = t.startedAt && t.finishedAt ? t.finishedAt.getTime() - t.startedAt.getTime() : null;
     try {
+      // The event names the agent, as its call's event does (the row keeps only the session).
+      const agent = t.agentSessionId ? await deps.db.agentSession.findUnique({ where: { id: t.agentSessionId }, select: { agentId: true } }) : null;
       await auditWriterFor(deps.db).write({
         requestId: t.requestId,
         action: t.status === "RUNNING" ? "task.started" : `task.${t.status.toLowerCase()}`,
         category: "gateway",
-        actorType: "user",
-        userId: t.ownerId,
-        ip: null,
+        actorType: by?.actor.type ?? "user",
+        userId: by ? (by.actor.type === "user" ? by.actor.userId : null) : t.ownerId,
+        ip: by?.ip ?? null,
         endpoint: t.endpoint,
         serverSlug: toolName.split("__")[0] ?? null,
         toolName,
+        agentId: agent?.agentId ?? null,
         sessionId: t.agentSessionId,
         targetType: "task",
         taskId: t.id,

@@ -44,7 +44,8 @@ type Params = Record<string, unknown> & { _meta?: { progressToken?: string | num
 const str = (v: unknown): string => (typeof v === "string" ? v : "");
 
 function toJsonRpcError(err: unknown): { code: number; message: string; data?: unknown } {
-  if (err instanceof McpError) return { code: err.code, message: err.message.replace(/^MCP error -?\d+: /, ""), ...(err.data !== undefined && { data: err.data }) };
+  // The message keeps its "MCP error <code>: " prefix here: the transport takes it off (unprefixed-errors.ts).
+  if (err instanceof McpError) return { code: err.code, message: err.message, ...(err.data !== undefined && { data: err.data }) };
   return { code: ErrorCode.InternalError, message: err instanceof Error ? err.message : String(err) };
 }
 
