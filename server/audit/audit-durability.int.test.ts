@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectAgent, firstText, fixtureEvents, misbehavingServer, setUpGatewayTest, tempDir, waitUntil, type Agent, type GatewayTestEnv, type TestGateway } from "../test/gateway-harness";
 import { parsePromText, sampleValue } from "../test/prom-text";
 import { createTestDb } from "../test/test-db";
+import { printableToolName } from "../registry/gateway-name";
 
 describe("audit durability", () => {
   const db = createTestDb();
@@ -73,10 +74,9 @@ describe("audit durability", () => {
     expect(reached).toBe(normal.length + withIntent.length);
     expect((await toolEvents()) - eventsBefore).toBe(reached + refusals);
     const denied = await db.auditEvent.findMany({ where: { action: "tool.called", status: "denied", id: { gt: 0 } }, orderBy: { id: "desc" }, take: hostile.length });
-    expect(denied.map((e) => e.errorCode).sort()).toEqual([...Array<string>(5).fill("invalid_arguments"), "unknown_tool", "unknown_tool"]);
-    // The stored text is storable and says it was sanitized.
-    const nulName = denied.find((e) => e.toolName?.startsWith("dur__counted\u2400"));
-    expect(nulName?.details).toMatchObject({ sanitized: expect.arrayContaining(["toolName"]) as unknown });
+    expect(denied.map((e) => e.errorCode).sort()).toEqual([...Array<string>(5).fill("invalid_arguments"), "invalid_tool_name", "invalid_tool_name"]);
+    // A name that cannot name a tool is refused before anything uses it, and stored escaped (storable as it is).
+    expect(denied.filter((e) => e.errorCode === "invalid_tool_name").map((e) => e.toolName).sort()).toEqual([printableToolName("dur__\ud800counted"), printableToolName("dur__counted\u0000")].sort());
     const intents = await db.auditEvent.findMany({ where: { action: "tool.called", intent: { startsWith: "nul\u2400" } } });
     expect(intents).toHaveLength(withIntent.length);
     expect(intents.every((e) => e.intent === "nul\u2400 and \ufffd lone" && (e.details as { sanitized?: string[] }).sanitized?.includes("intent"))).toBe(true);
@@ -162,8 +162,8 @@ describe("audit durability", () => {
     expect(run.mcpSessionId).toBe(coder.sessionId);
     const inner = await db.auditEvent.findFirstOrThrow({ where: { action: "tool.called", arguments: { path: ["name"], equals: "from-code" } } });
     expect(inner).toMatchObject({ endpoint: "code", mcpSessionId: coder.sessionId });
-    // A call the program makes of a tool that does not exist (a NUL in its name) is refused and audited.
-    const refused = await db.auditEvent.findFirstOrThrow({ where: { action: "tool.called", toolName: "dur__counted\u2400" }, orderBy: { id: "desc" } });
-    expect(refused).toMatchObject({ endpoint: "code", status: "denied", errorCode: "unknown_tool", mcpSessionId: coder.sessionId });
+    // A call the program makes of a tool whose name cannot exist (a NUL in it) is refused and audited.
+    const refused = await db.auditEvent.findFirstOrThrow({ where: { action: "tool.called", toolName: printableToolName("dur__counted\u0000") }, orderBy: { id: "desc" } });
+    expect(refused).toMatchObject({ endpoint: "code", status: "denied", errorCode: "invalid_tool_name", mcpSessionId: coder.sessionId });
   });
 });
