@@ -20,7 +20,13 @@ const pinoLevel = (line: string) => (line.startsWith("{") ? ((JSON.parse(line) a
 let groupLeader: number | undefined;
 afterAll(async () => {
   // After a failure: nothing of this test may outlive it.
-  for (const pid of groupLeader ? processTree(groupLeader) : []) process.kill(pid, "SIGKILL");
+  for (const pid of groupLeader ? processTree(groupLeader) : []) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      /* gone meanwhile */
+    }
+  }
   await removeTempDirs();
 });
 
