@@ -1,8 +1,6 @@
 // `portcullis start`: PostgreSQL (embedded unless DATABASE_URL), migrations, first admin, Next.js build
 // when missing, then the console and gateway on one HTTP server. SIGINT/SIGTERM stop it all cleanly.
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
@@ -17,7 +15,8 @@ import { answerClientError } from "../server/http/client-error";
 import { edgeRefusal } from "../server/http/edge-guard";
 import { loadRouteTable } from "../server/http/route-table";
 import { createGateway } from "../server/index";
-import { createLogger } from "../server/logger";
+import { createSyncLogger } from "../server/logger";
+import { ensureBuild } from "./ensure-build";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -29,26 +28,6 @@ async function authSecret(dataDir: string, fromEnv: string | undefined): Promise
   const secret = randomBytes(32).toString("base64url");
   await writeFile(file, `${secret}\n`, { mode: 0o600 });
   return secret;
-}
-
-async function ensureBuild(allowBuild: boolean, log: ReturnType<typeof createLogger>) {
-  if (existsSync(path.join(root, ".next", "BUILD_ID"))) return;
-  if (!allowBuild) throw new Error("There is no Next.js build (.next/BUILD_ID); run `npm run build` first.");
-  log.info("no build found: building the console with `next build` now, once (a minute or two; its output follows)");
-  // pino writes asynchronously: unflushed, the line above came out after the whole build's output.
-  await new Promise<void>((resolve) => log.flush(() => resolve()));
-  const started = Date.now();
-  const code = await new Promise<number | null>((resolve, reject) => {
-    const build = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
-      cwd: root,
-      stdio: "inherit",
-      env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: process.env.NEXT_TELEMETRY_DISABLED ?? "1" },
-    });
-    build.once("error", reject);
-    build.once("exit", resolve);
-  });
-  if (code !== 0) throw new Error("`next build` failed; see the output above.");
-  log.info({ seconds: Math.round((Date.now() - started) / 1000) }, "built the console; starting");
 }
 
 export async function startServer(opts: { port?: number | undefined; build: boolean; demo: boolean }) {
@@ -63,7 +42,7 @@ export async function startServer(opts: { port?: number | undefined; build: bool
     throw err;
   }
   const port = opts.port ?? config.port;
-  const logger = createLogger(config.logLevel);
+  const logger = createSyncLogger(config.logLevel);
   await mkdir(config.dataDir, { recursive: true });
 
   if (!(await portIsFree(port, config.host))) {
@@ -135,7 +114,7 @@ export async function startServer(opts: { port?: number | undefined; build: bool
       if (seeded.length) logger.info({ servers: seeded }, "registered the demo upstream servers (skip with --no-demo)");
     }
 
-    await ensureBuild(opts.build, logger);
+    await ensureBuild({ root, allowBuild: opts.build, log: logger });
     const app = next({ dev: false, dir: root, hostname: config.host, port });
     await app.prepare();
     const handle = app.getRequestHandler();
