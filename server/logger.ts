@@ -21,3 +21,11 @@ export function createLogger(level = "info", bindings: Record<string, unknown> =
   };
   return destination ? pino(options, destination) : pino(options);
 }
+
+/**
+ * A logger whose lines are written before the call returns: for a process whose children write to the same
+ * terminal (`portcullis start` running `next build`), where an asynchronous write came out after their output.
+ */
+export function createSyncLogger(level = "info"): Logger {
+  return createLogger(level, {}, pino.destination({ dest: 1, sync: true }));
+}

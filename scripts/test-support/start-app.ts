@@ -3,6 +3,7 @@
 import { spawn } from "node:child_process";
 import { freePort } from "../../server/db/embedded";
 import { childEnv, type EnvOverrides } from "./child-env";
+import { processTree } from "./find-processes";
 import { CLI_PATH, REPO_ROOT } from "./run-cli";
 
 export type AppExit = { code: number | null; signal: NodeJS.Signals | null };
@@ -19,7 +20,7 @@ export type AppProcess = {
   hasExited(): boolean;
   /** Resolves on the "Portcullis is ready" log line; rejects when the process exits first. */
   ready(timeoutMs?: number): Promise<void>;
-  /** Sends `signal` to the process and awaits its exit; after `timeoutMs` kills its whole process group. */
+  /** Sends `signal` to the process and awaits its exit; after `timeoutMs` kills it and every process below it. */
   stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<AppExit>;
 };
 
@@ -106,10 +107,13 @@ export async function spawnApp(opts: { env?: EnvOverrides; port?: number; args?:
       const first = await Promise.race([exited, timedOut]);
       clearTimeout(timer);
       if (first !== "timeout") return first;
-      try {
-        process.kill(-pid, "SIGKILL");
-      } catch {
-        /* already gone */
+      // Its PostgreSQL and upstream servers run in sessions of their own: the whole tree, not just the group.
+      for (const member of processTree(pid)) {
+        try {
+          process.kill(member, "SIGKILL");
+        } catch {
+          /* already gone */
+        }
       }
       return exited;
     },

@@ -2,13 +2,14 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "./generated/client";
 import { storableJson } from "./storable";
+import { withSerialTransactions } from "./serial-transactions";
 
 export type Db = PrismaClient;
 /** A client or an interactive transaction: repository functions take either. */
 export type DbTx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
 
 export function createDb(databaseUrl: string, opts: { max?: number } = {}): Db {
-  const adapter = new PrismaPg({ connectionString: databaseUrl, max: opts.max ?? 10 });
+  const adapter = withSerialTransactions(new PrismaPg({ connectionString: databaseUrl, max: opts.max ?? 10 }));
   return new PrismaClient({ adapter });
 }
 

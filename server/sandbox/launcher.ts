@@ -33,9 +33,11 @@ export function hiddenPaths(dataDir: string, extra: readonly string[], cwd = pro
   const dirs = [...new Set([...installDirs, dataDir, "/root", "/home", "/run", "/var/lib/postgresql", ...extra])].filter((d) => existsSync(d));
   let files: string[];
   try {
-    files = readdirSync(cwd)
+    // A runtime lookup of the operator's .env files: without the ignore comments `next build` reads
+    // readdirSync(process.cwd()) as a file reference and traces (and warns about) the whole project.
+    files = readdirSync(/* turbopackIgnore: true */ cwd)
       .filter((f) => /^\.env/.test(f))
-      .map((f) => path.join(cwd, f));
+      .map((f) => path.join(/* turbopackIgnore: true */ cwd, f));
   } catch {
     files = [];
   }

@@ -676,8 +676,11 @@ export function createTaskEngine(deps: {
     async close(): Promise<void> {
       closed = true;
       unsubscribe();
-      if (sweepTimer) clearTimeout(sweepTimer);
       for (const r of running.values()) r.controller.abort(new Error("gateway shutting down"));
+      // Closed while start() was under way (Ctrl-C right after start): the runner and sweeper it makes must be
+      // stopped too.
+      await starting?.catch(() => undefined);
+      if (sweepTimer) clearTimeout(sweepTimer);
       await runner?.stop().catch((err: unknown) => log.warn({ err }, "stopping the task workers failed"));
       if (liveness) await (await liveness).end().catch(() => undefined);
     },

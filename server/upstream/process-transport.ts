@@ -37,7 +37,10 @@ export class ProcessTransport implements Transport {
   start(): Promise<void> {
     if (this.child) throw new Error("ProcessTransport already started");
     return new Promise((resolve, reject) => {
-      const child = spawn(this.opts.command, this.opts.args, { env: this.opts.env as NodeJS.ProcessEnv, cwd: this.opts.cwd, stdio: ["pipe", "pipe", "pipe", ...(this.opts.extraFds ?? [])], shell: false });
+      // detached: a session of its own, so a terminal's Ctrl-C (SIGINT to the gateway's whole process group) does
+      // not end the server under the gateway; close() stops it in order. It still ends with the gateway: stdin
+      // reaches EOF, and a sandbox's setpriv/bwrap die with their parent.
+      const child = spawn(this.opts.command, this.opts.args, { env: this.opts.env as NodeJS.ProcessEnv, cwd: this.opts.cwd, stdio: ["pipe", "pipe", "pipe", ...(this.opts.extraFds ?? [])], shell: false, detached: true });
       this.child = child;
       this.exited = new Promise((done) => child.once("close", () => done()));
       child.once("error", (err) => {
