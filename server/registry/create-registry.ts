@@ -14,7 +14,6 @@ import {
 } from "../../lib/schemas";
 import { ZIsolation, type TIsolation, type TProcessStats, type TSandboxSupport, type TTaskCredentials } from "../../lib/sandbox-schemas";
 import { recordAudit } from "../audit/record-audit";
-import { redactor } from "../audit/redaction";
 import { recordPolicyChange } from "../policy/policy-admin";
 import { systemContext, type RequestContext } from "../context";
 import type { LimitHit, Usage } from "../sandbox/supervisor";
@@ -31,7 +30,7 @@ import { findNearDuplicates } from "./near-duplicates";
 import { callStats } from "./call-stats";
 import { launchOf, toServerDto, toToolDto } from "./registry-dto";
 import { syncDefinitions, syncToolRows } from "./sync-definitions";
-import { serverLogs } from "./server-logs";
+import { serverLogs, stderrRedactor } from "./server-logs";
 import type { TServerLogs } from "../../lib/server-logs-schemas";
 
 type SnapServer = {
@@ -191,7 +190,7 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets }: Regi
           status: status as "HEALTHY",
           lastCheckedAt: new Date(),
           // Stderr may echo a secret the gateway handed the server (its env, a header): redacted like the logs.
-          ...(info.lastError !== undefined && { lastError: info.lastError ? redactor().text(info.lastError) : null }),
+          ...(info.lastError !== undefined && { lastError: info.lastError ? stderrRedactor(spec.launch)(info.lastError) : null }),
           ...(info.latencyMs !== undefined && { latencyMs: info.latencyMs }),
         },
       })
@@ -230,7 +229,7 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets }: Regi
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       // The pool's account names the stderr lines and sandbox hint behind the failure; the error alone does not.
-      const detail = redactor().text(pool.status(s.id, role)?.lastError || message);
+      const detail = stderrRedactor(launch)(pool.status(s.id, role)?.lastError || message);
       if (role === "active") await db.upstreamServer.update({ where: { id: s.id }, data: { status: "DOWN", lastError: detail.slice(0, 2000) } });
       return detail;
     }
@@ -404,7 +403,7 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets }: Regi
     async logs(slug: string): Promise<TServerLogs> {
       const s = await db.upstreamServer.findUnique({ where: { slug }, select: { id: true } });
       if (!s) throw notFound(`Server ${slug}`);
-      return serverLogs(slug, pool.status(s.id, "active")?.stderr);
+      return serverLogs(slug, pool.status(s.id, "active")?.stderr, pool.launchOf(s.id, "active"));
     },
 
     async offerings(slug: string): Promise<TServerOfferings> {
