@@ -56,6 +56,7 @@ import { ZApprovalDecisionInput, ZApprovalDetail, ZApprovalPage, ZApprovalReveal
 import { APPROVAL_EVENTS_PING_MS, ZApprovalEvent } from "./approval-events";
 import { ZPutSecret, ZSecret, ZSecretList } from "./secret-schemas";
 import { ZSandboxSupport } from "./sandbox-schemas";
+import { ZServerLogs } from "./server-logs-schemas";
 
 export type Operation = {
   method: "get" | "post" | "patch" | "put" | "delete";
@@ -105,6 +106,7 @@ export const OPERATIONS: Operation[] = [
   { method: "delete", path: "/api/v1/servers/{slug}", summary: "Remove a server; its tools disappear at once", tag: "servers", role: "ADMIN", response: { status: 200, schema: ZServer }, errors: [401, 403, 404] },
   { method: "get", path: "/api/v1/servers/{slug}/versions", summary: "A server's versions with their diffs, newest first", tag: "servers", role: "ADMIN", response: { status: 200, schema: ZServerVersionList }, errors: [401, 403, 404] },
   { method: "get", path: "/api/v1/servers/{slug}/offerings", summary: "The resources, resource templates and prompts of the serving version, and the MCP endpoints that reach them", tag: "servers", role: "ADMIN", response: { status: 200, schema: ZServerOfferings }, errors: [401, 403, 404] },
+  { method: "get", path: "/api/v1/servers/{slug}/logs", summary: "The server's recent stderr: the current process and the last one that exited, at most 500 lines / 256 KB each, redacted; from the gateway process that answers (each runs its own)", tag: "servers", role: "ADMIN", response: { status: 200, schema: ZServerLogs }, errors: [401, 403, 404] },
   { method: "get", path: "/api/v1/sandbox", summary: "The isolation profiles this host can run (bwrap, docker, none) with what was found or why one cannot run, the profile a new stdio server gets, and whether memory limits are enforced by cgroups or by sampling", tag: "servers", role: "ADMIN", response: { status: 200, schema: ZSandboxSupport }, errors: [401, 403] },
   { method: "get", path: "/api/v1/tools", summary: "Every tool with settings, lint findings and near-duplicate pairs", tag: "tools", role: "ADMIN", response: { status: 200, schema: ZToolList }, errors: [401, 403] },
   { method: "get", path: "/api/v1/tools/{name}", summary: "One tool (gateway name <server>__<tool>) with its schemas, lint findings, risk tier and settings", tag: "tools", role: "ADMIN", response: { status: 200, schema: ZToolSummary }, errors: [401, 403, 404] },

@@ -2,12 +2,13 @@ import { formatDateTime } from "@/components/format";
 import { card } from "@/components/ui";
 import type { TServer } from "@/lib/schemas";
 import { formatLatency, formatMs, launchSummary } from "./format";
+import { serverState } from "@/lib/server-state";
 
 export function RecentError({ server }: { server: TServer }) {
   return (
     <div role="alert" className="mb-4 rounded-lg border border-red-200 bg-red-50 p-4">
       <h2 className="text-sm font-semibold text-red-800">
-        {server.status === "DOWN" ? "The server is down" : "Recent error"}
+        {serverState(server).tone === "down" ? "The server is down" : "Recent error"}
       </h2>
       <pre
         className="mt-1 font-mono text-xs leading-relaxed break-words whitespace-pre-wrap text-red-800"

@@ -1,7 +1,9 @@
 // REST calls and react-query keys for servers and tools. Keys nest under ["servers"] so one invalidation
 // refreshes the list, a server page and its versions together.
+import type { QueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
 import { apiFetch } from "@/components/api-client";
+import type { TServerLogs } from "@/lib/server-logs-schemas";
 import type {
   TCreateServer,
   TServer,
@@ -81,3 +83,25 @@ export const toolHref = (name: string) => `/tools/${encodeURIComponent(name)}`;
 export function pollInterval(statuses: readonly TServer["status"][]): number {
   return statuses.includes("CONNECTING") ? 2_000 : 15_000;
 }
+
+type Health = Pick<TServer, "slug" | "enabled" | "status" | "lastError" | "latencyMs">;
+const health = ({ enabled, status, lastError, latencyMs }: Health) => ({ enabled, status, lastError, latencyMs });
+
+/**
+ * A fresh read of servers' health goes to every cached view of them (the list and each server page), so the
+ * list and a server's header show one state, whichever was fetched last.
+ */
+export function shareHealth(qc: QueryClient, servers: readonly Health[]) {
+  const bySlug = new Map(servers.map((s) => [s.slug, health(s)]));
+  qc.setQueryData<{ items: TServer[] }>(serversKey, (old) =>
+    old && { ...old, items: old.items.map((s) => (bySlug.has(s.slug) ? { ...s, ...bySlug.get(s.slug) } : s)) },
+  );
+  for (const [slug, h] of bySlug)
+    qc.setQueryData<TServerWithTools>(serverKey(slug), (old) => old && { ...old, server: { ...old.server, ...h } });
+}
+
+export const logsKey = (slug: string) => ["servers", slug, "logs"] as const;
+export const getLogs = (slug: string, signal?: AbortSignal) =>
+  apiFetch<TServerLogs>(`${serverPath(slug)}/logs`, { signal });
+/** The logs tab follows the process live: a new stderr line shows within this. */
+export const LOGS_POLL_MS = 2_000;

@@ -9,11 +9,12 @@ import { buttonDanger, buttonDangerQuiet, buttonSecondary } from "@/components/u
 import type { TServer } from "@/lib/schemas";
 import { removeServer, serverKey, serversKey, toolsKey } from "./queries";
 import { reportConnection, reportDisabled, useUpdateServer } from "./server-mutations";
+import { serverState } from "@/lib/server-state";
 
 export function ServerActions({ server, toolCount }: { server: TServer; toolCount: number }) {
   const mutation = useUpdateServer(server);
   const [confirming, setConfirming] = useState(false);
-  const down = server.status === "DOWN";
+  const down = serverState(server).tone === "down";
   return (
     <>
       {server.enabled && (

@@ -1,5 +1,5 @@
 "use client";
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { isApiError } from "@/components/api-client";
 import { EmptyState } from "@/components/empty-state";
@@ -13,8 +13,9 @@ import { CanaryPanel } from "./canary-panel";
 import { IsolationBadge } from "./isolation-badge";
 import { ConnectionSummary, RecentError } from "./connection-summary";
 import { ProcessCard } from "./process-stats";
-import { getServer, pollInterval, serverKey, type TServerWithTools } from "./queries";
+import { getServer, pollInterval, serverKey, shareHealth, type TServerWithTools } from "./queries";
 import { ServerActions } from "./server-actions";
+import { ServerLogs } from "./server-logs";
 import { ServerOfferings } from "./server-offerings";
 import { ServerSettings } from "./server-settings";
 import { ServerTools } from "./server-tools";
@@ -24,9 +25,14 @@ import { TRANSPORT_LABEL } from "./transport-picker";
 import { VersionLabel } from "./version-label";
 
 export function ServerDetail({ slug }: { slug: string }) {
+  const qc = useQueryClient();
   const query = useQuery({
     queryKey: serverKey(slug),
-    queryFn: ({ signal }) => getServer(slug, signal),
+    queryFn: async ({ signal }) => {
+      const data = await getServer(slug, signal);
+      shareHealth(qc, [data.server]);
+      return data;
+    },
     refetchInterval: (q) => (q.state.data ? pollInterval([q.state.data.server.status]) : false),
   });
 
@@ -105,6 +111,7 @@ function ServerPage({ data: { server, tools } }: { data: TServerWithTools }) {
               ),
               panel: <CanaryPanel server={server} />,
             },
+            { id: "logs", label: "Logs", panel: <ServerLogs server={server} /> },
             { id: "settings", label: "Settings", panel: <ServerSettings server={server} /> },
           ]}
         />

@@ -6,6 +6,7 @@ import { toast } from "sonner";
 import { notifyError, notifySuccess } from "@/components/notify";
 import type { TServer, TUpdateServer } from "@/lib/schemas";
 import { serverKey, serversKey, toolsKey, updateServer, type TServerWithTools } from "./queries";
+import { serverState } from "@/lib/server-state";
 
 export type ServerChange = { patch: TUpdateServer; done?: (res: TServerWithTools) => void };
 
@@ -28,7 +29,7 @@ export function useUpdateServer(server: Pick<TServer, "slug" | "name">) {
 /** What to tell after an attempt to (re)connect: connected, or still down and why. */
 export function reportConnection(res: TServerWithTools, connected: string) {
   const { server } = res;
-  if (server.status === "DOWN")
+  if (serverState(server).tone === "down")
     toast.error(`${server.name} is still down`, { description: server.lastError ?? undefined });
   else notifySuccess(connected, `${server.toolCount} tool${server.toolCount === 1 ? "" : "s"} available.`);
 }

@@ -5,6 +5,7 @@ import { ServerIcon } from "@/components/icons";
 import { toolColumns, ToolRow } from "@/components/tools/tool-row";
 import { card } from "@/components/ui";
 import type { TServer, TToolSummary } from "@/lib/schemas";
+import { serverState } from "@/lib/server-state";
 
 const COLUMNS = toolColumns(false);
 
@@ -12,11 +13,7 @@ export function ServerTools({ server, tools }: { server: TServer; tools: readonl
   if (tools.length === 0) {
     return (
       <EmptyState icon={<ServerIcon className="h-6 w-6" />} title="No tools discovered">
-        <p>
-          {server.status === "DOWN"
-            ? "The server has not connected yet, so its tools are unknown. The gateway keeps retrying; fix the error above, or retry now."
-            : "The server is connected but offers no tools. Its other capabilities (resources, prompts) show under Versions."}
-        </p>
+        <p data-testid="server-no-tools">{serverState(server).noTools}</p>
       </EmptyState>
     );
   }

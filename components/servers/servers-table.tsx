@@ -11,6 +11,7 @@ import { reportConnection, reportDisabled, useUpdateServer } from "./server-muta
 import { StatusBadge } from "./status-badge";
 import { TRANSPORT_LABEL } from "./transport-picker";
 import { VersionLabel } from "./version-label";
+import { serverState } from "@/lib/server-state";
 
 const COLUMNS: Column[] = [
   { label: "Server" },
@@ -44,7 +45,8 @@ export function ServersTable({ servers, refreshing }: { servers: readonly TServe
 
 function ServerRow({ server: s }: { server: TServer }) {
   const mutation = useUpdateServer(s);
-  const showError = s.lastError && (s.status === "DOWN" || s.status === "DEGRADED");
+  const tone = serverState(s).tone;
+  const showError = s.lastError && (tone === "down" || tone === "degraded");
 
   return (
     <tr data-testid="server-row" data-slug={s.slug} className={`${t.tr} ${s.enabled ? "" : "bg-slate-50"}`}>
@@ -74,7 +76,7 @@ function ServerRow({ server: s }: { server: TServer }) {
       <td className={t.cell}>
         <div className="flex flex-wrap items-center gap-2">
           <StatusBadge status={s.status} lastError={s.lastError} />
-          {s.status === "DOWN" && (
+          {tone === "down" && (
             <button
               type="button"
               className={`${buttonSecondary} px-2 py-1 text-xs`}

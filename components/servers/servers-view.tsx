@@ -1,5 +1,5 @@
 "use client";
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { EmptyState } from "@/components/empty-state";
@@ -7,15 +7,20 @@ import { ServerIcon } from "@/components/icons";
 import { Loading, LoadFailed } from "@/components/load-state";
 import { PageHeader } from "@/components/page-header";
 import { buttonPrimary, buttonSecondary } from "@/components/ui";
-import { listServers, pollInterval, serversKey } from "./queries";
+import { listServers, pollInterval, serversKey, shareHealth } from "./queries";
 import { RegisterServerDialog } from "./register-server-dialog";
 import { ServersTable } from "./servers-table";
 
 export function ServersView() {
   const [registering, setRegistering] = useState(false);
+  const qc = useQueryClient();
   const query = useQuery({
     queryKey: serversKey,
-    queryFn: ({ signal }) => listServers(signal),
+    queryFn: async ({ signal }) => {
+      const data = await listServers(signal);
+      shareHealth(qc, data.items);
+      return data;
+    },
     refetchInterval: (q) => pollInterval(q.state.data?.items.map((s) => s.status) ?? []),
   });
   const register = (text: string) => (

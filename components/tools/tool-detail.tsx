@@ -19,6 +19,7 @@ import { SchemaViewer } from "./schema-viewer";
 import { Tag, TierBadge } from "./tier-badge";
 import { ToolSettings } from "./tool-settings";
 import { TryCall } from "./try-call";
+import { serverState } from "@/lib/server-state";
 
 const crumbsFor = (slug: string, serverName: string, tool: string) => [
   { href: "/servers", label: "Servers & Tools" },
@@ -98,7 +99,7 @@ function ToolPage({ tool, server }: { tool: TToolSummary; server: TServer }) {
         }
         actions={<CopyButton text={tool.name} label="Copy name" what="Tool name" />}
       />
-      {(!server.enabled || server.status === "DOWN") && (
+      {(!server.enabled || serverState(server).tone === "down") && (
         <div
           role="status"
           className="mb-4 flex flex-wrap items-center gap-2 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900"

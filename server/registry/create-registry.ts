@@ -30,6 +30,8 @@ import { findNearDuplicates } from "./near-duplicates";
 import { callStats } from "./call-stats";
 import { launchOf, toServerDto, toToolDto } from "./registry-dto";
 import { syncDefinitions, syncToolRows } from "./sync-definitions";
+import { serverLogs, stderrRedactor } from "./server-logs";
+import type { TServerLogs } from "../../lib/server-logs-schemas";
 
 type SnapServer = {
   id: string;
@@ -187,7 +189,8 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets }: Regi
         data: {
           status: status as "HEALTHY",
           lastCheckedAt: new Date(),
-          ...(info.lastError !== undefined && { lastError: info.lastError || null }),
+          // Stderr may echo a secret the gateway handed the server (its env, a header): redacted like the logs.
+          ...(info.lastError !== undefined && { lastError: info.lastError ? stderrRedactor(spec.launch)(info.lastError) : null }),
           ...(info.latencyMs !== undefined && { latencyMs: info.latencyMs }),
         },
       })
@@ -225,8 +228,10 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets }: Regi
       return undefined;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      if (role === "active") await db.upstreamServer.update({ where: { id: s.id }, data: { status: "DOWN", lastError: message.slice(0, 2000) } });
-      return message;
+      // The pool's account names the stderr lines and sandbox hint behind the failure; the error alone does not.
+      const detail = stderrRedactor(launch)(pool.status(s.id, role)?.lastError || message);
+      if (role === "active") await db.upstreamServer.update({ where: { id: s.id }, data: { status: "DOWN", lastError: detail.slice(0, 2000) } });
+      return detail;
     }
   }
 
@@ -394,6 +399,13 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets }: Regi
     get: serverWithTools,
 
     /** What the active version offers besides tools (resources, templates, prompts), for the server page. */
+    /** The server's recent stderr (current and last exited process) as this process runs it, redacted. */
+    async logs(slug: string): Promise<TServerLogs> {
+      const s = await db.upstreamServer.findUnique({ where: { slug }, select: { id: true } });
+      if (!s) throw notFound(`Server ${slug}`);
+      return serverLogs(slug, pool.status(s.id, "active")?.stderr, pool.launchOf(s.id, "active"));
+    },
+
     async offerings(slug: string): Promise<TServerOfferings> {
       const s = await getServerRow(slug);
       const defs = (s.activeVersion?.definitions ?? null) as UpstreamDefinitions | null;

@@ -77,6 +77,11 @@ export class ProcessTransport implements Transport {
         partial = (lines.pop() ?? "").slice(-4000);
         for (const line of lines) if (line.trim()) this.opts.onStderr?.(line.slice(0, 2000));
       });
+      // A last line without a newline (often a crash's final words) is a line too; "end" comes before "close".
+      child.stderr?.once("end", () => {
+        if (partial.trim()) this.opts.onStderr?.(partial.slice(0, 2000));
+        partial = "";
+      });
     });
   }
 

@@ -18,9 +18,12 @@ import { CallToolResultSchema, type CallToolResult } from "@modelcontextprotocol
 import type { Logger } from "../logger";
 import { canonicalJson } from "../registry/content-hash";
 import type { UpstreamDefinitions } from "../registry/definitions";
+import { sandboxHint } from "../sandbox/sandbox-hint";
 import type { LimitHit, Usage } from "../sandbox/supervisor";
 import { connectUpstream, discoverDefinitions, type ConnectedUpstream, type ProcessLauncher, type StdioLaunch, type UpstreamLaunch } from "./upstream-client";
 import { isTransient, UpstreamUnavailableError } from "./upstream-errors";
+import { withErrorLines } from "./pick-error-lines";
+import { StderrLog } from "./stderr-log";
 
 export type Role = "active" | "canary";
 export type UpstreamStatus = "CONNECTING" | "HEALTHY" | "DEGRADED" | "DOWN";
@@ -74,7 +77,7 @@ type Entry = {
   connecting?: Promise<ConnectedUpstream> | undefined;
   status: UpstreamStatus;
   lastError?: string | undefined;
-  stderr: string[];
+  stderr: StderrLog;
   breaker: CircuitBreakerPolicy;
   bulkhead: BulkheadPolicy;
   reconnectAttempt: number;
@@ -103,6 +106,14 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
     e.status = status;
     if (info.lastError !== undefined) e.lastError = info.lastError;
     if (changed || info.latencyMs !== undefined) events.onStatus?.(e.spec, status, info);
+  }
+
+  /** Why a process failed, from its stderr: the error lines, and what the sandbox has to do with it. */
+  function failure(e: Entry, message: string): string {
+    const lines = e.stderr.recent();
+    const iso = e.spec.launch.transport === "STDIO" ? e.spec.launch.isolation : undefined;
+    const hint = sandboxHint(lines, { isolation: iso });
+    return hint ? `${withErrorLines(message, lines)} — ${hint}` : withErrorLines(message, lines);
   }
 
   function scheduleReconnect(e: Entry) {
@@ -148,6 +159,7 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
     e.connecting = (async () => {
       // Declared before the connect: the process can exit (and onClose fire) before connectUpstream returns.
       let conn: ConnectedUpstream | undefined;
+      if (e.spec.launch.transport === "STDIO") e.stderr.begin();
       try {
         conn = await connectUpstream(
           e.spec.launch,
@@ -156,9 +168,10 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
               if (!conn || e.conn !== conn) return;
               e.conn = undefined;
               if (e.removed) return;
-              const tail = e.stderr.slice(-3).join(" | ");
-              log.warn({ server: e.spec.slug, role: e.spec.role, reason, stderr: tail }, "upstream disconnected");
-              setStatus(e, "DOWN", { lastError: tail ? `${reason}: ${tail}` : reason });
+              e.stderr.end(reason);
+              const lastError = failure(e, reason);
+              log.warn({ server: e.spec.slug, role: e.spec.role, reason: lastError }, "upstream disconnected");
+              setStatus(e, "DOWN", { lastError });
               scheduleReconnect(e);
             },
             onListChanged: () => {
@@ -167,10 +180,7 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
                 .then((defs) => events.onDefinitions?.(e.spec, defs))
                 .catch((err: unknown) => log.warn({ err, server: e.spec.slug }, "refresh after list_changed failed"));
             },
-            onStderr: (line) => {
-              e.stderr.push(line);
-              if (e.stderr.length > 50) e.stderr.shift();
-            },
+            onStderr: (line) => e.stderr.push(line),
             onLimit: (hit) => {
               e.limitHits++;
               e.lastLimit = hit;
@@ -194,8 +204,8 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
         return conn;
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
-        const tail = e.stderr.slice(-3).join(" | ");
-        setStatus(e, "DOWN", { lastError: tail ? `${message}: ${tail}` : message });
+        e.stderr.end(message);
+        setStatus(e, "DOWN", { lastError: failure(e, message) });
         throw new UpstreamUnavailableError(message, { cause: err });
       } finally {
         e.connecting = undefined;
@@ -267,7 +277,7 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
       e = {
         spec,
         status: "CONNECTING",
-        stderr: [],
+        stderr: new StderrLog(),
         breaker: circuitBreaker(handleWhen(isTransient), { halfOpenAfter: opts.halfOpenAfterMs, breaker: new ConsecutiveBreaker(opts.breakerFailures) }),
         bulkhead: bulkhead(spec.maxConcurrency, spec.maxConcurrency * 8),
         reconnectAttempt: 0,
@@ -392,7 +402,7 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
             circuit: e.breaker.state,
             restarts: e.restarts,
             pid: e.conn?.pid,
-            stderr: [...e.stderr],
+            stderr: e.stderr.snapshot(),
             usage: e.conn ? e.usage : undefined,
             limitHits: e.limitHits,
             lastLimit: e.lastLimit,

@@ -1,0 +1,54 @@
+import { writeFileSync } from "node:fs";
+import { expect, test } from "@playwright/test";
+import { signInAsAdmin } from "./helpers";
+
+// A stdio server that writes two lines to stderr and crashes on a missing module, the way an npm server
+// with a broken install does. Unsandboxed: the script lives under test-results (e2e/sandbox.spec.ts covers the sandbox).
+const CRASH = `console.error("loading the catalogue");\nrequire("portcullis-missing-module");\n`;
+
+test("a crashing server reads Down in the list and the header, and its page shows the crash's stderr, searchable and copyable", async ({ page, context }) => {
+  const slug = `crash-${Date.now().toString(36)}`;
+  const script = test.info().outputPath("crash.js");
+  writeFileSync(script, CRASH);
+  await signInAsAdmin(page);
+  const res = await page.request.post("/api/v1/servers", {
+    data: { slug, name: `Crash ${slug}`, transport: "stdio", command: process.execPath, args: [script], isolation: { profile: "none" } },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+
+  try {
+    await page.goto("/servers");
+    const row = page.locator(`[data-testid="server-row"][data-slug="${slug}"]`);
+    await expect(row.getByTestId("server-status")).toHaveText("Down");
+    await expect(row.getByTestId("server-error")).toContainText("Cannot find module 'portcullis-missing-module'");
+
+    await row.getByRole("link", { name: `Crash ${slug}` }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Crash ${slug}`);
+    // The header, the alert and the Tools tab tell the list's story: down, never "connected".
+    await expect(page.getByTestId("server-status")).toHaveText("Down");
+    await expect(page.getByTestId("server-last-error")).toContainText("Error: Cannot find module 'portcullis-missing-module'");
+    await expect(page.getByTestId("server-no-tools")).toContainText("has not connected");
+
+    await page.getByRole("tab", { name: "Logs" }).click();
+    await expect(page).toHaveURL(/\?tab=logs$/);
+    const logs = page.getByTestId("server-logs");
+    await expect(logs.getByTestId("server-log-lines").first()).toContainText("loading the catalogue");
+    await expect(logs.getByTestId("server-log-lines").first()).toContainText("Error: Cannot find module 'portcullis-missing-module'");
+
+    await logs.getByPlaceholder("Search the logs").fill("cannot find");
+    const first = logs.getByTestId("server-log-lines").first();
+    await expect(first).toContainText("Cannot find module");
+    await expect(first).not.toContainText("loading the catalogue");
+
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    await logs.getByRole("button", { name: "Copy log" }).first().click();
+    await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Log copied to the clipboard" })).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toContain("loading the catalogue");
+
+    // Back on the list, the same state as the header.
+    await page.getByRole("link", { name: "Servers & Tools" }).first().click();
+    await expect(row.getByTestId("server-status")).toHaveText("Down");
+  } finally {
+    await page.request.delete(`/api/v1/servers/${slug}`);
+  }
+});
