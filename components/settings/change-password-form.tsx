@@ -43,7 +43,7 @@ export function ChangePasswordForm({ email }: { email: string }) {
 
   const errorFor = (path: string) =>
     fieldError?.path === path ? (
-      <p id={`${path}-error`} role="alert" className="mt-1 text-xs text-red-700 dark:text-red-400">
+      <p id={`${path}-error`} role="alert" className="mt-1 text-xs text-red-700">
         {fieldLabel(path)} {fieldError.message}
       </p>
     ) : null;
@@ -53,9 +53,9 @@ export function ChangePasswordForm({ email }: { email: string }) {
       ref={formRef}
       onSubmit={onSubmit}
       aria-labelledby="password-heading"
-      className="mt-6 border-t border-slate-200 pt-5 dark:border-slate-700"
+      className="mt-6 border-t border-slate-200 pt-5"
     >
-      <h3 id="password-heading" className="text-sm font-semibold text-slate-900 dark:text-slate-100">
+      <h3 id="password-heading" className="text-sm font-semibold text-slate-900">
         Change password
       </h3>
       <p className={hint}>Changing it signs you out everywhere else.</p>
@@ -95,5 +95,5 @@ export function ChangePasswordForm({ email }: { email: string }) {
 }
 
 function fieldLabel(path: string): string {
-  return path === "currentPassword" ? "The current password" : path === "newPassword" ? "The new password" : "It";
+  return path === "currentPassword" ? "This" : path === "newPassword" ? "The new password" : "It";
 }
