@@ -6,6 +6,7 @@ import { usePathname } from "next/navigation";
 import { signOut } from "next-auth/react";
 import { useEffect, useRef, useState } from "react";
 import type { NavItem, TRole } from "@/lib/roles";
+import { usePendingApprovalsCount } from "./approvals/use-pending-approvals-count";
 import { CloseIcon, LogoIcon, MenuIcon } from "./icons";
 import { RoleBadge } from "./role-badge";
 import { SectionIcon } from "./sections";
@@ -28,11 +29,14 @@ function Brand() {
   );
 }
 
-function NavLinks({ items, pathname, onNavigate }: { items: readonly NavItem[]; pathname: string; onNavigate?: () => void }) {
+type Badges = Partial<Record<string, { text: string; label: string }>>;
+
+function NavLinks({ items, pathname, onNavigate, badges = {} }: { items: readonly NavItem[]; pathname: string; onNavigate?: () => void; badges?: Badges }) {
   return (
     <ul className="space-y-1">
       {items.map((item) => {
         const active = isActive(pathname, item.href);
+        const badge = badges[item.href];
         return (
           <li key={item.href}>
             <Link
@@ -45,6 +49,11 @@ function NavLinks({ items, pathname, onNavigate }: { items: readonly NavItem[]; 
             >
               <SectionIcon href={item.href} className={`h-5 w-5 shrink-0 ${active ? "text-indigo-400" : "text-slate-400"}`} />
               {item.label}
+              {badge && (
+                <span data-testid={`nav-badge-${item.href.slice(1)}`} aria-label={badge.label} className={navBadge}>
+                  {badge.text}
+                </span>
+              )}
             </Link>
           </li>
         );
@@ -52,6 +61,8 @@ function NavLinks({ items, pathname, onNavigate }: { items: readonly NavItem[]; 
     </ul>
   );
 }
+
+const navBadge = "ml-auto rounded-full bg-amber-400 px-2 py-0.5 text-xs font-semibold text-slate-900 tabular-nums";
 
 function SignOutButton({ className = "" }: { className?: string }) {
   const [busy, setBusy] = useState(false);
@@ -73,6 +84,10 @@ export function ConsoleShell({ user, nav, children }: { user: ShellUser; nav: re
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButtonRef = useRef<HTMLButtonElement>(null);
   const closeButtonRef = useRef<HTMLButtonElement>(null);
+  // Approvers see how many requests wait, on every page (and on the menu button on phones).
+  const pending = usePendingApprovalsCount(nav.some((i) => i.href === "/approvals"));
+  const pendingText = pending && pending.count > 0 ? `${pending.count}${pending.more ? "+" : ""}` : null;
+  const badges: Badges = pendingText ? { "/approvals": { text: pendingText, label: `${pendingText} pending` } } : {};
 
   // The open menu takes focus and Escape; closing it hands focus back to the menu button.
   useEffect(() => {
@@ -96,10 +111,10 @@ export function ConsoleShell({ user, nav, children }: { user: ShellUser; nav: re
       </a>
 
       {/* Desktop sidebar */}
-      <aside className="fixed inset-y-0 left-0 z-30 hidden w-60 flex-col bg-slate-900 px-4 py-5 lg:flex">
+      <aside className="palette-fixed fixed inset-y-0 left-0 z-30 hidden w-60 flex-col bg-slate-900 px-4 py-5 lg:flex">
         <Brand />
         <nav aria-label="Main" className="mt-8 flex-1 overflow-y-auto">
-          <NavLinks items={nav} pathname={pathname} />
+          <NavLinks items={nav} pathname={pathname} badges={badges} />
         </nav>
         <p className="px-3 text-xs text-slate-500">MCP gateway console</p>
       </aside>
@@ -108,7 +123,7 @@ export function ConsoleShell({ user, nav, children }: { user: ShellUser; nav: re
       {menuOpen && (
         <div className="fixed inset-0 z-40 lg:hidden">
           <div className="absolute inset-0 bg-slate-900/60" onClick={() => setMenuOpen(false)} aria-hidden="true" />
-          <div id="mobile-menu" role="dialog" aria-modal="true" aria-label="Menu" className="relative flex h-full w-72 max-w-[85%] flex-col bg-slate-900 px-4 py-5 shadow-xl">
+          <div id="mobile-menu" role="dialog" aria-modal="true" aria-label="Menu" className="palette-fixed relative flex h-full w-72 max-w-[85%] flex-col bg-slate-900 px-4 py-5 shadow-xl">
             <div className="flex items-center justify-between">
               <Brand />
               <button
@@ -122,7 +137,7 @@ export function ConsoleShell({ user, nav, children }: { user: ShellUser; nav: re
               </button>
             </div>
             <nav aria-label="Main" className="mt-8 flex-1 overflow-y-auto">
-              <NavLinks items={nav} pathname={pathname} onNavigate={() => setMenuOpen(false)} />
+              <NavLinks items={nav} pathname={pathname} onNavigate={() => setMenuOpen(false)} badges={badges} />
             </nav>
             <div className="border-t border-slate-800 pt-4">
               <p className="truncate px-3 text-sm text-slate-300">{user.email}</p>
@@ -136,13 +151,19 @@ export function ConsoleShell({ user, nav, children }: { user: ShellUser; nav: re
           <button
             ref={menuButtonRef}
             type="button"
-            className="-ml-1 rounded-md p-2 text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-600 lg:hidden"
+            className="relative -ml-1 rounded-md p-2 text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-600 lg:hidden"
             onClick={() => setMenuOpen(true)}
             aria-label="Open menu"
             aria-expanded={menuOpen}
             aria-controls="mobile-menu"
           >
             <MenuIcon className="h-6 w-6" />
+            {pendingText && (
+              <span data-testid="menu-badge-approvals" className="palette-fixed absolute -top-0.5 -right-0.5 rounded-full bg-amber-400 px-1.5 text-[10px] font-semibold text-slate-900">
+                <span className="sr-only">Approvals: </span>
+                {pendingText}
+              </span>
+            )}
           </button>
           <div className="flex items-center gap-2 text-slate-900 lg:hidden">
             <LogoIcon className="h-5 w-5 text-indigo-600" />

@@ -326,6 +326,43 @@ test("a user gives an agent part of their grant and is told what was dropped", a
   await expect(theirs).toContainText(email);
 });
 
+test("Connect an agent says that no paths means no resources and offers the paths the user holds", async ({ page }) => {
+  await signInAsAdmin(page);
+  const email = uniqueEmail("paths-user");
+  const user = await createUserViaApi(page.request, { email, role: "USER", password: "user-pass-1234" });
+  for (const pattern of ["/srv/reports", "orders://order/"]) {
+    const grant = await page.request.post("/api/v1/grants", { data: { kind: "path", pattern, userId: user.id } });
+    expect(grant.status(), await grant.text()).toBe(201);
+  }
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/signin$/);
+  await signIn(page, email, "user-pass-1234");
+  await expect(page.getByTestId("user-email")).toHaveText(email);
+  await openAgents(page);
+  await page.getByRole("button", { name: "Connect your first agent" }).click();
+  const dialog = page.getByRole("dialog", { name: "Connect an agent" });
+
+  const warning = dialog.getByTestId("no-paths-warning");
+  await expect(warning).toHaveText(/No paths means no resources/);
+  await dialog.getByRole("button", { name: "Add path /srv/reports" }).click();
+  await expect(dialog.getByLabel("Allowed paths")).toHaveValue("/srv/reports");
+  await expect(warning).toHaveCount(0);
+  await expect(dialog.getByRole("button", { name: "Add path /srv/reports" })).toBeDisabled();
+  await dialog.getByRole("button", { name: "+ all of them" }).click();
+  // Every held path once, the one already listed first (USER also holds the demo's sample directory).
+  await expect(dialog.getByLabel("Allowed paths")).toHaveValue(/^\/srv\/reports\n(.+\n)*orders:\/\/order\/(\n.+)*$/);
+  await expect(dialog.getByRole("button", { name: "+ all of them" })).toBeDisabled();
+  await dialog.getByLabel("Allowed paths").fill("");
+  await expect(warning).toBeVisible();
+  await dialog.getByRole("button", { name: "Add path orders://order/" }).click();
+
+  await dialog.getByLabel("Agent name").fill(unique("paths-bot"));
+  await dialog.getByLabel(TOOL, { exact: true }).check();
+  await dialog.getByRole("button", { name: "Create session" }).click();
+  const connected = page.getByRole("dialog", { name: "Your agent is connected" });
+  await expect(connected.getByTestId("granted-paths")).toHaveText("orders://order/");
+});
+
 test.describe("at phone width", () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 

@@ -113,6 +113,44 @@ test.beforeAll(async ({ browser }) => {
   secondApproverState = await signedIn(secondApproverEmail);
 });
 
+/** Pending requests as the API counts them (the badge's source), for a badge that reads it. */
+async function pendingCount(page: Page): Promise<number> {
+  const res = await page.request.get("/api/v1/approvals?status=PENDING&limit=99");
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as { items: unknown[] }).items.length;
+}
+
+/** Opens a page and waits until the approvals stream the nav badge listens on is open. */
+async function gotoWithLiveBadge(page: Page, path: string) {
+  const stream = page.waitForResponse((r) => r.url().endsWith("/api/v1/approvals/events"));
+  await page.goto(path);
+  await stream;
+}
+
+test("the Approvals nav badge counts pending requests live on any page and drops when one is decided", async ({
+  browser,
+  baseURL,
+}) => {
+  await withAgentAndApprover(browser, baseURL, async ({ agent, approver }) => {
+    await gotoWithLiveBadge(approver, "/settings");
+    const before = await pendingCount(approver);
+    const badge = approver.getByTestId("nav-badge-approvals");
+    if (before > 0) await expect(badge).toHaveText(String(before));
+    else await expect(badge).toHaveCount(0);
+
+    const held = await agent.hold("ORD-10211", "Counted by the badge");
+    await expect(badge).toHaveText(String(before + 1));
+    await expect(badge).toHaveAccessibleName(`${before + 1} pending`);
+
+    const decided = await approver.request.post(`/api/v1/approvals/${held.approval_id}/decision`, {
+      data: { decision: "reject", comment: "badge test" },
+    });
+    expect(decided.status(), await decided.text()).toBe(200);
+    if (before > 0) await expect(badge).toHaveText(String(before));
+    else await expect(badge).toHaveCount(0);
+  });
+});
+
 test("an approver approves a delete that appears live, and the agent receives the real result", async ({
   browser,
   baseURL,
@@ -390,7 +428,54 @@ test("a tool set to need a second approver runs only after two different approve
   }
 });
 
+test("at desktop width, too, Why and Arguments come before the decision buttons", async ({ browser, baseURL }) => {
+  await withAgentAndApprover(browser, baseURL, async ({ agent, approver }) => {
+    const held = await agent.hold("ORD-10213", "Order of the page");
+    await approver.goto(`/approvals/${held.approval_id}`);
+    await expect(approver.getByTestId("approve-button")).toBeVisible();
+    const top = async (testId: string) => (await approver.getByTestId(testId).first().boundingBox())!.y;
+    const approveAt = await top("approve-button");
+    expect(await top("approval-justification")).toBeLessThan(approveAt);
+    expect(await top("argument-row")).toBeLessThan(approveAt);
+    await approver.getByTestId("decision-comment").fill("Only a test");
+    await approver.getByTestId("reject-button").click();
+    await expect(approver.getByTestId("approval-status")).toHaveText("Rejected");
+  });
+});
+
 test.describe("at phone width", () => {
+  test("on a phone the request reads Why and Arguments before Approve, and the menu button shows the pending count", async ({
+    browser,
+    baseURL,
+  }) => {
+    await withAgentAndApprover(
+      browser,
+      baseURL,
+      async ({ agent, approver }) => {
+        await gotoWithLiveBadge(approver, "/");
+        const held = await agent.hold("ORD-10212", "Read me before approving", "Clean up a test order");
+        await expect(approver.getByTestId("menu-badge-approvals")).toHaveText(
+          new RegExp(`${await pendingCount(approver)}$`),
+        );
+        await approver.getByRole("button", { name: "Open menu" }).click();
+        await expect(approver.getByRole("dialog", { name: "Menu" }).getByTestId("nav-badge-approvals")).toBeVisible();
+        await approver.getByRole("button", { name: "Close menu" }).click();
+
+        await approver.goto(`/approvals/${held.approval_id}`);
+        const top = async (testId: string) => (await approver.getByTestId(testId).first().boundingBox())!.y;
+        await expect(approver.getByTestId("approve-button")).toBeVisible();
+        const approveAt = await top("approve-button");
+        expect(await top("approval-justification")).toBeLessThan(approveAt);
+        expect(await top("approval-reason")).toBeLessThan(approveAt);
+        expect(await top("argument-row")).toBeLessThan(approveAt);
+        await approver.getByTestId("decision-comment").fill("Only a test");
+        await approver.getByTestId("reject-button").click();
+        await expect(approver.getByTestId("approval-status")).toHaveText("Rejected");
+      },
+      { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
+    );
+  });
+
   test("the queue and a request fit a 390 px screen without sideways scrolling", async ({ browser, baseURL }) => {
     await withAgentAndApprover(
       browser,

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { signInAsAdmin } from "./helpers";
+import { createUserViaApi, signInAsAdmin, uniqueEmail } from "./helpers";
 
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
@@ -22,7 +22,9 @@ test("at phone width the sidebar becomes a menu", async ({ page }) => {
   await expect(nav).toBeHidden();
 
   // The page itself fits the phone: nothing scrolls sideways.
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
   expect(overflow).toBeLessThanOrEqual(0);
 
   await menuButton.click();
@@ -35,4 +37,33 @@ test("at phone width the sidebar becomes a menu", async ({ page }) => {
   await page.keyboard.press("Escape");
   await expect(nav).toBeHidden();
   await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+});
+
+test("at phone width the Users rows with Reset password and the Settings password form fit, light and dark", async ({
+  browser,
+}) => {
+  for (const colorScheme of ["light", "dark"] as const) {
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      colorScheme,
+    });
+    const page = await context.newPage();
+    await signInAsAdmin(page);
+    const overflow = () =>
+      page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const user = await createUserViaApi(page.request, {
+      email: uniqueEmail(`phone-${colorScheme}`),
+      role: "USER",
+      password: "phone-pass-1234",
+    });
+    await page.goto("/users");
+    await expect(page.getByRole("button", { name: `Reset password of ${user.email}` })).toBeVisible();
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await page.goto("/settings");
+    await expect(page.getByRole("button", { name: "Change password" })).toBeVisible();
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await context.close();
+  }
 });

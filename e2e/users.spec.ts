@@ -118,3 +118,72 @@ test("the Users table pages through users with Previous and Next", async ({ page
   await expect(pager).toContainText("Page 1");
   await expect(page.getByTestId("user-row").first()).toHaveAttribute("data-email", firstOnPage1 ?? "");
 });
+
+test("a user changes their own password in Settings: a wrong current one is named, the new one works, the old one not", async ({ page, browser }) => {
+  await signInAsAdmin(page);
+  const user = await createUserViaApi(page.request, { email: uniqueEmail("changer"), role: "USER", password: "old-pass-1234" });
+  const context = await browser.newContext();
+  const userPage = await context.newPage();
+  await signIn(userPage, user.email, "old-pass-1234");
+  await expect(userPage).toHaveURL(/\/$/);
+  await userPage.goto("/settings");
+  const form = userPage.getByRole("form", { name: "Change password" });
+
+  await form.getByLabel("Current password", { exact: true }).fill("not-my-password");
+  await form.getByLabel("New password", { exact: true }).fill("new-pass-5678");
+  await form.getByLabel("Repeat new password", { exact: true }).fill("new-pass-5678");
+  await form.getByRole("button", { name: "Change password" }).click();
+  await expect(form.getByRole("alert")).toHaveText("This is not your current password");
+  await expect(form.getByLabel("Current password", { exact: true })).toHaveAttribute("aria-invalid", "true");
+
+  await form.getByLabel("Current password", { exact: true }).fill("old-pass-1234");
+  await form.getByRole("button", { name: "Change password" }).click();
+  await expect(userPage.getByText("Password changed")).toBeVisible();
+  // The change ended the old session; the form signed this browser in again with the new password.
+  await userPage.reload();
+  await expect(userPage.getByTestId("user-email")).toHaveText(user.email);
+
+  const other = await browser.newContext();
+  const otherPage = await other.newPage();
+  await signIn(otherPage, user.email, "old-pass-1234");
+  await expect(otherPage.getByRole("main").getByRole("alert")).toHaveText("Wrong e-mail or password.");
+  await signIn(otherPage, user.email, "new-pass-5678");
+  await expect(otherPage).toHaveURL(/\/$/);
+  await Promise.all([context.close(), other.close()]);
+});
+
+test("an admin resets a user's password: the generated one is shown once and signs in, the user's open session ends", async ({ page, browser }) => {
+  await signInAsAdmin(page);
+  const user = await createUserViaApi(page.request, { email: uniqueEmail("forgetful"), role: "USER", password: "forgotten-1234" });
+  const context = await browser.newContext();
+  const userPage = await context.newPage();
+  await signIn(userPage, user.email, "forgotten-1234");
+  await expect(userPage).toHaveURL(/\/$/);
+
+  await page.goto("/users");
+  // Users are listed oldest first: page on until this one's row shows.
+  const reset = page.getByRole("button", { name: `Reset password of ${user.email}` });
+  const pager = page.getByRole("navigation", { name: "Users pages" });
+  await expect(page.getByTestId("user-row").first()).toBeVisible();
+  while ((await reset.count()) === 0) {
+    const page1 = await page.getByTestId("user-row").first().getAttribute("data-email");
+    await pager.getByRole("button", { name: "Next" }).click();
+    await expect(page.getByTestId("user-row").first()).not.toHaveAttribute("data-email", page1 ?? "");
+  }
+  await reset.click();
+  const dialog = page.getByRole("dialog", { name: `Reset password of ${user.email}` });
+  await dialog.getByRole("button", { name: "Set password" }).click();
+  const shown = page.getByRole("dialog", { name: "Generated password" });
+  const password = await shown.getByLabel("Generated password").inputValue();
+  expect(password.length).toBeGreaterThanOrEqual(12);
+  await shown.getByRole("button", { name: "I have copied it" }).click();
+  await expect(shown).toBeHidden();
+  // There is no reset button for oneself: that goes through Settings with the current password.
+  await expect(page.getByRole("button", { name: /^Reset password of admin/ })).toHaveCount(0);
+
+  await userPage.goto("/settings");
+  await expect(userPage).toHaveURL(/\/signin/);
+  await signIn(userPage, user.email, password);
+  await expect(userPage).toHaveURL(/\/$/);
+  await context.close();
+});

@@ -26,6 +26,9 @@ import {
   ZMe,
   ZUpdateUser,
   ZUser,
+  ZChangeOwnPassword,
+  ZResetPassword,
+  ZPasswordReset,
   ZUserPage,
 } from "./schemas";
 import {
@@ -93,10 +96,12 @@ const auditFilter = {
 export const OPERATIONS: Operation[] = [
   { method: "get", path: "/api/health", summary: "Version and database status", tag: "health", role: null, response: { status: 200, schema: ZHealth }, errors: [503] },
   { method: "get", path: "/api/v1/me", summary: "The caller", tag: "auth", role: "USER", response: { status: 200, schema: ZMe }, errors: [401] },
+  { method: "post", path: "/api/v1/me/password", summary: "Change one's own password (the current one required; a wrong one counts as a failed sign-in). Console sessions signed in before end", tag: "auth", role: "USER", body: ZChangeOwnPassword, response: { status: 200, schema: ZUser }, errors: [400, 401, 422, 429] },
   { method: "get", path: "/api/v1/users", summary: "List users", tag: "users", role: "ADMIN", query: page, response: { status: 200, schema: ZUserPage }, errors: [401, 403, 422] },
   { method: "post", path: "/api/v1/users", summary: "Create a user (a generated password is returned once)", tag: "users", role: "ADMIN", body: ZCreateUser, response: { status: 201, schema: ZCreatedUser }, errors: [400, 401, 403, 409, 422] },
   { method: "get", path: "/api/v1/users/{id}", summary: "One user", tag: "users", role: "ADMIN", response: { status: 200, schema: ZUser }, errors: [401, 403, 404] },
   { method: "patch", path: "/api/v1/users/{id}", summary: "Change a user's name, role, password or disabled flag", tag: "users", role: "ADMIN", body: ZUpdateUser, response: { status: 200, schema: ZUser }, errors: [400, 401, 403, 404, 409, 422] },
+  { method: "post", path: "/api/v1/users/{id}/password", summary: "Set a user's password, or generate one returned once; clears their failed sign-ins and ends their console sessions", tag: "users", role: "ADMIN", body: ZResetPassword, response: { status: 200, schema: ZPasswordReset }, errors: [400, 401, 403, 404, 422] },
   { method: "get", path: "/api/v1/tokens", summary: "The caller's personal API tokens", tag: "tokens", role: "USER", response: { status: 200, schema: ZApiTokenList }, errors: [401] },
   { method: "post", path: "/api/v1/tokens", summary: "Mint a personal API token (shown once)", tag: "tokens", role: "USER", body: ZCreateApiToken, response: { status: 201, schema: ZCreatedApiToken }, errors: [400, 401, 422] },
   { method: "get", path: "/api/v1/servers", summary: "List upstream MCP servers", tag: "servers", role: "ADMIN", response: { status: 200, schema: ZServerList }, errors: [401, 403] },

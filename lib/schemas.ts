@@ -59,6 +59,22 @@ export const ZUpdateUser = z
   .meta({ id: "UpdateUser" });
 export type TUpdateUser = z.infer<typeof ZUpdateUser>;
 
+export const ZChangeOwnPassword = z
+  .object({ currentPassword: z.string().min(1, "give your current password").max(200), newPassword: ZPassword })
+  .strict()
+  .meta({ id: "ChangeOwnPassword" });
+export type TChangeOwnPassword = z.infer<typeof ZChangeOwnPassword>;
+
+export const ZResetPassword = z
+  .object({ password: ZPassword.optional().meta({ description: "Omit to generate one; it is returned once." }) })
+  .strict()
+  .meta({ id: "ResetPassword" });
+export type TResetPassword = z.infer<typeof ZResetPassword>;
+
+export const ZPasswordReset = z
+  .object({ user: ZUser, generatedPassword: z.string().optional() })
+  .meta({ id: "PasswordReset" });
+
 export const ZApiToken = z
   .object({
     id: z.string(),

@@ -4,6 +4,7 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLoginLimiter } from "../server/auth/login-limiter";
 import { verifyPassword } from "../server/auth/password";
 import { createTestDb, testDatabaseUrl, truncateAll } from "../server/test/test-db";
 import { findProcesses } from "./test-support/find-processes";
@@ -106,6 +107,41 @@ describe("portcullis CLI", () => {
 
   it("user set-role – an unknown e-mail exits 1 with 'No user'", async () => {
     const res = await cli(["user", "set-role", "--email", "nobody@example.com", "--role", "USER"]);
+    expectRefused(res, "portcullis: No user with e-mail nobody@example.com.");
+  });
+
+  it("user set-password – prints a generated password once, clears the failed sign-ins, and the old password stops working", async () => {
+    const limiter = createLoginLimiter(testDatabaseUrl(), { maxFailures: 2, windowSeconds: 600 });
+    try {
+      for (let i = 0; i < 2; i++) await limiter.take("bob@example.com");
+      expect(await limiter.blockedFor("bob@example.com")).toBeGreaterThan(0);
+      const res = await cli(["user", "set-password", "--email", "BOB@example.com"]);
+      expect(res.stderr).toBe("");
+      expect(res.code).toBe(0);
+      expect(res.stdout).toContain("Set the password of bob@example.com");
+      const password = /^Password \(shown once\): (\S+)$/m.exec(res.stdout)?.[1];
+      expect(password).toBeDefined();
+      const row = await db.user.findUniqueOrThrow({ where: { email: "bob@example.com" } });
+      expect(await verifyPassword(password!, row.passwordHash)).toBe(true);
+      expect(await verifyPassword("correct horse battery", row.passwordHash)).toBe(false);
+      expect(await limiter.blockedFor("bob@example.com")).toBe(0);
+      expect(await db.auditEvent.count({ where: { action: "user.password_reset", targetId: row.id } })).toBe(1);
+    } finally {
+      await limiter.close();
+    }
+  });
+
+  it("user set-password --password – uses it as given and prints no password; a short one exits 1 naming the field", async () => {
+    const res = await cli(["user", "set-password", "--email", "bob@example.com", "--password", "correct horse battery"]);
+    expect(res.code).toBe(0);
+    expect(res.stdout).not.toContain("shown once");
+    const row = await db.user.findUniqueOrThrow({ where: { email: "bob@example.com" } });
+    expect(await verifyPassword("correct horse battery", row.passwordHash)).toBe(true);
+    expectRefused(await cli(["user", "set-password", "--email", "bob@example.com", "--password", "short"]), /password: must have at least 8 characters/);
+  });
+
+  it("user set-password – an unknown e-mail exits 1 with 'No user'", async () => {
+    const res = await cli(["user", "set-password", "--email", "nobody@example.com"]);
     expectRefused(res, "portcullis: No user with e-mail nobody@example.com.");
   });
 

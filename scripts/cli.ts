@@ -68,6 +68,21 @@ user
     }),
   );
 
+user
+  .command("set-password")
+  .description("set a user's password and clear their failed sign-ins; prints a generated one once unless --password is given")
+  .requiredOption("--email <email>", "the user's e-mail")
+  .option("--password <password>", "the new password (at least 8 characters); omit to generate one")
+  .action((o: { email: string; password?: string }) =>
+    withDatabase(async (ops, ctx) => {
+      const u = await ops.users.getByEmail(o.email);
+      if (!u) throw new CliError(`No user with e-mail ${o.email}.`);
+      const res = await ops.users.resetPassword(ctx, u.id, { password: o.password });
+      console.log(`Set the password of ${res.user.email}; their console sessions have ended.`);
+      if (res.generatedPassword) console.log(`Password (shown once): ${res.generatedPassword}`);
+    }),
+  );
+
 const token = program.command("token").description("manage personal API tokens for the REST API");
 token
   .command("create")

@@ -1,6 +1,6 @@
 // Composition root: every service of the gateway is built here from explicit dependencies.
 import path from "node:path";
-import type { TCreateUser, TPageQuery, TUpdateUser } from "../lib/schemas";
+import type { TChangeOwnPassword, TCreateUser, TPageQuery, TResetPassword, TUpdateUser } from "../lib/schemas";
 import { attachAuditWriter, createAuditWriter, pgSink, type AuditWriter } from "./audit/audit-writer";
 import { deleteExpiredAudit, DEFAULT_AUDIT_RETENTION_DAYS } from "./audit/audit-retention";
 import { exportAudit, getAuditEventDetail, searchAudit } from "./audit/audit-search";
@@ -64,6 +64,8 @@ import { createUser } from "./users/create-user";
 import { ensureAdmin } from "./users/ensure-admin";
 import { getUserByEmail, listUsers } from "./users/list-users";
 import { updateUser } from "./users/update-user";
+import { changeOwnPassword } from "./users/change-own-password";
+import { resetPassword } from "./users/reset-password";
 import { VERSION } from "./version";
 import { createSecretStore, type SecretStore } from "./secrets/secret-store";
 import type { TPutSecret } from "../lib/secret-schemas";
@@ -210,6 +212,8 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       list: (q: TPageQuery) => listUsers(db, q),
       getByEmail: (email: string) => getUserByEmail(db, email),
       getById: (id: string) => db.user.findUnique({ where: { id } }),
+      changeOwnPassword: (ctx: RequestContext, userId: string, input: TChangeOwnPassword) => changeOwnPassword(db, loginLimiter, ctx, userId, input),
+      resetPassword: (ctx: RequestContext, userId: string, input: TResetPassword) => resetPassword(db, loginLimiter, ctx, userId, input),
       ensureAdmin: (opts: { email?: string | undefined; password?: string | undefined }) => ensureAdmin(db, opts),
     },
     tokens: {

@@ -21,7 +21,7 @@ export default async function DashboardPage() {
   const firstName = user.name?.trim().split(/\s+/)[0];
   return (
     <div>
-      <section className="rounded-lg bg-gradient-to-br from-indigo-600 to-indigo-800 px-6 py-6 text-white shadow-sm sm:px-8">
+      <section className="palette-fixed rounded-lg bg-gradient-to-br from-indigo-600 to-indigo-800 px-6 py-6 text-white shadow-sm sm:px-8">
         <p className="text-sm font-medium text-indigo-200">Portcullis console</p>
         <h1 className="mt-1 text-2xl font-semibold tracking-tight sm:text-3xl">
           Welcome{firstName ? `, ${firstName}` : ""}

@@ -1,11 +1,13 @@
 // next-auth (v4) with e-mail + password. The JWT carries only the user id: role and disabled flag are
-// read from the database on every request, so a role change or a disabled account takes effect at once.
+// read from the database on every request, so a role change or a disabled account takes effect at once. It
+// also carries a stamp of the password hash: a password change or reset ends the sessions signed in before it.
 import type { NextAuthOptions } from "next-auth";
 import { getServerSession } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { forbidden, redirect } from "next/navigation";
 import { hasRole, type TRole } from "@/lib/roles";
 import type { User } from "@/server/db/client";
+import { passwordStamp } from "@/server/auth/password-stamp";
 import { isGatewayError } from "@/server/errors";
 import { getGateway } from "./gateway";
 
@@ -25,7 +27,7 @@ export const authOptions: NextAuthOptions = {
         const ip = (Array.isArray(fwd) ? fwd[0] : fwd)?.split(",")[0]?.trim();
         try {
           const user = await getGateway().auth.verifyCredentials({ email, password, ip });
-          return { id: user.id, email: user.email, name: user.name };
+          return { id: user.id, email: user.email, name: user.name, stamp: passwordStamp(user.passwordHash) };
         } catch (err) {
           if (isGatewayError(err) && err.code === "unauthenticated") return null;
           // next-auth hands the message to the sign-in page as `error`.
@@ -37,11 +39,14 @@ export const authOptions: NextAuthOptions = {
   ],
   callbacks: {
     jwt({ token, user }) {
-      if (user) token.uid = user.id;
+      if (user) {
+        token.uid = user.id;
+        token.stamp = (user as { stamp?: string }).stamp;
+      }
       return token;
     },
     session({ session, token }) {
-      if (session.user && typeof token.uid === "string") (session.user as { id?: string }).id = token.uid;
+      if (session.user && typeof token.uid === "string") Object.assign(session.user, { id: token.uid, stamp: token.stamp });
       return session;
     },
   },
@@ -50,10 +55,10 @@ export const authOptions: NextAuthOptions = {
 /** The signed-in user, fresh from the database, or null. */
 export async function getSessionUser(): Promise<User | null> {
   const session = await getServerSession(authOptions);
-  const id = (session?.user as { id?: string } | undefined)?.id;
+  const { id, stamp } = (session?.user ?? {}) as { id?: string; stamp?: string };
   if (!id) return null;
   const user = await getGateway().users.getById(id);
-  return user && !user.disabled ? user : null;
+  return user && !user.disabled && stamp === passwordStamp(user.passwordHash) ? user : null;
 }
 
 /** For pages: sends strangers to the sign-in page and answers 403 to a role that falls short. */

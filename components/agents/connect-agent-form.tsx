@@ -6,6 +6,7 @@ import { hint, input, label } from "@/components/ui";
 import type { TCreateSession, TEffectiveGrant, TSessionSettings } from "@/lib/policy-schemas";
 import { checkDraft, describeLifetime, type DraftField, type SessionDraft } from "./session-draft";
 import { ToolPicker } from "./tool-picker";
+import { PathQuickPicks } from "./path-quick-picks";
 
 export function ConnectAgentForm({
   formId,
@@ -136,6 +137,11 @@ export function ConnectAgentForm({
           className={`${input} mt-1 font-mono`}
         />
         <FieldError id={errId("paths")} message={shown("paths")} />
+        <PathQuickPicks
+          held={[...new Set(heldPaths.map((p) => p.pattern))]}
+          paths={draft.paths}
+          onChange={(paths) => update({ paths })}
+        />
         <div id={`${id}-paths-hint`} className={hint}>
           One path or URI prefix a line, for file arguments and resource reads.{" "}
           {heldPaths.length > 0 ? (
@@ -155,7 +161,7 @@ export function ConnectAgentForm({
               .
             </>
           ) : grant ? (
-            "You hold no paths, so any you list here are dropped."
+            "You hold no paths, so any you list here are dropped and the agent gets no resources."
           ) : null}
         </div>
       </div>

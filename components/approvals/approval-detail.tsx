@@ -100,9 +100,10 @@ function ApprovalPage({
       />
       <div className="grid min-w-0 grid-cols-1 gap-6 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="grid min-w-0 grid-cols-1 content-start gap-6">
-          {a.status === "PENDING" && <DecisionPanel approval={a} blocked={blocked} />}
+          {/* What is asked comes before the buttons: on a phone the approver reads it on the way to Approve. */}
           <Intent approval={a} />
           <ArgumentsTable approval={a} canReveal={viewer.isApprover} />
+          {a.status === "PENDING" && <DecisionPanel approval={a} blocked={blocked} />}
         </div>
         <div className="grid min-w-0 grid-cols-1 content-start gap-6">
           <Summary approval={a} now={now} isAdmin={isAdmin} />

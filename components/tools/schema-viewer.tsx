@@ -60,7 +60,7 @@ export function SchemaViewer({
               </td>
               <td className={`${t.cell} sm:align-top`}>
                 {r.required ? (
-                  <span className="rounded bg-slate-800 px-1.5 py-0.5 text-xs font-medium text-white">required</span>
+                  <span className="palette-fixed rounded bg-slate-800 px-1.5 py-0.5 text-xs font-medium text-white">required</span>
                 ) : (
                   <span className="text-xs text-slate-400">optional</span>
                 )}

@@ -1,6 +1,7 @@
 import { requirePageUser } from "@/app/_lib/auth";
 import { PageHeader } from "@/components/page-header";
 import { RoleBadge } from "@/components/role-badge";
+import { ChangePasswordForm } from "@/components/settings/change-password-form";
 import { RedactionSettings } from "@/components/settings/redaction-settings";
 import { SecretsSettings } from "@/components/settings/secrets-settings";
 import { card } from "@/components/ui";
@@ -42,6 +43,7 @@ export default async function SettingsPage() {
             </dd>
           </div>
         </dl>
+        <ChangePasswordForm email={user.email} />
       </section>
       <ApiTokens />
       {admin && <SecretsSettings />}

@@ -1,6 +1,6 @@
 import { apiFetch } from "@/components/api-client";
 import type { Page } from "@/lib/pagination";
-import type { TCreateUser, TUpdateUser, TUser } from "@/lib/schemas";
+import type { TCreateUser, TResetPassword, TUpdateUser, TUser } from "@/lib/schemas";
 
 export const USERS_PAGE_SIZE = 20;
 export const usersKey = ["users"] as const;
@@ -16,3 +16,6 @@ export const createUser = (body: TCreateUser) =>
 
 export const updateUser = (id: string, body: TUpdateUser) =>
   apiFetch<TUser>(`/api/v1/users/${encodeURIComponent(id)}`, { method: "PATCH", body });
+
+export const resetPassword = (id: string, body: TResetPassword) =>
+  apiFetch<{ user: TUser; generatedPassword?: string }>(`/api/v1/users/${encodeURIComponent(id)}/password`, { method: "POST", body });

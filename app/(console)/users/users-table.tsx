@@ -11,6 +11,7 @@ import { useCursorPages } from "@/components/use-cursor-pages";
 import { ROLES, type TRole } from "@/lib/roles";
 import type { TUpdateUser, TUser } from "@/lib/schemas";
 import { listUsers, updateUser, usersKey } from "./queries";
+import { ResetPasswordButton } from "./reset-password-button";
 
 const COLUMNS: Column[] = [
   { label: "User" },
@@ -99,6 +100,7 @@ function UserRow({ user, isMe }: { user: TUser; isMe: boolean }) {
         )}
       </td>
       <td className={`${t.cell} ml-auto sm:text-right`}>
+        {!isMe && <ResetPasswordButton user={user} />}{" "}
         <button
           type="button"
           className={user.disabled ? buttonSecondary : buttonDangerQuiet}

@@ -13,6 +13,8 @@ const ADMIN = "admin@example.com";
 const USER = "user@example.com";
 const LOCKED = "locked@example.com";
 const LEAVER = "leaver@example.com";
+const CHANGER = "changer@example.com";
+const FORGETFUL = "forgetful@example.com";
 
 describe("sign-in over HTTP (next-auth credentials)", () => {
   const db = createTestDb();
@@ -35,7 +37,7 @@ describe("sign-in over HTTP (next-auth credentials)", () => {
     base = app.baseUrl;
     const admin = await signIn(base, ADMIN, PASSWORD);
     if (!admin.ok) throw new Error(`the first admin could not sign in: ${admin.error}`);
-    for (const email of [USER, LOCKED, LEAVER]) {
+    for (const email of [USER, LOCKED, LEAVER, CHANGER, FORGETFUL]) {
       const res = await apiRequest(base, "/api/v1/users", {
         cookie: admin.jar.header(),
         body: { email, role: "USER", password: PASSWORD },
@@ -153,5 +155,72 @@ describe("sign-in over HTTP (next-auth credentials)", () => {
     expect(after.body.error.code).toBe("unauthenticated");
     const again = await signIn(base, LEAVER, PASSWORD);
     expect(again.ok).toBe(false);
+  });
+
+  it("POST /api/v1/me/password – 422 naming currentPassword for a wrong current password; the password stays", async () => {
+    const me = await signIn(base, CHANGER, PASSWORD);
+    const res = await apiRequest<ApiErrorBody>(base, "/api/v1/me/password", {
+      cookie: me.jar.header(),
+      body: { currentPassword: "not it at all", newPassword: "changed-password-2" },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.error).toMatchObject({ code: "validation_failed", details: [{ path: "currentPassword" }] });
+    expect((await apiRequest(base, "/api/v1/me", { cookie: me.jar.header() })).status).toBe(200);
+  });
+
+  it("POST /api/v1/me/password – 200 changes it; sessions signed in before end (401), the new password signs in, the old one not", async () => {
+    const first = await signIn(base, CHANGER, PASSWORD);
+    const second = await signIn(base, CHANGER, PASSWORD);
+    const res = await apiRequest<{ email: string }>(base, "/api/v1/me/password", {
+      cookie: first.jar.header(),
+      body: { currentPassword: PASSWORD, newPassword: "changed-password-2" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.email).toBe(CHANGER);
+    for (const session of [first, second]) {
+      const me = await apiRequest<ApiErrorBody>(base, "/api/v1/me", { cookie: session.jar.header() });
+      expect(me.status).toBe(401);
+      expect(me.body.error.code).toBe("unauthenticated");
+    }
+    expect((await signIn(base, CHANGER, PASSWORD)).ok).toBe(false);
+    const fresh = await signIn(base, CHANGER, "changed-password-2");
+    expect(fresh.ok).toBe(true);
+    expect((await apiRequest(base, "/api/v1/me", { cookie: fresh.jar.header() })).status).toBe(200);
+  });
+
+  it("POST /api/v1/users/{id}/password – 403 forbidden for a USER session, and the password stays", async () => {
+    const user = await signIn(base, USER, PASSWORD);
+    const id = (await db.user.findUniqueOrThrow({ where: { email: FORGETFUL } })).id;
+    const res = await apiRequest<ApiErrorBody>(base, `/api/v1/users/${id}/password`, { cookie: user.jar.header(), body: { password: "taken-over-1" } });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe("forbidden");
+    expect((await signIn(base, FORGETFUL, PASSWORD)).ok).toBe(true);
+  });
+
+  it("POST /api/v1/users/{id}/password – an admin's reset returns a generated password once, ends the user's sessions and lifts the sign-in block", async () => {
+    const old = await signIn(base, FORGETFUL, PASSWORD);
+    for (let i = 0; i < 3; i++) expect((await signIn(base, FORGETFUL, "wrong-guess")).ok).toBe(false);
+    expect((await signIn(base, FORGETFUL, PASSWORD)).error).toMatch(/^rate_limited:/);
+
+    const admin = await signIn(base, ADMIN, PASSWORD);
+    const id = (await db.user.findUniqueOrThrow({ where: { email: FORGETFUL } })).id;
+    const res = await apiRequest<{ user: { email: string }; generatedPassword?: string }>(base, `/api/v1/users/${id}/password`, { cookie: admin.jar.header(), body: {} });
+    expect(res.status).toBe(200);
+    expect(res.body.user.email).toBe(FORGETFUL);
+    expect(res.body.generatedPassword).toMatch(/^.{8,}$/);
+
+    expect((await apiRequest(base, "/api/v1/me", { cookie: old.jar.header() })).status).toBe(401);
+    expect((await signIn(base, FORGETFUL, res.body.generatedPassword!)).ok).toBe(true);
+  });
+
+  it("POST /api/v1/users/{id}/password – 422 naming password for a short one; 404 for an unknown user", async () => {
+    const admin = await signIn(base, ADMIN, PASSWORD);
+    const id = (await db.user.findUniqueOrThrow({ where: { email: FORGETFUL } })).id;
+    const short = await apiRequest<ApiErrorBody>(base, `/api/v1/users/${id}/password`, { cookie: admin.jar.header(), body: { password: "short" } });
+    expect(short.status).toBe(422);
+    expect(short.body.error).toMatchObject({ code: "validation_failed", details: [{ path: "password" }] });
+    const missing = await apiRequest<ApiErrorBody>(base, "/api/v1/users/no-such-user/password", { cookie: admin.jar.header(), body: {} });
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.code).toBe("not_found");
   });
 });

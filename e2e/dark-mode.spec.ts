@@ -1,0 +1,57 @@
+// Dark mode follows the system setting (prefers-color-scheme): the page, its cards and its text turn over, and
+// the light scheme stays as it was.
+import { expect, test, type Page } from "@playwright/test";
+import { signInAsAdmin } from "./helpers";
+
+/** Relative luminance (0 black … 1 white) of an element's computed colour, through a canvas so any CSS colour works. */
+async function luminance(page: Page, selector: string, property: "backgroundColor" | "color"): Promise<number> {
+  return page
+    .locator(selector)
+    .first()
+    .evaluate((el, prop) => {
+      const ctx = document.createElement("canvas").getContext("2d")!;
+      ctx.fillStyle = getComputedStyle(el)[prop];
+      ctx.fillRect(0, 0, 1, 1);
+      const [r, g, b] = [...ctx.getImageData(0, 0, 1, 1).data].map((v) => {
+        const c = v / 255;
+        return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+    }, property);
+}
+
+test.describe("with the system set to dark", () => {
+  test.use({ colorScheme: "dark" });
+
+  test("the console draws dark surfaces with light text, and form controls in the dark scheme", async ({ page }) => {
+    await signInAsAdmin(page);
+    await page.goto("/settings");
+    await expect(page.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
+    expect(await luminance(page, "body", "backgroundColor")).toBeLessThan(0.05);
+    expect(await luminance(page, "section[aria-labelledby='account-heading']", "backgroundColor")).toBeLessThan(0.05);
+    expect(await luminance(page, "#account-heading", "color")).toBeGreaterThan(0.7);
+    expect(await luminance(page, "#currentPassword", "backgroundColor")).toBeLessThan(0.05);
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).colorScheme)).toBe("dark");
+    // The sidebar is dark in both schemes; its text stays light.
+    await expect(page.locator("aside")).toBeVisible();
+    expect(await luminance(page, "aside", "backgroundColor")).toBeLessThan(0.05);
+    expect(await luminance(page, "aside a[href='/settings']", "color")).toBeGreaterThan(0.7);
+    // A primary button keeps white text on its accent colour.
+    expect(await luminance(page, 'role=button[name="Change password"]', "color")).toBeGreaterThan(0.9);
+  });
+});
+
+test.describe("with the system set to light", () => {
+  test.use({ colorScheme: "light" });
+
+  test("the console stays light", async ({ page }) => {
+    await signInAsAdmin(page);
+    await page.goto("/settings");
+    await expect(page.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
+    expect(await luminance(page, "body", "backgroundColor")).toBeGreaterThan(0.9);
+    expect(await luminance(page, "section[aria-labelledby='account-heading']", "backgroundColor")).toBeGreaterThan(
+      0.95,
+    );
+    expect(await luminance(page, "#account-heading", "color")).toBeLessThan(0.05);
+  });
+});
