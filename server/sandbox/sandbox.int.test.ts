@@ -171,10 +171,13 @@ describe("sandboxed upstream servers (bwrap)", () => {
     expect(outside.ok).toBe(false);
     expect(outside.error).toMatch(/ENETUNREACH|EHOSTUNREACH|ETIMEDOUT/);
     // An allowlisted name resolves inside (to the shim), which a port below 1024 does not stop; nothing
-    // answers outside here, so the connection is closed at once instead of hanging.
+    // answers outside here, so the connection is closed at once instead of hanging. The shim closes it with the
+    // probe's byte unread or not yet arrived, so the client sees a plain close or a reset, by timing alone.
+    const closedAtOnce = /^(closed|ECONNRESET)$/;
     const named = await attempt("evil__connect", { host: "db.internal", port: 5432, send: "x" });
-    expect(named).toMatchObject({ ok: false, error: "closed" });
-    expect((await attempt("evil__connect", { host: "localhost", port: 443, send: "x" })).error).toBe("closed");
+    expect(named.ok).toBe(false);
+    expect(named.error).toMatch(closedAtOnce);
+    expect((await attempt("evil__connect", { host: "localhost", port: 443, send: "x" })).error).toMatch(closedAtOnce);
     // The neighbour has no allowlist: not even the echo server.
     expect((await call("neighbour__connect", { host: "127.0.0.1", port: echoPort })).structuredContent).toMatchObject({ ok: false, error: "ECONNREFUSED" });
   });
