@@ -9,7 +9,7 @@ import { z } from "zod";
 import { approvalToolDefinitions, callApprovalTool, isApprovalTool } from "../approvals/approval-tools";
 import { mcpRequestId, type RequestContext } from "../context";
 import { GATEWAY_INFO, type AggregateSession } from "../mcp/build-aggregate-server";
-import { auditedRequest } from "../mcp/audited-request";
+import { auditedRefusal, auditedRequest } from "../mcp/audited-request";
 import { refuseInvalidToolName } from "../mcp/refuse-invalid-tool-name";
 import { cancellable } from "../mcp/cancellation";
 import { sessionAccess } from "../policy/session-access";
@@ -173,7 +173,7 @@ export function buildCodeModeServer(deps: CodeModeDeps, session: AggregateSessio
       const admitted = deps.runGate && session.sessionKey ? await deps.runGate.admit(session.sessionKey) : undefined;
       if (admitted && "code" in admitted) {
         const refused = { ...runInfo, denied: { code: admitted.code, reason: admitted.message } };
-        return auditedRequest(deps, ctx, refused, () => Promise.reject(new Error("unreachable")), () =>
+        return auditedRefusal(deps, ctx, refused, () =>
           toolError(admitted.code, admitted.message, { retryAfterSeconds: admitted.retryAfterSeconds }),
         );
       }
@@ -212,7 +212,7 @@ export function buildCodeModeServer(deps: CodeModeDeps, session: AggregateSessio
     }
     // Upstream tools are reached from programs only: a direct call names what to do instead.
     const info = { ...gatewayInfo(name, args), serverSlug: parseGatewayName(name)?.slug ?? "", denied: { code: "unknown_tool", reason: `This endpoint offers search_tools and execute_code; call ${name} from a program: await tools.<server>.<tool>(args).` } };
-    return auditedRequest(deps, ctx, info, () => Promise.reject(new Error("unreachable")));
+    return auditedRefusal(deps, ctx, info);
   });
 
   return server;

@@ -4,7 +4,7 @@
 import { ZCodeRun, type TCodeRun, type TCodeRunResult, type TCodeTypes } from "../../lib/codemode-schemas";
 import type { RequestContext } from "../context";
 import { forbidden, GatewayError, notFound } from "../errors";
-import { auditedRequest } from "../mcp/audited-request";
+import { auditedRefusal, auditedRequest } from "../mcp/audited-request";
 import type { SessionGrant } from "../policy/evaluate";
 import { sessionAccess } from "../policy/session-access";
 import { declarationsFor, type SearchableTool } from "./declarations";
@@ -51,7 +51,7 @@ export async function playgroundRun(deps: CodeModeDeps, ctx: RequestContext, inp
   const caller = ctx.actor.type === "user" ? `user:${ctx.actor.userId}` : "";
   const admitted = deps.runGate ? await deps.runGate.admit(caller) : undefined;
   if (admitted && "code" in admitted) {
-    await auditedRequest(deps, ctx, { ...info, denied: { code: admitted.code, reason: admitted.message } }, () => Promise.reject(new Error("unreachable")), () => undefined);
+    await auditedRefusal(deps, ctx, { ...info, denied: { code: admitted.code, reason: admitted.message } }, () => undefined);
     throw new GatewayError("rate_limited", admitted.message, undefined, { retryAfterSeconds: admitted.retryAfterSeconds });
   }
   const { run, calls } = await auditedRequest(deps, ctx, info, () =>

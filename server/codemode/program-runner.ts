@@ -4,7 +4,7 @@
 // `skills.*` (the prelude) reach the caller's own workspace.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "../context";
-import { auditedRequest } from "../mcp/audited-request";
+import { auditedRefusal } from "../mcp/audited-request";
 import type { AggregateDeps } from "../mcp/build-aggregate-server";
 import type { CallNotes } from "../pipeline/types";
 import type { SessionGrant } from "../policy/evaluate";
@@ -93,7 +93,7 @@ export async function runProgram(
       calls.push({ tool: malformed ? printableToolName(gatewayName) : gatewayName, status, decision: notes.decision ?? null, code: notes.errorCode ?? null, durationMs: Math.round((performance.now() - started) * 10) / 10, ...extra });
     // Refused before the name is looked up or counted, and audited as a security event like the endpoints' refusal.
     if (malformed) {
-      await auditedRequest(deps, scope.ctx, malformed.info, () => Promise.resolve(null), () => null);
+      await auditedRefusal(deps, scope.ctx, malformed.info, () => null);
       record("refused", { errorCode: "invalid_tool_name" });
       return { ok: false, error: { name: "InvalidToolName", code: "invalid_tool_name", message: malformed.reason } };
     }
@@ -103,7 +103,7 @@ export async function runProgram(
       const refused: BridgeAnswer = { ok: false, error: { name: "UnknownTool", code: "unknown_tool", message: resolved.error } };
       // Refused before the pipeline, and an audit event all the same (as on /mcp), under the caller's request id.
       const info = { action: "tool.called" as const, endpoint: scope.endpoint ?? "code", serverSlug, target: gatewayName, argumentKeys: Object.keys(args ?? {}), mcpSessionId: scope.mcpSessionId, denied: { code: "unknown_tool", reason: resolved.error } };
-      return auditedRequest(deps, scope.ctx, info, () => Promise.resolve(refused), () => refused);
+      return auditedRefusal(deps, scope.ctx, info, () => refused);
     }
     const tc = taskContextOf(scope.grant, "mcp/code", {});
     const notes: CallNotes = {};

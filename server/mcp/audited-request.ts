@@ -33,15 +33,32 @@ export type AuditedRequestInfo = {
   denied?: { code: string; reason: string } | undefined;
 };
 
+/** A request's record when it is refused: the reason is required. */
+export type RefusalInfo = AuditedRequestInfo & { denied: { code: string; reason: string } };
+
 /**
- * `deniedAnswer`: what a denied request answers (a tool error the agent can act on, such as rate_limited with a
- * retry hint) instead of a protocol error; it is audited as denied all the same.
+ * A request refused before anything ran (`info.denied`), recorded as a security event and answered with
+ * `answer()` (a tool error the agent can act on, such as rate_limited with a retry hint), or without one with an
+ * InvalidParams protocol error. Nothing is executed: there is no `fn` to stand in for.
+ */
+export function auditedRefusal<T>(
+  deps: { db: DbTx; logger: Logger },
+  ctx: RequestContext,
+  info: RefusalInfo,
+  answer?: () => T,
+): Promise<T> {
+  return auditedRequest(deps, ctx, info, null, answer);
+}
+
+/**
+ * Runs `fn` and records the request. With `info.denied` it is a refusal instead (see auditedRefusal):
+ * `deniedAnswer` is what it answers, and `fn` is never called.
  */
 export async function auditedRequest<T>(
   deps: { db: DbTx; logger: Logger },
   ctx: RequestContext,
   info: AuditedRequestInfo,
-  fn: () => Promise<T>,
+  fn: (() => Promise<T>) | null,
   deniedAnswer?: () => T,
 ): Promise<T> {
   const started = performance.now();
@@ -50,7 +67,8 @@ export async function auditedRequest<T>(
   let reason: string | null = null;
   try {
     if (info.denied && !deniedAnswer) throw new McpError(ErrorCode.InvalidParams, `[${info.denied.code}] ${info.denied.reason}`);
-    outcome = { value: info.denied && deniedAnswer ? deniedAnswer() : await fn() };
+    if (!info.denied && !fn) throw new Error("auditedRequest: a request that is not refused needs its fn");
+    outcome = { value: info.denied && deniedAnswer ? deniedAnswer() : await fn!() };
     if (info.denied) {
       errorCode = info.denied.code;
       reason = info.denied.reason;

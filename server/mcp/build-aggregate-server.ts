@@ -33,7 +33,7 @@ import type { Registry, ServerRoute } from "../registry/create-registry";
 import { parseGatewayName } from "../registry/gateway-name";
 import type { UpstreamPool } from "../upstream/upstream-pool";
 import { VERSION } from "../version";
-import { auditedRequest, type ListAction } from "./audited-request";
+import { auditedRefusal, auditedRequest, type ListAction } from "./audited-request";
 import { cancellable } from "./cancellation";
 import { refuseInvalidToolName } from "./refuse-invalid-tool-name";
 
@@ -128,7 +128,7 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
     if ("error" in resolved) {
       // A name that resolves to nothing (a typo, another case, a look-alike) is refused and kept as a security event.
       const info = { action: "tool.called" as const, endpoint: "mcp", serverSlug: parseGatewayName(req.params.name)?.slug ?? "", target: req.params.name, argumentKeys: Object.keys(req.params.arguments ?? {}), mcpSessionId: session.mcpSessionId, denied: { code: "unknown_tool", reason: resolved.error } };
-      return auditedRequest(deps, requestCtx(extra.requestId), info, () => Promise.reject(new Error("unreachable")));
+      return auditedRefusal(deps, requestCtx(extra.requestId), info);
     }
     const token = req.params._meta?.progressToken;
     // Progress goes out one notification at a time, and the answer after the last: each send stores its event

@@ -7,12 +7,12 @@ import type { DbTx } from "../db/client";
 import type { Logger } from "../logger";
 import { toolError } from "../pipeline/tool-error";
 import { invalidToolNameReason, printableToolName } from "../registry/gateway-name";
-import { auditedRequest, type AuditedRequestInfo } from "./audited-request";
+import { auditedRefusal, type RefusalInfo } from "./audited-request";
 
 export type NamedCall = { endpoint: string; serverSlug: string; mcpSessionId?: string | undefined; name: string; arguments: unknown; maxChars?: number };
 
 /** The refusal of a malformed name (its reason and audit record), or undefined when it is well-formed (it may still be unknown). */
-export function invalidToolName(call: NamedCall): { reason: string; info: AuditedRequestInfo } | undefined {
+export function invalidToolName(call: NamedCall): { reason: string; info: RefusalInfo } | undefined {
   const why = invalidToolNameReason(call.name, call.maxChars);
   if (why === null) return undefined;
   const shown = printableToolName(call.name);
@@ -27,5 +27,5 @@ export function refuseInvalidToolName(deps: { db: DbTx; logger: Logger }, ctx: R
   const refused = invalidToolName(call);
   if (!refused) return undefined;
   const answer = () => toolError("invalid_tool_name", refused.reason);
-  return auditedRequest(deps, ctx, refused.info, () => Promise.resolve(answer()), answer);
+  return auditedRefusal(deps, ctx, refused.info, answer);
 }

@@ -5,7 +5,7 @@ import type { RequestContext } from "../context";
 import type { DbTx } from "../db/client";
 import { GatewayError } from "../errors";
 import type { Logger } from "../logger";
-import { auditedRequest } from "../mcp/audited-request";
+import { auditedRefusal } from "../mcp/audited-request";
 import { invalidToolName } from "../mcp/refuse-invalid-tool-name";
 import type { CallToolHandler } from "../pipeline/types";
 import type { SessionGrant } from "../policy/evaluate";
@@ -21,7 +21,7 @@ export async function tryToolCall(
   const malformed = invalidToolName({ endpoint: "console", serverSlug: "", name: gatewayName, arguments: args });
   if (malformed) {
     // Audited like the MCP endpoints' refusal, before the name is looked up; the console gets a 400.
-    await auditedRequest(deps, ctx, malformed.info, () => Promise.resolve(null), () => null);
+    await auditedRefusal(deps, ctx, malformed.info, () => null);
     throw new GatewayError("invalid_tool_name", malformed.reason);
   }
   const resolved = await deps.registry.resolveTool(gatewayName, 0);

@@ -2,10 +2,11 @@
 // When no slot is free that request is refused with `upstream_capacity`: a tool call as a tool error the model
 // can act on (audited as denied), anything else as a JSON-RPC error whose data carries the code.
 import { McpError, type JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
+import { mcpRequestId } from "../../context";
 import type { DbTx } from "../../db/client";
 import type { Logger } from "../../logger";
 import { toolError } from "../../pipeline/tool-error";
-import { auditedRequest } from "../audited-request";
+import { auditedRefusal } from "../audited-request";
 import { GATEWAY_REFUSAL_RPC_CODE, type McpSessionView } from "../handle-mcp-request";
 import { isUpstreamCapacityError } from "./upstream-capacity";
 
@@ -23,7 +24,7 @@ export function capacityRefusal(
   if (request.method !== "tools/call") return Promise.reject(new McpError(GATEWAY_REFUSAL_RPC_CODE, err.message, { code: err.code, ...details }));
   const params = (request.params ?? {}) as { name?: unknown; arguments?: Record<string, unknown> };
   const refusal = toolError("upstream_capacity", err.message, details);
-  const ctx = { ...view.ctx, requestId: `${view.ctx.requestId}:${String(request.id)}` };
+  const ctx = { ...view.ctx, requestId: mcpRequestId(view.ctx.requestId, request.id) };
   const info = {
     action: "tool.called" as const,
     endpoint,
@@ -33,5 +34,5 @@ export function capacityRefusal(
     mcpSessionId: view.mcpSessionId,
     denied: { code: err.code, reason: err.message },
   };
-  return auditedRequest(deps, ctx, info, () => Promise.resolve(refusal), () => refusal);
+  return auditedRefusal(deps, ctx, info, () => refusal);
 }

@@ -28,7 +28,7 @@ import type { CallToolHandler } from "../../pipeline/types";
 import type { PolicyCache } from "../../policy/policy-cache";
 import { sessionAccess } from "../../policy/session-access";
 import type { Registry, ServerRoute } from "../../registry/create-registry";
-import { auditedRequest, listActionOf, type AuditedRequestInfo } from "../audited-request";
+import { auditedRefusal, auditedRequest, listActionOf, type AuditedRequestInfo } from "../audited-request";
 import { refuseInvalidToolName } from "../refuse-invalid-tool-name";
 import { cancellable } from "../cancellation";
 import type { McpSessionView } from "../handle-mcp-request";
@@ -143,7 +143,7 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
     if (request.method === "ping") return {};
     if (request.method === "tools/call") {
       const params = (request.params ?? {}) as Params;
-      const ctx = { ...view.ctx, requestId: `${view.ctx.requestId}:${String(request.id)}` };
+      const ctx = { ...view.ctx, requestId: mcpRequestId(view.ctx.requestId, request.id) };
       // A name as the upstream knows it: at most 128 characters (its gateway name adds the slug).
       const malformed = refuseInvalidToolName(deps, ctx, { endpoint, serverSlug: slug, mcpSessionId: view.mcpSessionId, name: str(params.name), arguments: params.arguments, maxChars: 128 });
       if (malformed) return await malformed;
@@ -234,7 +234,7 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
         const resolved = await deps.registry.resolveTool(`${slug}__${name}`, view.bucket);
         if ("error" in resolved) {
           const denied = { code: "unknown_tool", reason: resolved.error.replace(`${slug}__`, "") };
-          return auditedRequest(deps, ctx, { action: "tool.called", endpoint, serverSlug: slug, target: name, argumentKeys: Object.keys(params.arguments ?? {}), mcpSessionId: view.mcpSessionId, denied }, () => Promise.reject(new Error("unreachable")));
+          return auditedRefusal(deps, ctx, { action: "tool.called", endpoint, serverSlug: slug, target: name, argumentKeys: Object.keys(params.arguments ?? {}), mcpSessionId: view.mcpSessionId, denied });
         }
         const args = (params.arguments ?? {}) as Record<string, unknown>;
         const result = await deps.pipeline(
