@@ -3,6 +3,7 @@
 // never a stream that does not end), and the gateway keeps serving. Fixed cases first, then fast-check
 // properties over bodies and headers (a few seeded runs in CI; `npm run fuzz` for a long run).
 import { Ajv2020 } from "ajv/dist/2020.js";
+import type { ValidateFunction } from "ajv";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertUser, userContext } from "../test/contexts";
@@ -28,6 +29,8 @@ const db = createTestDb();
 let tg: TestGateway;
 let token = "";
 let fixtureDir = "";
+/** Validates arguments against the fixture's `counted` schema, as registered (set in beforeAll). */
+let validCounted: ValidateFunction;
 /** One initialized MCP session per endpoint and protocol version. */
 const sessions = new Map<string, string>();
 
@@ -106,8 +109,10 @@ beforeAll(async () => {
   tg = await startTestGateway();
   const admin = userContext(await insertUser(db, { role: "ADMIN" }));
   fixtureDir = await tempDir("hostile");
-  const { server } = await tg.gateway.registry.register(admin, misbehavingServer(fixtureDir, { slug: "fixture" }));
+  const { server, tools } = await tg.gateway.registry.register(admin, misbehavingServer(fixtureDir, { slug: "fixture" }));
   if (server.status !== "HEALTHY") throw new Error(server.lastError ?? "fixture not healthy");
+  // The fixture's `counted` tool as the gateway registered it: { name: string ≥ 1, count?: 1..10, pair?: [string, number] }.
+  validCounted = new Ajv2020({ strict: false }).compile(tools.find((t) => t.name === "fixture__counted")!.inputSchema);
   token = (await userWithToken(db)).token;
 });
 
@@ -262,18 +267,6 @@ describe("fuzz: every MCP endpoint answers everything well-formed and in time", 
     },
   );
 
-  // The fixture's `counted` tool: { name: string ≥ 1, count?: integer 1..10, pair?: [string, number] }.
-  const countedSchema = {
-    $schema: "https://json-schema.org/draft/2020-12/schema",
-    type: "object",
-    properties: {
-      name: { type: "string", minLength: 1 },
-      count: { type: "integer", minimum: 1, maximum: 10 },
-      pair: { type: "array", prefixItems: [{ type: "string" }, { type: "number" }], items: false },
-    },
-    required: ["name"],
-  };
-  const validCounted = new Ajv2020({ strict: false }).compile(countedSchema);
   const argument = fc.oneof(
     hostileString,
     fc.integer({ min: -5, max: 15 }),
