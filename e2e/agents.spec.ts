@@ -57,7 +57,9 @@ test.describe.serial("an agent session from the console", () => {
     for (const [tab, id] of [
       ["MCP SDK", "config-sdk"],
       ["Claude Desktop", "config-claude"],
+      ["Claude Code", "config-claude-code"],
       ["Cursor", "config-cursor"],
+      ["VS Code", "config-vscode"],
     ] as const) {
       await connected.getByRole("tab", { name: tab }).click();
       await expect(connected.getByRole("tab", { name: tab })).toHaveAttribute("aria-selected", "true");
@@ -77,6 +79,12 @@ test.describe.serial("an agent session from the console", () => {
     });
     expect(JSON.parse((await connected.getByTestId("config-cursor").textContent()) ?? "")).toEqual({
       mcpServers: { portcullis: { url, headers: { Authorization: `Bearer ${token}` } } },
+    });
+    await expect(connected.getByTestId("config-claude-code")).toHaveText(
+      `claude mcp add --transport http portcullis ${url} --header 'Authorization: Bearer ${token}'`,
+    );
+    expect(JSON.parse((await connected.getByTestId("config-vscode").textContent()) ?? "")).toEqual({
+      servers: { portcullis: { type: "http", url, headers: { Authorization: `Bearer ${token}` } } },
     });
 
     await connected.getByRole("button", { name: "Done" }).click();

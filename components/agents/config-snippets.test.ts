@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { claudeDesktopSnippet, configSnippets, cursorSnippet, mcpEndpoint, sdkSnippet } from "./config-snippets";
+import { claudeCodeSnippet, claudeDesktopSnippet, configSnippets, cursorSnippet, mcpEndpoint, sdkSnippet, vscodeSnippet } from "./config-snippets";
 
 const URL_ = "https://gw.example.com/mcp";
 const TOKEN = "pcs_abc123";
@@ -31,9 +31,23 @@ describe("agent config snippets", () => {
     });
   });
 
-  it("offers the three clients in order, each with the token and URL", () => {
+  it("gives Claude Code one `claude mcp add` command over HTTP with the header as one shell word", () => {
+    expect(claudeCodeSnippet(URL_, TOKEN)).toBe(
+      `claude mcp add --transport http portcullis ${URL_} --header 'Authorization: Bearer ${TOKEN}'\n`,
+    );
+    // A URL with shell metacharacters stays one word, a quote in it included.
+    expect(claudeCodeSnippet("http://h/mcp?a=1&b='x'", TOKEN)).toContain(String.raw`'http://h/mcp?a=1&b='\''x'\'''`);
+  });
+
+  it("gives VS Code an http server under `servers` with the header", () => {
+    expect(JSON.parse(vscodeSnippet(URL_, TOKEN))).toEqual({
+      servers: { portcullis: { type: "http", url: URL_, headers: { Authorization: `Bearer ${TOKEN}` } } },
+    });
+  });
+
+  it("offers the five clients in order, each with the token and URL", () => {
     const all = configSnippets(URL_, TOKEN, "bot");
-    expect(all.map((s) => s.id)).toEqual(["sdk", "claude", "cursor"]);
+    expect(all.map((s) => s.id)).toEqual(["sdk", "claude", "claude-code", "cursor", "vscode"]);
     for (const s of all) {
       expect(s.text).toContain(TOKEN);
       expect(s.text).toContain(URL_);

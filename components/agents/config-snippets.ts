@@ -1,6 +1,7 @@
 // Ready-to-paste client configuration for a new agent session: the MCP TypeScript SDK, Claude Desktop (through
-// the mcp-remote bridge, since it speaks stdio only) and Cursor (which speaks Streamable HTTP itself).
-export type ConfigSnippet = { id: "sdk" | "claude" | "cursor"; label: string; file: string; text: string };
+// the mcp-remote bridge, since its config file takes stdio servers only), and Claude Code, Cursor and VS Code
+// (which speak Streamable HTTP themselves and send the header).
+export type ConfigSnippet = { id: "sdk" | "claude" | "claude-code" | "cursor" | "vscode"; label: string; file: string; text: string };
 
 /** The key the gateway gets in a client's `mcpServers` map. */
 export const SERVER_KEY = "portcullis";
@@ -40,6 +41,21 @@ export function cursorSnippet(url: string, token: string): string {
   return `${JSON.stringify(config, null, 2)}\n`;
 }
 
+/** A POSIX shell word: single-quoted, with any single quote closed, escaped and reopened. */
+function shellWord(s: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+export function claudeCodeSnippet(url: string, token: string): string {
+  const words = ["claude", "mcp", "add", "--transport", "http", SERVER_KEY, url, "--header", `Authorization: Bearer ${token}`];
+  return `${words.map(shellWord).join(" ")}\n`;
+}
+
+export function vscodeSnippet(url: string, token: string): string {
+  const config = { servers: { [SERVER_KEY]: { type: "http", url, headers: { Authorization: `Bearer ${token}` } } } };
+  return `${JSON.stringify(config, null, 2)}\n`;
+}
+
 export function configSnippets(url: string, token: string, agentId: string): ConfigSnippet[] {
   return [
     { id: "sdk", label: "MCP SDK", file: "agent.ts", text: sdkSnippet(url, token, agentId) },
@@ -49,6 +65,8 @@ export function configSnippets(url: string, token: string, agentId: string): Con
       file: "claude_desktop_config.json",
       text: claudeDesktopSnippet(url, token),
     },
+    { id: "claude-code", label: "Claude Code", file: "in a terminal", text: claudeCodeSnippet(url, token) },
     { id: "cursor", label: "Cursor", file: ".cursor/mcp.json", text: cursorSnippet(url, token) },
+    { id: "vscode", label: "VS Code", file: ".vscode/mcp.json", text: vscodeSnippet(url, token) },
   ];
 }
