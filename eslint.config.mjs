@@ -70,5 +70,20 @@ export default tseslint.config(
     languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly" } },
   },
   { files: ["**/*.tsx"], plugins: { "react-hooks": reactHooks }, rules: reactHooks.configs.recommended.rules },
+  {
+    // A form submitted before React has taken over the page is submitted by the browser itself: without a
+    // method that is a GET, which puts every named field (a password, a secret's value) into the URL, the
+    // access logs and the history. POST keeps them in the body.
+    files: ["**/*.tsx"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "JSXOpeningElement[name.name='form']:not(:has(JSXAttribute[name.name='method']))",
+          message: 'Give every <form> method="post": submitted before hydration, a GET puts its fields in the URL.',
+        },
+      ],
+    },
+  },
   serverBoundary,
 );

@@ -36,7 +36,7 @@ export function OverrideField({
   const next = text.trim() === "" ? null : Number(text);
   const unchanged = next === value;
   return (
-    <form
+    <form method="post"
       onSubmit={(e) => {
         e.preventDefault();
         if (!unchanged) onSave(next);

@@ -44,7 +44,7 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
   }
 
   return (
-    <form onSubmit={(e) => void onSubmit(e)} className="space-y-5">
+    <form method="post" onSubmit={(e) => void onSubmit(e)} className="space-y-5">
       {error && (
         <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
           {error}

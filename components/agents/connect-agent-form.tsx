@@ -73,7 +73,7 @@ export function ConnectAgentForm({
   const maxMinutes = settings ? Math.floor(settings.maxTtlSeconds / 60) : undefined;
 
   return (
-    <form
+    <form method="post"
       id={formId}
       onSubmit={submit}
       noValidate

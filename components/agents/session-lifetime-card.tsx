@@ -63,7 +63,7 @@ function LifetimeForm({ saved }: { saved: TSessionSettings }) {
     defaultMinutes !== toMinutes(saved.defaultTtlSeconds) || maxMinutes !== toMinutes(saved.maxTtlSeconds);
 
   return (
-    <form
+    <form method="post"
       className="mt-4 grid gap-4 sm:grid-cols-[minmax(0,12rem)_minmax(0,12rem)_auto] sm:items-end"
       aria-label="Session lifetime settings"
       noValidate

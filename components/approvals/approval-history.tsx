@@ -114,7 +114,7 @@ function FilterForm({
       setDraft({ ...draft, [key]: e.target.value }),
   });
   return (
-    <form
+    <form method="post"
       role="search"
       aria-label="Filter the history"
       className="grid grid-cols-1 gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-xs sm:grid-cols-2 lg:grid-cols-[repeat(5,minmax(0,1fr))_auto]"

@@ -64,7 +64,7 @@ export function BulkDecisionDialog({
           : "Each call runs now with exactly the arguments shown, and its agent gets the result."
       }
     >
-      <form onSubmit={(e) => void submit(e)}>
+      <form method="post" onSubmit={(e) => void submit(e)}>
         <ul className="mb-4 max-h-40 space-y-1 overflow-y-auto text-sm text-slate-700">
           {approvals.map((a) => (
             <li key={a.id} className="font-mono break-all">

@@ -70,7 +70,7 @@ export function DecisionPanel({ approval: a, blocked }: { approval: TApprovalDet
           Needs {a.requiredApprovals} approvers: {approvalsCount(a)} so far.
         </p>
       )}
-      <form className="mt-4 space-y-4" onSubmit={(e) => e.preventDefault()}>
+      <form method="post" className="mt-4 space-y-4" onSubmit={(e) => e.preventDefault()}>
         <div>
           <CommentField
             id={`${id}-comment`}

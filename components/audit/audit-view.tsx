@@ -134,7 +134,7 @@ function FilterForm({ filter, onApply }: { filter: AuditFilterParams; onApply: (
     setTo("");
   };
   return (
-    <form onSubmit={submit} className="mb-6 rounded-lg border border-slate-200 bg-white p-4 shadow-xs" role="search" aria-label="Audit filters" data-testid="audit-filters">
+    <form method="post" onSubmit={submit} className="mb-6 rounded-lg border border-slate-200 bg-white p-4 shadow-xs" role="search" aria-label="Audit filters" data-testid="audit-filters">
       <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
         <div className="sm:col-span-2 lg:col-span-4">
           <Field name="q" label="Text" value={filter.q} placeholder="Search tool names, arguments and reasons" />

@@ -77,7 +77,7 @@ export function PlaygroundView({ isAdmin }: { isAdmin: boolean }) {
       />
       <div className="grid min-w-0 grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_20rem]">
         <div className="grid min-w-0 grid-cols-1 content-start gap-6">
-          <form ref={formRef} onSubmit={submit} noValidate className={`${card} min-w-0 space-y-4 p-4 sm:p-5`}>
+          <form method="post" ref={formRef} onSubmit={submit} noValidate className={`${card} min-w-0 space-y-4 p-4 sm:p-5`}>
             <RunAsPicker value={runAs} onChange={setRunAs} sessions={active} sessionsError={sessions.error} disabled={run.isPending} />
             <DeclarationsPanel types={types.data} loading={types.isPending} error={types.error} />
 

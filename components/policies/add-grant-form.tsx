@@ -70,7 +70,7 @@ export function AddGrantForm() {
       <p className="mt-1 text-sm text-slate-600">
         A grant lets a role or a user put tools (by name or pattern) or paths into their agent sessions.
       </p>
-      <form onSubmit={onSubmit} aria-label="Add a grant" className="mt-4 space-y-4" noValidate>
+      <form method="post" onSubmit={onSubmit} aria-label="Add a grant" className="mt-4 space-y-4" noValidate>
         <div className="grid gap-4 sm:grid-cols-[10rem_1fr]">
           <div>
             <label htmlFor={`${id}-kind`} className={label}>

@@ -110,7 +110,7 @@ export function AddRuleForm({ tool }: { tool: string }) {
   }
 
   return (
-    <form onSubmit={onSubmit} aria-label={`Add a rule to ${tool}`} className="space-y-4" noValidate>
+    <form method="post" onSubmit={onSubmit} aria-label={`Add a rule to ${tool}`} className="space-y-4" noValidate>
       <div className="grid gap-4 sm:grid-cols-2">
         <div>
           <label htmlFor={`${id}-kind`} className={label}>

@@ -102,7 +102,7 @@ export function PolicyTools() {
               className={`${input} w-full py-1.5 sm:w-64`}
             />
           </div>
-          <form
+          <form method="post"
             className="flex flex-wrap items-center gap-2"
             aria-label="Set the tier of the selected tools"
             onSubmit={(e) => {

@@ -87,7 +87,7 @@ export function Simulator({ currentUserId }: { currentUserId: string }) {
           Runs the policy checks (whitelist, tier, rules, schema) on a call without sending it to the server or
           recording it.
         </p>
-        <form onSubmit={onSubmit} aria-label="Simulate a call" className="mt-4 space-y-4" noValidate>
+        <form method="post" onSubmit={onSubmit} aria-label="Simulate a call" className="mt-4 space-y-4" noValidate>
           <div>
             <label htmlFor={`${id}-tool`} className={label}>
               Tool

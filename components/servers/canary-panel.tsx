@@ -171,7 +171,7 @@ function StartCanary({ server }: { server: TServer }) {
         Launch the server with new settings (say, a new release) as a canary version. A share of sessions uses it while
         the rest stay on v{server.activeVersion ?? "—"}; then promote it or roll it back.
       </p>
-      <form onSubmit={onSubmit} className="mt-4 space-y-4" aria-label="Start a canary">
+      <form method="post" onSubmit={onSubmit} className="mt-4 space-y-4" aria-label="Start a canary">
         <LaunchFields
           transport={server.transport}
           idPrefix="canary"

@@ -48,7 +48,7 @@ function IsolationForm({ server }: { server: TServer }) {
       <p className="mt-1 text-sm text-slate-600">
         How the gateway confines this server&apos;s process: what it may see, reach and use.
       </p>
-      <form onSubmit={onSubmit} className="mt-4 space-y-4" aria-label="Sandbox settings">
+      <form method="post" onSubmit={onSubmit} className="mt-4 space-y-4" aria-label="Sandbox settings">
         <IsolationFields
           idPrefix="settings"
           draft={draft}

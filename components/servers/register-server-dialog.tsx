@@ -106,7 +106,7 @@ function RegisterServerForm({
   }
 
   return (
-    <form id={FORM_ID} onSubmit={onSubmit} aria-busy={pending} className="space-y-4" aria-label="Register a server">
+    <form method="post" id={FORM_ID} onSubmit={onSubmit} aria-busy={pending} className="space-y-4" aria-label="Register a server">
       <div className="grid gap-4 sm:grid-cols-2">
         <div>
           <label htmlFor="server-name" className={label}>

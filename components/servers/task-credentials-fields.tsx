@@ -89,7 +89,7 @@ function TaskCredentialsForm({ server }: { server: TServer }) {
   const id = (name: string) => `task-credentials-${name}`;
   return (
     <section aria-labelledby={id("heading")} className={`${card} p-5`} data-testid="task-credentials">
-      <form onSubmit={onSubmit} aria-label="Task credentials">
+      <form method="post" onSubmit={onSubmit} aria-label="Task credentials">
         <div className="flex items-start justify-between gap-4">
           <div>
             <h3 id={id("heading")} className="text-base font-semibold text-slate-900">

@@ -49,7 +49,7 @@ export function ChangePasswordForm({ email }: { email: string }) {
     ) : null;
 
   return (
-    <form
+    <form method="post"
       ref={formRef}
       onSubmit={onSubmit}
       aria-labelledby="password-heading"

@@ -135,7 +135,7 @@ function AddPattern({ existing, onAdd }: { existing: Pattern[]; onAdd: (p: Patte
   }
 
   return (
-    <form
+    <form method="post"
       onSubmit={add}
       noValidate
       aria-label="Add a pattern"

@@ -75,7 +75,7 @@ export function SecretsSettings() {
         </p>
       </div>
 
-      <form onSubmit={onSubmit} className={`${card} grid gap-4 p-5 sm:grid-cols-[minmax(0,14rem)_minmax(0,1fr)_auto] sm:items-start`} aria-label="Add a secret or replace a value" noValidate>
+      <form method="post" onSubmit={onSubmit} className={`${card} grid gap-4 p-5 sm:grid-cols-[minmax(0,14rem)_minmax(0,1fr)_auto] sm:items-start`} aria-label="Add a secret or replace a value" noValidate>
         <div>
           <label htmlFor="secret-name" className={label}>
             Name

@@ -47,7 +47,7 @@ export function TryCall({ tool }: { tool: TToolSummary }) {
         Runs the tool for real, as you, through the same checks as an agent&apos;s call, and is recorded in the audit
         log.
       </p>
-      <form onSubmit={onSubmit} className="mt-4 space-y-3" aria-label="Try a call">
+      <form method="post" onSubmit={onSubmit} className="mt-4 space-y-3" aria-label="Try a call">
         <div>
           <label htmlFor="call-arguments" className="block text-sm font-medium text-slate-700">
             Arguments (JSON)

@@ -82,7 +82,7 @@ export function ApiTokens() {
         </p>
       </div>
 
-      <form ref={formRef} onSubmit={onSubmit} className={`${card} grid gap-4 p-5 sm:grid-cols-[minmax(0,1fr)_10rem_auto] sm:items-end`} aria-label="Create a token">
+      <form method="post" ref={formRef} onSubmit={onSubmit} className={`${card} grid gap-4 p-5 sm:grid-cols-[minmax(0,1fr)_10rem_auto] sm:items-end`} aria-label="Create a token">
         <div>
           <label htmlFor="token-name" className={label}>
             Token name

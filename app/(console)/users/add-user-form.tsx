@@ -44,7 +44,7 @@ export function AddUserForm() {
         Add user
       </h2>
       <p className="mt-1 text-sm text-slate-600">They sign in with their e-mail and password; the role decides what they can open.</p>
-      <form ref={formRef} onSubmit={onSubmit} className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-[minmax(0,1.4fr)_minmax(0,1fr)_9rem_minmax(0,1fr)_auto] lg:items-start">
+      <form method="post" ref={formRef} onSubmit={onSubmit} className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-[minmax(0,1.4fr)_minmax(0,1fr)_9rem_minmax(0,1fr)_auto] lg:items-start">
         <div>
           <label htmlFor="new-user-email" className={label}>
             E-mail

@@ -78,7 +78,7 @@ export function ResetPasswordButton({ user }: { user: TUser }) {
             <CopyButton text={generated} what="Password" />
           </div>
         ) : (
-          <form
+          <form method="post"
             id={formId}
             onSubmit={(e) => {
               e.preventDefault();
