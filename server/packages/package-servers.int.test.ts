@@ -47,6 +47,17 @@ describe("npm package servers", () => {
   const packagesDir = () => path.join(dataDir, "packages");
   const installs = (slug: string) => db.auditEvent.count({ where: { action: "server.package_installed", details: { path: ["slug"], equals: slug } } });
 
+  /** An agent of its own on the gateway at `mcpUrl` calls the server's read_graph. */
+  async function expectReadGraph(mcpUrl: URL, slug: string) {
+    const agent = await connectAgent(mcpUrl, env.token);
+    try {
+      const graph = await agent.client.callTool({ name: `${slug}__read_graph`, arguments: {} });
+      expect(graph.isError ?? false, firstText(graph)).toBe(false);
+    } finally {
+      await agent.close();
+    }
+  }
+
   beforeAll(async () => {
     dataDir = await tempDir("pkg-data");
     env = await setUpGatewayTest(db, "pkg", { env: { DATA_DIR: dataDir } });
@@ -95,13 +106,7 @@ describe("npm package servers", () => {
     const other = await startTestGateway({ env: { DATA_DIR: dataDir, NPM_REGISTRY: "http://127.0.0.1:9" } });
     try {
       await other.gateway.startUpstreams();
-      const agent = await connectAgent(other.mcpUrl, env.token);
-      try {
-        const graph = await agent.client.callTool({ name: "memory__read_graph", arguments: {} });
-        expect(graph.isError ?? false, firstText(graph)).toBe(false);
-      } finally {
-        await agent.close();
-      }
+      await expectReadGraph(other.mcpUrl, "memory");
     } finally {
       await other.close();
     }
@@ -146,8 +151,8 @@ describe("npm package servers", () => {
           await waitUntil(
             "both processes to wait for the install lock",
             async () => {
-              const [{ n }] = await db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = ${classid}::int::oid AND objid = ${objid}::int::oid AND NOT granted`;
-              return n === 2n;
+              const rows = await db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = ${classid}::int::oid AND objid = ${objid}::int::oid AND NOT granted`;
+              return rows[0]?.n === 2n;
             },
             90_000,
           );
@@ -161,15 +166,7 @@ describe("npm package servers", () => {
       const { server } = await gw().registry.get("twice");
       expect(server).toMatchObject({ status: "HEALTHY", package: { version: OLD } });
       expect(server.package?.installedAt).not.toBeNull();
-      for (const child of children) {
-        const agent = await connectAgent(new URL("/mcp", child.url), env.token);
-        try {
-          const graph = await agent.client.callTool({ name: "twice__read_graph", arguments: {} });
-          expect(graph.isError ?? false, firstText(graph)).toBe(false);
-        } finally {
-          await agent.close();
-        }
-      }
+      for (const child of children) await expectReadGraph(new URL("/mcp", child.url), "twice");
     } finally {
       for (const c of children) await stopGatewayProcess(c.child);
     }
