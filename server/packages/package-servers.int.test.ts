@@ -3,7 +3,7 @@
 // through the gateway; reused by a second process that cannot reach the registry; installed once by two gateway
 // processes that start it together; upgraded to another published version as a canary with its diff.
 import { existsSync } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TCreateServer } from "../../lib/schemas";
@@ -15,12 +15,18 @@ import {
   spawnGatewayProcess,
   startTestGateway,
   stopGatewayProcess,
-  tempDir,
+  REPO_ROOT,
   waitUntil,
   type GatewayTestEnv,
 } from "../test/gateway-harness";
 import { createTestDb } from "../test/test-db";
 import { installLockKeys } from "./install-lock";
+import { createPackageInstaller } from "./package-installer";
+import { ZIsolation } from "../../lib/sandbox-schemas";
+import { createLogger } from "../logger";
+import { createLauncher } from "../sandbox/launcher";
+import { detectSandboxSupport } from "../sandbox/detect";
+import { createUpstreamPool } from "../upstream/upstream-pool";
 
 const PKG = "@modelcontextprotocol/server-memory";
 /** Two published versions: the range "<2026.8" resolves to OLD; NEW is the upgrade. */
@@ -59,12 +65,15 @@ describe("npm package servers", () => {
   }
 
   beforeAll(async () => {
-    dataDir = await tempDir("pkg-data");
+    // Inside the install directory, as the default ./.data is: the sandbox hides both, and shows only the
+    // package's install (read-only) through them.
+    dataDir = await mkdtemp(path.join(REPO_ROOT, ".data-pkg-test-"));
     env = await setUpGatewayTest(db, "pkg", { env: { DATA_DIR: dataDir } });
   });
 
   afterAll(async () => {
     await env?.close();
+    await rm(dataDir, { recursive: true, force: true });
   });
 
   it("registers an npm server by name from an empty cache under bwrap, records version and integrity, and calls its tools through the gateway", async () => {
@@ -156,6 +165,8 @@ describe("npm package servers", () => {
             },
             90_000,
           );
+          // Meanwhile every process's GET says what is going on.
+          expect((await gw().registry.get("twice")).server).toMatchObject({ status: "CONNECTING", phase: "installing" });
           return spawned;
         },
         { timeout: 120_000 },
@@ -169,6 +180,24 @@ describe("npm package servers", () => {
       for (const child of children) await expectReadGraph(new URL("/mcp", child.url), "twice");
     } finally {
       for (const c of children) await stopGatewayProcess(c.child);
+    }
+  });
+
+  it("reports each phase of a start: starting, initializing, listing tools, then none", async () => {
+    const logger = createLogger("silent");
+    const installer = createPackageInstaller({ dir: packagesDir(), npmRegistry: "http://127.0.0.1:9", installTimeoutMs: 10_000, installMaxBytes: 1e9, lock: (_k, fn) => fn(), logger });
+    const launcher = createLauncher({ support: detectSandboxSupport, resolveSecrets: (m) => Promise.resolve(m), dataDir, uidBase: 200_000, sampleMs: 500, hidePaths: [], logger, packages: installer });
+    const phases: (string | null)[] = [];
+    const pool = createUpstreamPool(logger, { onPhase: (_spec, phase) => phases.push(phase) }, {}, { launcher });
+    try {
+      const { server } = await gw().registry.get("memory");
+      const launch = { transport: "NPM" as const, package: { name: PKG, version: OLD, integrity: server.package?.integrity ?? null, bin: null }, args: [], env: {}, isolation: ZIsolation.parse({ profile: "none" }) };
+      const defs = await pool.start({ serverId: server.id, slug: "memory", role: "active", launch, maxConcurrency: 1 });
+      expect(defs.tools.length).toBeGreaterThan(0);
+      expect(phases).toEqual(["starting", "initializing", "listing_tools", null]);
+    } finally {
+      await pool.close();
+      await launcher.close();
     }
   });
 
@@ -193,7 +222,30 @@ describe("npm package servers", () => {
     expect(await db.auditEvent.count({ where: { action: "server.package_upgraded" } })).toBe(1);
   });
 
-  it("a per-server connect timeout is kept and changed like other settings", async () => {
+  it("POST /api/v1/servers – a stdio npx command is created as asked, with a hint to make it a package server", async () => {
+    const created = await gw().registry.register(env.admin, { slug: "npx-memory", name: "npx memory", transport: "stdio", command: "/usr/bin/npx", args: ["-y", `${PKG}@${OLD}`, "--flag"], enabled: false });
+    expect(created.server).toMatchObject({ transport: "stdio", command: "/usr/bin/npx", package: null });
+    expect(created.hints).toEqual([
+      { code: "package_command", message: expect.stringContaining("npm package server") as unknown, package: { ecosystem: "npm", name: PKG, version: OLD, args: ["--flag"] } },
+    ]);
+    const plain = await gw().registry.register(env.admin, { slug: "plain", name: "plain", transport: "stdio", command: process.execPath, args: ["x.js"], enabled: false });
+    expect(plain.hints).toBeUndefined();
+  });
+
+  it("a per-server connect timeout bounds the handshake, says so when it ends it, and is changed like other settings", async () => {
+    // A process that never answers initialize.
+    const { server: mute } = await gw().registry.register(env.admin, {
+      slug: "mute",
+      name: "mute",
+      transport: "stdio",
+      command: process.execPath,
+      args: ["-e", "setInterval(() => {}, 1000)"],
+      isolation: { profile: "none" },
+      connectTimeoutMs: 1000,
+    });
+    expect(mute).toMatchObject({ status: "DOWN", connectTimeoutMs: 1000, phase: null, lastError: expect.stringContaining("within 1000 ms") as unknown });
+    await gw().registry.remove(env.admin, "mute");
+
     const { server } = await gw().registry.update(env.admin, "memory", { connectTimeoutMs: 30_000 });
     expect(server.connectTimeoutMs).toBe(30_000);
     await expect(gw().registry.update(env.admin, "memory", { connectTimeoutMs: 10 })).rejects.toThrow();
