@@ -40,7 +40,10 @@ describe("package installer", () => {
     packuments.set(`/${p.name}`, {
       name: p.name,
       "dist-tags": { latest: p.version },
-      versions: { [p.version]: { name: p.name, version: p.version, bin: p.bin, dist: { tarball: `${base}${tarPath}`, integrity: opts.integrity ?? integrity } } },
+      // As the public registry describes it: npm decides from hasInstallScript whether there are scripts to run.
+      versions: {
+        [p.version]: { name: p.name, version: p.version, bin: p.bin, ...(p.scripts && { scripts: p.scripts, hasInstallScript: true }), dist: { tarball: `${base}${tarPath}`, integrity: opts.integrity ?? integrity } },
+      },
     });
     return { integrity, tarPath };
   }
