@@ -139,6 +139,7 @@ describe("npm package servers", () => {
       expect(err?.issues?.map((i) => i.path.join(".")), JSON.stringify(patch)).toContain(where);
     }
     expect(await codeOf(gw().registry.register(env.admin, memory("refused", "^99.0.0")))).toBe("package_not_found");
+    expect(await codeOf(gw().registry.register(env.admin, memory("refused", "latest", { isolation: { profile: "docker", image: "node:22" } })))).toBe("validation_failed");
     expect(await codeOf(gw().registry.register(env.admin, { ...memory("refused", "latest"), package: { name: "@portcullis-test/no-such-package-7d2f" } }))).toBe("package_not_found");
     expect(await codeOf(gw().registry.register(env.admin, { ...memory("refused", "latest"), transport: "pypi", package: { name: "mcp-server-time" } }))).toBe("package_tool_missing");
     expect(await db.upstreamServer.count({ where: { slug: "refused" } })).toBe(0);
