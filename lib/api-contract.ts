@@ -1,6 +1,7 @@
 // Every REST operation, described once; the OpenAPI document is generated from this table.
 import type { z } from "zod";
 import type { TRole } from "./roles";
+import { ZPackageLatest, ZPackageUpgrade, ZPackageUpgraded } from "./schemas";
 import { ZWebhookDeliveryList } from "./webhook-schemas";
 import { ZCodeRun, ZCodeRunResult, ZCodeTypes } from "./codemode-schemas";
 import {
@@ -105,12 +106,14 @@ export const OPERATIONS: Operation[] = [
   { method: "get", path: "/api/v1/tokens", summary: "The caller's personal API tokens", tag: "tokens", role: "USER", response: { status: 200, schema: ZApiTokenList }, errors: [401] },
   { method: "post", path: "/api/v1/tokens", summary: "Mint a personal API token (shown once)", tag: "tokens", role: "USER", body: ZCreateApiToken, response: { status: 201, schema: ZCreatedApiToken }, errors: [400, 401, 422] },
   { method: "get", path: "/api/v1/servers", summary: "List upstream MCP servers", tag: "servers", role: "ADMIN", response: { status: 200, schema: ZServerList }, errors: [401, 403] },
-  { method: "post", path: "/api/v1/servers", summary: "Register an upstream server; answers with the tools discovered", tag: "servers", role: "ADMIN", body: ZCreateServer, response: { status: 201, schema: ZServerWithTools }, errors: [400, 401, 403, 409, 422] },
+  { method: "post", path: "/api/v1/servers", summary: "Register an upstream server (stdio, HTTP, SSE, or an npm package installed once); answers with the tools discovered, and hints for a stdio command that only runs a package", tag: "servers", role: "ADMIN", body: ZCreateServer, response: { status: 201, schema: ZServerWithTools }, errors: [400, 401, 403, 409, 422, 502] },
   { method: "get", path: "/api/v1/servers/{slug}", summary: "A server and its tools", tag: "servers", role: "ADMIN", response: { status: 200, schema: ZServerWithTools }, errors: [401, 403, 404] },
   { method: "patch", path: "/api/v1/servers/{slug}", summary: "Change a server: enable/disable, launch settings (optionally as a canary), rate limit, canary share, promote, roll back, restart", tag: "servers", role: "ADMIN", body: ZUpdateServer, response: { status: 200, schema: ZServerWithTools }, errors: [400, 401, 403, 404, 409, 422] },
   { method: "delete", path: "/api/v1/servers/{slug}", summary: "Remove a server; its tools disappear at once", tag: "servers", role: "ADMIN", response: { status: 200, schema: ZServer }, errors: [401, 403, 404] },
   { method: "get", path: "/api/v1/servers/{slug}/versions", summary: "A server's versions with their diffs, newest first", tag: "servers", role: "ADMIN", response: { status: 200, schema: ZServerVersionList }, errors: [401, 403, 404] },
   { method: "get", path: "/api/v1/servers/{slug}/offerings", summary: "The resources, resource templates and prompts of the serving version, and the MCP endpoints that reach them", tag: "servers", role: "ADMIN", response: { status: 200, schema: ZServerOfferings }, errors: [401, 403, 404] },
+  { method: "get", path: "/api/v1/servers/{slug}/package/latest", summary: "A package server: the version its range resolves to in the registry now, against the version it runs", tag: "servers", role: "ADMIN", response: { status: 200, schema: ZPackageLatest }, errors: [401, 403, 404, 422, 502] },
+  { method: "post", path: "/api/v1/servers/{slug}/package/upgrade", summary: "A package server: install another version (default the newest in its range) and start it as the canary version; promote or roll back through PATCH", tag: "servers", role: "ADMIN", body: ZPackageUpgrade, response: { status: 202, schema: ZPackageUpgraded }, errors: [400, 401, 403, 404, 409, 422, 502] },
   { method: "get", path: "/api/v1/servers/{slug}/logs", summary: "The server's recent stderr: the current process and the last one that exited, at most 500 lines / 256 KB each, redacted; from the gateway process that answers (each runs its own)", tag: "servers", role: "ADMIN", response: { status: 200, schema: ZServerLogs }, errors: [401, 403, 404] },
   { method: "get", path: "/api/v1/sandbox", summary: "The isolation profiles this host can run (bwrap, docker, none) with what was found or why one cannot run, the profile a new stdio server gets, and whether memory limits are enforced by cgroups or by sampling", tag: "servers", role: "ADMIN", response: { status: 200, schema: ZSandboxSupport }, errors: [401, 403] },
   { method: "get", path: "/api/v1/tools", summary: "Every tool with settings, lint findings and near-duplicate pairs", tag: "tools", role: "ADMIN", response: { status: 200, schema: ZToolList }, errors: [401, 403] },

@@ -3,7 +3,7 @@ import type { TServer } from "@/lib/schemas";
 
 export type Transport = TServer["transport"];
 
-export const TRANSPORT_LABEL: Record<Transport, string> = { stdio: "stdio", http: "HTTP", sse: "SSE" };
+export const TRANSPORT_LABEL: Record<Transport, string> = { stdio: "stdio", http: "HTTP", sse: "SSE", npm: "npm", pypi: "PyPI" };
 
 const OPTIONS: { value: Transport; title: string; text: string }[] = [
   { value: "stdio", title: "stdio", text: "A program the gateway starts" },
