@@ -41,6 +41,7 @@ import { createRunGate, type RunGate } from "./codemode/run-gate";
 import { createWorkspace, type Workspace } from "./codemode/workspace";
 import { tryToolCall } from "./registry/try-tool-call";
 import { createUpstreamPool, type PoolOptions, type UpstreamPool } from "./upstream/upstream-pool";
+import { createSessionStderr } from "./upstream/session-stderr";
 import { createApiToken } from "./tokens/create-api-token";
 import type { TCreateSession, TSessionSettings } from "../lib/policy-schemas";
 import { createPolicyAdmin, type PolicyAdmin } from "./policy/policy-admin";
@@ -154,7 +155,9 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         poolOptions,
         { launcher, mintForTask: (launch, taskKey) => launcher.mintForTask(launch, taskKey) },
       );
-      const registry = createRegistry({ db, pool, bus, logger, sandbox: { support: sandboxSupport }, secrets });
+      // Transparent sessions' stderr, read by the registry into the server's logs.
+      const sessionStderr = createSessionStderr();
+      const registry = createRegistry({ db, pool, bus, logger, sandbox: { support: sandboxSupport }, secrets, sessionStderr });
       registryRef.current = registry;
       const limiter = createCallLimiter(databaseUrl, config.rateLimits, logger);
       const approvalOpts = { ...config.approvals, sweepIntervalMs: config.tasks.sweepIntervalMs, ...approvalOptions };
@@ -183,7 +186,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       });
       // Every call leaves one log line bound to its request id (metrics/call-log.ts).
       const pipeline = logCalls(buildToolPipeline({ db, logger, pool, rateLimit: limiter.middleware, policy, tasks, approvals }, GATEWAY_LIMITS), logger);
-      const sessions = createSessionUpstreams({ db, bus, logger }, { launcher, limits: config.transparent });
+      const sessions = createSessionUpstreams({ db, bus, logger, stderr: sessionStderr }, { launcher, limits: config.transparent });
       // Code mode: programs run in QuickJS inside worker threads, warmed at start (startUpstreams).
       const workspace = createWorkspace(db);
       const runGate = createRunGate({ perMinute: config.codeMode.runsPerMinute, concurrent: config.codeMode.concurrentRuns, take: (key, limit) => limiter.take(key, limit) });

@@ -32,6 +32,7 @@ import { launchOf, toServerDto, toToolDto } from "./registry-dto";
 import { syncDefinitions, syncToolRows } from "./sync-definitions";
 import { serverLogs, stderrRedactor } from "./server-logs";
 import type { TServerLogs } from "../../lib/server-logs-schemas";
+import type { SessionStderr } from "../upstream/session-stderr";
 
 type SnapServer = {
   id: string;
@@ -57,6 +58,8 @@ export type RegistryDeps = {
   sandbox?: { support(): Promise<TSandboxSupport> } | undefined;
   /** Checks that every `${secret:NAME}` a server references exists. */
   secrets?: { assertKnown(maps: Record<string, string>[]): Promise<void> } | undefined;
+  /** The stderr of transparent sessions' processes, shown with the pooled process's in a server's logs. */
+  sessionStderr?: SessionStderr | undefined;
 };
 
 const SNAPSHOT_TTL_MS = 30_000;
@@ -89,7 +92,7 @@ function routeOf(server: SnapServer, bucket: number): ServerRoute | null {
   return { serverId: server.id, slug: server.slug, timeoutMs: server.timeoutMs, role, versionId: v.id, version: v.version, launch: v.launch, defs: v.defs };
 }
 
-export function createRegistry({ db, pool, bus, logger, sandbox, secrets }: RegistryDeps) {
+export function createRegistry({ db, pool, bus, logger, sandbox, secrets, sessionStderr }: RegistryDeps) {
   const log = logger.child({ component: "registry" });
   let snapshot: Promise<Snapshot> | undefined;
   // Bumped on every known change: a snapshot from an older generation may describe a state already gone.
@@ -403,7 +406,7 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets }: Regi
     async logs(slug: string): Promise<TServerLogs> {
       const s = await db.upstreamServer.findUnique({ where: { slug }, select: { id: true } });
       if (!s) throw notFound(`Server ${slug}`);
-      return serverLogs(slug, pool.status(s.id, "active")?.stderr, pool.launchOf(s.id, "active"));
+      return serverLogs(slug, pool.status(s.id, "active")?.stderr, pool.launchOf(s.id, "active"), sessionStderr?.snapshot(s.id) ?? []);
     },
 
     async offerings(slug: string): Promise<TServerOfferings> {
