@@ -135,7 +135,7 @@ export async function startServer(opts: { port?: number | undefined; build: bool
       server!.once("error", reject);
       server!.listen(port, config.host, resolve);
     });
-    logger.info({ url: config.publicUrl, embeddedDatabase: database.embedded }, "Portcullis is ready");
+    logger.info({ url: config.publicUrl, embeddedDatabase: database.embedded, node: process.version }, "Portcullis is ready");
   } catch (err) {
     logger.error({ err }, "start failed");
     await gateway?.close().catch(() => undefined);

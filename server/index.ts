@@ -95,6 +95,10 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
   // Which isolation profiles this host runs: found once, on first need (a few short test launches).
   let support: Promise<HostSupport> | undefined;
   const sandboxSupport = () => (support ??= detectSandboxSupport());
+  // startUpstreams under way, and whether close() has begun: a start-up that meets the shutdown (Ctrl-C right
+  // after ready) stops quietly, and close() lets it finish its last database writes before the database goes.
+  let upstreamsStarting: Promise<unknown> | undefined;
+  let closing = false;
   // The gateway side is built on first use: CLI commands and the console never open upstream connections.
   let core:
     | {
@@ -337,11 +341,16 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       tryToolCall({ ...gatewayCore(), db, logger }, ctx, gatewayName, args),
     /** Connects every enabled upstream server; the HTTP server calls it once at start-up. */
     /** Start-up: finds which isolation profiles this host runs (and says so), then connects every server. */
-    async startUpstreams() {
-      const support = await sandboxSupport();
-      const profiles = support.profiles.map((p) => `${p.profile}: ${p.available ? "available" : "not available"} (${p.detail})`).join("; ");
-      logger.info({ defaultProfile: support.defaultProfile, memoryEnforcement: support.memoryEnforcement }, `sandbox profiles: ${profiles}`);
-      await Promise.all([gatewayCore().registry.startAll(), executor().ready()]);
+    startUpstreams(): Promise<void> {
+      const run = (async () => {
+        const support = await sandboxSupport();
+        const profiles = support.profiles.map((p) => `${p.profile}: ${p.available ? "available" : "not available"} (${p.detail})`).join("; ");
+        logger.info({ defaultProfile: support.defaultProfile, memoryEnforcement: support.memoryEnforcement }, `sandbox profiles: ${profiles}`);
+        if (closing) return;
+        await Promise.all([gatewayCore().registry.startAll(), executor().ready()]);
+      })();
+      upstreamsStarting = run.catch(() => undefined);
+      return run;
     },
     /** Starts this process's task workers and the sweeper that recovers tasks of stopped processes. */
     startTasks: () => {
@@ -384,6 +393,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       },
     },
     async close() {
+      closing = true;
       if (core) {
         core.approvals.close();
         core.redaction.close();
@@ -393,6 +403,8 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         await core.launcher.close();
         await executorPool?.close();
         executorPool = undefined;
+        // With the pool and the workers closed a start-up under way ends at once; its writes land before the database closes.
+        await upstreamsStarting;
         await core.bus.close();
         await core.limiter.close();
         core.caches.sessions.close();

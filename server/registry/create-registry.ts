@@ -233,6 +233,8 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, sessio
       const message = err instanceof Error ? err.message : String(err);
       // The pool's account names the stderr lines and sandbox hint behind the failure; the error alone does not.
       const detail = stderrRedactor(launch)(pool.status(s.id, role)?.lastError || message);
+      // Stopped by the gateway's own shutdown: the server did not fail, and the database may be going too.
+      if (pool.closed) return detail;
       if (role === "active") await db.upstreamServer.update({ where: { id: s.id }, data: { status: "DOWN", lastError: detail.slice(0, 2000) } });
       return detail;
     }

@@ -84,6 +84,8 @@ export type ConnectOptions = {
   configure?: (client: Client) => void;
   launcher?: ProcessLauncher | undefined;
   key?: ProcessKey | undefined;
+  /** Ends a connect under way (the process is stopped): the pool's entry was removed or the gateway is closing. */
+  signal?: AbortSignal | undefined;
 };
 
 function newClient(events: UpstreamClientEvents, opts: ConnectOptions): Client {
@@ -101,7 +103,7 @@ function newClient(events: UpstreamClientEvents, opts: ConnectOptions): Client {
   return client;
 }
 
-async function attach(client: Client, transport: Transport, events: UpstreamClientEvents, timeoutMs: number, ended?: () => Promise<LimitHit | undefined>) {
+async function attach(client: Client, transport: Transport, events: UpstreamClientEvents, timeoutMs: number, ended?: () => Promise<LimitHit | undefined>, signal?: AbortSignal) {
   let closed = false;
   client.onclose = () => {
     if (closed) return;
@@ -115,7 +117,7 @@ async function attach(client: Client, transport: Transport, events: UpstreamClie
       events.onClose?.(hit ? `the process was ended: ${hit.message}` : "connection closed");
     });
   };
-  await client.connect(transport, { timeout: timeoutMs });
+  await client.connect(transport, { timeout: timeoutMs, ...(signal && { signal }) });
   answersAfterNotifications(transport);
 }
 
@@ -144,6 +146,7 @@ export async function connectUpstream(
   if (launch.transport === "STDIO") {
     const key = opts.key ?? { serverId: launch.command, slug: "upstream", role: "active" };
     const hooks: SupervisorHooks = { ...(events.onSample && { onSample: events.onSample }) };
+    opts.signal?.throwIfAborted();
     const supervised = opts.launcher ? await opts.launcher.prepare(launch, key, hooks) : undefined;
     const spawnSpec = supervised?.spawn ?? { command: launch.command, args: launch.args, env: { ...baseEnv(false), ...launch.env }, ...(launch.cwd ? { cwd: launch.cwd } : {}) };
     let exit: Promise<LimitHit | undefined> | undefined;
@@ -157,7 +160,9 @@ export async function connectUpstream(
     });
     const client = newClient(events, opts);
     try {
-      await attach(client, transport, events, timeoutMs, () => exit ?? Promise.resolve(undefined));
+      // Aborted while the sandbox was prepared: nothing is spawned (attach would start the process).
+      opts.signal?.throwIfAborted();
+      await attach(client, transport, events, timeoutMs, () => exit ?? Promise.resolve(undefined), opts.signal);
     } catch (err) {
       await transport.close().catch(() => undefined);
       // A process that died during initialize may have died of a limit: say which.
