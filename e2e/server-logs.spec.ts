@@ -1,4 +1,7 @@
 import { writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { expect, test } from "@playwright/test";
 import { signInAsAdmin } from "./helpers";
 
@@ -49,6 +52,41 @@ test("a crashing server reads Down in the list and the header, and its page show
     await page.getByRole("link", { name: "Servers & Tools" }).first().click();
     await expect(row.getByTestId("server-status")).toHaveText("Down");
   } finally {
+    await page.request.delete(`/api/v1/servers/${slug}`);
+  }
+});
+
+test("a transparent session's process stderr shows on the Logs tab, marked with its session", async ({ page }) => {
+  const slug = `everything-${Date.now().toString(36)}`;
+  const everything = fileURLToPath(new URL("../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
+  await signInAsAdmin(page);
+  const res = await page.request.post("/api/v1/servers", {
+    data: { slug, name: `Everything ${slug}`, transport: "stdio", command: process.execPath, args: [everything, "stdio"], isolation: { profile: "none" } },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  const minted = await page.request.post("/api/v1/sessions", { data: { agentId: "logs-e2e", tools: [`${slug}__*`] } });
+  expect(minted.status(), await minted.text()).toBe(201);
+  const { token } = (await minted.json()) as { token: string };
+  // An agent on /mcp/s/<slug>: its own upstream process, not the pooled one.
+  const client = new Client({ name: "logs-e2e", version: "1.0.0" });
+  const transport = new StreamableHTTPClientTransport(new URL(`/mcp/s/${slug}`, test.info().project.use.baseURL), {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  });
+  try {
+    await client.connect(transport);
+    await client.listTools();
+    const session = (transport.sessionId ?? "").slice(0, 8);
+    expect(session).toHaveLength(8);
+
+    await page.goto(`/servers/${slug}?tab=logs`);
+    const logs = page.getByTestId("server-logs");
+    const own = logs.getByRole("region", { name: `Session ${session} · running` });
+    await expect(own.getByTestId("server-log-lines")).toContainText("Starting default (STDIO) server...");
+
+    await transport.terminateSession();
+    await expect(logs.getByRole("region", { name: `Session ${session} · ended` })).toBeVisible();
+  } finally {
+    await client.close().catch(() => undefined);
     await page.request.delete(`/api/v1/servers/${slug}`);
   }
 });

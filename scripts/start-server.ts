@@ -76,7 +76,7 @@ export async function startServer(opts: { port?: number | undefined; build: bool
     // The gateway instance the Next.js handlers built (upstream pool, LISTEN connection): close it before
     // PostgreSQL goes away (see app/_lib/gateway.ts for why it lives on globalThis).
     const served = (globalThis as Record<symbol, { close(): Promise<void> } | undefined>)[Symbol.for("portcullis.gateway")];
-    await served?.close().catch(() => undefined);
+    await served?.close().catch((err: unknown) => logger.warn({ err }, "closing the served gateway failed"));
     await gateway?.close().catch(() => undefined);
     await database.stop();
     process.exit(0);
@@ -135,7 +135,7 @@ export async function startServer(opts: { port?: number | undefined; build: bool
       server!.once("error", reject);
       server!.listen(port, config.host, resolve);
     });
-    logger.info({ url: config.publicUrl, embeddedDatabase: database.embedded }, "Portcullis is ready");
+    logger.info({ url: config.publicUrl, embeddedDatabase: database.embedded, node: process.version }, "Portcullis is ready");
   } catch (err) {
     logger.error({ err }, "start failed");
     await gateway?.close().catch(() => undefined);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: everything — typecheck and lint side by side (each keeps one core busy), then unit, build,
-// integration and browser in turn (the test suites wait on timers and processes: side by side on 2 cores they
+// integration, the LTS smoke (scripts/lts-smoke.mjs) and browser in turn (the test suites wait on timers and processes: side by side on 2 cores they
 // slowed each other to more than their sum, and timing-sensitive tests failed). Stops after the first group with
 // a failing step and ends with one summary line ("N passed, N failed") counted from the runners' JSON reports.
 // Steps that run side by side print their output when they end, one after the other.
@@ -24,6 +24,8 @@ const groups = [
   [{ name: "unit", cmd: [bin("vitest"), "run", "--config", "vitest.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${reports}/unit.json`], report: "unit.json" }],
   [{ name: "build", cmd: [bin("next"), "build"] }],
   [{ name: "integration", cmd: [bin("vitest"), "run", "--config", "vitest.int.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${reports}/int.json`], report: "int.json" }],
+  // The start-up and a few integration files again on Node.js 22 and 24 (the supported LTS lines), whatever node runs this.
+  [{ name: "lts-smoke", cmd: [process.execPath, "scripts/lts-smoke.mjs", "--report", `${reports}/lts-smoke.json`], report: "lts-smoke.json" }],
   [{ name: "browser", cmd: [process.execPath, "scripts/e2e.mjs"], report: "e2e.json", env: { PLAYWRIGHT_JSON_OUTPUT_NAME: `${reports}/e2e.json` } }],
 ];
 
@@ -49,7 +51,7 @@ function count(file) {
 
 // The sandbox tests launch servers under bubblewrap: say how to get it instead of failing test by test.
 function preflight(step) {
-  if (step.name !== "integration" || process.platform !== "linux") return true;
+  if ((step.name !== "integration" && step.name !== "lts-smoke") || process.platform !== "linux") return true;
   if (spawnSync("bwrap", ["--version"]).status === 0) return true;
   console.error("The integration tests need bubblewrap (the sandbox of stdio servers). On Debian/Ubuntu:\n  sudo apt-get update && sudo apt-get install -y bubblewrap");
   return false;

@@ -43,6 +43,7 @@ import { createRunGate, type RunGate } from "./codemode/run-gate";
 import { createWorkspace, type Workspace } from "./codemode/workspace";
 import { tryToolCall } from "./registry/try-tool-call";
 import { createUpstreamPool, type PoolOptions, type UpstreamPool } from "./upstream/upstream-pool";
+import { createSessionStderr } from "./upstream/session-stderr";
 import { createApiToken } from "./tokens/create-api-token";
 import type { TCreateSession, TSessionSettings } from "../lib/policy-schemas";
 import { createPolicyAdmin, type PolicyAdmin } from "./policy/policy-admin";
@@ -96,6 +97,10 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
   // Which isolation profiles this host runs: found once, on first need (a few short test launches).
   let support: Promise<HostSupport> | undefined;
   const sandboxSupport = () => (support ??= detectSandboxSupport());
+  // startUpstreams under way, and whether close() has begun: a start-up that meets the shutdown (Ctrl-C right
+  // after ready) stops quietly, and close() lets it finish its last database writes before the database goes.
+  let upstreamsStarting: Promise<unknown> | undefined;
+  let closing = false;
   // The gateway side is built on first use: CLI commands and the console never open upstream connections.
   let core:
     | {
@@ -161,7 +166,9 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         poolOptions,
         { launcher, mintForTask: (launch, taskKey) => launcher.mintForTask(launch, taskKey) },
       );
-      const registry = createRegistry({ db, pool, bus, logger, sandbox: { support: sandboxSupport }, secrets, packages });
+      // Transparent sessions' stderr, read by the registry into the server's logs.
+      const sessionStderr = createSessionStderr();
+      const registry = createRegistry({ db, pool, bus, logger, sandbox: { support: sandboxSupport }, secrets, packages, sessionStderr });
       registryRef.current = registry;
       const limiter = createCallLimiter(databaseUrl, config.rateLimits, logger);
       const approvalOpts = { ...config.approvals, sweepIntervalMs: config.tasks.sweepIntervalMs, ...approvalOptions };
@@ -190,7 +197,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       });
       // Every call leaves one log line bound to its request id (metrics/call-log.ts).
       const pipeline = logCalls(buildToolPipeline({ db, logger, pool, rateLimit: limiter.middleware, policy, tasks, approvals }, GATEWAY_LIMITS), logger);
-      const sessions = createSessionUpstreams({ db, bus, logger }, { launcher, limits: config.transparent });
+      const sessions = createSessionUpstreams({ db, bus, logger, stderr: sessionStderr }, { launcher, limits: config.transparent });
       // Code mode: programs run in QuickJS inside worker threads, warmed at start (startUpstreams).
       const workspace = createWorkspace(db);
       const runGate = createRunGate({ perMinute: config.codeMode.runsPerMinute, concurrent: config.codeMode.concurrentRuns, take: (key, limit) => limiter.take(key, limit) });
@@ -341,11 +348,16 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       tryToolCall({ ...gatewayCore(), db, logger }, ctx, gatewayName, args),
     /** Connects every enabled upstream server; the HTTP server calls it once at start-up. */
     /** Start-up: finds which isolation profiles this host runs (and says so), then connects every server. */
-    async startUpstreams() {
-      const support = await sandboxSupport();
-      const profiles = support.profiles.map((p) => `${p.profile}: ${p.available ? "available" : "not available"} (${p.detail})`).join("; ");
-      logger.info({ defaultProfile: support.defaultProfile, memoryEnforcement: support.memoryEnforcement }, `sandbox profiles: ${profiles}`);
-      await Promise.all([gatewayCore().registry.startAll(), executor().ready()]);
+    startUpstreams(): Promise<void> {
+      const run = (async () => {
+        const support = await sandboxSupport();
+        const profiles = support.profiles.map((p) => `${p.profile}: ${p.available ? "available" : "not available"} (${p.detail})`).join("; ");
+        logger.info({ defaultProfile: support.defaultProfile, memoryEnforcement: support.memoryEnforcement }, `sandbox profiles: ${profiles}`);
+        if (closing) return;
+        await Promise.all([gatewayCore().registry.startAll(), executor().ready()]);
+      })();
+      upstreamsStarting = run.catch(() => undefined);
+      return run;
     },
     /** Starts this process's task workers and the sweeper that recovers tasks of stopped processes. */
     startTasks: () => {
@@ -388,6 +400,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       },
     },
     async close() {
+      closing = true;
       if (core) {
         core.approvals.close();
         core.redaction.close();
@@ -397,6 +410,8 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         await core.launcher.close();
         await executorPool?.close();
         executorPool = undefined;
+        // With the pool and the workers closed a start-up under way ends at once; its writes land before the database closes.
+        await upstreamsStarting;
         await core.bus.close();
         await core.limiter.close();
         core.caches.sessions.close();

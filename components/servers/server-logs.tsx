@@ -9,7 +9,10 @@ import type { TServer } from "@/lib/schemas";
 import type { TStderrProcess } from "@/lib/server-logs-schemas";
 import { getLogs, LOGS_POLL_MS, logsKey } from "./queries";
 
-/** The server's stderr: the process running now and the last one that exited, polled while the tab is open. */
+/**
+ * The server's stderr: the process running now and the last one that exited, then the processes of transparent
+ * sessions (one per agent session on /mcp/s/<slug>), polled while the tab is open.
+ */
 export function ServerLogs({ server }: { server: TServer }) {
   const [filter, setFilter] = useState("");
   const query = useQuery({
@@ -21,7 +24,7 @@ export function ServerLogs({ server }: { server: TServer }) {
     return <p className="text-sm text-slate-600">An HTTP server runs elsewhere: its logs are where it runs.</p>;
   if (query.isPending) return <Loading what="the logs" />;
   if (query.isError) return <LoadFailed what="the logs" error={query.error} retry={query.refetch} />;
-  const { current, previous } = query.data;
+  const { current, previous, sessions } = query.data;
   const needle = filter.trim().toLowerCase();
   return (
     <div className="space-y-4" data-testid="server-logs">
@@ -40,7 +43,10 @@ export function ServerLogs({ server }: { server: TServer }) {
       )}
       {current && <ProcessLog title={current.endedAt ? "Latest process" : "Running process"} log={current} needle={needle} />}
       {previous && <ProcessLog title="Process before it" log={previous} needle={needle} />}
-      {!current && !previous && query.data.held && <p className="text-sm text-slate-600">Nothing written to stderr yet.</p>}
+      {sessions.map((p) => (
+        <ProcessLog key={`${p.session}-${p.startedAt}`} title={`Session ${p.session} · ${p.endedAt ? "ended" : "running"}`} log={p} needle={needle} />
+      ))}
+      {!current && !previous && !sessions.length && query.data.held && <p className="text-sm text-slate-600">Nothing written to stderr yet.</p>}
     </div>
   );
 }

@@ -47,7 +47,7 @@ export type ExecutorPoolOptions = {
 export type ExecutorPoolStats = { size: number; busy: number; queued: number; runs: number; workersReplaced: number };
 
 export type ExecutorPool = Executor & {
-  /** Resolves once every worker has loaded and warmed its WASM module. */
+  /** Resolves once every worker has loaded and warmed its WASM module, or the pool was closed meanwhile. */
   ready(): Promise<void>;
   stats(): ExecutorPoolStats;
 };
@@ -421,6 +421,9 @@ export function createExecutorPool(options: ExecutorPoolOptions = {}): ExecutorP
       updateRefs();
       try {
         await Promise.all(slots.map((s) => s.warmed));
+      } catch (err) {
+        // Closed while warming (shutdown during start-up): its workers were ended on purpose, nothing failed.
+        if (!closed) throw err;
       } finally {
         readyWaiters--;
         updateRefs();

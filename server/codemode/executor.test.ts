@@ -468,6 +468,13 @@ describe("code mode executor (QuickJS in worker threads)", () => {
     expect((await closing.execute("return 1", echo)).error?.name).toBe("SandboxError");
   });
 
+  it("ready() ends quietly when the pool is closed while its workers warm (shutdown during start-up)", async () => {
+    const warming = createExecutorPool({ size: 2 });
+    const ready = warming.ready();
+    await warming.close();
+    await expect(ready).resolves.toBeUndefined();
+  });
+
   it(
     "survives a minifying bundle (esbuild --minify --keep-names renames the helpers the worker source needs)",
     { timeout: 30_000 },

@@ -111,6 +111,33 @@ describe("/mcp/s/<slug> transparent endpoint", () => {
     expect(row.endpoint).toBe("mcp/s/everything");
   });
 
+  it("GET /api/v1/servers/{slug}/logs – a transparent session's process stderr is there, marked with its session, ended when the session ends", async () => {
+    const { client, transport, sessionId } = await transparentAgent("everything");
+    await client.listTools();
+    const tag = sessionId.slice(0, 8);
+    const ofSession = async () => (await a.gateway.registry.logs("everything")).sessions.filter((p) => p.session === tag);
+    const running = await waitUntil("the session process's start-up line in the server's logs", async () => {
+      const mine = await ofSession();
+      return mine[0]?.lines.includes("Starting default (STDIO) server...") ? mine : undefined;
+    });
+    expect(running).toHaveLength(1);
+    expect(running[0]!.endedAt).toBeNull();
+    // The pooled process's log is still its own: the session's lines are not mixed into it.
+    const logs = await a.gateway.registry.logs("everything");
+    expect(logs.held).toBe(true);
+    expect(logs.current).not.toBeNull();
+    // Another process (b) holds no session of this agent: its answer has none of it.
+    expect((await b.gateway.registry.logs("everything")).sessions.filter((p) => p.session === tag)).toEqual([]);
+
+    await transport.terminateSession();
+    const ended = await waitUntil("the session's process ended in the logs", async () => {
+      const mine = await ofSession();
+      return mine[0]?.endedAt ? mine : undefined;
+    });
+    expect(ended[0]!.lines).toContain("Starting default (STDIO) server...");
+    expect(ended[0]!.endReason).toBeTruthy();
+  });
+
   it("tools – original names, calls through the pipeline (validated, audited as endpoint `server`)", async () => {
     const { client } = await transparentAgent("everything");
     const names = (await client.listTools()).tools.map((t) => t.name);

@@ -67,7 +67,9 @@ export function createCallLimiter(databaseUrl: string, limits: RateLimits, logge
     query_timeout: 5_000,
     options: "-c synchronous_commit=off",
   });
-  pool.on("error", (err) => logger?.warn({ err }, "rate-limit connection failed"));
+  let closing = false;
+  // An idle connection ended by PostgreSQL's own shutdown after close() (the gateway stopping) is expected.
+  pool.on("error", (err) => (closing ? logger?.debug({ err }, "rate-limit connection ended while closing") : logger?.warn({ err }, "rate-limit connection failed")));
   const budgets = new Map<string, Budget>();
 
   function budgetFor(key: string): Budget {
@@ -168,6 +170,7 @@ export function createCallLimiter(databaseUrl: string, limits: RateLimits, logge
       return "budget" in t ? undefined : t.retryAfterMs;
     },
     async close() {
+      closing = true;
       await Promise.allSettled([...budgets.values()].flatMap((b) => (b.refill ? [b.refill] : [])));
       await pool.end();
     },

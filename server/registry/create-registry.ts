@@ -37,6 +37,7 @@ import { ZPackageUpgrade, type TPackageLatest, type TPackageUpgrade, type TPacka
 import type { PackageInstaller } from "../packages/package-installer";
 import { isPackageLaunch, type ConnectPhase, type PackageInstallInfo, type PackageLaunch } from "../upstream/upstream-client";
 import { ecosystemOf, packageUpgradeTarget } from "./package-upgrade";
+import type { SessionStderr } from "../upstream/session-stderr";
 
 type SnapServer = {
   id: string;
@@ -65,6 +66,8 @@ export type RegistryDeps = {
   secrets?: { assertKnown(maps: Record<string, string>[]): Promise<void> } | undefined;
   /** Resolves and installs package servers' packages (absent: package servers are refused). */
   packages?: PackageInstaller | undefined;
+  /** The stderr of transparent sessions' processes, shown with the pooled process's in a server's logs. */
+  sessionStderr?: SessionStderr | undefined;
 };
 
 const SNAPSHOT_TTL_MS = 30_000;
@@ -109,7 +112,7 @@ function routeOf(server: SnapServer, bucket: number): ServerRoute | null {
   return { serverId: server.id, slug: server.slug, timeoutMs: server.timeoutMs, role, versionId: v.id, version: v.version, launch: v.launch, defs: v.defs };
 }
 
-export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packages }: RegistryDeps) {
+export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packages, sessionStderr }: RegistryDeps) {
   const log = logger.child({ component: "registry" });
   let snapshot: Promise<Snapshot> | undefined;
   // Bumped on every known change: a snapshot from an older generation may describe a state already gone.
@@ -259,6 +262,8 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
       const message = err instanceof Error ? err.message : String(err);
       // The pool's account names the stderr lines and sandbox hint behind the failure; the error alone does not.
       const detail = stderrRedactor(launch)(pool.status(s.id, role)?.lastError || message);
+      // Stopped by the gateway's own shutdown: the server did not fail, and the database may be going too.
+      if (pool.closed) return detail;
       if (role === "active") await db.upstreamServer.update({ where: { id: s.id }, data: { status: "DOWN", lastError: detail.slice(0, 2000) } });
       return detail;
     }
@@ -485,7 +490,7 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
     async logs(slug: string): Promise<TServerLogs> {
       const s = await db.upstreamServer.findUnique({ where: { slug }, select: { id: true } });
       if (!s) throw notFound(`Server ${slug}`);
-      return serverLogs(slug, pool.status(s.id, "active")?.stderr, pool.launchOf(s.id, "active"));
+      return serverLogs(slug, pool.status(s.id, "active")?.stderr, pool.launchOf(s.id, "active"), sessionStderr?.snapshot(s.id) ?? []);
     },
 
     async offerings(slug: string): Promise<TServerOfferings> {

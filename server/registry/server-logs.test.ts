@@ -29,7 +29,20 @@ describe("serverLogs", () => {
       held: true,
       current: null,
       previous: { ...proc, endReason: "exit: [secret]", lines: ["a [secret]"] },
+      sessions: [],
     });
-    expect(serverLogs("s", undefined, undefined)).toEqual({ slug: "s", held: false, current: null, previous: null });
+    expect(serverLogs("s", undefined, undefined)).toEqual({ slug: "s", held: false, current: null, previous: null, sessions: [] });
+  });
+
+  it("a transparent session's process is redacted by its own launch (a canary's secret differs), and counts as held", () => {
+    const canary: StdioLaunch = { ...launch, env: { API_TOKEN: "canary-token-9876543210" } };
+    const proc = { startedAt: "t", endedAt: null, endReason: null, lines: ["using canary-token-9876543210"], droppedLines: 0, session: "abcd1234" };
+    expect(serverLogs("s", undefined, launch, [{ process: proc, launch: canary }])).toEqual({
+      slug: "s",
+      held: true,
+      current: null,
+      previous: null,
+      sessions: [{ ...proc, lines: ["using [secret]"] }],
+    });
   });
 });

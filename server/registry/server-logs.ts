@@ -3,6 +3,7 @@
 import type { TServerLogs, TStderrProcess } from "../../lib/server-logs-schemas";
 import { redactor } from "../audit/redaction";
 import { isProcessLaunch, type UpstreamLaunch } from "../upstream/upstream-client";
+import type { SessionStderrProcess } from "../upstream/session-stderr";
 import type { StderrProcess } from "../upstream/stderr-log";
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -24,9 +25,21 @@ export function serverLogs(
   slug: string,
   held: { current: StderrProcess | null; previous: StderrProcess | null } | undefined,
   launch: UpstreamLaunch | undefined,
+  sessions: Array<{ process: SessionStderrProcess; launch: UpstreamLaunch }> = [],
 ): TServerLogs {
+  const clean = <P extends StderrProcess>(p: P, redact: (text: string) => string): P => ({
+    ...p,
+    endReason: p.endReason === null ? null : redact(p.endReason),
+    lines: p.lines.map(redact),
+  });
   const redact = stderrRedactor(launch);
-  const clean = (p: StderrProcess | null): TStderrProcess | null =>
-    p && { ...p, endReason: p.endReason === null ? null : redact(p.endReason), lines: p.lines.map(redact) };
-  return { slug, held: !!held, current: clean(held?.current ?? null), previous: clean(held?.previous ?? null) };
+  const own = (p: StderrProcess | null): TStderrProcess | null => p && clean(p, redact);
+  return {
+    slug,
+    held: !!held || sessions.length > 0,
+    current: own(held?.current ?? null),
+    previous: own(held?.previous ?? null),
+    // Each session's process may run another version (canary, a launch changed since): redacted by its own launch.
+    sessions: sessions.map((s) => clean(s.process, stderrRedactor(s.launch))),
+  };
 }

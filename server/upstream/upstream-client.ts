@@ -113,6 +113,8 @@ export type ConnectOptions = {
   configure?: (client: Client) => void;
   launcher?: ProcessLauncher | undefined;
   key?: ProcessKey | undefined;
+  /** Ends a connect under way (the process is stopped): the pool's entry was removed or the gateway is closing. */
+  signal?: AbortSignal | undefined;
 };
 
 function newClient(events: UpstreamClientEvents, opts: ConnectOptions): Client {
@@ -130,7 +132,7 @@ function newClient(events: UpstreamClientEvents, opts: ConnectOptions): Client {
   return client;
 }
 
-async function attach(client: Client, transport: Transport, events: UpstreamClientEvents, timeoutMs: number, ended?: () => Promise<LimitHit | undefined>) {
+async function attach(client: Client, transport: Transport, events: UpstreamClientEvents, timeoutMs: number, ended?: () => Promise<LimitHit | undefined>, signal?: AbortSignal) {
   let closed = false;
   client.onclose = () => {
     if (closed) return;
@@ -145,7 +147,7 @@ async function attach(client: Client, transport: Transport, events: UpstreamClie
     });
   };
   try {
-    await client.connect(transport, { timeout: timeoutMs });
+    await client.connect(transport, { timeout: timeoutMs, ...(signal && { signal }) });
   } catch (err) {
     // The SDK says only "Request timed out": say which bound it was and what to change.
     if (err instanceof McpError && err.code === (ErrorCode.RequestTimeout as number)) {
@@ -190,6 +192,7 @@ export async function connectUpstream(
     events.onPhase?.("starting");
     const key = opts.key ?? { serverId: launch.command, slug: "upstream", role: "active" };
     const hooks: SupervisorHooks = { ...(events.onSample && { onSample: events.onSample }) };
+    opts.signal?.throwIfAborted();
     const supervised = opts.launcher ? await opts.launcher.prepare(launch, key, hooks) : undefined;
     const spawnSpec = supervised?.spawn ?? { command: launch.command, args: launch.args, env: { ...baseEnv(false), ...launch.env }, ...(launch.cwd ? { cwd: launch.cwd } : {}) };
     let exit: Promise<LimitHit | undefined> | undefined;
@@ -203,8 +206,10 @@ export async function connectUpstream(
     });
     const client = newClient(events, opts);
     try {
+      // Aborted while the sandbox was prepared: nothing is spawned (attach would start the process).
+      opts.signal?.throwIfAborted();
       events.onPhase?.("initializing");
-      await attach(client, transport, events, timeoutMs, () => exit ?? Promise.resolve(undefined));
+      await attach(client, transport, events, timeoutMs, () => exit ?? Promise.resolve(undefined), opts.signal);
     } catch (err) {
       await transport.close().catch(() => undefined);
       // A process that died during initialize may have died of a limit: say which.

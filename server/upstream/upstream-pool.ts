@@ -114,6 +114,8 @@ type Entry = {
   phase?: ConnectPhase | null | undefined;
   /** Holds the circuit open while the process is over its breaker threshold. */
   thresholdHold?: { dispose(): void } | undefined;
+  /** Ends the connect under way when the entry is removed (or the pool closed), instead of waiting it out. */
+  abort?: AbortController | undefined;
 };
 
 const key = (serverId: string, role: Role) => `${serverId}:${role}`;
@@ -122,6 +124,7 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
   const opts = { ...DEFAULT_POOL_OPTIONS, ...options };
   const entries = new Map<string, Entry>();
   const log = logger.child({ component: "upstream-pool" });
+  let closed = false;
 
   function setStatus(e: Entry, status: UpstreamStatus, info: { lastError?: string; latencyMs?: number } = {}) {
     // A removed entry's last attempt may still settle; the server row belongs to its successor by then.
@@ -239,7 +242,7 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
             onPhase: (phase) => reportPhase(e, phase),
             onPackage: (info) => !e.removed && events.onPackage?.(e.spec, info),
           },
-          { timeoutMs: connectTimeout(e), launcher: deps.launcher, key: { serverId: e.spec.serverId, slug: e.spec.slug, role: e.spec.role } },
+          { timeoutMs: connectTimeout(e), launcher: deps.launcher, key: { serverId: e.spec.serverId, slug: e.spec.slug, role: e.spec.role }, signal: (e.abort = new AbortController()).signal },
         );
         if (e.removed) {
           // Removed while connecting: nobody holds this entry any more, so nothing would ever close it.
@@ -257,10 +260,13 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
         const message = err instanceof Error ? err.message : String(err);
         e.stderr.end(message);
         reportPhase(e, null);
-        setStatus(e, "DOWN", { lastError: failure(e, message) });
+        // A removed entry (server removed or replaced, pool closed) has no status left to report: a DOWN here
+        // would overwrite its successor's, or be written while the gateway stops.
+        if (!e.removed) setStatus(e, "DOWN", { lastError: failure(e, message) });
         throw new UpstreamUnavailableError(message, { cause: err });
       } finally {
         e.connecting = undefined;
+        e.abort = undefined;
       }
     })();
     return e.connecting;
@@ -347,6 +353,7 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
       const e = entries.get(key(serverId, r));
       if (!e) continue;
       e.removed = true;
+      e.abort?.abort(new Error("the server was removed while connecting"));
       cancelReconnect(e);
       releaseHold(e);
       entries.delete(key(serverId, r));
@@ -379,6 +386,8 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
     options: opts,
     /** Connects (or reuses the connection) and lists the upstream's definitions. */
     async start(spec: UpstreamSpec): Promise<UpstreamDefinitions> {
+      // A start that reaches a closed pool (gateway shutting down during start-up) spawns nothing.
+      if (closed) throw new UpstreamUnavailableError("the gateway is shutting down");
       const existing = entries.get(key(spec.serverId, spec.role));
       // Canonical JSON: a launch read back from jsonb has its keys reordered, and is still the same launch.
       if (existing && canonicalJson(existing.spec.launch) !== canonicalJson(spec.launch)) await remove(spec.serverId, spec.role);
@@ -488,7 +497,12 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
       return connectNow(e);
     },
     remove,
+    /** Closed: the gateway is stopping; nothing starts any more. */
+    get closed() {
+      return closed;
+    },
     async close() {
+      closed = true;
       clearInterval(pinger);
       await Promise.all([...entries.values()].map((e) => remove(e.spec.serverId, e.spec.role)));
     },

@@ -20,6 +20,7 @@ import type { ChangeBus } from "../../events/change-bus";
 import type { Logger } from "../../logger";
 import { canonicalJson } from "../../registry/content-hash";
 import type { ServerRoute } from "../../registry/create-registry";
+import type { SessionStderr } from "../../upstream/session-stderr";
 import { connectUpstream, type ConnectedUpstream, type ProcessLauncher } from "../../upstream/upstream-client";
 import { PendingReplies } from "./pending-replies";
 import { readState, saveState, type SessionState } from "./session-state";
@@ -57,7 +58,7 @@ export type SessionUpstreamsOptions = {
 };
 const DEFAULTS = { relayTimeoutMs: 5 * 60_000, connectTimeoutMs: 15_000, now: Date.now };
 
-export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: Logger }, options: Partial<SessionUpstreamsOptions> & Pick<SessionUpstreamsOptions, "limits">) {
+export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: Logger; stderr?: SessionStderr | undefined }, options: Partial<SessionUpstreamsOptions> & Pick<SessionUpstreamsOptions, "limits">) {
   const opts = { ...DEFAULTS, ...options };
   const log = deps.logger.child({ component: "transparent" });
   const live = new Map<string, LiveSession>();
@@ -178,22 +179,29 @@ export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: L
     // An upstream may ask (roots/list) as soon as it is initialized, before connect() has returned here.
     let markReady: (s: LiveSession) => void = () => {};
     const ready = new Promise<LiveSession>((resolve) => (markReady = resolve));
-    const conn = await connectUpstream(
+    const sessionTag = mcpSessionId.slice(0, 8);
+    // Its stderr joins the server's logs (the Logs tab), marked with the session, as the pooled process's does.
+    const stderr = route.launch.transport === "STDIO" ? deps.stderr?.open(route.serverId, sessionTag, route.launch) : undefined;
+    const connected = connectUpstream(
       route.launch,
       {
-        onClose: () => {
+        onClose: (reason) => {
+          stderr?.end(reason);
           if (holder.session && live.get(mcpSessionId) === holder.session) {
             live.delete(mcpSessionId);
             capacity.release(mcpSessionId, slot);
           }
         },
-        onStderr: (line) => log.debug({ server: route.slug, line }, "upstream stderr"),
+        onStderr: (line) => {
+          stderr?.push(line);
+          log.debug({ server: route.slug, line }, "upstream stderr");
+        },
       },
       {
         timeoutMs: opts.connectTimeoutMs,
         capabilities: offered,
         launcher: opts.launcher,
-        key: { serverId: route.serverId, slug: route.slug, role: `session-${mcpSessionId.slice(0, 8)}` },
+        key: { serverId: route.serverId, slug: route.slug, role: `session-${sessionTag}` },
         configure: (client) => {
           client.fallbackRequestHandler = async (request, extra) => relayRequest(await ready, request, extra.signal);
           client.fallbackNotificationHandler = async (n) => {
@@ -202,6 +210,10 @@ export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: L
         },
       },
     );
+    const conn = await connected.catch((err: unknown) => {
+      stderr?.end(err instanceof Error ? err.message : String(err));
+      throw err;
+    });
     const session: LiveSession = { mcpSessionId, route, conn, client: conn.client, inFlight: [], lastUsedAt: opts.now() };
     holder.session = session;
     markReady(session);

@@ -181,9 +181,10 @@ export function createPostgresRoleProvider(opts: { adminUrl: string; logger?: Lo
   const target = parseAdminUrl(opts.adminUrl);
   const log = opts.logger?.child({ component: "postgres-credentials" });
   const pool = new pg.Pool({ connectionString: opts.adminUrl, max: 2, idleTimeoutMillis: 10_000 });
-  // An idle client's connection dropping must not crash the process; the next query reports it.
-  pool.on("error", (err) => log?.warn({ err: message(err) }, "admin connection error"));
   let closed = false;
+  // An idle client's connection dropping must not crash the process; the next query reports it. After close()
+  // it is PostgreSQL's own shutdown ending a connection being closed: expected, not worth a warning.
+  pool.on("error", (err) => (closed ? log?.debug({ err: message(err) }, "admin connection ended while closing") : log?.warn({ err: message(err) }, "admin connection error")));
 
   /** The admin URL pointed at another database on the same server. */
   const adminUrlFor = (database: string): string => {
