@@ -1,6 +1,16 @@
 // The sidebar's icon for each console section.
 import { CodeIcon } from "./playground/code-icon";
-import { AgentIcon, ApprovalIcon, AuditIcon, HomeIcon, PolicyIcon, ServerIcon, SettingsIcon, TaskIcon, UsersIcon } from "./icons";
+import {
+  AgentIcon,
+  ApprovalIcon,
+  AuditIcon,
+  HomeIcon,
+  PolicyIcon,
+  ServerIcon,
+  SettingsIcon,
+  TaskIcon,
+  UsersIcon,
+} from "./icons";
 
 type Icon = (p: { className?: string }) => React.ReactNode;
 

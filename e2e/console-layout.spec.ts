@@ -10,7 +10,9 @@ const VIEWPORTS = [
 ] as const;
 
 const noSidewaysScroll = async (page: Page) =>
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+  ).toBeLessThanOrEqual(0);
 
 test("the dashboard opens on the traffic, without a banner or cards repeating the sidebar", async ({ page }) => {
   await signInAsAdmin(page);
@@ -23,7 +25,9 @@ test("the dashboard opens on the traffic, without a banner or cards repeating th
 });
 
 for (const vp of VIEWPORTS) {
-  test(`${vp.name}: the Connect an agent dialog keeps Create session in view while its body scrolls`, async ({ page }) => {
+  test(`${vp.name}: the Connect an agent dialog keeps Create session in view while its body scrolls`, async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: vp.width, height: vp.name === "desktop" ? 560 : vp.height });
     await signInAsAdmin(page);
     await page.goto("/agents");
@@ -34,7 +38,10 @@ for (const vp of VIEWPORTS) {
     // The body is taller than the dialog: it scrolls.
     expect(await dialog.evaluate((d) => d.scrollHeight - d.clientHeight)).toBeGreaterThan(50);
     for (const to of ["top", "middle"] as const) {
-      await dialog.evaluate((d, where) => d.scrollTo({ top: where === "top" ? 0 : (d.scrollHeight - d.clientHeight) / 2 }), to);
+      await dialog.evaluate(
+        (d, where) => d.scrollTo({ top: where === "top" ? 0 : (d.scrollHeight - d.clientHeight) / 2 }),
+        to,
+      );
       await expect(create).toBeInViewport({ ratio: 1 });
       // Nothing of the body is drawn over it: the button is what is under its own centre.
       const onTop = await create.evaluate((b) => {
@@ -92,7 +99,9 @@ test("phone: Settings offers its sections as a select, and each section has its 
   await noSidewaysScroll(page);
 });
 
-test("phone: the audit filters are folded behind a toggle that counts them, and the results are on the first screen", async ({ page }) => {
+test("phone: the audit filters are folded behind a toggle that counts them, and the results are on the first screen", async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await signInAsAdmin(page);
   await page.goto("/audit");

@@ -27,14 +27,20 @@ async function plotBox(chart: Locator) {
  * Lines place minutes on the edges of the plot (a point scale), bars in the middle of bands. The first minute
  * is read from the chart itself, so a refresh that moved the window by a minute is followed, not guessed.
  */
-async function pointAtMinute(page: Page, chart: Locator, at: string, kind: "line" | "bar"): Promise<{ x: number; y: number; bottom: number }> {
+async function pointAtMinute(
+  page: Page,
+  chart: Locator,
+  at: string,
+  kind: "line" | "bar",
+): Promise<{ x: number; y: number; bottom: number }> {
   const tooltip = page.getByTestId("chart-tooltip");
   const n = Number(await chart.getAttribute("data-points"));
   await chart.scrollIntoViewIfNeeded();
   for (let attempt = 0; attempt < 3; attempt++) {
     const box = await plotBox(chart);
     const y = box.y + box.height / 2;
-    const xOf = (i: number) => (kind === "line" ? box.x + (i * box.width) / (n - 1) : box.x + ((i + 0.5) * box.width) / n);
+    const xOf = (i: number) =>
+      kind === "line" ? box.x + (i * box.width) / (n - 1) : box.x + ((i + 0.5) * box.width) / n;
     await page.mouse.move(xOf(0) + 1, y);
     await expect(tooltip).toBeVisible();
     const first = await tooltip.getAttribute("data-at");
@@ -57,8 +63,11 @@ async function makeCalls(page: Page, baseURL: string | undefined): Promise<void>
   const agentId = `charts-${Math.random().toString(36).slice(2, 7)}`;
   const client: Client = await connectAgent(page, baseURL, agentId, [TOOL, HIGH]);
   try {
-    for (let i = 0; i < 2; i++) expect((await client.callTool({ name: TOOL, arguments: { limit: 3 } })).isError ?? false).toBe(false);
-    const refused = await client.callTool({ name: NOT_WHITELISTED, arguments: { order_id: "ORD-10001", status: "paid" } }).catch((e: unknown) => e);
+    for (let i = 0; i < 2; i++)
+      expect((await client.callTool({ name: TOOL, arguments: { limit: 3 } })).isError ?? false).toBe(false);
+    const refused = await client
+      .callTool({ name: NOT_WHITELISTED, arguments: { order_id: "ORD-10001", status: "paid" } })
+      .catch((e: unknown) => e);
     expect(refused instanceof Error || (refused as { isError?: boolean }).isError === true).toBe(true);
   } finally {
     await client.close();
@@ -69,7 +78,10 @@ for (const viewport of [
   { name: "desktop", width: 1280, height: 800 },
   { name: "phone", width: 390, height: 844 },
 ]) {
-  test(`${viewport.name}: charts name their series, show values under the pointer and keep their minute labels apart`, async ({ page, baseURL }) => {
+  test(`${viewport.name}: charts name their series, show values under the pointer and keep their minute labels apart`, async ({
+    page,
+    baseURL,
+  }) => {
     await page.setViewportSize(viewport);
     await signInAsAdmin(page);
     await makeCalls(page, baseURL);
@@ -77,10 +89,19 @@ for (const viewport of [
     const calls = page.getByTestId("chart-calls");
     await expect(calls).toHaveAttribute("data-points", "15");
     await expect(calls.locator(".recharts-legend-item-text")).toHaveText(["Calls"]);
-    await expect(page.getByTestId("chart-error-rate").locator(".recharts-legend-item-text")).toHaveText(["Failed calls"]);
+    await expect(page.getByTestId("chart-error-rate").locator(".recharts-legend-item-text")).toHaveText([
+      "Failed calls",
+    ]);
     await expect(page.getByTestId("chart-p95").locator(".recharts-legend-item-text")).toHaveText(["p95 latency"]);
-    await expect(page.getByTestId("chart-denials").locator(".recharts-legend-item-text")).toHaveText(["Denials", "Held for approval"]);
-    await expect(page.getByTestId("chart-top-tools").locator(".recharts-legend-item-text")).toHaveText(["Calls", "Denials", "Errors"]);
+    await expect(page.getByTestId("chart-denials").locator(".recharts-legend-item-text")).toHaveText([
+      "Denials",
+      "Held for approval",
+    ]);
+    await expect(page.getByTestId("chart-top-tools").locator(".recharts-legend-item-text")).toHaveText([
+      "Calls",
+      "Denials",
+      "Errors",
+    ]);
 
     const d = await dashboardNow(page);
     const minute = latest(d, "calls");
@@ -92,13 +113,21 @@ for (const viewport of [
     // Minute labels along the bottom: at least two, none overlapping the next.
     const ticks = calls.locator(".recharts-xAxis-tick-labels text");
     await expect(ticks.nth(1)).toBeVisible();
-    const boxes = (await ticks.evaluateAll((els) => els.map((e) => e.getBoundingClientRect()))).map((b) => ({ left: b.left, right: b.right }));
+    const boxes = (await ticks.evaluateAll((els) => els.map((e) => e.getBoundingClientRect()))).map((b) => ({
+      left: b.left,
+      right: b.right,
+    }));
     for (let i = 1; i < boxes.length; i++) expect(boxes[i]!.left).toBeGreaterThanOrEqual(boxes[i - 1]!.right);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    ).toBeLessThanOrEqual(0);
   });
 }
 
-test("clicking a minute of the calls chart opens the audit search over that minute's calls", async ({ page, baseURL }) => {
+test("clicking a minute of the calls chart opens the audit search over that minute's calls", async ({
+  page,
+  baseURL,
+}) => {
   await signInAsAdmin(page);
   await makeCalls(page, baseURL);
   await page.getByTestId("dashboard").getByRole("button", { name: "15 min" }).click();
@@ -116,7 +145,8 @@ test("clicking a minute of the calls chart opens the audit search over that minu
   await expect(page.getByTestId("audit-total")).toHaveAttribute("data-total", String(minute.value));
   const rows = page.getByTestId("audit-row");
   await expect(rows.first()).toBeVisible();
-  for (const action of await rows.evaluateAll((els) => els.map((e) => e.getAttribute("data-action")))) expect(action).toBe("tool.called");
+  for (const action of await rows.evaluateAll((els) => els.map((e) => e.getAttribute("data-action"))))
+    expect(action).toBe("tool.called");
 });
 
 test("clicking a Denials bar opens the audit search over that minute's refused calls", async ({ page, baseURL }) => {
@@ -128,7 +158,10 @@ test("clicking a Denials bar opens the audit search over that minute's refused c
   await expect(chart).toHaveAttribute("data-points", "15");
   const minute = latest(await dashboardNow(page), "denials");
   const { x, bottom } = await pointAtMinute(page, chart, minute.at, "bar");
-  await expect(page.getByTestId("chart-tooltip").locator('[data-series="denials"]')).toHaveAttribute("data-value", String(minute.value));
+  await expect(page.getByTestId("chart-tooltip").locator('[data-series="denials"]')).toHaveAttribute(
+    "data-value",
+    String(minute.value),
+  );
   // The Denials bar is the lowest of its stack: a click just above the axis lands on it.
   await page.mouse.click(x, bottom - 2);
 
@@ -137,7 +170,9 @@ test("clicking a Denials bar opens the audit search over that minute's refused c
   expect(url.searchParams.get("status")).toBe("denied");
   expect(url.searchParams.get("from")).toBe(minute.at);
   await expect(page.getByTestId("audit-total")).toHaveAttribute("data-total", String(minute.value));
-  for (const status of await page.getByTestId("audit-row").evaluateAll((els) => els.map((e) => e.getAttribute("data-status"))))
+  for (const status of await page
+    .getByTestId("audit-row")
+    .evaluateAll((els) => els.map((e) => e.getAttribute("data-status"))))
     expect(status).toBe("denied");
 });
 
@@ -155,7 +190,9 @@ test("a call held for an approver is not counted as a denial", async ({ page, ba
   }
 
   // The card follows live: one more held call, the same denials.
-  await expect(page.getByTestId("stat-denials")).toContainText(`${String(before.totals.held + 1)} held for approval`, { timeout: 20_000 });
+  await expect(page.getByTestId("stat-denials")).toContainText(`${String(before.totals.held + 1)} held for approval`, {
+    timeout: 20_000,
+  });
   await expect(page.getByTestId("stat-denials-value")).toHaveText(String(before.totals.denials));
   await expect(page.getByTestId("chart-denials")).toHaveAttribute("data-total", String(before.totals.denials));
   const after = await dashboardNow(page, 60);
@@ -168,7 +205,10 @@ test("a call held for an approver is not counted as a denial", async ({ page, ba
   await expect(chart).toHaveAttribute("data-points", "15");
   const minute = latest(await dashboardNow(page), "held");
   await pointAtMinute(page, chart, minute.at, "bar");
-  await expect(page.getByTestId("chart-tooltip").locator('[data-series="held"]')).toHaveAttribute("data-value", String(minute.value));
+  await expect(page.getByTestId("chart-tooltip").locator('[data-series="held"]')).toHaveAttribute(
+    "data-value",
+    String(minute.value),
+  );
 });
 
 test.describe("with the system set to dark", () => {

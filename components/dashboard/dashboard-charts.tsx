@@ -57,7 +57,11 @@ export function DashboardCharts({ d, linked }: { d: TDashboard; linked: boolean 
           item.payload && router.push(auditSearchHref(series, range, item.payload.tool))
       : undefined;
   const tip = (format?: (v: number) => string) => (
-    <Tooltip content={(p) => <ChartTooltip active={p.active} payload={p.payload} label={p.label} format={format} clickable={linked} />} />
+    <Tooltip
+      content={(p) => (
+        <ChartTooltip active={p.active} payload={p.payload} label={p.label} format={format} clickable={linked} />
+      )}
+    />
   );
   const withPct = d.series.map((p) => ({ ...p, errorPct: p.errorRate === null ? null : p.errorRate * 100 }));
 
@@ -197,7 +201,15 @@ function TopTools({
                   stroke="var(--color-slate-300)"
                 />
                 <Tooltip
-                  content={(p) => <ChartTooltip active={p.active} payload={p.payload} label={p.label} clickable={linked} labelIsMinute={false} />}
+                  content={(p) => (
+                    <ChartTooltip
+                      active={p.active}
+                      payload={p.payload}
+                      label={p.label}
+                      clickable={linked}
+                      labelIsMinute={false}
+                    />
+                  )}
                   cursor={{ fill: "var(--color-slate-100)" }}
                 />
                 <Legend {...LEGEND} />
