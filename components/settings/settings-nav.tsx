@@ -1,7 +1,7 @@
 "use client";
 // The Settings page's own navigation: each section has an anchor (/settings#tokens), listed beside the sections
 // on a desktop and as a select on a phone. The section in the URL's hash is marked current.
-import { useSyncExternalStore } from "react";
+import { useEffect, useSyncExternalStore } from "react";
 import { label, select } from "@/components/ui";
 
 export type SettingsSection = { id: string; label: string };
@@ -18,6 +18,7 @@ export function SettingsNav({ sections }: { sections: readonly SettingsSection[]
     () => "",
   );
   const current = sections.some((s) => s.id === hash) ? hash : sections[0]?.id;
+  useFollowTarget(hash);
   return (
     <>
       <nav
@@ -65,4 +66,24 @@ export function SettingsNav({ sections }: { sections: readonly SettingsSection[]
       </div>
     </>
   );
+}
+
+/**
+ * The sections above the one in the hash load their lists after the jump and push it down (or it could not be
+ * scrolled to while the page was still short): keep it at the top as the page grows, until the reader scrolls.
+ */
+function useFollowTarget(id: string) {
+  useEffect(() => {
+    const target = id ? document.getElementById(id) : null;
+    if (!target) return;
+    const follow = new ResizeObserver(() => target.scrollIntoView({ block: "start" }));
+    const stop = () => follow.disconnect();
+    const events = ["wheel", "touchstart", "keydown", "mousedown"] as const;
+    for (const e of events) window.addEventListener(e, stop, { passive: true, once: true });
+    follow.observe(document.body);
+    return () => {
+      stop();
+      for (const e of events) window.removeEventListener(e, stop);
+    };
+  }, [id]);
 }
