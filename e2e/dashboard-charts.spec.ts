@@ -99,8 +99,8 @@ for (const viewport of [
     ]);
     await expect(page.getByTestId("chart-top-tools").locator(".recharts-legend-item-text")).toHaveText([
       "Calls",
-      "Denials",
       "Errors",
+      "Denials",
     ]);
 
     const d = await dashboardNow(page);

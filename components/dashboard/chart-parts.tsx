@@ -43,12 +43,14 @@ export function compactCount(n: number): string {
 
 /** A legend entry's text in the palette's text colour (recharts would paint it in the series colour). */
 export const legendText = (value: string) => <span className="text-xs text-slate-700">{value}</span>;
+/** Series in the order they are drawn (recharts would sort them by name). */
 export const LEGEND = {
   verticalAlign: "top",
   align: "right",
   height: 24,
   iconSize: 10,
   formatter: legendText,
+  itemSorter: null,
 } as const;
 
 /**
