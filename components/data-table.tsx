@@ -59,7 +59,7 @@ export function TableCard({
 }) {
   return (
     <section aria-labelledby={id} className={`${card} min-w-0 overflow-hidden`}>
-      <div className="flex items-center justify-between border-b border-slate-200 px-4 py-3">
+      <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 border-b border-slate-200 px-4 py-3">
         <h2 id={id} className="text-base font-semibold text-slate-900">
           {title}
         </h2>

@@ -2,6 +2,7 @@
 // A modal on the native <dialog> element: the browser traps focus, Escape closes it, and the rest of the
 // page is inert while it is open.
 import { useEffect, useId, useRef } from "react";
+import { DialogFooter } from "./dialog-footer";
 
 export function Dialog({
   open,
@@ -10,6 +11,7 @@ export function Dialog({
   description,
   children,
   footer,
+  stickyFooter = false,
 }: {
   open: boolean;
   onClose: () => void;
@@ -17,6 +19,8 @@ export function Dialog({
   description?: React.ReactNode;
   children?: React.ReactNode;
   footer?: React.ReactNode;
+  /** Keep the footer (the main button) in view while a long body scrolls. */
+  stickyFooter?: boolean;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -48,7 +52,7 @@ export function Dialog({
             </div>
           )}
           {children && <div className="mt-4">{children}</div>}
-          {footer && <div className="mt-6 flex flex-wrap justify-end gap-2">{footer}</div>}
+          {footer && <DialogFooter sticky={stickyFooter}>{footer}</DialogFooter>}
         </div>
       )}
     </dialog>

@@ -5,13 +5,16 @@ export function Switch({
   checked,
   onChange,
   label,
+  labelledBy,
   disabled = false,
   title,
 }: {
   checked: boolean;
   onChange: (next: boolean) => void;
   /** The accessible name; the switch has no visible text of its own. */
-  label: string;
+  label?: string;
+  /** Or the id of visible text beside it that names it (so the name and what is shown cannot differ). */
+  labelledBy?: string;
   disabled?: boolean;
   title?: string;
 }) {
@@ -20,7 +23,8 @@ export function Switch({
       type="button"
       role="switch"
       aria-checked={checked}
-      aria-label={label}
+      aria-label={labelledBy ? undefined : label}
+      aria-labelledby={labelledBy}
       title={title}
       disabled={disabled}
       onClick={() => onChange(!checked)}

@@ -7,7 +7,7 @@ test("admin signs in, creates an approver, signs out; the approver signs in and 
   const password = "approver-pass-123";
 
   await signInAsAdmin(page);
-  await expect(page.getByRole("heading", { level: 1 })).toContainText("Welcome");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Dashboard");
   await expect(page.getByTestId("role-badge")).toHaveText("Admin");
 
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Users" }).click();
@@ -31,7 +31,7 @@ test("admin signs in, creates an approver, signs out; the approver signs in and 
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByTestId("user-email")).toHaveText(email);
   await expect(page.getByTestId("role-badge")).toHaveText("Approver");
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Welcome, Ada");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Dashboard");
 
   const sidebar = page.getByRole("navigation", { name: "Main" });
   await expect(sidebar.getByRole("link", { name: "Approvals" })).toBeVisible();

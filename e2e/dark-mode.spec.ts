@@ -2,23 +2,10 @@
 // the light scheme stays as it was.
 import { expect, test, type Page } from "@playwright/test";
 import { signInAsAdmin } from "./helpers";
+import { luminanceOf } from "./helpers-color";
 
-/** Relative luminance (0 black … 1 white) of an element's computed colour, through a canvas so any CSS colour works. */
-async function luminance(page: Page, selector: string, property: "backgroundColor" | "color"): Promise<number> {
-  return page
-    .locator(selector)
-    .first()
-    .evaluate((el, prop) => {
-      const ctx = document.createElement("canvas").getContext("2d")!;
-      ctx.fillStyle = getComputedStyle(el)[prop];
-      ctx.fillRect(0, 0, 1, 1);
-      const [r, g, b] = [...ctx.getImageData(0, 0, 1, 1).data].map((v) => {
-        const c = v / 255;
-        return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-      });
-      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
-    }, property);
-}
+/** Relative luminance of the first element `selector` finds. */
+const luminance = (page: Page, selector: string, property: "backgroundColor" | "color") => luminanceOf(page.locator(selector), property);
 
 test.describe("with the system set to dark", () => {
   test.use({ colorScheme: "dark" });

@@ -22,6 +22,8 @@ export const ZDashboardPoint = z
     calls: z.number().int(),
     errors: z.number().int(),
     denials: z.number().int(),
+    /** Calls held for an approver in that minute (not denials). */
+    held: z.number().int(),
     /** errors / calls in that minute; null without calls. */
     errorRate: z.number().nullable(),
     p95Ms: z.number().nullable(),

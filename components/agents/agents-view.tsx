@@ -15,6 +15,8 @@ import { listSessions, sessionListKey } from "./queries";
 import { SessionLifetimeCard } from "./session-lifetime-card";
 import { SessionsTable } from "./sessions-table";
 
+const EVERYONE_LABEL = "everyone-sessions-label";
+
 export function AgentsView({ isAdmin }: { isAdmin: boolean }) {
   const [connecting, setConnecting] = useState(false);
   const [everyone, setEveryone] = useState(false);
@@ -46,12 +48,11 @@ export function AgentsView({ isAdmin }: { isAdmin: boolean }) {
             <div className="flex items-center gap-3">
               <Refreshing when={sessions.isFetching && !sessions.isPending} />
               {isAdmin && (
-                <label className="flex items-center gap-2 text-sm text-slate-700">
-                  <Switch checked={everyone} onChange={setEveryone} label="Everyone's sessions" />
-                  <span aria-hidden="true" className="hidden sm:inline">
-                    Everyone&apos;s sessions
-                  </span>
-                </label>
+                // The text is visible at every width (a bare switch says nothing on a phone) and names the switch.
+                <span className="flex items-center gap-2 text-sm text-slate-700">
+                  <Switch checked={everyone} onChange={setEveryone} labelledBy={EVERYONE_LABEL} />
+                  <span id={EVERYONE_LABEL}>Everyone&apos;s sessions</span>
+                </span>
               )}
             </div>
           }

@@ -15,6 +15,11 @@ export function filterFromSearch(search: URLSearchParams): AuditFilterParams {
   return out;
 }
 
+/** How many filters the URL sets (the sort order is not one). */
+export function activeFilterCount(f: AuditFilterParams): number {
+  return Object.entries(f).filter(([k, v]) => k !== "sort" && v).length;
+}
+
 export function filterQuery(f: AuditFilterParams, extra: Record<string, string | undefined> = {}): string {
   const params = new URLSearchParams();
   for (const k of AUDIT_FILTER_KEYS) if (f[k]) params.set(k, f[k]);

@@ -4,23 +4,17 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { apiFetch } from "@/components/api-client";
 import { LoadFailed, Loading } from "@/components/load-state";
 import { StatusBadge } from "@/components/servers/status-badge";
 import { card } from "@/components/ui";
-import { DASHBOARD_WINDOWS, type TDashboard, type TDashboardPoint } from "@/lib/dashboard-schemas";
+import { DASHBOARD_WINDOWS, type TDashboard } from "@/lib/dashboard-schemas";
 import type { TRole } from "@/lib/roles";
+import { auditSearchHref } from "./audit-links";
+import { DashboardCharts } from "./dashboard-charts";
 import { formatMinute, formatMs, formatPerMinute, formatRate, windowLabel } from "./dashboard-format";
 
 export const DASHBOARD_REFRESH_MS = 5_000;
-
-const minuteLabel = (v: unknown) => (typeof v === "string" ? formatMinute(v) : "");
-
-/** The minutes along the bottom of each chart. */
-const MINUTE_AXIS = { dataKey: "at", tickFormatter: formatMinute, minTickGap: 32, tick: { fontSize: 11 } } as const;
-/** A series line: smooth, no dots, drawn at once on each refresh. */
-const LINE = { type: "monotone", strokeWidth: 2, dot: false, isAnimationActive: false } as const;
 
 export const dashboardKey = (minutes: number) => ["dashboard", minutes] as const;
 
@@ -78,6 +72,10 @@ export function DashboardView({ role }: { role: TRole }) {
 function DashboardBody({ d, role }: { d: TDashboard; role: TRole }) {
   const t = d.totals;
   const approver = role === "ADMIN" || role === "APPROVER";
+  // Only admins may search the audit log: for them the numbers lead to the calls they count.
+  const admin = role === "ADMIN";
+  const audit = (series: Parameters<typeof auditSearchHref>[0]) =>
+    admin ? auditSearchHref(series, { from: d.from }) : undefined;
   return (
     <>
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-3 xl:grid-cols-6">
@@ -86,12 +84,14 @@ function DashboardBody({ d, role }: { d: TDashboard; role: TRole }) {
           label="Calls"
           value={String(t.calls)}
           hint={`${formatPerMinute(t.callsPerMinute)} per minute`}
+          href={audit("calls")}
         />
         <Stat
           testId="stat-error-rate"
           label="Error rate"
           value={formatRate(t.errorRate)}
           hint={`${String(t.errors)} failed`}
+          href={audit("errors")}
           tone={t.errors > 0 ? "warn" : undefined}
         />
         <Stat testId="stat-p95" label="p95 latency" value={formatMs(t.p95Ms)} />
@@ -100,6 +100,7 @@ function DashboardBody({ d, role }: { d: TDashboard; role: TRole }) {
           label="Denials"
           value={String(t.denials)}
           hint={t.held ? `${String(t.held)} held for approval` : "refused by policy"}
+          href={audit("denials")}
           tone={t.denials > 0 ? "warn" : undefined}
         />
         <Stat
@@ -156,105 +157,7 @@ function DashboardBody({ d, role }: { d: TDashboard; role: TRole }) {
         </div>
       )}
 
-      <div className="mt-4 grid gap-4 md:grid-cols-2">
-        <ChartCard testId="chart-calls" title="Calls per minute" points={d.series} total={t.calls}>
-          <LineChart data={d.series} margin={{ top: 8, right: 12, bottom: 0, left: -16 }}>
-            <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
-            <XAxis {...MINUTE_AXIS} />
-            <YAxis allowDecimals={false} tick={{ fontSize: 11 }} />
-            <Tooltip labelFormatter={minuteLabel} />
-            <Line {...LINE} dataKey="calls" name="Calls" stroke="#4f46e5" />
-          </LineChart>
-        </ChartCard>
-        <ChartCard testId="chart-error-rate" title="Error rate" points={d.series} total={t.errors}>
-          <LineChart
-            data={d.series.map((p) => ({ ...p, errorPct: p.errorRate === null ? null : p.errorRate * 100 }))}
-            margin={{ top: 8, right: 12, bottom: 0, left: -16 }}
-          >
-            <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
-            <XAxis {...MINUTE_AXIS} />
-            <YAxis domain={[0, 100]} unit="%" tick={{ fontSize: 11 }} />
-            <Tooltip labelFormatter={minuteLabel} formatter={(v) => `${Number(v).toFixed(1)}%`} />
-            <Line {...LINE} dataKey="errorPct" name="Errors" stroke="#dc2626" connectNulls />
-          </LineChart>
-        </ChartCard>
-        <ChartCard testId="chart-p95" title="p95 latency" points={d.series} total={t.p95Ms ?? 0}>
-          <LineChart data={d.series} margin={{ top: 8, right: 12, bottom: 0, left: -8 }}>
-            <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
-            <XAxis {...MINUTE_AXIS} />
-            <YAxis unit=" ms" tick={{ fontSize: 11 }} />
-            <Tooltip labelFormatter={minuteLabel} formatter={(v) => formatMs(Number(v))} />
-            <Line {...LINE} dataKey="p95Ms" name="p95" stroke="#0891b2" connectNulls />
-          </LineChart>
-        </ChartCard>
-        <ChartCard testId="chart-denials" title="Denials per minute" points={d.series} total={t.denials}>
-          <BarChart data={d.series} margin={{ top: 8, right: 12, bottom: 0, left: -16 }}>
-            <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" vertical={false} />
-            <XAxis {...MINUTE_AXIS} />
-            <YAxis allowDecimals={false} tick={{ fontSize: 11 }} />
-            <Tooltip labelFormatter={minuteLabel} />
-            <Bar dataKey="denials" name="Denials" fill="#d97706" isAnimationActive={false} />
-          </BarChart>
-        </ChartCard>
-        <div
-          className={`${card} p-4 md:col-span-2`}
-          data-testid="chart-top-tools"
-          data-tools={d.topTools.map((x) => x.tool).join(",")}
-        >
-          <h3 className="text-sm font-semibold text-slate-900">Top tools</h3>
-          {d.topTools.length === 0 ? (
-            <p className="py-8 text-center text-sm text-slate-500">No tool calls in this window.</p>
-          ) : (
-            <>
-              <div className="mt-2" style={{ height: Math.max(120, d.topTools.length * 32 + 24) }} aria-hidden="true">
-                <ResponsiveContainer width="100%" height="100%">
-                  <BarChart data={d.topTools} layout="vertical" margin={{ top: 0, right: 12, bottom: 0, left: 0 }}>
-                    <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" horizontal={false} />
-                    <XAxis type="number" allowDecimals={false} tick={{ fontSize: 11 }} />
-                    <YAxis
-                      type="category"
-                      dataKey="tool"
-                      width={140}
-                      tick={{ fontSize: 11 }}
-                      tickFormatter={(v: string) => (v.length > 22 ? `${v.slice(0, 21)}…` : v)}
-                    />
-                    <Tooltip />
-                    <Bar dataKey="calls" name="Calls" fill="#4f46e5" isAnimationActive={false} />
-                    <Bar dataKey="errors" name="Errors" fill="#dc2626" isAnimationActive={false} />
-                    <Bar dataKey="denials" name="Denials" fill="#d97706" isAnimationActive={false} />
-                  </BarChart>
-                </ResponsiveContainer>
-              </div>
-              {/* A table ignores a 1 px width: the wrapper keeps it from widening the page. */}
-              <div className="sr-only">
-                <table>
-                  <caption>Top tools by calls</caption>
-                  <thead>
-                    <tr>
-                      <th>Tool</th>
-                      <th>Calls</th>
-                      <th>Errors</th>
-                      <th>Denials</th>
-                      <th>p95</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {d.topTools.map((x) => (
-                      <tr key={x.tool} data-testid="top-tool" data-tool={x.tool} data-calls={x.calls}>
-                        <td>{x.tool}</td>
-                        <td>{x.calls}</td>
-                        <td>{x.errors}</td>
-                        <td>{x.denials}</td>
-                        <td>{formatMs(x.p95Ms)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            </>
-          )}
-        </div>
-      </div>
+      <DashboardCharts d={d} linked={admin} />
     </>
   );
 }
@@ -297,30 +200,5 @@ function Stat({
     <div className={box} data-testid={testId}>
       {body}
     </div>
-  );
-}
-
-function ChartCard({
-  testId,
-  title,
-  points,
-  total,
-  children,
-}: {
-  testId: string;
-  title: string;
-  points: TDashboardPoint[];
-  total: number;
-  children: React.ReactElement;
-}) {
-  return (
-    <figure className={`${card} min-w-0 p-4`} data-testid={testId} data-points={points.length} data-total={total}>
-      <figcaption className="text-sm font-semibold text-slate-900">{title}</figcaption>
-      <div className="mt-2 h-44" aria-hidden="true">
-        <ResponsiveContainer width="100%" height="100%">
-          {children}
-        </ResponsiveContainer>
-      </div>
-    </figure>
   );
 }

@@ -20,11 +20,11 @@ describe("fillSeries", () => {
       { minute: null, calls: 5n, errors: 1n, denials: 2n, held: 1n, p95: 12 },
     ];
     expect(fillSeries(rows, from, 5)).toEqual([
-      { at: "2026-05-04T10:13:00.000Z", calls: 0, errors: 0, denials: 0, errorRate: null, p95Ms: null },
-      { at: "2026-05-04T10:14:00.000Z", calls: 4, errors: 1, denials: 2, errorRate: 0.25, p95Ms: 13 },
-      { at: "2026-05-04T10:15:00.000Z", calls: 0, errors: 0, denials: 0, errorRate: null, p95Ms: null },
-      { at: "2026-05-04T10:16:00.000Z", calls: 0, errors: 0, denials: 0, errorRate: null, p95Ms: null },
-      { at: "2026-05-04T10:17:00.000Z", calls: 1, errors: 0, denials: 0, errorRate: 0, p95Ms: 3 },
+      { at: "2026-05-04T10:13:00.000Z", calls: 0, errors: 0, denials: 0, held: 0, errorRate: null, p95Ms: null },
+      { at: "2026-05-04T10:14:00.000Z", calls: 4, errors: 1, denials: 2, held: 0, errorRate: 0.25, p95Ms: 13 },
+      { at: "2026-05-04T10:15:00.000Z", calls: 0, errors: 0, denials: 0, held: 0, errorRate: null, p95Ms: null },
+      { at: "2026-05-04T10:16:00.000Z", calls: 0, errors: 0, denials: 0, held: 0, errorRate: null, p95Ms: null },
+      { at: "2026-05-04T10:17:00.000Z", calls: 1, errors: 0, denials: 0, held: 1, errorRate: 0, p95Ms: 3 },
     ]);
   });
 

@@ -61,6 +61,7 @@ export function fillSeries(rows: MinuteRow[], from: Date, minutes: number): TDas
       calls,
       errors,
       denials: Number(r?.denials ?? 0),
+      held: Number(r?.held ?? 0),
       errorRate: rate(errors, calls),
       p95Ms: ms(r?.p95 ?? null),
     };
