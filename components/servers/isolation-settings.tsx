@@ -9,9 +9,10 @@ import { PROFILE_LABEL } from "./isolation-badge";
 import { IsolationFields, isolationDraft, isolationErrors, readIsolation } from "./isolation-fields";
 import { useSandboxSupport } from "./sandbox-queries";
 import { useUpdateServer } from "./server-mutations";
+import { startsProcess } from "./format";
 
 export function IsolationSettings({ server }: { server: TServer }) {
-  if (server.transport !== "stdio") return null;
+  if (!startsProcess(server.transport)) return null;
   // Starts over from the saved settings whenever they change (after a save, or another admin's).
   return <IsolationForm key={JSON.stringify(server.isolation)} server={server} />;
 }
