@@ -1,6 +1,7 @@
 // Every REST operation, described once; the OpenAPI document is generated from this table.
 import type { z } from "zod";
 import type { TRole } from "./roles";
+import { ZPackageLatest, ZPackageUpgrade, ZPackageUpgraded } from "./schemas";
 import { ZWebhookDeliveryList } from "./webhook-schemas";
 import { ZCodeRun, ZCodeRunResult, ZCodeTypes } from "./codemode-schemas";
 import {
@@ -111,6 +112,8 @@ export const OPERATIONS: Operation[] = [
   { method: "delete", path: "/api/v1/servers/{slug}", summary: "Remove a server; its tools disappear at once", tag: "servers", role: "ADMIN", response: { status: 200, schema: ZServer }, errors: [401, 403, 404] },
   { method: "get", path: "/api/v1/servers/{slug}/versions", summary: "A server's versions with their diffs, newest first", tag: "servers", role: "ADMIN", response: { status: 200, schema: ZServerVersionList }, errors: [401, 403, 404] },
   { method: "get", path: "/api/v1/servers/{slug}/offerings", summary: "The resources, resource templates and prompts of the serving version, and the MCP endpoints that reach them", tag: "servers", role: "ADMIN", response: { status: 200, schema: ZServerOfferings }, errors: [401, 403, 404] },
+  { method: "get", path: "/api/v1/servers/{slug}/package/latest", summary: "A package server: the version its range resolves to in the registry now, against the version it runs", tag: "servers", role: "ADMIN", response: { status: 200, schema: ZPackageLatest }, errors: [401, 403, 404, 422, 502] },
+  { method: "post", path: "/api/v1/servers/{slug}/package/upgrade", summary: "A package server: install another version (default the newest in its range) and start it as the canary version; promote or roll back through PATCH", tag: "servers", role: "ADMIN", body: ZPackageUpgrade, response: { status: 202, schema: ZPackageUpgraded }, errors: [400, 401, 403, 404, 409, 422, 502] },
   { method: "get", path: "/api/v1/servers/{slug}/logs", summary: "The server's recent stderr: the current process and the last one that exited, at most 500 lines / 256 KB each, redacted; from the gateway process that answers (each runs its own)", tag: "servers", role: "ADMIN", response: { status: 200, schema: ZServerLogs }, errors: [401, 403, 404] },
   { method: "get", path: "/api/v1/sandbox", summary: "The isolation profiles this host can run (bwrap, docker, none) with what was found or why one cannot run, the profile a new stdio server gets, and whether memory limits are enforced by cgroups or by sampling", tag: "servers", role: "ADMIN", response: { status: 200, schema: ZSandboxSupport }, errors: [401, 403] },
   { method: "get", path: "/api/v1/tools", summary: "Every tool with settings, lint findings and near-duplicate pairs", tag: "tools", role: "ADMIN", response: { status: 200, schema: ZToolList }, errors: [401, 403] },

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { ZIsolation, ZProcessStats, ZTaskCredentials } from "./sandbox-schemas";
 import { ROLES } from "./roles";
+import { isValidBinName, isValidPackageName, isValidPackageRange } from "./package-name";
 
 export const ZRole = z.enum(ROLES).meta({ id: "Role" });
 
@@ -127,7 +128,24 @@ export const ZMe = z.object({ user: ZUser, via: z.enum(["session", "api_token"])
 
 const SLUG_RE = /^[a-z0-9][a-z0-9-]{0,62}$/;
 export const ZSlug = z.string().regex(SLUG_RE, "lower-case letters, digits and '-', starting with a letter or digit (max 63)");
-export const ZTransport = z.enum(["stdio", "http", "sse"]).meta({ id: "Transport" });
+export const ZTransport = z.enum(["stdio", "http", "sse", "npm", "pypi"]).meta({ id: "Transport" });
+const PACKAGE_TRANSPORTS = ["npm", "pypi"] as const;
+const isPackageTransport = (t: string): t is (typeof PACKAGE_TRANSPORTS)[number] => (PACKAGE_TRANSPORTS as readonly string[]).includes(t);
+
+/** How long the gateway waits for a server's MCP handshake and tool list (an install has its own bound). */
+export const ZConnectTimeoutMs = z.number().int().min(1000).max(600_000).meta({ description: "Milliseconds to wait for the MCP handshake and tool list; default 15000" });
+
+/** The package of an npm or pypi server; its name and range are checked against the ecosystem in ZCreateServer. */
+export const ZPackageSpec = z
+  .object({
+    name: z.string().min(1).max(214),
+    version: z.string().min(1).max(200).default("latest").meta({ description: "A range, an exact version or a dist-tag; default latest" }),
+    bin: z.string().refine(isValidBinName, "an executable name of the package").optional().meta({ description: "Which executable of the package, when it has several" }),
+    args: z.array(z.string().max(4000)).max(100).default([]).meta({ description: "Arguments after the executable" }),
+  })
+  .strict()
+  .meta({ id: "PackageSpec" });
+export type TPackageSpec = z.input<typeof ZPackageSpec>;
 export const ZServerStatus = z.enum(["CONNECTING", "HEALTHY", "DEGRADED", "DOWN", "DISABLED"]).meta({ id: "ServerStatus" });
 export const ZRiskTier = z.enum(["LOW", "MEDIUM", "HIGH"]).meta({ id: "RiskTier" });
 
@@ -158,12 +176,25 @@ export const ZCreateServer = z
     enabled: z.boolean().default(true),
     isolation: ZIsolation.optional().meta({ description: "stdio servers: sandbox profile and limits; omitted = the safest profile this host supports" }),
     taskCredentials: ZTaskCredentials.nullable().optional().meta({ description: "stdio servers: one process per task with credentials minted for it" }),
+    package: ZPackageSpec.optional().meta({ description: "npm and pypi servers: the package to install and run" }),
+    connectTimeoutMs: ZConnectTimeoutMs.optional(),
   })
   .strict()
   .superRefine((v, ctx) => {
+    const pkg = isPackageTransport(v.transport);
     if (v.transport === "stdio" && !v.command) ctx.addIssue({ code: "custom", path: ["command"], message: "stdio servers need a command" });
-    if (v.transport !== "stdio" && !v.url) ctx.addIssue({ code: "custom", path: ["url"], message: `${v.transport} servers need a url` });
-    if (v.transport !== "stdio" && (v.isolation || v.taskCredentials)) ctx.addIssue({ code: "custom", path: ["isolation"], message: "isolation and task credentials apply to stdio servers" });
+    if (!pkg && v.transport !== "stdio" && !v.url) ctx.addIssue({ code: "custom", path: ["url"], message: `${v.transport} servers need a url` });
+    if (!pkg && v.transport !== "stdio" && (v.isolation || v.taskCredentials)) ctx.addIssue({ code: "custom", path: ["isolation"], message: "isolation and task credentials apply to stdio and package servers" });
+    if (!pkg && v.package) ctx.addIssue({ code: "custom", path: ["package"], message: "a package applies to npm and pypi servers" });
+    if (!isPackageTransport(v.transport)) return;
+    if (!v.package) ctx.addIssue({ code: "custom", path: ["package"], message: `${v.transport} servers need a package` });
+    if (v.command || v.url || v.args.length > 0) ctx.addIssue({ code: "custom", path: [v.url ? "url" : v.command ? "command" : "args"], message: `${v.transport} servers take package (name, version, bin, args) instead of command, args or url` });
+    if (v.package && !isValidPackageName(v.transport, v.package.name)) {
+      ctx.addIssue({ code: "custom", path: ["package", "name"], message: v.transport === "npm" ? "an npm package name (lower case, optionally @scope/name; no paths, URLs or options)" : "a PyPI project name (letters, digits, '.', '_', '-')" });
+    }
+    if (v.package && !isValidPackageRange(v.transport, v.package.version)) {
+      ctx.addIssue({ code: "custom", path: ["package", "version"], message: v.transport === "npm" ? "a version, a semver range or a dist-tag (no file:, git, URLs or aliases)" : "a PEP 440 version or specifier (==1.2.3, >=1,<2)" });
+    }
   })
   .meta({ id: "CreateServer" });
 export type TCreateServer = z.input<typeof ZCreateServer>;
@@ -182,6 +213,7 @@ export const ZUpdateServer = z
     taskCredentials: ZTaskCredentials.nullable().optional(),
     timeoutMs: z.number().int().min(100).max(600_000).optional(),
     maxConcurrency: z.number().int().min(1).max(1000).optional(),
+    connectTimeoutMs: ZConnectTimeoutMs.optional(),
     rateLimitPerMinute: ZRateLimitOverride.optional().meta({
       description: "Calls per minute to each of its tools (all sessions together), unless the tool sets its own; null = the gateway default",
     }),
@@ -218,6 +250,23 @@ export const ZToolSummary = z
   .meta({ id: "Tool" });
 export type TToolSummary = z.infer<typeof ZToolSummary>;
 
+export const ZServerPhase = z.enum(["installing", "starting", "initializing", "listing_tools"]).meta({ id: "ServerPhase" });
+export type TServerPhase = z.infer<typeof ZServerPhase>;
+
+export const ZServerPackage = z
+  .object({
+    ecosystem: z.enum(PACKAGE_TRANSPORTS),
+    name: z.string(),
+    range: z.string().meta({ description: "What the admin asked for (range, version or dist-tag)" }),
+    version: z.string().nullable().meta({ description: "The exact version it resolved to" }),
+    integrity: z.string().nullable().meta({ description: "The package's integrity hash from the registry and the install's lockfile" }),
+    installedAt: z.string().nullable(),
+    bin: z.string().nullable(),
+    args: z.array(z.string()),
+  })
+  .meta({ id: "ServerPackage" });
+export type TServerPackage = z.infer<typeof ZServerPackage>;
+
 export const ZServer = z
   .object({
     id: z.string(),
@@ -238,6 +287,9 @@ export const ZServer = z
     lastError: z.string().nullable(),
     latencyMs: z.number().nullable(),
     timeoutMs: z.number().int(),
+    connectTimeoutMs: z.number().int(),
+    package: ZServerPackage.nullable().meta({ description: "npm and pypi servers: the package as installed; null for others" }),
+    phase: ZServerPhase.nullable().meta({ description: "What the gateway is doing to bring the server up; null when connected or down" }),
     maxConcurrency: z.number().int(),
     rateLimitPerMinute: z.number().int().nullable().meta({ description: "Default calls per minute for each of its tools; null = the gateway default" }),
     activeVersion: z.string().nullable(),
@@ -252,7 +304,39 @@ export const ZServer = z
   .meta({ id: "Server" });
 export type TServer = z.infer<typeof ZServer>;
 
-export const ZServerWithTools = z.object({ server: ZServer, tools: z.array(ZToolSummary) }).meta({ id: "ServerWithTools" });
+/** Advice with a created server: a stdio command that only runs a registry package could be a package server. */
+export const ZServerHint = z
+  .object({
+    code: z.literal("package_command"),
+    message: z.string(),
+    package: z.object({ ecosystem: z.enum(PACKAGE_TRANSPORTS), name: z.string(), version: z.string(), bin: z.string().optional(), args: z.array(z.string()) }),
+  })
+  .meta({ id: "ServerHint" });
+export type TServerHint = z.infer<typeof ZServerHint>;
+
+export const ZServerWithTools = z
+  .object({ server: ZServer, tools: z.array(ZToolSummary), hints: z.array(ZServerHint).optional().meta({ description: "On create only" }) })
+  .meta({ id: "ServerWithTools" });
+
+export const ZPackageLatest = z
+  .object({
+    current: z.string().nullable().meta({ description: "The version the active server version runs" }),
+    latest: z.string().meta({ description: "What the server's range resolves to in the registry now" }),
+    range: z.string(),
+  })
+  .meta({ id: "PackageLatest" });
+export type TPackageLatest = z.infer<typeof ZPackageLatest>;
+
+export const ZPackageUpgrade = z
+  .object({ version: z.string().min(1).max(200).optional().meta({ description: "An exact version; default the newest in the server's range" }) })
+  .strict()
+  .meta({ id: "PackageUpgrade" });
+export type TPackageUpgrade = z.input<typeof ZPackageUpgrade>;
+
+export const ZPackageUpgraded = z
+  .object({ from: z.string().nullable(), to: z.string(), versionId: z.string().meta({ description: "The canary server version; promote or roll back through PATCH" }) })
+  .meta({ id: "PackageUpgraded" });
+export type TPackageUpgraded = z.infer<typeof ZPackageUpgraded>;
 export type TServerWithTools = z.infer<typeof ZServerWithTools>;
 
 /** What the serving (active) version of a server offers besides tools, and where agents reach it. */

@@ -39,7 +39,18 @@ describe("loadConfig", () => {
       metricsToken: null,
       auditRetentionDays: 90,
       outbound: { allowedHosts: [] },
+      packages: { dir: path.resolve(".data/packages"), npmRegistry: "https://registry.npmjs.org", installTimeoutMs: 180_000, installMaxBytes: 500 * 1024 * 1024 },
     });
+  });
+
+  it("reads the package settings: PACKAGES_DIR made absolute, the registry without its trailing slash", () => {
+    expect(loadConfig({ PACKAGES_DIR: "pk", NPM_REGISTRY: "http://127.0.0.1:4873/", PACKAGE_INSTALL_TIMEOUT_MS: "5000", PACKAGE_INSTALL_MAX_MB: "2" }).packages).toEqual({
+      dir: path.resolve("pk"),
+      npmRegistry: "http://127.0.0.1:4873",
+      installTimeoutMs: 5000,
+      installMaxBytes: 2 * 1024 * 1024,
+    });
+    expect(() => loadConfig({ NPM_REGISTRY: "file:///etc" })).toThrow(/NPM_REGISTRY/);
   });
 
   it("reads the sandbox settings: absolute hide paths only, a uid base above the system users", () => {

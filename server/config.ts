@@ -64,6 +64,10 @@ const ZEnv = z.object({
   TRANSPARENT_IDLE_SECONDS: z.coerce.number().int().min(1).default(600),
   TRANSPARENT_PRESSURE_IDLE_SECONDS: z.coerce.number().int().min(0).default(30),
   TRANSPARENT_PRESSURE_FRACTION: z.coerce.number().min(0).max(1).default(0.5),
+  PACKAGES_DIR: z.string().optional(),
+  NPM_REGISTRY: z.url({ protocol: /^https?$/ }).default("https://registry.npmjs.org"),
+  PACKAGE_INSTALL_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(180_000),
+  PACKAGE_INSTALL_MAX_MB: z.coerce.number().int().min(1).max(100_000).default(500),
   SECRETS_KEY: z.string().refine((v) => parseSecretsKey(v) !== null, SECRETS_KEY_HINT).optional(),
 }).refine((e) => !e.APPROVAL_WEBHOOK_URL || e.APPROVAL_WEBHOOK_SECRET, { message: "APPROVAL_WEBHOOK_URL needs APPROVAL_WEBHOOK_SECRET (the HMAC signing key)", path: ["APPROVAL_WEBHOOK_SECRET"] });
 
@@ -131,6 +135,8 @@ export type Config = {
   secretsKey: Buffer | undefined;
   /** Hosts that webhooks may reach although they resolve to loopback or private addresses (OUTBOUND_ALLOWED_HOSTS). */
   outbound: OutboundPolicy;
+  /** Package servers: where installs live (default DATA_DIR/packages), the npm registry, the install's bounds. */
+  packages: { dir: string; npmRegistry: string; installTimeoutMs: number; installMaxBytes: number };
 };
 
 export class ConfigError extends Error {
@@ -213,6 +219,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       webhookSecret: e.APPROVAL_WEBHOOK_SECRET ?? null,
     },
     outbound,
+    packages: {
+      dir: e.PACKAGES_DIR ? path.resolve(e.PACKAGES_DIR) : path.join(path.resolve(e.DATA_DIR), "packages"),
+      npmRegistry: e.NPM_REGISTRY.replace(/\/+$/, ""),
+      installTimeoutMs: e.PACKAGE_INSTALL_TIMEOUT_MS,
+      installMaxBytes: e.PACKAGE_INSTALL_MAX_MB * 1024 * 1024,
+    },
     secretsKey: e.SECRETS_KEY === undefined ? undefined : (parseSecretsKey(e.SECRETS_KEY) ?? undefined),
     mcpAllowedHosts: [
       ...new Set([

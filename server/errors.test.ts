@@ -21,6 +21,11 @@ const EXPECTED: Record<ErrorCode, number> = {
   rate_limited: 429,
   upstream_capacity: 503,
   database_unavailable: 503,
+  package_not_found: 422,
+  package_registry_unreachable: 502,
+  package_install_failed: 502,
+  package_tool_missing: 422,
+  upstream_unavailable: 502,
   internal: 500,
 };
 

@@ -27,6 +27,16 @@ export const ERROR_STATUS = {
   /** No upstream process slot free for a /mcp/s session (per agent session, user, server or process limit). */
   upstream_capacity: 503,
   database_unavailable: 503,
+  /** A package server's package (or the version its range asks for) does not exist in the registry. */
+  package_not_found: 422,
+  /** The package registry could not be reached or answered with an error. */
+  package_registry_unreachable: 502,
+  /** Installing a package failed (timed out, too large, npm failed, integrity mismatch). */
+  package_install_failed: 502,
+  /** The tool a package server's ecosystem needs (uv for PyPI) is not installed on this host. */
+  package_tool_missing: 422,
+  /** An upstream server did not come up (a package server's new version that fails to start). */
+  upstream_unavailable: 502,
   internal: 500,
 } as const;
 

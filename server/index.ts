@@ -31,6 +31,8 @@ import { createRegistry, type Registry } from "./registry/create-registry";
 import { detectSandboxSupport, type HostSupport } from "./sandbox/detect";
 import type { TSandboxSupport } from "../lib/sandbox-schemas";
 import { createLauncher, type GatewayLauncher } from "./sandbox/launcher";
+import { createPackageInstaller } from "./packages/package-installer";
+import { advisoryInstallLock } from "./packages/install-lock";
 import { buildCodeModeServer } from "./codemode/code-server";
 import { playgroundRun, playgroundTypes } from "./codemode/playground";
 import type { CodeModeDeps } from "./codemode/program-runner";
@@ -130,8 +132,11 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       attachAuditWriter(db, audit);
       // Encrypted secrets (SECRETS_KEY or DATA_DIR/secrets.key), resolved into launches and scrubbed from logs.
       const secrets = createSecretStore({ db, dataDir: config.dataDir, key: config.secretsKey, onUndecryptable: (err, name) => logger.error({ err, secret: name }, "a stored secret cannot be decrypted") });
+      // Package servers' packages: installed once per (server, version), claimed across processes.
+      const packages = createPackageInstaller({ ...config.packages, lock: advisoryInstallLock(db, config.packages.installTimeoutMs), logger });
       // Every stdio process: secrets resolved into it alone, run under its isolation profile, its use watched.
       const launcher = createLauncher({
+        packages,
         support: sandboxSupport,
         resolveSecrets: (map) => secrets.resolve(map),
         dataDir: config.dataDir,
@@ -150,11 +155,13 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
           onDefinitions: (spec, defs) => void registryRef.current?.onDefinitions(spec, defs).catch((err: unknown) => logger.error({ err }, "definitions sync failed")),
           onLimit: (spec, hit) => void registryRef.current?.onLimit(spec, hit).catch((err: unknown) => logger.error({ err }, "recording a limit hit failed")),
           onThreshold: (spec, over, usage) => void registryRef.current?.onThreshold(spec, over, usage).catch((err: unknown) => logger.error({ err }, "recording a threshold crossing failed")),
+          onPhase: (spec, phase) => void registryRef.current?.onPhase(spec, phase),
+          onPackage: (spec, info) => void registryRef.current?.onPackage(spec, info).catch((err: unknown) => logger.error({ err }, "recording a package install failed")),
         },
         poolOptions,
         { launcher, mintForTask: (launch, taskKey) => launcher.mintForTask(launch, taskKey) },
       );
-      const registry = createRegistry({ db, pool, bus, logger, sandbox: { support: sandboxSupport }, secrets });
+      const registry = createRegistry({ db, pool, bus, logger, sandbox: { support: sandboxSupport }, secrets, packages });
       registryRef.current = registry;
       const limiter = createCallLimiter(databaseUrl, config.rateLimits, logger);
       const approvalOpts = { ...config.approvals, sweepIntervalMs: config.tasks.sweepIntervalMs, ...approvalOptions };

@@ -32,11 +32,17 @@ import { launchOf, toServerDto, toToolDto } from "./registry-dto";
 import { syncDefinitions, syncToolRows } from "./sync-definitions";
 import { serverLogs, stderrRedactor } from "./server-logs";
 import type { TServerLogs } from "../../lib/server-logs-schemas";
+import { recognizePackageCommand } from "../../lib/package-command";
+import { ZPackageUpgrade, type TPackageLatest, type TPackageUpgrade, type TPackageUpgraded, type TServerHint } from "../../lib/schemas";
+import type { PackageInstaller } from "../packages/package-installer";
+import { isPackageLaunch, type ConnectPhase, type PackageInstallInfo, type PackageLaunch } from "../upstream/upstream-client";
+import { ecosystemOf, packageUpgradeTarget } from "./package-upgrade";
 
 type SnapServer = {
   id: string;
   slug: string;
   timeoutMs: number;
+  connectTimeoutMs: number;
   canaryPercent: number;
   maxConcurrency: number;
   rateLimitPerMinute: number | null;
@@ -57,6 +63,8 @@ export type RegistryDeps = {
   sandbox?: { support(): Promise<TSandboxSupport> } | undefined;
   /** Checks that every `${secret:NAME}` a server references exists. */
   secrets?: { assertKnown(maps: Record<string, string>[]): Promise<void> } | undefined;
+  /** Resolves and installs package servers' packages (absent: package servers are refused). */
+  packages?: PackageInstaller | undefined;
 };
 
 const SNAPSHOT_TTL_MS = 30_000;
@@ -70,6 +78,18 @@ export function roleFor(server: { canaryPercent: number; versions: SnapServer["v
 
 /** The server row's launch columns for `launch`: the row always describes how the active version runs. */
 function launchColumns(launch: UpstreamLaunch) {
+  if (isPackageLaunch(launch)) {
+    return {
+      args: launch.args,
+      env: toJson(launch.env),
+      cwd: launch.cwd ?? null,
+      isolation: toJson(launch.isolation ?? { profile: "none" }),
+      packageName: launch.package.name,
+      packageVersion: launch.package.version,
+      packageIntegrity: launch.package.integrity,
+      packageBin: launch.package.bin,
+    };
+  }
   return launch.transport === "STDIO"
     ? {
         command: launch.command,
@@ -89,7 +109,7 @@ function routeOf(server: SnapServer, bucket: number): ServerRoute | null {
   return { serverId: server.id, slug: server.slug, timeoutMs: server.timeoutMs, role, versionId: v.id, version: v.version, launch: v.launch, defs: v.defs };
 }
 
-export function createRegistry({ db, pool, bus, logger, sandbox, secrets }: RegistryDeps) {
+export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packages }: RegistryDeps) {
   const log = logger.child({ component: "registry" });
   let snapshot: Promise<Snapshot> | undefined;
   // Bumped on every known change: a snapshot from an older generation may describe a state already gone.
@@ -118,7 +138,7 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets }: Regi
     for (const s of rows) {
       const active = versionOf(s.activeVersion);
       const canary = versionOf(s.canaryVersion);
-      servers.set(s.slug, { id: s.id, slug: s.slug, timeoutMs: s.timeoutMs, canaryPercent: s.canaryPercent, maxConcurrency: s.maxConcurrency, rateLimitPerMinute: s.rateLimitPerMinute, versions: { ...(active && { active }), ...(canary && { canary }) } });
+      servers.set(s.slug, { id: s.id, slug: s.slug, timeoutMs: s.timeoutMs, connectTimeoutMs: s.connectTimeoutMs, canaryPercent: s.canaryPercent, maxConcurrency: s.maxConcurrency, rateLimitPerMinute: s.rateLimitPerMinute, versions: { ...(active && { active }), ...(canary && { canary }) } });
       for (const t of s.tools) tools.set(t.gatewayName, { ...t, serverSlug: s.slug });
     }
     return { servers, tools, loadedAt: Date.now(), generation: loadedGeneration };
@@ -182,6 +202,14 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets }: Regi
   }
 
   const statusWrites = new Map<string, Promise<void>>();
+  /** One write at a time per server, in the order reported (status and phase share the queue). */
+  async function queueWrite(serverId: string, fn: () => Promise<void>) {
+    const previous = statusWrites.get(serverId) ?? Promise.resolve();
+    const write = previous.then(fn);
+    statusWrites.set(serverId, write);
+    await write;
+    if (statusWrites.get(serverId) === write) statusWrites.delete(serverId);
+  }
   async function writeStatus(spec: UpstreamSpec, status: string, info: { lastError?: string; latencyMs?: number }) {
     await db.upstreamServer
       .update({
@@ -205,8 +233,9 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets }: Regi
     await bus.publish({ kind: "registry", serverId }).catch((err: unknown) => log.warn({ err }, "could not publish a registry change"));
   }
 
-  function specFor(s: { id: string; slug: string; maxConcurrency: number }, role: Role, launch: UpstreamLaunch): UpstreamSpec {
-    return { serverId: s.id, slug: s.slug, role, launch, maxConcurrency: s.maxConcurrency };
+  type SpecSource = { id: string; slug: string; maxConcurrency: number; connectTimeoutMs?: number };
+  function specFor(s: SpecSource, role: Role, launch: UpstreamLaunch): UpstreamSpec {
+    return { serverId: s.id, slug: s.slug, role, launch, maxConcurrency: s.maxConcurrency, connectTimeoutMs: s.connectTimeoutMs };
   }
 
   /**
@@ -214,7 +243,7 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets }: Regi
    * pool keeps retrying. `restart` starts over what the pool holds, with its backoff reset.
    */
   async function connectAndSync(
-    s: { id: string; slug: string; maxConcurrency: number },
+    s: SpecSource,
     role: Role,
     launch: UpstreamLaunch,
     how: "start" | "restart" = "start",
@@ -288,6 +317,11 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets }: Regi
     await secrets.assertKnown(all);
   }
 
+  function requirePackages(): PackageInstaller {
+    if (!packages) throw new GatewayError("package_tool_missing", "This gateway process has no package installer.");
+    return packages;
+  }
+
   async function serverWithTools(slug: string): Promise<{ server: TServer; tools: TToolSummary[] }> {
     const s = await getServerRow(slug);
     const tools = await db.tool.findMany({ where: { serverId: s.id }, orderBy: { name: "asc" } });
@@ -309,11 +343,25 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets }: Regi
       if (spec.role !== "active") return;
       // One write at a time per server, in the order reported: CONNECTING then DOWN a millisecond apart (a
       // command that fails at once) would otherwise race on two pooled connections and could leave CONNECTING.
-      const previous = statusWrites.get(spec.serverId) ?? Promise.resolve();
-      const write = previous.then(() => writeStatus(spec, status, info));
-      statusWrites.set(spec.serverId, write);
-      await write;
-      if (statusWrites.get(spec.serverId) === write) statusWrites.delete(spec.serverId);
+      await queueWrite(spec.serverId, () => writeStatus(spec, status, info));
+    },
+    /** Pool callback: what a connect of the active version is doing now, for every process's GET to show. */
+    async onPhase(spec: UpstreamSpec, phase: ConnectPhase | null) {
+      if (spec.role !== "active") return;
+      await queueWrite(spec.serverId, () =>
+        db.upstreamServer.update({ where: { id: spec.serverId }, data: { phase } }).then(
+          () => undefined,
+          () => undefined, // removed meanwhile
+        ),
+      );
+    },
+    /** Pool callback: the active version's package install was found or made: when, and its integrity. */
+    async onPackage(spec: UpstreamSpec, info: PackageInstallInfo) {
+      if (spec.role !== "active" || !isPackageLaunch(spec.launch)) return;
+      await db.upstreamServer.updateMany({
+        where: { id: spec.serverId, packageVersion: info.version },
+        data: { packageInstalledAt: new Date(info.installedAt), ...(info.integrity && { packageIntegrity: info.integrity }) },
+      });
     },
 
     /** Pool callback: a sandboxed process was ended for reaching a limit. Audited; the pool restarts it. */
@@ -359,8 +407,15 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets }: Regi
         throw new GatewayError("conflict", `A server with slug "${data.slug}" already exists.`);
       }
       const stdio = data.transport === "stdio";
-      const isolation = stdio ? await isolationFor(data.isolation) : undefined;
+      const pkg = data.transport === "npm" || data.transport === "pypi" ? data.package : undefined;
+      const isolation = stdio || pkg ? await isolationFor(data.isolation) : undefined;
       await checkSecretRefs([data.env, data.headers], data.taskCredentials);
+      // The range is resolved once, here: the server runs that exact version until an admin upgrades it.
+      const resolved = pkg ? await requirePackages().resolve(data.transport as "npm", pkg.name, pkg.version) : undefined;
+      const recognised = stdio && data.command ? recognizePackageCommand(data.command, data.args) : null;
+      const hints: TServerHint[] = recognised
+        ? [{ code: "package_command", message: `${data.command ?? ""} fetches and runs the ${recognised.ecosystem} package ${recognised.name} at every start; register it as a ${recognised.ecosystem} package server to install it once and run it read-only.`, package: recognised }]
+        : [];
       const row = await db.$transaction(async (tx) => {
         const created = await tx.upstreamServer.create({
           data: {
@@ -368,7 +423,10 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets }: Regi
             name: data.name,
             transport: data.transport.toUpperCase() as "STDIO",
             command: data.command ?? null,
-            args: data.args,
+            args: pkg ? pkg.args : data.args,
+            ...(pkg &&
+              resolved && { packageName: pkg.name, packageRange: pkg.version, packageVersion: resolved.version, packageIntegrity: resolved.integrity, packageBin: pkg.bin ?? null }),
+            ...(data.connectTimeoutMs !== undefined && { connectTimeoutMs: data.connectTimeoutMs }),
             env: toJson(data.env),
             cwd: data.cwd ?? null,
             url: data.url ?? null,
@@ -381,13 +439,18 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets }: Regi
             ...(data.maxConcurrency !== undefined && { maxConcurrency: data.maxConcurrency }),
           },
         });
-        await recordAudit(tx, ctx, { action: "server.registered", targetType: "server", targetId: created.id, details: { slug: created.slug, transport: data.transport, ...(isolation && { isolation: isolation.profile }) } });
+        await recordAudit(tx, ctx, {
+          action: "server.registered",
+          targetType: "server",
+          targetId: created.id,
+          details: { slug: created.slug, transport: data.transport, ...(isolation && { isolation: isolation.profile }), ...(resolved && { package: `${resolved.name}@${resolved.version}` }) },
+        });
         return created;
       });
       return whileBusy(row.id, async () => {
         if (row.enabled) await connectAndSync(row, "active", launchOf(row));
         await changed(row.id);
-        return serverWithTools(row.slug);
+        return { ...(await serverWithTools(row.slug)), ...(hints.length > 0 && { hints }) };
       });
     },
 
@@ -431,8 +494,12 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets }: Regi
     async update(ctx: RequestContext, slug: string, input: TUpdateServer) {
       const patch = ZUpdateServer.parse(input);
       const s = await getServerRow(slug);
-      if (s.transport !== "STDIO" && (patch.isolation || patch.taskCredentials)) {
-        throw new GatewayError("validation_failed", "Isolation and task credentials apply to stdio servers.");
+      const isPkg = s.transport === "NPM" || s.transport === "PYPI";
+      if ((s.transport !== "STDIO" && !isPkg && patch.isolation) || (s.transport !== "STDIO" && patch.taskCredentials)) {
+        throw new GatewayError("validation_failed", "Isolation applies to stdio and package servers, task credentials to stdio servers.");
+      }
+      if (isPkg && (patch.command !== undefined || patch.url !== undefined || patch.headers !== undefined)) {
+        throw new GatewayError("validation_failed", "A package server runs its package: change its version through package/upgrade, not command or url.");
       }
       const isolation = patch.isolation ? await isolationFor(patch.isolation) : undefined;
       await checkSecretRefs([patch.env, patch.headers], patch.taskCredentials);
@@ -450,6 +517,7 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets }: Regi
           ...(patch.headers !== undefined && { headers: patch.headers }),
           ...(isolation && { isolation: isolation as unknown }),
           ...(patch.taskCredentials !== undefined && { taskCredentials: patch.taskCredentials as unknown }),
+          ...(patch.connectTimeoutMs !== undefined && { connectTimeoutMs: patch.connectTimeoutMs }),
         };
         if (patch.action === "promote" && !s.canaryVersionId) throw new GatewayError("conflict", `${slug} has no canary version to promote.`);
         // Rolling back without a canary replaces the active version; with one, it only ends the canary.
@@ -463,6 +531,7 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets }: Regi
               ...(patch.name !== undefined && { name: patch.name }),
               ...(patch.enabled !== undefined && { enabled: patch.enabled, status: patch.enabled ? "CONNECTING" : "DISABLED" }),
               ...(patch.timeoutMs !== undefined && { timeoutMs: patch.timeoutMs }),
+              ...(patch.connectTimeoutMs !== undefined && { connectTimeoutMs: patch.connectTimeoutMs }),
               ...(patch.maxConcurrency !== undefined && { maxConcurrency: patch.maxConcurrency }),
               ...(patch.rateLimitPerMinute !== undefined && { rateLimitPerMinute: patch.rateLimitPerMinute }),
               ...(patch.canaryPercent !== undefined && { canaryPercent: patch.canaryPercent }),
@@ -479,27 +548,68 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets }: Regi
 
         if (rollbackTo) {
           await pool.remove(s.id, "active");
-          await connectAndSync(s, "active", rollbackTo.launch as UpstreamLaunch);
+          await connectAndSync(next, "active", rollbackTo.launch as UpstreamLaunch);
         } else if (patch.action === "rollback") {
           await pool.remove(s.id, "canary");
         } else if (patch.action === "promote") {
           await pool.remove(s.id, "active");
-          await connectAndSync(s, "active", s.canaryVersion!.launch as UpstreamLaunch);
+          await connectAndSync(next, "active", s.canaryVersion!.launch as UpstreamLaunch);
           await pool.remove(s.id, "canary");
         }
         // Promote and rollback change which versions serve, not what they offer: the tool rows follow.
         if (patch.action === "promote" || patch.action === "rollback") await db.$transaction((tx) => syncToolRows(tx, s.id));
         if (patch.enabled === false) await pool.remove(s.id);
-        if (patch.enabled === true || (launchChanged && !patch.asCanary)) await connectAndSync(s, "active", launchOf(next));
-        if (launchChanged && patch.asCanary) await connectAndSync(s, "canary", launchOf(next));
+        if (patch.connectTimeoutMs !== undefined) pool.setConnectTimeout(s.id, patch.connectTimeoutMs);
+        if (patch.enabled === true || (launchChanged && !patch.asCanary)) await connectAndSync(next, "active", launchOf(next));
+        if (launchChanged && patch.asCanary) await connectAndSync(next, "canary", launchOf(next));
         if (patch.action === "restart") {
           const running = pool.launchOf(s.id, "active");
-          if (running) await connectAndSync(s, "active", running, "restart");
+          if (running) await connectAndSync(next, "active", running, "restart");
           // Nothing held here (it runs in another process, or was never started): connect it now.
-          else if (patch.enabled ?? s.enabled) await connectAndSync(s, "active", launchOf(next));
+          else if (patch.enabled ?? s.enabled) await connectAndSync(next, "active", launchOf(next));
         }
         await changed(s.id);
         return serverWithTools(slug);
+      });
+    },
+
+    /** What the package server's range resolves to in its registry now, against what it runs. */
+    async packageLatest(slug: string): Promise<TPackageLatest> {
+      const s = await getServerRow(slug);
+      const range = s.packageRange ?? "latest";
+      const latest = await requirePackages().resolve(ecosystemOf(s), s.packageName ?? "", range);
+      return { current: s.packageVersion, latest: latest.version, range };
+    },
+
+    /**
+     * Installs another version of a package server's package beside the one it runs and starts it as the
+     * canary version (its tool diff is the version's diff); promote or roll back through update().
+     */
+    async packageUpgrade(ctx: RequestContext, slug: string, input: TPackageUpgrade): Promise<TPackageUpgraded> {
+      const body = ZPackageUpgrade.parse(input);
+      const s = await getServerRow(slug);
+      const installer = requirePackages();
+      const target = await packageUpgradeTarget(installer, s, body.version);
+      const current = launchOf(s) as PackageLaunch;
+      const launch: PackageLaunch = { ...current, package: { ...current.package, version: target.version, integrity: target.integrity } };
+      return whileBusy(s.id, async () => {
+        // Installed before the start, so a failed install answers with its own code and message.
+        await installer.ensure(s.slug, { ecosystem: ecosystemOf(s), ...launch.package });
+        const failure = await connectAndSync(s, "canary", launch);
+        if (failure) {
+          await pool.remove(s.id, "canary");
+          throw new GatewayError("upstream_unavailable", `${s.packageName ?? ""}@${target.version} is installed but did not start: ${failure}`);
+        }
+        const { canaryVersionId } = await db.upstreamServer.findUniqueOrThrow({ where: { id: s.id }, select: { canaryVersionId: true } });
+        if (!canaryVersionId) throw new GatewayError("conflict", `${slug}'s canary was ended while it started.`);
+        await recordAudit(db, ctx, {
+          action: "server.package_upgraded",
+          targetType: "server",
+          targetId: s.id,
+          details: { slug, package: s.packageName, from: s.packageVersion, to: target.version, integrity: target.integrity, versionId: canaryVersionId },
+        });
+        await changed(s.id);
+        return { from: s.packageVersion, to: target.version, versionId: canaryVersionId };
       });
     },
 

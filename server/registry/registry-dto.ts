@@ -2,6 +2,7 @@ import { ZIsolation, ZTaskCredentials, type TIsolation, type TProcessStats, type
 import type { TServer, TToolSummary } from "../../lib/schemas";
 import type { ServerVersion, Tool, UpstreamServer } from "../db/client";
 import type { UpstreamLaunch } from "../upstream/upstream-client";
+import { ZServerPhase } from "../../lib/schemas";
 import { NO_CALLS, type CallStats } from "./call-stats";
 
 type ServerRow = UpstreamServer & { activeVersion?: ServerVersion | null; canaryVersion?: ServerVersion | null; _count?: { tools: number } };
@@ -19,9 +20,20 @@ export function taskCredentialsOf(v: unknown): TTaskCredentials | null {
   return parsed.success ? parsed.data : null;
 }
 
-export function launchOf(
-  s: Pick<UpstreamServer, "transport" | "command" | "args" | "env" | "cwd" | "url" | "headers"> & { isolation?: unknown; taskCredentials?: unknown },
-): UpstreamLaunch {
+type LaunchRow = Pick<UpstreamServer, "transport" | "command" | "args" | "env" | "cwd" | "url" | "headers"> &
+  Partial<Pick<UpstreamServer, "packageName" | "packageVersion" | "packageIntegrity" | "packageBin">> & { isolation?: unknown; taskCredentials?: unknown };
+
+export function launchOf(s: LaunchRow): UpstreamLaunch {
+  if (s.transport === "NPM" || s.transport === "PYPI") {
+    return {
+      transport: s.transport,
+      package: { name: s.packageName ?? "", version: s.packageVersion ?? "", integrity: s.packageIntegrity ?? null, bin: s.packageBin ?? null },
+      args: s.args,
+      env: strMap(s.env),
+      cwd: s.cwd,
+      isolation: isolationOf(s.isolation),
+    };
+  }
   return s.transport === "STDIO"
     ? {
         transport: "STDIO",
@@ -47,7 +59,7 @@ export function toServerDto(s: ServerRow, calls: CallStats = NO_CALLS, process: 
     cwd: s.cwd,
     url: s.url,
     headerKeys: Object.keys(strMap(s.headers)),
-    isolation: s.transport === "STDIO" ? isolationOf(s.isolation) : null,
+    isolation: s.transport === "HTTP" || s.transport === "SSE" ? null : isolationOf(s.isolation),
     taskCredentials: s.transport === "STDIO" ? taskCredentialsOf(s.taskCredentials) : null,
     process,
     enabled: s.enabled,
@@ -55,6 +67,10 @@ export function toServerDto(s: ServerRow, calls: CallStats = NO_CALLS, process: 
     lastError: s.lastError,
     latencyMs: s.latencyMs,
     timeoutMs: s.timeoutMs,
+    connectTimeoutMs: s.connectTimeoutMs,
+    package: packageOf(s),
+    // Cleared when a connect ends either way; a down or disabled server is doing nothing.
+    phase: s.enabled && s.status !== "DOWN" ? (ZServerPhase.safeParse(s.phase).data ?? null) : null,
     maxConcurrency: s.maxConcurrency,
     rateLimitPerMinute: s.rateLimitPerMinute,
     activeVersion: s.activeVersion?.version ?? null,
@@ -63,6 +79,20 @@ export function toServerDto(s: ServerRow, calls: CallStats = NO_CALLS, process: 
     toolCount: s._count?.tools ?? 0,
     calls,
     createdAt: s.createdAt.toISOString(),
+  };
+}
+
+function packageOf(s: ServerRow): TServer["package"] {
+  if (s.transport !== "NPM" && s.transport !== "PYPI") return null;
+  return {
+    ecosystem: s.transport === "NPM" ? "npm" : "pypi",
+    name: s.packageName ?? "",
+    range: s.packageRange ?? "latest",
+    version: s.packageVersion,
+    integrity: s.packageIntegrity,
+    installedAt: s.packageInstalledAt?.toISOString() ?? null,
+    bin: s.packageBin,
+    args: s.args,
   };
 }
 

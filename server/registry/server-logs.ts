@@ -2,7 +2,7 @@
 // given, a connection string or a user's address, and the console is no place for them.
 import type { TServerLogs, TStderrProcess } from "../../lib/server-logs-schemas";
 import { redactor } from "../audit/redaction";
-import type { UpstreamLaunch } from "../upstream/upstream-client";
+import { isProcessLaunch, type UpstreamLaunch } from "../upstream/upstream-client";
 import type { StderrProcess } from "../upstream/stderr-log";
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -12,7 +12,7 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
  * server's values only after the registry change reaches it, and a server may crash (printing them) before.
  */
 export function stderrRedactor(launch: UpstreamLaunch | undefined): (text: string) => string {
-  const values = launch ? Object.values(launch.transport === "STDIO" ? launch.env : launch.headers) : [];
+  const values = launch ? Object.values(isProcessLaunch(launch) ? launch.env : launch.headers) : [];
   // Eight characters, as the redactor's own floor: shorter values ("1", "true") are not secrets.
   const own = [...new Set(values.filter((v) => v.length >= 8))].sort((a, b) => b.length - a.length);
   const re = own.length ? new RegExp(own.map(escapeRe).join("|"), "g") : undefined;

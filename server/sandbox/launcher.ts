@@ -7,6 +7,8 @@ import path from "node:path";
 import type { TIsolation, TTaskCredentials } from "../../lib/sandbox-schemas";
 import type { Logger } from "../logger";
 import type { ProcessKey, ProcessLauncher, StdioLaunch } from "../upstream/upstream-client";
+import type { PackageInstaller } from "../packages/package-installer";
+import { makeReachable, packageStdioLaunch } from "../packages/package-launch";
 import type { MintedForTask } from "../upstream/upstream-pool";
 import { createPostgresRoleProvider } from "./credentials/postgres-role";
 import type { HostSupport } from "./detect";
@@ -23,6 +25,8 @@ export type LauncherDeps = {
   hidePaths: string[];
   runtimeDir?: string | undefined;
   logger: Logger;
+  /** Installs package servers' packages (none: package servers cannot start). */
+  packages?: PackageInstaller | undefined;
 };
 
 /**
@@ -126,6 +130,15 @@ export function createLauncher(deps: LauncherDeps): GatewayLauncher {
       );
     },
     resolve: (map) => deps.resolveSecrets(map),
+    async materialize(launch, key, onInstalling) {
+      if (!deps.packages) throw new Error("this gateway process has no package installer");
+      const { dir, manifest, fresh } = await deps.packages.ensure(key.slug, { ecosystem: launch.transport === "NPM" ? "npm" : "pypi", ...launch.package }, onInstalling);
+      if (launch.isolation?.profile === "bwrap") await makeReachable(dir, [deps.dataDir, deps.packages.dir]);
+      return {
+        launch: packageStdioLaunch(launch, dir, manifest),
+        installed: { version: manifest.version, integrity: manifest.integrity, installedAt: manifest.installedAt, fresh },
+      };
+    },
     async mintForTask(launch, taskKey) {
       const spec = launch.taskCredentials;
       if (!spec) throw new Error("this server has no per-task credentials");

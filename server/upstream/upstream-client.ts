@@ -34,7 +34,30 @@ export type StdioLaunch = {
   taskCredentials?: TTaskCredentials | null | undefined;
 };
 
-export type UpstreamLaunch = StdioLaunch | { transport: "HTTP" | "SSE"; url: string; headers: Record<string, string> };
+/**
+ * A package server: the exact package version to install once and run from its install directory, read-only.
+ * The launcher turns it into a StdioLaunch at each start (server/packages/package-launch.ts).
+ */
+export type PackageLaunch = {
+  transport: "NPM" | "PYPI";
+  package: { name: string; version: string; integrity: string | null; bin: string | null };
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string | null;
+  isolation?: TIsolation | undefined;
+};
+
+export type UpstreamLaunch = StdioLaunch | PackageLaunch | { transport: "HTTP" | "SSE"; url: string; headers: Record<string, string> };
+
+export const isPackageLaunch = (l: UpstreamLaunch): l is PackageLaunch => l.transport === "NPM" || l.transport === "PYPI";
+/** Launches that start a local process (stdio and package servers): they have env, isolation and stderr. */
+export const isProcessLaunch = (l: UpstreamLaunch): l is StdioLaunch | PackageLaunch => l.transport === "STDIO" || isPackageLaunch(l);
+
+/** What the gateway is doing to bring an upstream up. */
+export type ConnectPhase = "installing" | "starting" | "initializing" | "listing_tools";
+
+/** A package server's install, as the launcher found or made it. */
+export type PackageInstallInfo = { version: string; integrity: string | null; installedAt: string; fresh: boolean };
 
 /** Who a process is for: sandbox names, the sandbox user and log lines come from it. */
 export type ProcessKey = { serverId: string; slug: string; role: string };
@@ -47,6 +70,8 @@ export type ProcessLauncher = {
   prepare(launch: StdioLaunch, key: ProcessKey, hooks: SupervisorHooks): Promise<SupervisedProcess>;
   /** Resolves secret references in HTTP headers. */
   resolve(map: Record<string, string>): Promise<Record<string, string>>;
+  /** A package server's install (made now if missing) as the stdio launch that runs it. */
+  materialize?(launch: PackageLaunch, key: ProcessKey, onInstalling: () => void): Promise<{ launch: StdioLaunch; installed: PackageInstallInfo }>;
 };
 
 export type UpstreamClientEvents = {
@@ -60,6 +85,10 @@ export type UpstreamClientEvents = {
   onLimit?: (hit: LimitHit) => void;
   /** A sample of the process's CPU, memory and tasks. */
   onSample?: (usage: Usage) => void;
+  /** The step the connect has reached (installing, starting, initializing). */
+  onPhase?: (phase: ConnectPhase) => void;
+  /** A package server's install was found or made. */
+  onPackage?: (info: PackageInstallInfo) => void;
 };
 
 export type ConnectedUpstream = {
@@ -141,7 +170,16 @@ export async function connectUpstream(
   opts: ConnectOptions = {},
 ): Promise<ConnectedUpstream> {
   const timeoutMs = opts.timeoutMs ?? 15_000;
+  if (isPackageLaunch(launch)) {
+    // The install has its own bound (PACKAGE_INSTALL_TIMEOUT_MS): the connect timeout starts after it.
+    if (!opts.launcher?.materialize) throw new Error("package servers need the gateway's launcher (none was given)");
+    const key = opts.key ?? { serverId: launch.package.name, slug: "upstream", role: "active" };
+    const { launch: stdio, installed } = await opts.launcher.materialize(launch, key, () => events.onPhase?.("installing"));
+    events.onPackage?.(installed);
+    return connectUpstream(stdio, events, opts);
+  }
   if (launch.transport === "STDIO") {
+    events.onPhase?.("starting");
     const key = opts.key ?? { serverId: launch.command, slug: "upstream", role: "active" };
     const hooks: SupervisorHooks = { ...(events.onSample && { onSample: events.onSample }) };
     const supervised = opts.launcher ? await opts.launcher.prepare(launch, key, hooks) : undefined;
@@ -157,6 +195,7 @@ export async function connectUpstream(
     });
     const client = newClient(events, opts);
     try {
+      events.onPhase?.("initializing");
       await attach(client, transport, events, timeoutMs, () => exit ?? Promise.resolve(undefined));
     } catch (err) {
       await transport.close().catch(() => undefined);
@@ -168,6 +207,7 @@ export async function connectUpstream(
     return { client, transport: "STDIO", pid: transport.pid, usage: () => supervised?.usage(), limitHit: () => exit, close: () => client.close() };
   }
 
+  events.onPhase?.("initializing");
   const url = new URL(launch.url);
   const requestInit = { headers: opts.launcher ? await opts.launcher.resolve(launch.headers) : launch.headers };
   if (launch.transport === "HTTP") {

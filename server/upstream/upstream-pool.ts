@@ -20,7 +20,17 @@ import { canonicalJson } from "../registry/content-hash";
 import type { UpstreamDefinitions } from "../registry/definitions";
 import { sandboxHint } from "../sandbox/sandbox-hint";
 import type { LimitHit, Usage } from "../sandbox/supervisor";
-import { connectUpstream, discoverDefinitions, type ConnectedUpstream, type ProcessLauncher, type StdioLaunch, type UpstreamLaunch } from "./upstream-client";
+import {
+  connectUpstream,
+  discoverDefinitions,
+  isProcessLaunch,
+  type ConnectPhase,
+  type ConnectedUpstream,
+  type PackageInstallInfo,
+  type ProcessLauncher,
+  type StdioLaunch,
+  type UpstreamLaunch,
+} from "./upstream-client";
 import { isTransient, UpstreamUnavailableError } from "./upstream-errors";
 import { withErrorLines } from "./pick-error-lines";
 import { StderrLog } from "./stderr-log";
@@ -50,7 +60,15 @@ export const DEFAULT_POOL_OPTIONS: PoolOptions = {
   maxReconnectDelayMs: 30_000,
 };
 
-export type UpstreamSpec = { serverId: string; slug: string; role: Role; launch: UpstreamLaunch; maxConcurrency: number };
+export type UpstreamSpec = {
+  serverId: string;
+  slug: string;
+  role: Role;
+  launch: UpstreamLaunch;
+  maxConcurrency: number;
+  /** The server's own handshake bound; absent = the pool's connectTimeoutMs. */
+  connectTimeoutMs?: number | undefined;
+};
 
 export type PoolEvents = {
   onStatus?: (spec: UpstreamSpec, status: UpstreamStatus, info: { lastError?: string; latencyMs?: number }) => void;
@@ -60,6 +78,10 @@ export type PoolEvents = {
   onLimit?: (spec: UpstreamSpec, hit: LimitHit) => void;
   /** A process's use crossed (or fell back under) its breaker threshold. */
   onThreshold?: (spec: UpstreamSpec, over: boolean, usage: Usage) => void;
+  /** The step a connect has reached; null once it is connected with its tools listed, or has failed. */
+  onPhase?: (spec: UpstreamSpec, phase: ConnectPhase | null) => void;
+  /** A package server's install was found or made for a start. */
+  onPackage?: (spec: UpstreamSpec, info: PackageInstallInfo) => void;
 };
 
 /** Credentials minted for one call of a per-task server, revoked when it ends. */
@@ -111,7 +133,7 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
   /** Why a process failed, from its stderr: the error lines, and what the sandbox has to do with it. */
   function failure(e: Entry, message: string): string {
     const lines = e.stderr.recent();
-    const iso = e.spec.launch.transport === "STDIO" ? e.spec.launch.isolation : undefined;
+    const iso = isProcessLaunch(e.spec.launch) ? e.spec.launch.isolation : undefined;
     const hint = sandboxHint(lines, { isolation: iso });
     return hint ? `${withErrorLines(message, lines)} — ${hint}` : withErrorLines(message, lines);
   }
@@ -124,7 +146,7 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
       e.reconnectTimer = undefined;
       void connect(e)
         .then(async (conn) => {
-          events.onDefinitions?.(e.spec, await discoverDefinitions(conn.client, opts.connectTimeoutMs));
+          events.onDefinitions?.(e.spec, await listDefinitions(e, conn));
         })
         .catch(() => scheduleReconnect(e));
     }, delay);
@@ -149,7 +171,19 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
       throw err;
     }
     cancelReconnect(e);
-    return discoverDefinitions(conn.client, opts.connectTimeoutMs);
+    return listDefinitions(e, conn);
+  }
+
+  const connectTimeout = (e: Entry) => e.spec.connectTimeoutMs ?? opts.connectTimeoutMs;
+
+  /** The first listing after a connect: its phase is reported, and ends (null) however it ends. */
+  async function listDefinitions(e: Entry, conn: ConnectedUpstream): Promise<UpstreamDefinitions> {
+    if (!e.removed) events.onPhase?.(e.spec, "listing_tools");
+    try {
+      return await discoverDefinitions(conn.client, connectTimeout(e));
+    } finally {
+      if (!e.removed) events.onPhase?.(e.spec, null);
+    }
   }
 
   async function connect(e: Entry): Promise<ConnectedUpstream> {
@@ -159,7 +193,7 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
     e.connecting = (async () => {
       // Declared before the connect: the process can exit (and onClose fire) before connectUpstream returns.
       let conn: ConnectedUpstream | undefined;
-      if (e.spec.launch.transport === "STDIO") e.stderr.begin();
+      if (isProcessLaunch(e.spec.launch)) e.stderr.begin();
       try {
         conn = await connectUpstream(
           e.spec.launch,
@@ -176,7 +210,7 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
             },
             onListChanged: () => {
               if (!conn) return; // announced during initialize: the discovery after connect sees it
-              void discoverDefinitions(conn.client, opts.connectTimeoutMs)
+              void discoverDefinitions(conn.client, connectTimeout(e))
                 .then((defs) => events.onDefinitions?.(e.spec, defs))
                 .catch((err: unknown) => log.warn({ err, server: e.spec.slug }, "refresh after list_changed failed"));
             },
@@ -187,8 +221,10 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
               if (!e.removed) events.onLimit?.(e.spec, hit);
             },
             onSample: (u) => onSample(e, u),
+            onPhase: (phase) => !e.removed && events.onPhase?.(e.spec, phase),
+            onPackage: (info) => !e.removed && events.onPackage?.(e.spec, info),
           },
-          { timeoutMs: opts.connectTimeoutMs, launcher: deps.launcher, key: { serverId: e.spec.serverId, slug: e.spec.slug, role: e.spec.role } },
+          { timeoutMs: connectTimeout(e), launcher: deps.launcher, key: { serverId: e.spec.serverId, slug: e.spec.slug, role: e.spec.role } },
         );
         if (e.removed) {
           // Removed while connecting: nobody holds this entry any more, so nothing would ever close it.
@@ -205,6 +241,7 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         e.stderr.end(message);
+        if (!e.removed) events.onPhase?.(e.spec, null);
         setStatus(e, "DOWN", { lastError: failure(e, message) });
         throw new UpstreamUnavailableError(message, { cause: err });
       } finally {
@@ -217,7 +254,7 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
   /** Opens the circuit while the process uses more memory than its threshold, closes it when it is back under. */
   function onSample(e: Entry, u: Usage) {
     e.usage = u;
-    const iso = e.spec.launch.transport === "STDIO" ? e.spec.launch.isolation : undefined;
+    const iso = isProcessLaunch(e.spec.launch) ? e.spec.launch.isolation : undefined;
     if (!iso || iso.profile === "none") return;
     const over = u.memoryMb > (iso.memoryMb * iso.breakerMemoryPercent) / 100;
     if (over && !e.thresholdHold) {
@@ -252,7 +289,7 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
       conn = await connectUpstream(
         { ...launch, env: { ...launch.env, ...minted.env }, taskCredentials: null },
         { onStderr: (line) => e.stderr.push(line) },
-        { timeoutMs: opts.connectTimeoutMs, launcher: deps.launcher, key: { serverId: e.spec.serverId, slug: e.spec.slug, role: `task-${taskKey.slice(-8)}` } },
+        { timeoutMs: connectTimeout(e), launcher: deps.launcher, key: { serverId: e.spec.serverId, slug: e.spec.slug, role: `task-${taskKey.slice(-8)}` } },
       ).catch((err: unknown) => {
         throw new UpstreamUnavailableError((err as Error).message, { cause: err });
       });
@@ -330,6 +367,8 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
       const existing = entries.get(key(spec.serverId, spec.role));
       // Canonical JSON: a launch read back from jsonb has its keys reordered, and is still the same launch.
       if (existing && canonicalJson(existing.spec.launch) !== canonicalJson(spec.launch)) await remove(spec.serverId, spec.role);
+      // The same launch with a changed handshake bound: the next connect uses the new one.
+      else if (existing) existing.spec = { ...existing.spec, connectTimeoutMs: spec.connectTimeoutMs };
       return connectNow(entryFor(spec));
     },
     /** A tools/call with the upstream's resilience policies; retries only when `retryable`. */
@@ -384,6 +423,13 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
         : undefined;
       const policy = retries ? wrap(e.bulkhead, retries, e.breaker) : wrap(e.bulkhead, e.breaker);
       return policy.execute(({ signal }) => fn(signal), o.signal);
+    },
+    /** A server's new handshake bound, for the next connect of what this process holds of it. */
+    setConnectTimeout(serverId: string, connectTimeoutMs: number) {
+      for (const r of ["active", "canary"] as const) {
+        const e = entries.get(key(serverId, r));
+        if (e) e.spec = { ...e.spec, connectTimeoutMs };
+      }
     },
     /** The launch this process runs (or keeps reconnecting) for a server's role, if any. */
     launchOf(serverId: string, role: Role): UpstreamLaunch | undefined {
