@@ -118,5 +118,114 @@ for (const { name: width, viewport } of WIDTHS) {
       await expect(dialog.getByRole("alert")).toContainText("is not an npm package name");
       expect(posted).toBe(false);
     });
+
+    test("a package server registered through the dialog shows its steps, then its tools, and its page the installed version", async ({
+      page,
+    }) => {
+      test.setTimeout(180_000);
+      const dialog = await openRegisterDialog(page);
+      const slug = uniqueSlug("pkg");
+      await dialog.getByLabel("Name", { exact: true }).fill(`Memory package ${slug}`);
+      await dialog.getByLabel("Slug").fill(slug);
+      await dialog.getByRole("radio", { name: /^Package/ }).check();
+      await dialog.getByLabel("Package name").fill(MEMORY_PACKAGE);
+      // Every step the dialog marks as in progress, in order, as the gateway reports them.
+      await dialog.evaluate((el) => {
+        const seen: string[] = [];
+        (window as unknown as { stepsSeen: string[] }).stepsSeen = seen;
+        new MutationObserver(() => {
+          const current = el.querySelector('[data-testid="register-step"][data-state="current"]');
+          const phase = current?.getAttribute("data-phase");
+          if (phase && seen.at(-1) !== phase) seen.push(phase);
+        }).observe(el, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-state"] });
+      });
+      await dialog.getByRole("button", { name: "Register server" }).click();
+      registered.push(slug);
+
+      const progress = dialog.getByTestId("register-progress");
+      await expect(progress.getByTestId("register-step")).toHaveText([
+        /Installing the package/,
+        /Starting the server/,
+        /Initializing the MCP session/,
+        /Listing tools/,
+      ]);
+      await expect(progress).toHaveAttribute("data-outcome", "up", { timeout: 150_000 });
+      for (const step of await progress.getByTestId("register-step").all())
+        await expect(step).toHaveAttribute("data-state", "done");
+      const seen = await page.evaluate(() => (window as unknown as { stepsSeen: string[] }).stepsSeen);
+      const order = ["installing", "starting", "initializing", "listing_tools"];
+      expect(seen[0]).toBe("installing");
+      expect(seen.map((p) => order.indexOf(p))).toEqual([...seen.map((p) => order.indexOf(p))].sort((a, b) => a - b));
+
+      const api = (await (await page.request.get(`/api/v1/servers/${slug}`)).json()) as ServerWithTools;
+      expect(api.server.transport).toBe("npm");
+      expect(api.server.phase).toBeNull();
+      const tools = dialog.getByTestId("registered-tools");
+      await expect(tools).toContainText(`${api.tools.length} tools found`);
+      for (const t of api.tools) await expect(tools.getByText(t.tool, { exact: true })).toBeVisible();
+      await expect(dialog.getByRole("button", { name: "Done" })).toBeInViewport({ ratio: 1 });
+
+      await dialog.getByRole("link", { name: "Open the server" }).click();
+      await expect(page).toHaveURL(new RegExp(`/servers/${slug}$`));
+      const card = page.getByTestId("package-card");
+      await expect(card.getByTestId("package-name")).toHaveText(MEMORY_PACKAGE);
+      await expect(card.getByTestId("package-range")).toHaveText("latest");
+      expect(api.server.package?.version).toMatch(/^\d+\.\d+\.\d+/);
+      await expect(card.getByTestId("package-version")).toHaveText(api.server.package?.version ?? "");
+      expect(api.server.package?.integrity).toBeTruthy();
+      await expect(card.getByTestId("package-integrity")).toHaveAttribute("title", api.server.package?.integrity ?? "");
+      await expect(page.getByTestId("tool-row")).toHaveCount(api.tools.length);
+    });
   });
 }
+
+test("the upgrade action shows current → latest and starts the latest as a canary with its tool diff", async ({ page }) => {
+  test.setTimeout(240_000);
+  await signInAsAdmin(page);
+  const slug = uniqueSlug("pkgup");
+  // Installed at the newest release the range allows, then moved back to an older one, so the range now
+  // resolves to a newer version than the server runs.
+  const created = await page.request.post("/api/v1/servers", {
+    data: { slug, name: `Upgrade ${slug}`, transport: "npm", package: { name: MEMORY_PACKAGE, version: "^2026.1.0" } },
+    timeout: 180_000,
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  registered.push(slug);
+  const newest = ((await created.json()) as ServerWithTools).server.package?.version ?? "";
+  const older = await page.request.post(`/api/v1/servers/${slug}/package/upgrade`, {
+    data: { version: "2026.7.4" },
+    timeout: 180_000,
+  });
+  expect(older.status(), await older.text()).toBe(202);
+  const promoted = await page.request.patch(`/api/v1/servers/${slug}`, { data: { action: "promote" } });
+  expect(promoted.status(), await promoted.text()).toBe(200);
+  const latest = (await (await page.request.get(`/api/v1/servers/${slug}/package/latest`)).json()) as {
+    current: string;
+    latest: string;
+  };
+  expect(latest).toMatchObject({ current: "2026.7.4", latest: newest });
+
+  await page.goto(`/servers/${slug}`);
+  const card = page.getByTestId("package-card");
+  await expect(card.getByTestId("package-version")).toHaveText("2026.7.4");
+  await card.getByRole("button", { name: "Check for updates" }).click();
+  await expect(card.getByTestId("package-latest")).toHaveText(`2026.7.4 → ${newest} (newest in ^2026.1.0)`);
+  await card.getByRole("button", { name: `Upgrade to ${newest}` }).click();
+  await expect(page.getByText(`Upgrading Upgrade ${slug} to ${newest}`)).toBeVisible({ timeout: 120_000 });
+
+  // The new version runs as a canary; its changes against the active version are the version diff.
+  await page.getByRole("tab", { name: /Canary/ }).click();
+  await expect(page.getByRole("heading", { name: /^Canary v/ })).toBeVisible();
+  const versions = (await (await page.request.get(`/api/v1/servers/${slug}/versions`)).json()) as {
+    items: { canary: boolean; diff: { empty: boolean; tools: { added: string[]; removed: string[]; changed: { name: string }[] } } }[];
+  };
+  const canary = versions.items.find((v) => v.canary);
+  expect(canary).toBeDefined();
+  const diff = page.getByRole("region", { name: "What the canary changes" });
+  if (canary?.diff.empty) await expect(diff).toContainText("Same definitions as the version before");
+  else
+    for (const name of [...(canary?.diff.tools.added ?? []), ...(canary?.diff.tools.removed ?? []), ...(canary?.diff.tools.changed.map((c) => c.name) ?? [])])
+      await expect(diff).toContainText(name);
+  // The package card says a canary runs instead of offering another upgrade.
+  await expect(card.getByTestId("package-upgrade")).toContainText("A canary");
+});

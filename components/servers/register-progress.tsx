@@ -26,10 +26,14 @@ export function RegisterProgress({
   const polled = useQuery({
     queryKey: ["servers", slug, "registering"],
     // Until the gateway has stored the server, there is nothing to read yet.
-    queryFn: ({ signal }) =>
-      getServer(slug, signal).catch((err: unknown) =>
-        isApiError(err) && err.status === 404 ? null : Promise.reject(err),
-      ),
+    queryFn: async ({ signal }) => {
+      try {
+        return await getServer(slug, signal);
+      } catch (err) {
+        if (isApiError(err) && err.status === 404) return null;
+        throw err;
+      }
+    },
     refetchInterval: (q) => (outcomeOf(latest(q.state.data, answer)?.server, requestDone) === "running" ? POLL_MS : false),
   });
   const current = latest(polled.data, answer);

@@ -61,10 +61,12 @@ function LimitSettings({ server }: { server: TServer }) {
           value={server.connectTimeoutMs}
           min={1000}
           max={600000}
-          placeholder="Gateway default"
-          hint="How long starting the server and its MCP handshake may take before the attempt fails; it applies from the next connect. A package's install has its own allowance. Leave empty for the default."
+          placeholder="15000"
+          hint="How long starting the server and its MCP handshake may take before the attempt fails (default 15000); it applies from the next connect. A package's install has its own allowance."
           disabled={mutation.isPending}
+          required
           onSave={(connectTimeoutMs) =>
+            connectTimeoutMs !== null &&
             mutation.mutate({
               patch: { connectTimeoutMs },
               done: (res) =>
