@@ -188,6 +188,7 @@ export const ZCreateServer = z
     if (!pkg && v.package) ctx.addIssue({ code: "custom", path: ["package"], message: "a package applies to npm and pypi servers" });
     if (!isPackageTransport(v.transport)) return;
     if (!v.package) ctx.addIssue({ code: "custom", path: ["package"], message: `${v.transport} servers need a package` });
+    if (v.taskCredentials) ctx.addIssue({ code: "custom", path: ["taskCredentials"], message: "per-task credentials apply to stdio servers" });
     if (v.command || v.url || v.args.length > 0) ctx.addIssue({ code: "custom", path: [v.url ? "url" : v.command ? "command" : "args"], message: `${v.transport} servers take package (name, version, bin, args) instead of command, args or url` });
     if (v.package && !isValidPackageName(v.transport, v.package.name)) {
       ctx.addIssue({ code: "custom", path: ["package", "name"], message: v.transport === "npm" ? "an npm package name (lower case, optionally @scope/name; no paths, URLs or options)" : "a PyPI project name (letters, digits, '.', '_', '-')" });

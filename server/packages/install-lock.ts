@@ -19,3 +19,6 @@ export function advisoryInstallLock(db: Db, installTimeoutMs: number): InstallLo
       { maxWait: 30_000, timeout: installTimeoutMs * 2 + 30_000 },
     );
 }
+
+/** The two keys of an install's lock, as pg_locks shows them (classid, objid). */
+export const installLockKeys = (key: string): [number, number] => [INSTALL_LOCK_CLASS, lockKey(key)];

@@ -3,7 +3,7 @@
 // the executable to run. Runs on the host with the registry reachable; nothing of the package runs here.
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmod, lstat, readdir, readFile, realpath, writeFile } from "node:fs/promises";
+import { chmod, lstat, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { GatewayError } from "../errors";
 
@@ -17,7 +17,7 @@ export type NpmInstallInput = {
   registry: string;
   timeoutMs: number;
   maxBytes: number;
-  /** npm's download cache for this install (a fresh, empty one by default). */
+  /** npm's download cache. */
   cacheDir: string;
   npmCommand?: string;
 };
@@ -34,25 +34,25 @@ export type InstallManifest = {
   installedAt: string;
 };
 
-const PROXY_VARS = ["HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy"];
+/** How the host reaches the registry (proxy, extra CA certificates): passed on to npm. */
+const NETWORK_VARS = ["HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy", "NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR"];
 
 export async function installNpmPackage(input: NpmInstallInput): Promise<InstallManifest> {
   const { dir, name, version } = input;
   await writeFile(path.join(dir, "package.json"), JSON.stringify({ name: "portcullis-package-install", private: true, dependencies: { [name]: version } }, null, 2));
-  // The operator's ~/.npmrc and global npmrc stay out (their tokens, registries, scripts settings): the
-  // install sees only what is given here.
-  const emptyRc = path.join(dir, ".npmrc");
-  await writeFile(emptyRc, "");
+  // The gateway user's ~/.npmrc stays out (its tokens and settings are not the gateway's); the host's global
+  // npmrc applies (the operator's CA file, proxy), below the options given here on the command line.
+  const userRc = path.join(dir, ".npmrc-user");
+  await writeFile(userRc, "");
   const env: NodeJS.ProcessEnv = {
     NODE_ENV: "production",
     PATH: process.env.PATH ?? "/usr/bin:/bin",
     HOME: dir,
-    npm_config_userconfig: emptyRc,
-    npm_config_globalconfig: emptyRc,
+    npm_config_userconfig: userRc,
     npm_config_cache: input.cacheDir,
     npm_config_update_notifier: "false",
   };
-  for (const v of PROXY_VARS) if (process.env[v]) env[v] = process.env[v];
+  for (const v of NETWORK_VARS) if (process.env[v]) env[v] = process.env[v];
   const args = [
     "install",
     "--ignore-scripts", // the package's (and its dependencies') lifecycle scripts never run: see decisions
@@ -66,6 +66,7 @@ export async function installNpmPackage(input: NpmInstallInput): Promise<Install
     "--loglevel=error",
   ];
   await runBounded(input.npmCommand ?? "npm", args, { cwd: dir, env, timeoutMs: input.timeoutMs, what: `${name}@${version}` });
+  await rm(userRc);
 
   const lock = await readFile(path.join(dir, "package-lock.json"), "utf8").catch(() => {
     throw failed(`npm left no package-lock.json for ${name}@${version}`);

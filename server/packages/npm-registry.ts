@@ -37,7 +37,8 @@ export async function fetchPackument(registry: string, name: string, timeoutMs: 
 
 function describeFetchError(err: unknown): string {
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ? `${cause.code}${cause.message ? ` (${cause.message})` : ""}` : (err as Error).message;
+  if (cause?.code) return `${cause.code}${cause.message ? ` (${cause.message})` : ""}`;
+  return cause?.message ? `${(err as Error).message} (${cause.message})` : (err as Error).message;
 }
 
 /**

@@ -90,7 +90,10 @@ export function createPackageInstaller(deps: PackageInstallerDeps) {
         // A directory without a manifest is not an install of ours (made by hand, or before renames): replaced.
         if (await stat(dir).then(() => true, () => false)) await rm(dir, { recursive: true, force: true });
         const tmp = await mkdtemp(path.join(parent, `.install-${ref.version}-`));
-        const cache = await mkdtemp(path.join(parent, `.cache-${ref.version}-`));
+        // npm's download cache, shared by the installs under this directory: content-addressed and checked
+        // against each tarball's integrity, so one install cannot plant what another receives.
+        const cache = path.join(deps.dir, ".npm-cache");
+        await mkdir(cache, { recursive: true, mode: 0o700 });
         const started = Date.now();
         try {
           const manifest = await installNpmPackage({
@@ -106,7 +109,6 @@ export function createPackageInstaller(deps: PackageInstallerDeps) {
             npmCommand: deps.npmCommand,
           });
           await writeFile(path.join(tmp, MANIFEST), JSON.stringify(manifest, null, 2), { mode: 0o644 });
-          await rm(path.join(tmp, ".npmrc"), { force: true });
           await chmod(tmp, 0o755); // mkdtemp made it owner-only; the sandbox's user reads it
 
           await rename(tmp, dir);
@@ -115,8 +117,6 @@ export function createPackageInstaller(deps: PackageInstallerDeps) {
         } catch (err) {
           await rm(tmp, { recursive: true, force: true });
           throw err;
-        } finally {
-          await rm(cache, { recursive: true, force: true });
         }
       });
     },

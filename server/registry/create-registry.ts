@@ -355,9 +355,19 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
         ),
       );
     },
-    /** Pool callback: the active version's package install was found or made: when, and its integrity. */
+    /** Pool callback: a package install was found or made (audited when made); the active one's date is kept. */
     async onPackage(spec: UpstreamSpec, info: PackageInstallInfo) {
-      if (spec.role !== "active" || !isPackageLaunch(spec.launch)) return;
+      if (!isPackageLaunch(spec.launch)) return;
+      // Every install made is on record: which package, version and integrity, for which server and role.
+      if (info.fresh) {
+        await recordAudit(db, systemContext("packages"), {
+          action: "server.package_installed",
+          targetType: "server",
+          targetId: spec.serverId,
+          details: { slug: spec.slug, role: spec.role, package: spec.launch.package.name, version: info.version, integrity: info.integrity },
+        });
+      }
+      if (spec.role !== "active") return;
       await db.upstreamServer.updateMany({
         where: { id: spec.serverId, packageVersion: info.version },
         data: { packageInstalledAt: new Date(info.installedAt), ...(info.integrity && { packageIntegrity: info.integrity }) },
@@ -594,7 +604,11 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
       const launch: PackageLaunch = { ...current, package: { ...current.package, version: target.version, integrity: target.integrity } };
       return whileBusy(s.id, async () => {
         // Installed before the start, so a failed install answers with its own code and message.
-        await installer.ensure(s.slug, { ecosystem: ecosystemOf(s), ...launch.package });
+        const installed = await installer.ensure(s.slug, { ecosystem: ecosystemOf(s), ...launch.package });
+        if (installed.fresh) {
+          const { version, integrity } = installed.manifest;
+          await recordAudit(db, ctx, { action: "server.package_installed", targetType: "server", targetId: s.id, details: { slug, role: "canary", package: s.packageName, version, integrity } });
+        }
         const failure = await connectAndSync(s, "canary", launch);
         if (failure) {
           await pool.remove(s.id, "canary");

@@ -144,7 +144,15 @@ async function attach(client: Client, transport: Transport, events: UpstreamClie
       events.onClose?.(hit ? `the process was ended: ${hit.message}` : "connection closed");
     });
   };
-  await client.connect(transport, { timeout: timeoutMs });
+  try {
+    await client.connect(transport, { timeout: timeoutMs });
+  } catch (err) {
+    // The SDK says only "Request timed out": say which bound it was and what to change.
+    if (err instanceof McpError && err.code === (ErrorCode.RequestTimeout as number)) {
+      throw new Error(`no answer to the MCP handshake (initialize) within ${String(timeoutMs)} ms: a server slow to start needs a longer connectTimeoutMs`, { cause: err });
+    }
+    throw err;
+  }
   answersAfterNotifications(transport);
 }
 
