@@ -119,6 +119,48 @@ for (const { name: width, viewport } of WIDTHS) {
       expect(posted).toBe(false);
     });
 
+    test("a stdio npx command registered anyway answers with the package hint; the connect timeout is set under Advanced and changed in the settings", async ({
+      page,
+    }) => {
+      const dialog = await openRegisterDialog(page);
+      const slug = uniqueSlug("npx");
+      await dialog.getByLabel("Name", { exact: true }).fill(`Npx ${slug}`);
+      await dialog.getByLabel("Slug").fill(slug);
+      await dialog.getByLabel("Command", { exact: true }).fill(`npx -y ${MEMORY_PACKAGE}`);
+      await expect(dialog.getByTestId("package-suggestion")).toBeVisible();
+      await dialog.locator("summary", { hasText: "Advanced" }).click();
+      // The shortest bound there is: npx cannot fetch the package inside the sandbox in time, so it fails fast.
+      await dialog.getByLabel("Connect timeout (ms) (optional)").fill("1000");
+      await dialog.getByRole("button", { name: "Register server" }).click();
+      registered.push(slug);
+
+      const progress = dialog.getByTestId("register-progress");
+      await expect(progress).toHaveAttribute("data-outcome", "down", { timeout: 30_000 });
+      await expect(dialog.getByTestId("register-hint")).toContainText(
+        `fetches and runs the npm package ${MEMORY_PACKAGE} at every start`,
+      );
+      await expect(dialog.getByTestId("register-error")).not.toBeEmpty();
+      const created = (await (await page.request.get(`/api/v1/servers/${slug}`)).json()) as ServerWithTools;
+      expect(created.server).toMatchObject({ transport: "stdio", connectTimeoutMs: 1000 });
+      await dialog.getByRole("button", { name: "Done" }).click();
+      await expect(dialog).toBeHidden();
+
+      await page.goto(`/servers/${slug}?tab=settings`);
+      await expect(page.getByTestId("server-connect-timeout")).toHaveText("1 s");
+      const field = page.getByLabel("Connect timeout (ms)");
+      await expect(field).toHaveValue("1000");
+      await field.fill("");
+      await page.getByRole("button", { name: "Save connect timeout" }).click();
+      // Empty is no value: the browser keeps the form from being sent.
+      expect(await field.evaluate((el: HTMLInputElement) => el.validity.valueMissing)).toBe(true);
+      await field.fill("45000");
+      await page.getByRole("button", { name: "Save connect timeout" }).click();
+      await expect(page.getByText(`Npx ${slug} may take 45 s to connect`)).toBeVisible();
+      await expect(page.getByTestId("server-connect-timeout")).toHaveText("45 s");
+      const saved = (await (await page.request.get(`/api/v1/servers/${slug}`)).json()) as ServerWithTools;
+      expect(saved.server.connectTimeoutMs).toBe(45000);
+    });
+
     test("a package server registered through the dialog shows its steps, then its tools, and its page the installed version", async ({
       page,
     }) => {
