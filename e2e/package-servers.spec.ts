@@ -43,7 +43,9 @@ for (const { name: width, viewport } of WIDTHS) {
       await dialog.getByLabel("Command", { exact: true }).fill("/usr/bin/node");
       await expect(dialog.getByTestId("package-suggestion")).toHaveCount(0);
 
-      await dialog.getByLabel("Command", { exact: true }).fill("npx -y @modelcontextprotocol/server-everything@^2026.1.0");
+      await dialog
+        .getByLabel("Command", { exact: true })
+        .fill("npx -y @modelcontextprotocol/server-everything@^2026.1.0");
       await dialog.getByLabel("Arguments (one per line)").fill("stdio");
       await dialog.getByLabel("Environment (KEY=VALUE lines)").fill("LOG_LEVEL=debug");
       const note = dialog.getByTestId("package-suggestion");
@@ -218,56 +220,70 @@ for (const { name: width, viewport } of WIDTHS) {
       await expect(card.getByTestId("package-integrity")).toHaveAttribute("title", api.server.package?.integrity ?? "");
       await expect(page.getByTestId("tool-row")).toHaveCount(api.tools.length);
     });
+
+    test("the upgrade action shows current → latest and starts the latest as a canary with its tool diff", async ({
+      page,
+    }) => {
+      test.setTimeout(240_000);
+      await signInAsAdmin(page);
+      const slug = uniqueSlug("pkgup");
+      // Installed at the newest release the range allows, then moved back to an older one, so the range now
+      // resolves to a newer version than the server runs.
+      const created = await page.request.post("/api/v1/servers", {
+        data: {
+          slug,
+          name: `Upgrade ${slug}`,
+          transport: "npm",
+          package: { name: MEMORY_PACKAGE, version: "^2026.1.0" },
+        },
+        timeout: 180_000,
+      });
+      expect(created.status(), await created.text()).toBe(201);
+      registered.push(slug);
+      const newest = ((await created.json()) as ServerWithTools).server.package?.version ?? "";
+      const older = await page.request.post(`/api/v1/servers/${slug}/package/upgrade`, {
+        data: { version: "2026.7.4" },
+        timeout: 180_000,
+      });
+      expect(older.status(), await older.text()).toBe(202);
+      const promoted = await page.request.patch(`/api/v1/servers/${slug}`, { data: { action: "promote" } });
+      expect(promoted.status(), await promoted.text()).toBe(200);
+      const latest = (await (await page.request.get(`/api/v1/servers/${slug}/package/latest`)).json()) as {
+        current: string;
+        latest: string;
+      };
+      expect(latest).toMatchObject({ current: "2026.7.4", latest: newest });
+
+      await page.goto(`/servers/${slug}`);
+      const card = page.getByTestId("package-card");
+      await expect(card.getByTestId("package-version")).toHaveText("2026.7.4");
+      await card.getByRole("button", { name: "Check for updates" }).click();
+      await expect(card.getByTestId("package-latest")).toHaveText(`2026.7.4 → ${newest} (newest in ^2026.1.0)`);
+      await card.getByRole("button", { name: `Upgrade to ${newest}` }).click();
+      await expect(page.getByText(`Upgrading Upgrade ${slug} to ${newest}`)).toBeVisible({ timeout: 120_000 });
+
+      // The new version runs as a canary; its changes against the active version are the version diff.
+      await page.getByRole("tab", { name: /Canary/ }).click();
+      await expect(page.getByRole("heading", { name: /^Canary v/ })).toBeVisible();
+      const versions = (await (await page.request.get(`/api/v1/servers/${slug}/versions`)).json()) as {
+        items: {
+          canary: boolean;
+          diff: { empty: boolean; tools: { added: string[]; removed: string[]; changed: { name: string }[] } };
+        }[];
+      };
+      const canary = versions.items.find((v) => v.canary);
+      expect(canary).toBeDefined();
+      const diff = page.getByRole("region", { name: "What the canary changes" });
+      if (canary?.diff.empty) await expect(diff).toContainText("Same definitions as the version before");
+      else
+        for (const name of [
+          ...(canary?.diff.tools.added ?? []),
+          ...(canary?.diff.tools.removed ?? []),
+          ...(canary?.diff.tools.changed.map((c) => c.name) ?? []),
+        ])
+          await expect(diff).toContainText(name);
+      // The package card says a canary runs instead of offering another upgrade.
+      await expect(card.getByTestId("package-upgrade")).toContainText("A canary");
+    });
   });
 }
-
-test("the upgrade action shows current → latest and starts the latest as a canary with its tool diff", async ({ page }) => {
-  test.setTimeout(240_000);
-  await signInAsAdmin(page);
-  const slug = uniqueSlug("pkgup");
-  // Installed at the newest release the range allows, then moved back to an older one, so the range now
-  // resolves to a newer version than the server runs.
-  const created = await page.request.post("/api/v1/servers", {
-    data: { slug, name: `Upgrade ${slug}`, transport: "npm", package: { name: MEMORY_PACKAGE, version: "^2026.1.0" } },
-    timeout: 180_000,
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  registered.push(slug);
-  const newest = ((await created.json()) as ServerWithTools).server.package?.version ?? "";
-  const older = await page.request.post(`/api/v1/servers/${slug}/package/upgrade`, {
-    data: { version: "2026.7.4" },
-    timeout: 180_000,
-  });
-  expect(older.status(), await older.text()).toBe(202);
-  const promoted = await page.request.patch(`/api/v1/servers/${slug}`, { data: { action: "promote" } });
-  expect(promoted.status(), await promoted.text()).toBe(200);
-  const latest = (await (await page.request.get(`/api/v1/servers/${slug}/package/latest`)).json()) as {
-    current: string;
-    latest: string;
-  };
-  expect(latest).toMatchObject({ current: "2026.7.4", latest: newest });
-
-  await page.goto(`/servers/${slug}`);
-  const card = page.getByTestId("package-card");
-  await expect(card.getByTestId("package-version")).toHaveText("2026.7.4");
-  await card.getByRole("button", { name: "Check for updates" }).click();
-  await expect(card.getByTestId("package-latest")).toHaveText(`2026.7.4 → ${newest} (newest in ^2026.1.0)`);
-  await card.getByRole("button", { name: `Upgrade to ${newest}` }).click();
-  await expect(page.getByText(`Upgrading Upgrade ${slug} to ${newest}`)).toBeVisible({ timeout: 120_000 });
-
-  // The new version runs as a canary; its changes against the active version are the version diff.
-  await page.getByRole("tab", { name: /Canary/ }).click();
-  await expect(page.getByRole("heading", { name: /^Canary v/ })).toBeVisible();
-  const versions = (await (await page.request.get(`/api/v1/servers/${slug}/versions`)).json()) as {
-    items: { canary: boolean; diff: { empty: boolean; tools: { added: string[]; removed: string[]; changed: { name: string }[] } } }[];
-  };
-  const canary = versions.items.find((v) => v.canary);
-  expect(canary).toBeDefined();
-  const diff = page.getByRole("region", { name: "What the canary changes" });
-  if (canary?.diff.empty) await expect(diff).toContainText("Same definitions as the version before");
-  else
-    for (const name of [...(canary?.diff.tools.added ?? []), ...(canary?.diff.tools.removed ?? []), ...(canary?.diff.tools.changed.map((c) => c.name) ?? [])])
-      await expect(diff).toContainText(name);
-  // The package card says a canary runs instead of offering another upgrade.
-  await expect(card.getByTestId("package-upgrade")).toContainText("A canary");
-});

@@ -41,9 +41,7 @@ export function AdvancedFields({
       <summary className="flex cursor-pointer list-none items-center justify-between gap-2 rounded-lg px-4 py-3 text-sm font-semibold text-slate-900 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 [&::-webkit-details-marker]:hidden">
         <span>
           Advanced
-          <span className="ml-2 font-normal text-slate-500">
-            {launched ? "Sandbox, timeouts" : "Timeouts"}
-          </span>
+          <span className="ml-2 font-normal text-slate-500">{launched ? "Sandbox, timeouts" : "Timeouts"}</span>
         </span>
         <span aria-hidden className="text-slate-500 transition-transform group-open:rotate-90">
           ›

@@ -23,8 +23,8 @@ export function CanaryPanel({ server }: { server: TServer }) {
           Upgrade as a canary
         </h3>
         <p className="mt-1 text-sm text-slate-600">
-          A newer release of the package installs beside v{server.activeVersion ?? "—"} and runs as a canary for a
-          share of sessions, with its tool changes shown here; then promote it or roll it back.
+          A newer release of the package installs beside v{server.activeVersion ?? "—"} and runs as a canary for a share
+          of sessions, with its tool changes shown here; then promote it or roll it back.
         </p>
         <PackageUpgrade server={server} />
       </section>

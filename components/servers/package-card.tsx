@@ -51,7 +51,11 @@ export function PackageCard({ server }: { server: TServer }) {
           <dd className="mt-1 flex flex-wrap items-center gap-2">
             {pkg.integrity ? (
               <>
-                <code className="font-mono text-xs text-slate-900" title={pkg.integrity} data-testid="package-integrity">
+                <code
+                  className="font-mono text-xs text-slate-900"
+                  title={pkg.integrity}
+                  data-testid="package-integrity"
+                >
                   {shortIntegrity(pkg.integrity)}
                 </code>
                 <CopyButton text={pkg.integrity} what="Integrity hash" />

@@ -42,7 +42,12 @@ describe("readPackage", () => {
     expect(errors).toEqual([]);
     expect(body).toEqual({
       transport: "npm",
-      package: { name: "@modelcontextprotocol/server-everything", version: "^2025.1.0", bin: "mcp-server-everything", args: ["stdio", "--debug"] },
+      package: {
+        name: "@modelcontextprotocol/server-everything",
+        version: "^2025.1.0",
+        bin: "mcp-server-everything",
+        args: ["stdio", "--debug"],
+      },
       env: { A: "1", B: "two" },
     });
   });
@@ -52,7 +57,14 @@ describe("readPackage", () => {
   });
 
   it("lists every problem at once", () => {
-    const { errors } = readPackage({ ...emptyPackageDraft(), ecosystem: "pypi", name: "", version: "git+https://x", bin: "../x", env: "=x" });
+    const { errors } = readPackage({
+      ...emptyPackageDraft(),
+      ecosystem: "pypi",
+      name: "",
+      version: "git+https://x",
+      bin: "../x",
+      env: "=x",
+    });
     expect(errors).toEqual([
       "Package name is required.",
       "“git+https://x” is not a PEP 440 version or specifier (e.g. 1.2.3, ==1.2.3, >=1,<2).",

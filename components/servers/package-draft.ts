@@ -56,7 +56,8 @@ export function readPackage(d: PackageDraft): { body: PackageBody; errors: strin
   const badVersion = versionProblem(d.ecosystem, version);
   if (badVersion) errors.push(badVersion);
   const bin = d.bin.trim();
-  if (bin && !isValidBinName(bin)) errors.push(`“${bin}” is not an executable name: a file name, not a path or an option.`);
+  if (bin && !isValidBinName(bin))
+    errors.push(`“${bin}” is not an executable name: a file name, not a path or an option.`);
   const args = parseLines(d.args);
   const env = parseKeyValueLines(d.env);
   errors.push(...env.errors.map((m) => `Environment, ${m}`));

@@ -16,16 +16,15 @@ export function PackageSuggestion({ found, onAccept }: { found: RecognizedPackag
       className="flex flex-col gap-3 rounded-md bg-indigo-50 p-3 text-sm text-indigo-900 ring-1 ring-indigo-200 ring-inset sm:flex-row sm:items-center"
     >
       <p className="min-w-0 flex-1">
-        This runs the {REGISTRY[found.ecosystem]} package{" "}
-        <code className="font-mono break-all">{found.name}</code>
+        This runs the {REGISTRY[found.ecosystem]} package <code className="font-mono break-all">{found.name}</code>
         {found.version && found.version !== "latest" && (
           <>
             {" "}
             at <code className="font-mono">{found.version}</code>
           </>
         )}
-        . As a package server, Portcullis installs it once and starts it from there: no download on every start
-        through {runner}, and the installed version is recorded.
+        . As a package server, Portcullis installs it once and starts it from there: no download on every start through{" "}
+        {runner}, and the installed version is recorded.
       </p>
       <button type="button" className={`${buttonSecondary} shrink-0`} onClick={onAccept}>
         Register as a package

@@ -6,8 +6,18 @@ const states = (packaged: boolean, reached: Phase | null, outcome: Outcome) =>
 
 describe("phaseSteps", () => {
   it.each<[boolean, Phase | null, Outcome, string[]]>([
-    [true, null, "running", ["installing:current", "starting:pending", "initializing:pending", "listing_tools:pending"]],
-    [true, "initializing", "running", ["installing:done", "starting:done", "initializing:current", "listing_tools:pending"]],
+    [
+      true,
+      null,
+      "running",
+      ["installing:current", "starting:pending", "initializing:pending", "listing_tools:pending"],
+    ],
+    [
+      true,
+      "initializing",
+      "running",
+      ["installing:done", "starting:done", "initializing:current", "listing_tools:pending"],
+    ],
     [true, "starting", "down", ["installing:done", "starting:failed", "initializing:pending", "listing_tools:pending"]],
     [true, null, "down", ["installing:failed", "starting:pending", "initializing:pending", "listing_tools:pending"]],
     [true, "installing", "up", ["installing:done", "starting:done", "initializing:done", "listing_tools:done"]],

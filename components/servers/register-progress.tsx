@@ -34,7 +34,8 @@ export function RegisterProgress({
         throw err;
       }
     },
-    refetchInterval: (q) => (outcomeOf(latest(q.state.data, answer)?.server, requestDone) === "running" ? POLL_MS : false),
+    refetchInterval: (q) =>
+      outcomeOf(latest(q.state.data, answer)?.server, requestDone) === "running" ? POLL_MS : false,
   });
   const current = latest(polled.data, answer);
   const outcome = outcomeOf(current?.server, requestDone);
@@ -72,7 +73,7 @@ export function RegisterProgress({
  * follows a server the gateway still brings up after answering.
  */
 function latest(polled: TServerWithTools | null | undefined, answer: TServerWithTools | undefined) {
-  if (answer && (answer.server.phase === null && answer.server.status !== "CONNECTING")) return answer;
+  if (answer && answer.server.phase === null && answer.server.status !== "CONNECTING") return answer;
   return polled ?? answer;
 }
 
@@ -86,8 +87,16 @@ const MARK: Record<Step["state"], { icon: string; text: string; className: strin
 function StepRow({ step }: { step: Step }) {
   const mark = MARK[step.state];
   return (
-    <li className="flex items-center gap-3 text-sm" data-testid="register-step" data-phase={step.phase} data-state={step.state}>
-      <span aria-hidden className={`flex h-6 w-6 shrink-0 items-center justify-center rounded-full text-xs font-semibold ${mark.className}`}>
+    <li
+      className="flex items-center gap-3 text-sm"
+      data-testid="register-step"
+      data-phase={step.phase}
+      data-state={step.state}
+    >
+      <span
+        aria-hidden
+        className={`flex h-6 w-6 shrink-0 items-center justify-center rounded-full text-xs font-semibold ${mark.className}`}
+      >
         {step.state === "current" ? (
           <span className="h-3 w-3 animate-spin rounded-full border-2 border-indigo-600 border-t-transparent motion-reduce:animate-none" />
         ) : (
@@ -103,14 +112,21 @@ function StepRow({ step }: { step: Step }) {
 function FoundTools({ data: { server, tools } }: { data: TServerWithTools }) {
   const live = tools.filter((t) => !t.removed);
   return (
-    <section aria-label="Tools found" data-testid="registered-tools" className="rounded-md bg-emerald-50 p-3 ring-1 ring-emerald-200 ring-inset">
+    <section
+      aria-label="Tools found"
+      data-testid="registered-tools"
+      className="rounded-md bg-emerald-50 p-3 ring-1 ring-emerald-200 ring-inset"
+    >
       <p role="status" className="text-sm font-medium text-emerald-900">
         {server.name} is connected: {live.length} tool{live.length === 1 ? "" : "s"} found.
       </p>
       {live.length > 0 && (
         <ul className="mt-2 flex flex-wrap gap-1.5">
           {live.map((t) => (
-            <li key={t.name} className="rounded bg-white px-1.5 py-0.5 font-mono text-xs text-slate-700 ring-1 ring-slate-200 ring-inset">
+            <li
+              key={t.name}
+              className="rounded bg-white px-1.5 py-0.5 font-mono text-xs text-slate-700 ring-1 ring-slate-200 ring-inset"
+            >
               {t.tool}
             </li>
           ))}
@@ -127,7 +143,10 @@ function Failure({ server }: { server: TServer }) {
         {server.name} is registered but could not connect. The gateway keeps retrying.
       </p>
       {server.lastError && (
-        <pre className="mt-2 max-h-40 overflow-auto font-mono text-xs whitespace-pre-wrap break-words text-red-900" data-testid="register-error">
+        <pre
+          className="mt-2 max-h-40 overflow-auto font-mono text-xs whitespace-pre-wrap break-words text-red-900"
+          data-testid="register-error"
+        >
           {server.lastError}
         </pre>
       )}
