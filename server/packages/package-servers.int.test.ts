@@ -139,6 +139,7 @@ describe("npm package servers", () => {
       expect(err?.issues?.map((i) => i.path.join(".")), JSON.stringify(patch)).toContain(where);
     }
     expect(await codeOf(gw().registry.register(env.admin, memory("refused", "^99.0.0")))).toBe("package_not_found");
+    expect(await codeOf(gw().registry.register(env.admin, memory("refused", "latest", { isolation: { profile: "docker", image: "node:22" } })))).toBe("validation_failed");
     expect(await codeOf(gw().registry.register(env.admin, { ...memory("refused", "latest"), package: { name: "@portcullis-test/no-such-package-7d2f" } }))).toBe("package_not_found");
     expect(await codeOf(gw().registry.register(env.admin, { ...memory("refused", "latest"), transport: "pypi", package: { name: "mcp-server-time" } }))).toBe("package_tool_missing");
     expect(await db.upstreamServer.count({ where: { slug: "refused" } })).toBe(0);
@@ -183,18 +184,24 @@ describe("npm package servers", () => {
     }
   });
 
-  it("reports each phase of a start: starting, initializing, listing tools, then none", async () => {
+  it("reports each phase of a start: starting, initializing, listing tools, then none; a call's reconnect ends its own", async () => {
     const logger = createLogger("silent");
     const installer = createPackageInstaller({ dir: packagesDir(), npmRegistry: "http://127.0.0.1:9", installTimeoutMs: 10_000, installMaxBytes: 1e9, lock: (_k, fn) => fn(), logger });
     const launcher = createLauncher({ support: detectSandboxSupport, resolveSecrets: (m) => Promise.resolve(m), dataDir, uidBase: 200_000, sampleMs: 500, hidePaths: [], logger, packages: installer });
     const phases: (string | null)[] = [];
-    const pool = createUpstreamPool(logger, { onPhase: (_spec, phase) => phases.push(phase) }, {}, { launcher });
+    // No reconnect of its own within the test: the call below reconnects.
+    const pool = createUpstreamPool(logger, { onPhase: (_spec, phase) => phases.push(phase) }, { reconnectDelayMs: 600_000, maxReconnectDelayMs: 600_000 }, { launcher });
     try {
       const { server } = await gw().registry.get("memory");
       const launch = { transport: "NPM" as const, package: { name: PKG, version: OLD, integrity: server.package?.integrity ?? null, bin: null }, args: [], env: {}, isolation: ZIsolation.parse({ profile: "none" }) };
       const defs = await pool.start({ serverId: server.id, slug: "memory", role: "active", launch, maxConcurrency: 1 });
       expect(defs.tools.length).toBeGreaterThan(0);
       expect(phases).toEqual(["starting", "initializing", "listing_tools", null]);
+      process.kill(pool.status(server.id)!.pid!, "SIGKILL");
+      await waitUntil("the pool to see the process gone", () => pool.status(server.id)?.status === "DOWN");
+      const result = await pool.callTool(server.id, "active", { name: "read_graph", arguments: {} }, { signal: AbortSignal.timeout(30_000), timeoutMs: 30_000, retryable: false });
+      expect(result.isError ?? false).toBe(false);
+      expect(phases.slice(4)).toEqual(["starting", "initializing", null]);
     } finally {
       await pool.close();
       await launcher.close();

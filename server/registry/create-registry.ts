@@ -317,6 +317,13 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
     await secrets.assertKnown(all);
   }
 
+  /** A package runs on the host's node from a host directory: in bubblewrap or unsandboxed, not in an image. */
+  function assertPackageProfile(isolation: Pick<TIsolation, "profile">) {
+    if (isolation.profile === "docker") {
+      throw new GatewayError("validation_failed", "Package servers run under the bwrap profile or none; for Docker, build an image with the package and register it as a stdio server.", [{ path: "isolation.profile", message: "bwrap or none" }]);
+    }
+  }
+
   function requirePackages(): PackageInstaller {
     if (!packages) throw new GatewayError("package_tool_missing", "This gateway process has no package installer.");
     return packages;
@@ -418,7 +425,9 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
       }
       const stdio = data.transport === "stdio";
       const pkg = data.transport === "npm" || data.transport === "pypi" ? data.package : undefined;
+      if (pkg && data.isolation) assertPackageProfile(data.isolation);
       const isolation = stdio || pkg ? await isolationFor(data.isolation) : undefined;
+      if (pkg && isolation) assertPackageProfile(isolation); // the host's default
       await checkSecretRefs([data.env, data.headers], data.taskCredentials);
       // The range is resolved once, here: the server runs that exact version until an admin upgrades it.
       const resolved = pkg ? await requirePackages().resolve(data.transport as "npm", pkg.name, pkg.version) : undefined;
@@ -511,6 +520,7 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
       if (isPkg && (patch.command !== undefined || patch.url !== undefined || patch.headers !== undefined)) {
         throw new GatewayError("validation_failed", "A package server runs its package: change its version through package/upgrade, not command or url.");
       }
+      if (isPkg && patch.isolation) assertPackageProfile(patch.isolation);
       const isolation = patch.isolation ? await isolationFor(patch.isolation) : undefined;
       await checkSecretRefs([patch.env, patch.headers], patch.taskCredentials);
       // This process's pool follows this change itself (see ensurePool).

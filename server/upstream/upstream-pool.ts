@@ -110,6 +110,8 @@ type Entry = {
   usage?: Usage | undefined;
   limitHits: number;
   lastLimit?: LimitHit | undefined;
+  /** The step a connect has reached, as last reported (null: none under way). */
+  phase?: ConnectPhase | null | undefined;
   /** Holds the circuit open while the process is over its breaker threshold. */
   thresholdHold?: { dispose(): void } | undefined;
 };
@@ -176,13 +178,26 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
 
   const connectTimeout = (e: Entry) => e.spec.connectTimeoutMs ?? opts.connectTimeoutMs;
 
+  function reportPhase(e: Entry, phase: ConnectPhase | null) {
+    if (e.removed || e.phase === phase) return;
+    e.phase = phase;
+    events.onPhase?.(e.spec, phase);
+  }
+
+  /** A connect for a request (no listing follows): its phase ends with it, unless a listing has begun. */
+  async function connectForUse(e: Entry): Promise<ConnectedUpstream> {
+    const conn = await connect(e);
+    if (e.phase !== "listing_tools") reportPhase(e, null);
+    return conn;
+  }
+
   /** The first listing after a connect: its phase is reported, and ends (null) however it ends. */
   async function listDefinitions(e: Entry, conn: ConnectedUpstream): Promise<UpstreamDefinitions> {
-    if (!e.removed) events.onPhase?.(e.spec, "listing_tools");
+    reportPhase(e, "listing_tools");
     try {
       return await discoverDefinitions(conn.client, connectTimeout(e));
     } finally {
-      if (!e.removed) events.onPhase?.(e.spec, null);
+      reportPhase(e, null);
     }
   }
 
@@ -221,7 +236,7 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
               if (!e.removed) events.onLimit?.(e.spec, hit);
             },
             onSample: (u) => onSample(e, u),
-            onPhase: (phase) => !e.removed && events.onPhase?.(e.spec, phase),
+            onPhase: (phase) => reportPhase(e, phase),
             onPackage: (info) => !e.removed && events.onPackage?.(e.spec, info),
           },
           { timeoutMs: connectTimeout(e), launcher: deps.launcher, key: { serverId: e.spec.serverId, slug: e.spec.slug, role: e.spec.role } },
@@ -241,7 +256,7 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         e.stderr.end(message);
-        if (!e.removed) events.onPhase?.(e.spec, null);
+        reportPhase(e, null);
         setStatus(e, "DOWN", { lastError: failure(e, message) });
         throw new UpstreamUnavailableError(message, { cause: err });
       } finally {
@@ -383,7 +398,7 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
       const launch = e.spec.launch;
       const attempt = async () => {
         if (launch.transport === "STDIO" && launch.taskCredentials) return callInOwnProcess(e, launch, params, o);
-        const conn = await connect(e);
+        const conn = await connectForUse(e);
         return conn.client
           .request({ method: "tools/call", params }, CallToolResultSchema, {
             signal: o.signal,
@@ -409,7 +424,7 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
     async request<T>(serverId: string, role: Role, fn: (conn: ConnectedUpstream) => Promise<T>, signal?: AbortSignal): Promise<T> {
       const e = entries.get(key(serverId, role));
       if (!e) throw new UpstreamUnavailableError("the server is not connected");
-      return wrap(e.bulkhead, e.breaker).execute(async () => fn(await connect(e)), signal);
+      return wrap(e.bulkhead, e.breaker).execute(async () => fn(await connectForUse(e)), signal);
     },
     /**
      * Runs `fn` (a request over a connection of the caller's own, e.g. a transparent session's) under this
