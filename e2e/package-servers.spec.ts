@@ -219,6 +219,13 @@ for (const { name: width, viewport } of WIDTHS) {
       expect(api.server.package?.integrity).toBeTruthy();
       await expect(card.getByTestId("package-integrity")).toHaveAttribute("title", api.server.package?.integrity ?? "");
       await expect(page.getByTestId("tool-row")).toHaveCount(api.tools.length);
+
+      // Installed from "latest" just now: checking for updates finds it is the newest, and offers no upgrade.
+      await card.getByRole("button", { name: "Check for updates" }).click();
+      await expect(card.getByTestId("package-latest")).toHaveText(
+        `Up to date: ${api.server.package?.version ?? ""} is the newest in latest`,
+      );
+      await expect(card.getByRole("button", { name: /^Upgrade to/ })).toHaveCount(0);
     });
 
     test("the upgrade action shows current → latest and starts the latest as a canary with its tool diff", async ({

@@ -112,11 +112,18 @@ export function PackageUpgrade({ server }: { server: TServer }) {
       ) : (
         <div className="flex flex-wrap items-center gap-3">
           <p role="status" className="text-sm text-slate-700" data-testid="package-latest">
-            <span className="font-mono">{found.current ?? "not installed"}</span> →{" "}
-            <span className="font-mono font-semibold">{found.latest}</span>{" "}
-            <span className="text-slate-500">
-              {newer ? `(newest in ${found.range})` : `is the newest in ${found.range}`}
-            </span>
+            {newer ? (
+              <>
+                <span className="font-mono">{found.current ?? "not installed"}</span> →{" "}
+                <span className="font-mono font-semibold">{found.latest}</span>{" "}
+                <span className="text-slate-500">(newest in {found.range})</span>
+              </>
+            ) : (
+              <>
+                Up to date: <span className="font-mono">{found.latest}</span>{" "}
+                <span className="text-slate-500">is the newest in {found.range}</span>
+              </>
+            )}
           </p>
           {newer ? (
             <button
