@@ -98,9 +98,15 @@ for (const { name: width, viewport } of WIDTHS) {
       // Nothing scrolls sideways.
       expect(await body.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
 
-      // A package server is started by the gateway too: it has the sandbox; a URL server does not.
+      await expect(isolation.locator('option[value="docker"]')).not.toContainText("package servers");
+      // A package server is started by the gateway too: it has the sandbox (not Docker: it runs from a host
+      // directory); a URL server does not.
       await dialog.getByRole("radio", { name: /^Package/ }).check();
       await expect(advanced.getByTestId("isolation-fields")).toBeVisible();
+      await expect(isolation.locator('option[value="docker"]')).toBeDisabled();
+      await expect(isolation.locator('option[value="docker"]')).toContainText(
+        "unavailable: package servers run from a host directory",
+      );
       await dialog.getByLabel("Streamable HTTP").check();
       await expect(advanced.getByTestId("isolation-fields")).toHaveCount(0);
       await expect(advanced.getByLabel("Connect timeout (ms) (optional)")).toBeVisible();

@@ -5,13 +5,14 @@
 import { useState } from "react";
 import type { ApiErrorDetail } from "@/components/api-client";
 import { hint, input, label } from "@/components/ui";
-import { IsolationFields, type IsolationDraft } from "./isolation-fields";
+import { IsolationFields, PACKAGE_REFUSED_PROFILES, type IsolationDraft } from "./isolation-fields";
 
 const optional = <span className="font-normal text-slate-500">(optional)</span>;
 
 export function AdvancedFields({
   idPrefix,
   launched,
+  packaged,
   isolation,
   onIsolation,
   isolationErrors,
@@ -20,6 +21,7 @@ export function AdvancedFields({
   idPrefix: string;
   /** Whether the gateway starts the server's process (stdio, package): only then is there a sandbox. */
   launched: boolean;
+  packaged: boolean;
   isolation: IsolationDraft;
   onIsolation: (next: IsolationDraft) => void;
   isolationErrors: readonly ApiErrorDetail[];
@@ -71,7 +73,13 @@ export function AdvancedFields({
           />
         </div>
         {launched && (
-          <IsolationFields idPrefix={idPrefix} draft={isolation} onChange={onIsolation} errors={isolationErrors} />
+          <IsolationFields
+            idPrefix={idPrefix}
+            draft={isolation}
+            onChange={onIsolation}
+            errors={isolationErrors}
+            refused={packaged ? PACKAGE_REFUSED_PROFILES : {}}
+          />
         )}
       </div>
     </details>

@@ -172,6 +172,7 @@ export function RegisterServerForm({
       <AdvancedFields
         idPrefix="server"
         launched={transport === "stdio" || transport === "package"}
+        packaged={transport === "package"}
         isolation={isolation}
         onIsolation={setIsolation}
         isolationErrors={isolationErrors(error)}
