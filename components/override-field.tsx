@@ -17,6 +17,7 @@ export function OverrideField({
   placeholder,
   hint: hintText,
   disabled,
+  required = false,
   onSave,
 }: {
   id: string;
@@ -30,6 +31,8 @@ export function OverrideField({
   placeholder: string;
   hint: string;
   disabled: boolean;
+  /** A value with no "inherit": empty cannot be saved. */
+  required?: boolean;
   onSave: (v: number | null) => void;
 }) {
   const [text, setText] = useState(value === null ? "" : String(value));
@@ -56,6 +59,7 @@ export function OverrideField({
           onChange={(e) => setText(e.target.value)}
           placeholder={placeholder}
           disabled={disabled}
+          required={required}
           className={input}
           aria-describedby={`${id}-hint`}
         />

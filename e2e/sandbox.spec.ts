@@ -82,7 +82,9 @@ test("an admin registers a stdio server, which runs in the host's default sandbo
     .getByLabel("Environment (KEY=VALUE lines)")
     .fill(`MEMORY_FILE_PATH=${test.info().outputPath("m.jsonl")}`);
 
-  // The host's default is preselected; a profile this host cannot run is offered disabled, with the reason.
+  // The sandbox is under Advanced. The host's default is preselected; a profile this host cannot run is offered
+  // disabled, with the reason.
+  await dialog.locator("summary", { hasText: "Advanced" }).click();
   const profile = dialog.getByLabel("Sandbox profile");
   await expect(profile).toHaveValue("bwrap");
   for (const p of support.profiles) {
@@ -109,6 +111,8 @@ test("an admin registers a stdio server, which runs in the host's default sandbo
 
   await dialog.getByRole("button", { name: "Register server" }).click();
   registered.push(slug);
+  await expect(dialog.getByTestId("register-progress")).toHaveAttribute("data-outcome", "up");
+  await dialog.getByRole("button", { name: "Done" }).click();
   await expect(dialog).toBeHidden();
 
   const server = await getServer(page.request, slug);

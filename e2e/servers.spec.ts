@@ -77,11 +77,22 @@ test("an admin registers the memory server and sees its tools", async ({ page })
   await dialog
     .getByLabel("Environment (KEY=VALUE lines)")
     .fill(`MEMORY_FILE_PATH=${test.info().outputPath("memory.jsonl")}`);
-  // The file lives under test-results, which a sandbox cannot write: this server runs unsandboxed.
+  // The file lives under test-results, which a sandbox cannot write: this server runs unsandboxed. The sandbox
+  // is under Advanced, closed at first.
+  await expect(dialog.getByLabel("Sandbox profile")).toBeHidden();
+  await dialog.locator("summary", { hasText: "Advanced" }).click();
   await dialog.getByLabel("Sandbox profile").selectOption("none");
   await dialog.getByRole("button", { name: "Register server" }).click();
   registered.push(slug);
 
+  // The dialog follows the steps, then lists the tools it found.
+  const progress = dialog.getByTestId("register-progress");
+  await expect(progress).toHaveAttribute("data-outcome", "up");
+  await expect(progress.getByTestId("register-step")).toHaveCount(3);
+  for (const step of await progress.getByTestId("register-step").all())
+    await expect(step).toHaveAttribute("data-state", "done");
+  await expect(dialog.getByTestId("registered-tools")).toContainText("create_entities");
+  await dialog.getByRole("button", { name: "Done" }).click();
   await expect(dialog).toBeHidden();
   const api = (await (await page.request.get(`/api/v1/servers/${slug}`)).json()) as ServerWithTools;
   const toolCount = api.tools.length;
@@ -266,6 +277,14 @@ test("a server that cannot start shows DOWN with its error", async ({ page }) =>
   await dialog.getByLabel("Command", { exact: true }).fill("/nonexistent/portcullis-e2e-server");
   await dialog.getByRole("button", { name: "Register server" }).click();
   registered.push(slug);
+
+  // The dialog says which step failed and why; the first step of a command is starting it.
+  const progress = dialog.getByTestId("register-progress");
+  await expect(progress).toHaveAttribute("data-outcome", "down");
+  await expect(progress.locator('[data-testid="register-step"][data-state="failed"]')).toHaveCount(1);
+  await expect(dialog.getByTestId("register-error")).toContainText("ENOENT");
+  await dialog.getByRole("button", { name: "Done" }).click();
+  await expect(dialog).toBeHidden();
 
   const toast = page.locator("[data-sonner-toast]").filter({ hasText: `Registered ${name}, but it could not connect` });
   await expect(toast).toContainText("ENOENT");

@@ -55,7 +55,6 @@ export function ConnectAgentDialog({ open, onClose }: { open: boolean; onClose: 
         open={open}
         onClose={close}
         title="Your agent is connected"
-        stickyFooter
         description={
           created.callbackSecret
             ? "Copy the token and the signing secret now: this is the only time they are shown. Anyone holding the token can act as this agent until it expires or you revoke it."
@@ -77,7 +76,6 @@ export function ConnectAgentDialog({ open, onClose }: { open: boolean; onClose: 
       open={open}
       onClose={close}
       title="Connect an agent"
-      stickyFooter
       description="The agent gets a session token that can use only the tools and paths you pick, and only those you hold yourself."
       footer={
         <>

@@ -8,16 +8,28 @@ import { notifySuccess } from "@/components/notify";
 import { buttonDangerQuiet, buttonPrimary, card, hint, input, label } from "@/components/ui";
 import type { TServer } from "@/lib/schemas";
 import { FormProblems, LaunchFields, readLaunch } from "./launch-fields";
+import { PackageUpgrade } from "./package-card";
 import { listVersions, versionsKey } from "./queries";
 import { useUpdateServer } from "./server-mutations";
 import { VersionDiff } from "./version-diff";
 
 export function CanaryPanel({ server }: { server: TServer }) {
-  return server.canaryVersion ? (
-    <RunningCanary key={server.canaryVersion} server={server} />
-  ) : (
-    <StartCanary server={server} />
-  );
+  if (server.canaryVersion) return <RunningCanary key={server.canaryVersion} server={server} />;
+  // A package server's new version is a new release of its package, started by the upgrade action.
+  if (server.package)
+    return (
+      <section aria-labelledby="start-canary-heading" className={`${card} p-5`}>
+        <h3 id="start-canary-heading" className="text-base font-semibold text-slate-900">
+          Upgrade as a canary
+        </h3>
+        <p className="mt-1 text-sm text-slate-600">
+          A newer release of the package installs beside v{server.activeVersion ?? "—"} and runs as a canary for a share
+          of sessions, with its tool changes shown here; then promote it or roll it back.
+        </p>
+        <PackageUpgrade server={server} />
+      </section>
+    );
+  return <StartCanary server={server} />;
 }
 
 function RunningCanary({ server }: { server: TServer }) {

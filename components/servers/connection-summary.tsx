@@ -1,7 +1,7 @@
 import { formatDateTime } from "@/components/format";
 import { card } from "@/components/ui";
 import type { TServer } from "@/lib/schemas";
-import { formatLatency, formatMs, launchSummary } from "./format";
+import { formatLatency, formatMs, launchSummary, startsProcess } from "./format";
 import { serverState } from "@/lib/server-state";
 
 export function RecentError({ server }: { server: TServer }) {
@@ -21,16 +21,20 @@ export function RecentError({ server }: { server: TServer }) {
 }
 
 export function ConnectionSummary({ server: s }: { server: TServer }) {
-  const secrets = s.transport === "stdio" ? s.envKeys : s.headerKeys;
+  const launched = startsProcess(s.transport);
+  const secrets = launched ? s.envKeys : s.headerKeys;
   return (
     <section aria-label="Connection" className={`${card} p-5`}>
       <dl className="grid grid-cols-2 gap-x-6 gap-y-4 text-sm sm:grid-cols-[repeat(auto-fill,minmax(11rem,1fr))]">
-        <div className="col-span-full">
-          <dt className="text-slate-500">{s.transport === "stdio" ? "Command" : "URL"}</dt>
-          <dd className="mt-1 font-mono text-xs break-all text-slate-900">{launchSummary(s) || "—"}</dd>
-        </div>
+        {/* A package server's launch is its package, shown in its own card. */}
+        {!s.package && (
+          <div className="col-span-full">
+            <dt className="text-slate-500">{launched ? "Command" : "URL"}</dt>
+            <dd className="mt-1 font-mono text-xs break-all text-slate-900">{launchSummary(s) || "—"}</dd>
+          </div>
+        )}
         <div>
-          <dt className="text-slate-500">{s.transport === "stdio" ? "Environment" : "Headers"}</dt>
+          <dt className="text-slate-500">{launched ? "Environment" : "Headers"}</dt>
           <dd className="mt-1 font-mono text-xs break-all text-slate-900">
             {secrets.length ? secrets.join(", ") : "—"}
           </dd>
@@ -41,6 +45,12 @@ export function ConnectionSummary({ server: s }: { server: TServer }) {
             <dd className="mt-1 font-mono text-xs break-all text-slate-900">{s.cwd ?? "—"}</dd>
           </div>
         )}
+        <div>
+          <dt className="text-slate-500">Connect timeout</dt>
+          <dd className="mt-1 text-slate-900" data-testid="server-connect-timeout">
+            {formatMs(s.connectTimeoutMs)}
+          </dd>
+        </div>
         <div>
           <dt className="text-slate-500">Call timeout · concurrency</dt>
           <dd className="mt-1 text-slate-900">

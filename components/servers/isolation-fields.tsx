@@ -32,6 +32,11 @@ const LIMITS: readonly { key: Limit; label: string; min: number; max: number; hi
   },
 ];
 
+/** A package server runs the host's Node or uv from a host directory, which an image does not have. */
+export const PACKAGE_REFUSED_PROFILES: Partial<Record<TIsolationProfile, string>> = {
+  docker: "package servers run from a host directory",
+};
+
 export type IsolationDraft = {
   /** null: not chosen yet, so the host's default applies (preselected once GET /api/v1/sandbox answers). */
   profile: TIsolationProfile | null;
@@ -103,12 +108,15 @@ export function IsolationFields({
   onChange,
   errors = [],
   disabled = false,
+  refused = {},
 }: {
   idPrefix: string;
   draft: IsolationDraft;
   onChange: (next: IsolationDraft) => void;
   errors?: readonly ApiErrorDetail[];
   disabled?: boolean;
+  /** Profiles this kind of server cannot run in, with why (offered disabled, like one the host lacks). */
+  refused?: Partial<Record<TIsolationProfile, string>>;
 }) {
   const support = useSandboxSupport();
   const id = (name: string) => `${idPrefix}-isolation-${name}`;
@@ -149,10 +157,10 @@ export function IsolationFields({
           )}
           {PROFILE_ORDER.map((p) => {
             const s = support.data?.profiles.find((x) => x.profile === p);
-            const off = s !== undefined && !s.available;
+            const why = refused[p] ?? (s !== undefined && !s.available ? s.detail : undefined);
             return (
-              <option key={p} value={p} disabled={off && p !== draft.profile}>
-                {`${PROFILE_LABEL[p]}${off ? ` — unavailable: ${s.detail}` : ""}${p === support.data?.defaultProfile ? " (default)" : ""}`}
+              <option key={p} value={p} disabled={why !== undefined && p !== draft.profile}>
+                {`${PROFILE_LABEL[p]}${why !== undefined ? ` — unavailable: ${why}` : ""}${p === support.data?.defaultProfile ? " (default)" : ""}`}
               </option>
             );
           })}

@@ -6,12 +6,19 @@ import { notifySuccess } from "@/components/notify";
 import { buttonPrimary, card } from "@/components/ui";
 import type { TServer } from "@/lib/schemas";
 import { PROFILE_LABEL } from "./isolation-badge";
-import { IsolationFields, isolationDraft, isolationErrors, readIsolation } from "./isolation-fields";
+import {
+  IsolationFields,
+  PACKAGE_REFUSED_PROFILES,
+  isolationDraft,
+  isolationErrors,
+  readIsolation,
+} from "./isolation-fields";
 import { useSandboxSupport } from "./sandbox-queries";
 import { useUpdateServer } from "./server-mutations";
+import { startsProcess } from "./format";
 
 export function IsolationSettings({ server }: { server: TServer }) {
-  if (server.transport !== "stdio") return null;
+  if (!startsProcess(server.transport)) return null;
   // Starts over from the saved settings whenever they change (after a save, or another admin's).
   return <IsolationForm key={JSON.stringify(server.isolation)} server={server} />;
 }
@@ -55,6 +62,7 @@ function IsolationForm({ server }: { server: TServer }) {
           onChange={setDraft}
           errors={isolationErrors(mutation.error)}
           disabled={mutation.isPending}
+          refused={server.package ? PACKAGE_REFUSED_PROFILES : {}}
         />
         <button type="submit" className={buttonPrimary} disabled={mutation.isPending || !next || unchanged}>
           {mutation.isPending ? "Saving…" : "Save isolation"}

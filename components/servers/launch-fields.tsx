@@ -28,12 +28,15 @@ export function LaunchFields({
   idPrefix,
   defaults = {},
   keptSecrets,
+  commandNote,
 }: {
   transport: Transport;
   idPrefix: string;
   defaults?: LaunchDefaults;
   /** When set, empty environment/headers keep the current values, whose names are listed. */
   keptSecrets?: readonly string[];
+  /** Shown right under the command (what the command was recognised as). */
+  commandNote?: React.ReactNode;
 }) {
   const id = (name: string) => `${idPrefix}-${name}`;
   const keepHint = keptSecrets
@@ -95,6 +98,7 @@ export function LaunchFields({
           The program the gateway starts; it speaks MCP on stdin and stdout. An absolute path is safest.
         </p>
       </div>
+      {commandNote}
       <div>
         <label htmlFor={id("args")} className={label}>
           Arguments <span className="font-normal text-slate-500">(one per line)</span>

@@ -10,6 +10,7 @@ import type { TServer } from "@/lib/schemas";
 import { IsolationBadge } from "./isolation-badge";
 import { getServer, serverKey } from "./queries";
 import { useSandboxSupport } from "./sandbox-queries";
+import { startsProcess } from "./format";
 
 export const PROCESS_REFRESH_MS = 5_000;
 
@@ -21,7 +22,7 @@ export function ProcessCard({ server: initial }: { server: TServer }) {
   });
   const support = useSandboxSupport();
   const server = query.data?.server ?? initial;
-  if (server.transport !== "stdio") return null;
+  if (!startsProcess(server.transport)) return null;
   const { process: stats, isolation } = server;
 
   return (

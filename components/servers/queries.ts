@@ -6,6 +6,9 @@ import { apiFetch } from "@/components/api-client";
 import type { TServerLogs } from "@/lib/server-logs-schemas";
 import type {
   TCreateServer,
+  TPackageLatest,
+  TPackageUpgrade,
+  TPackageUpgraded,
   TServer,
   TServerOfferings,
   TServerWithTools,
@@ -105,3 +108,10 @@ export const getLogs = (slug: string, signal?: AbortSignal) =>
   apiFetch<TServerLogs>(`${serverPath(slug)}/logs`, { signal });
 /** The logs tab follows the process live: a new stderr line shows within this. */
 export const LOGS_POLL_MS = 2_000;
+
+/** What the package's range resolves to now, beside what is installed. */
+export const getPackageLatest = (slug: string, signal?: AbortSignal) =>
+  apiFetch<TPackageLatest>(`${serverPath(slug)}/package/latest`, { signal });
+/** Installs the version beside the current one and starts it as a canary. */
+export const upgradePackage = (slug: string, body: TPackageUpgrade) =>
+  apiFetch<TPackageUpgraded>(`${serverPath(slug)}/package/upgrade`, { method: "POST", body });

@@ -12,6 +12,7 @@ import { Breadcrumbs } from "./breadcrumbs";
 import { CanaryPanel } from "./canary-panel";
 import { IsolationBadge } from "./isolation-badge";
 import { ConnectionSummary, RecentError } from "./connection-summary";
+import { PackageCard } from "./package-card";
 import { ProcessCard } from "./process-stats";
 import { getServer, pollInterval, serverKey, shareHealth, type TServerWithTools } from "./queries";
 import { ServerActions } from "./server-actions";
@@ -20,6 +21,7 @@ import { ServerOfferings } from "./server-offerings";
 import { ServerSettings } from "./server-settings";
 import { ServerTools } from "./server-tools";
 import { ServerVersions } from "./server-versions";
+import { PHASE_LABEL } from "./register-phases";
 import { StatusBadge } from "./status-badge";
 import { TRANSPORT_LABEL } from "./transport-picker";
 import { VersionLabel } from "./version-label";
@@ -77,6 +79,11 @@ function ServerPage({ data: { server, tools } }: { data: TServerWithTools }) {
         description={
           <span className="flex flex-wrap items-center gap-x-3 gap-y-1.5">
             <StatusBadge status={server.status} lastError={server.lastError} />
+            {server.phase && (
+              <span className="text-sky-700" role="status" data-testid="server-phase">
+                {PHASE_LABEL[server.phase]}…
+              </span>
+            )}
             <span className="font-mono text-slate-700">{server.slug}</span>
             <span>{TRANSPORT_LABEL[server.transport]}</span>
             <IsolationBadge isolation={server.isolation} />
@@ -87,6 +94,7 @@ function ServerPage({ data: { server, tools } }: { data: TServerWithTools }) {
       />
       {server.lastError && <RecentError server={server} />}
       <ConnectionSummary server={server} />
+      <PackageCard server={server} />
       <ProcessCard server={server} />
       <div className="mt-6">
         <Tabs

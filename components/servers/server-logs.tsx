@@ -8,6 +8,7 @@ import { card, input } from "@/components/ui";
 import type { TServer } from "@/lib/schemas";
 import type { TStderrProcess } from "@/lib/server-logs-schemas";
 import { getLogs, LOGS_POLL_MS, logsKey } from "./queries";
+import { startsProcess } from "./format";
 
 /**
  * The server's stderr: the process running now and the last one that exited, then the processes of transparent
@@ -20,7 +21,7 @@ export function ServerLogs({ server }: { server: TServer }) {
     queryFn: ({ signal }) => getLogs(server.slug, signal),
     refetchInterval: LOGS_POLL_MS,
   });
-  if (server.transport !== "stdio")
+  if (!startsProcess(server.transport))
     return <p className="text-sm text-slate-600">An HTTP server runs elsewhere: its logs are where it runs.</p>;
   if (query.isPending) return <Loading what="the logs" />;
   if (query.isError) return <LoadFailed what="the logs" error={query.error} retry={query.refetch} />;

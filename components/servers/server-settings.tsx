@@ -1,10 +1,11 @@
 "use client";
-// Settings of a server that are not about how it is launched: its rate limit (the default of its tools), and for
-// stdio servers its sandbox and per-task credentials.
+// Settings of a server that are not about how it is launched: its rate limit (the default of its tools), how long
+// a connect may take, and for servers the gateway starts their sandbox (and for stdio ones per-task credentials).
 import { notifySuccess } from "@/components/notify";
 import { OverrideField } from "@/components/override-field";
 import { card } from "@/components/ui";
 import type { TServer } from "@/lib/schemas";
+import { formatMs } from "./format";
 import { IsolationSettings } from "./isolation-settings";
 import { useUpdateServer } from "./server-mutations";
 import { TaskCredentialsSection } from "./task-credentials-fields";
@@ -47,6 +48,29 @@ function LimitSettings({ server }: { server: TServer }) {
                     ? `${server.name} uses the gateway's rate limit`
                     : `Each tool of ${server.name} takes at most ${res.server.rateLimitPerMinute} calls a minute`,
                 ),
+            })
+          }
+        />
+      </div>
+      <div className="mt-4">
+        <OverrideField
+          key={server.connectTimeoutMs}
+          id="server-connect-timeout"
+          title="Connect timeout (ms)"
+          what="connect timeout"
+          value={server.connectTimeoutMs}
+          min={1000}
+          max={600000}
+          placeholder="15000"
+          hint="How long starting the server and its MCP handshake may take before the attempt fails (default 15000); it applies from the next connect. A package's install has its own allowance."
+          disabled={mutation.isPending}
+          required
+          onSave={(connectTimeoutMs) =>
+            connectTimeoutMs !== null &&
+            mutation.mutate({
+              patch: { connectTimeoutMs },
+              done: (res) =>
+                notifySuccess(`${server.name} may take ${formatMs(res.server.connectTimeoutMs)} to connect`),
             })
           }
         />

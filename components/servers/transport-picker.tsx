@@ -2,20 +2,35 @@
 import type { TServer } from "@/lib/schemas";
 
 export type Transport = TServer["transport"];
+/** What "Register a server" asks for: one "Package" choice covers both package ecosystems. */
+export type TransportChoice = "stdio" | "http" | "sse" | "package";
 
-export const TRANSPORT_LABEL: Record<Transport, string> = { stdio: "stdio", http: "HTTP", sse: "SSE", npm: "npm", pypi: "PyPI" };
+export const TRANSPORT_LABEL: Record<Transport, string> = {
+  stdio: "stdio",
+  http: "HTTP",
+  sse: "SSE",
+  npm: "npm package",
+  pypi: "PyPI package",
+};
 
-const OPTIONS: { value: Transport; title: string; text: string }[] = [
+const OPTIONS: { value: TransportChoice; title: string; text: string }[] = [
   { value: "stdio", title: "stdio", text: "A program the gateway starts" },
+  { value: "package", title: "Package", text: "From npm or PyPI, installed once" },
   { value: "http", title: "Streamable HTTP", text: "A URL, MCP over HTTP" },
   { value: "sse", title: "SSE", text: "A URL, the older HTTP+SSE" },
 ];
 
-export function TransportPicker({ value, onChange }: { value: Transport; onChange: (t: Transport) => void }) {
+export function TransportPicker({
+  value,
+  onChange,
+}: {
+  value: TransportChoice;
+  onChange: (t: TransportChoice) => void;
+}) {
   return (
     <fieldset>
       <legend className="text-sm font-medium text-slate-700">Transport</legend>
-      <div className="mt-1 grid gap-2 sm:grid-cols-3">
+      <div className="mt-1 grid grid-cols-2 gap-2">
         {OPTIONS.map((o) => (
           <label
             key={o.value}
