@@ -1,6 +1,6 @@
 // Audit search on real PostgreSQL: every filter, both sorts and keyset paging, the text filter, the exact and
 // estimated totals, the story of one request, the streamed export, the append-only trigger and retention.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ZAuditExportQuery, ZAuditQuery, type TAuditEvent } from "../../lib/audit-schemas";
 import type { Db, User } from "../db/client";
 import { isGatewayError } from "../errors";
@@ -210,14 +210,23 @@ describe("audit search", () => {
     const q = ZAuditQuery.parse({ tool: "bulk__tool", from: "2026-05-01T00:00:00Z", to: "2026-05-01T00:00:11Z" });
     expect(await searchAudit(db, q, { countTimeoutMs: 50 })).toMatchObject({ total: 10, totalIsEstimate: false });
     // A lock held elsewhere makes every statement on the table wait: the count gives up after 50 ms and the
-    // search answers with the estimate once the page could be read.
+    // search answers with the estimate once the page could be read. The lock is held until the search's
+    // EXPLAIN (which it runs only once the count has given up) waits for it too.
     let locked!: () => void;
     const isLocked = new Promise<void>((resolve) => (locked = resolve));
     const holder = db.$transaction(
       async (tx) => {
         await tx.$executeRawUnsafe("LOCK TABLE audit_events IN ACCESS EXCLUSIVE MODE");
         locked();
-        await new Promise((r) => setTimeout(r, 400));
+        await vi.waitFor(
+          async () => {
+            const [{ n }] = await db.$queryRaw<[{ n: number }]>`
+              SELECT count(*)::int AS n FROM pg_stat_activity
+              WHERE pid <> pg_backend_pid() AND wait_event_type = 'Lock' AND query LIKE '%EXPLAIN (FORMAT JSON)%'`;
+            expect(n).toBe(1);
+          },
+          { timeout: 9_000, interval: 20 },
+        );
       },
       { timeout: 10_000 },
     );

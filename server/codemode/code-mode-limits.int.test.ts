@@ -1,10 +1,12 @@
 // execute_code runs are themselves counted: at most CODE_MODE_CONCURRENT_RUNS at once and
 // CODE_MODE_RUNS_PER_MINUTE a minute per agent session (in the shared rate-limit table), refused with a
 // rate_limited tool error carrying a retry hint, audited as denied; other sessions and people are counted apart.
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isGatewayError } from "../errors";
-import { agentToken, connectAgent, misbehavingServer, setUpGatewayTest, type Agent, type GatewayTestEnv } from "../test/gateway-harness";
+import { agentToken, connectAgent, fixtureEvents, misbehavingServer, setUpGatewayTest, waitUntil, type Agent, type GatewayTestEnv } from "../test/gateway-harness";
 import { createTestDb } from "../test/test-db";
 
 describe("execute_code run limits", () => {
@@ -34,12 +36,18 @@ describe("execute_code run limits", () => {
 
   it("refuses a second program while the first runs, and a fourth in the minute, with a retry hint", async () => {
     const a = await code();
-    const slow = execute(a, `await tools.ops.slow_read({ ms: 800, tag: "hold" }); return "first"`);
-    await new Promise((r) => setTimeout(r, 200));
+    // The first program holds its run until the test creates `release`: it is running (its tool call has
+    // reached the upstream) for as long as the second one needs to be refused.
+    const release = path.join(env.dir, "release-hold");
+    const slow = execute(a, `await tools.ops.slow_read({ ms: 0, tag: "hold", until: ${JSON.stringify(release)} }); return "first"`);
+    await waitUntil("the first program's tool call to reach the upstream", () =>
+      fixtureEvents(env.dir).some((e) => e.event === "slow.start" && (e.args as { tag?: string }).tag === "hold"),
+    );
     const busy = await execute(a, `return "second"`);
     expect(busy.isError).toBe(true);
     expect(refusal(busy)).toMatchObject({ code: "rate_limited", retryAfterSeconds: 1 });
     expect(JSON.stringify(busy.content)).toMatch(/at most 1/);
+    await writeFile(release, "");
     expect((await slow).structuredContent).toMatchObject({ result: "first" });
 
     // The refused one did not use up the minute's budget: two more run, the next is refused until the window ends.

@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createExecutorPool, type ExecutorPool } from "./executor-pool";
 import type { BridgeAnswer, ToolBridge } from "./executor";
 
@@ -23,7 +23,6 @@ function recordingBridge(
   return { bridge, calls };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const echo = recordingBridge().bridge;
 
 const STANDARD_GLOBALS = new Set(
@@ -449,15 +448,26 @@ describe("code mode executor (QuickJS in worker threads)", () => {
   });
 
   it("reports a sandbox that cannot start as an error value, retrying with backoff rather than in a loop", async () => {
+    // The retry waits on a timer: a fake one shows each wait exactly, and that nothing starts before it ends.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     const broken = createExecutorPool({ size: 1, moduleDir: tmpdir() });
     try {
       await expect(broken.ready()).rejects.toThrow(/quickjs-emscripten/);
       const run = await broken.execute("return 1", echo, { language: "js" });
       expect(run.error?.name).toBe("SandboxError");
       expect(run.error?.message).toMatch(/could not start/);
-      await sleep(300);
-      expect(broken.stats().workersReplaced).toBe(1);
+      // No worker in the slot: only the retry timer can start one, so there is no loop.
+      expect(broken.stats()).toMatchObject({ size: 0, workersReplaced: 1 });
+      for (const [attempt, waitMs] of [1000, 2000].entries()) {
+        vi.advanceTimersByTime(waitMs - 1);
+        expect(broken.stats().size).toBe(0);
+        vi.advanceTimersByTime(1);
+        expect(broken.stats().size).toBe(1);
+        await expect(broken.ready()).rejects.toThrow(/quickjs-emscripten/);
+        expect(broken.stats()).toMatchObject({ size: 0, workersReplaced: attempt + 2 });
+      }
     } finally {
+      vi.useRealTimers();
       await broken.close();
     }
   });
@@ -584,8 +594,9 @@ describe("the worker's protocol", () => {
       const second = await next("calls");
       expect(second.id).toBe(2);
       expect(second.calls?.map((c) => c.callId)).toEqual([1]);
+      // The port keeps order: the worker takes the late answer before run 2's (or with it, in one drain, where
+      // the first answer for a call id wins), so a worker matching by call id alone would hand it to run 2.
       answer(1, 1, "meant for run 1");
-      await new Promise((r) => setTimeout(r, 50));
       answer(2, 1, "meant for run 2");
       expect((await next("done")).outcome?.resultJson).toBe('"meant for run 2"');
     } finally {

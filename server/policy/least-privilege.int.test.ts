@@ -12,6 +12,7 @@ import type { User } from "../db/client";
 import { insertUser, userContext } from "../test/contexts";
 import {
   agentToken,
+  busHears,
   connectAgent,
   everythingServer,
   errorMeta,
@@ -308,8 +309,7 @@ describe("agent session tokens on the MCP endpoints", () => {
     expect((await post(token)).status).toBe(200);
     await db.agentSession.updateMany({ where: { userId: user.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     // The cached copy expires by its own clock too; a fresh lookup sees the past expiry.
-    await db.$executeRaw`SELECT pg_notify('portcullis_changes', ${JSON.stringify({ kind: "user", userId: user.id })})`;
-    await new Promise((r) => setTimeout(r, 200));
+    await busHears(db, gw.gateway, [{ kind: "user", userId: user.id }]);
     const r = await refusal(await post(token));
     expect(r).toMatchObject({ status: 401, message: expect.stringMatching(/expired/) as unknown });
   });

@@ -1,9 +1,8 @@
 // What a process tree uses, read from /proc: a shell with two background children counts as three processes.
 import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
 import { treeUsage } from "./proc-tree";
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.runIf(process.platform === "linux")("treeUsage", () => {
   let child: ChildProcess | undefined;
@@ -21,14 +20,11 @@ describe.runIf(process.platform === "linux")("treeUsage", () => {
   });
 
   it("counts the root and its descendants, with their resident memory", async () => {
-    child = spawn("sh", ["-c", "sleep 5 & sleep 5 & wait"], { stdio: "ignore", detached: true });
+    // The shell says "forked" once both background children exist (`&` returns after the fork).
+    child = spawn("sh", ["-c", "sleep 5 & sleep 5 & echo forked; wait"], { stdio: ["ignore", "pipe", "ignore"], detached: true });
     const pid = child.pid!;
-    let usage = await treeUsage(pid);
-    // The shell forks its children just after it starts.
-    for (let i = 0; i < 50 && (usage?.pids.length ?? 0) < 3; i++) {
-      await sleep(20);
-      usage = await treeUsage(pid);
-    }
+    await once(child.stdout!, "data");
+    const usage = await treeUsage(pid);
     expect(usage).toBeDefined();
     expect(usage!.pids[0]).toBe(pid);
     expect(usage!.pids.length).toBeGreaterThanOrEqual(3);
@@ -45,8 +41,8 @@ describe.runIf(process.platform === "linux")("treeUsage", () => {
   it("is undefined for a process that has exited", async () => {
     child = spawn("true", [], { stdio: "ignore", detached: true });
     const pid = child.pid!;
-    await new Promise((r) => child!.once("exit", r));
-    await sleep(20); // reaped by node
+    // Node emits 'exit' after it has reaped the child (waitpid), so /proc/<pid> is already gone.
+    await once(child, "exit");
     expect(await treeUsage(pid)).toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@
 // a disabled user on one is refused by the other on its very next call.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertUser, userContext } from "../test/contexts";
-import { connectAgent, startTestGateway, userWithToken, waitUntil, type Agent, type TestGateway } from "../test/gateway-harness";
+import { busHears, connectAgent, startTestGateway, userWithToken, waitUntil, type Agent, type TestGateway } from "../test/gateway-harness";
 import { createTestDb, truncateAll } from "../test/test-db";
 
 describe("agent session cache across gateway processes", () => {
@@ -26,13 +26,8 @@ describe("agent session cache across gateway processes", () => {
     await truncateAll(db);
     a = await startTestGateway();
     b = await startTestGateway();
-    // Both processes listen on the change bus before the tests start.
-    for (const g of [a, b]) {
-      const { token } = await userWithToken(db);
-      const ag = await connectAgent(g.mcpUrl, token);
-      await ag.close();
-    }
-    await new Promise((r) => setTimeout(r, 300));
+    // Both processes listen on the change bus before the tests start (a cache serves nothing until then).
+    for (const g of [a, b]) await busHears(db, g.gateway);
   });
 
   afterAll(async () => {

@@ -669,6 +669,8 @@ export function createTaskEngine(deps: {
     auditTransition,
     adopt,
     track,
+    /** Whether this process still follows task `taskId`'s call (until its outcome is written, or left alone). */
+    following: (taskId: string) => running.has(taskId),
     /** Recovers tasks of stopped processes now (the sweeper does it every sweepIntervalMs). */
     sweep,
     /** Deletes finished tasks past their retention now (a graphile cron job does it hourly). */

@@ -127,7 +127,9 @@ describe("durable tasks", () => {
     await waitUntil("the upstream to hear the cancellation", () =>
       fixtureEvents(dir).some((e) => e.event === "cancelled" && (e.args as { tag?: string }).tag === t),
     );
-    await new Promise((r) => setTimeout(r, 300));
+    // The aborted call settles in the gateway after the cancel: once the gateway has let go of it (written its
+    // outcome, or left the canceled row alone), the row must still say CANCELED.
+    await waitUntil("the gateway to let go of the canceled call", () => !a.gateway.taskEngine.following(accepted.task_id));
     const row = await db.task.findUniqueOrThrow({ where: { id: accepted.task_id } });
     expect(row.status).toBe("CANCELED");
     expect(row.errorCode).toBe("canceled");

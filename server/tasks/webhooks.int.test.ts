@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Logger as GraphileLogger, run } from "graphile-worker";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { TTaskWebhookPayload } from "../../lib/webhook-schemas";
 import type { Task, User } from "../db/client";
 import { createLogger } from "../logger";
@@ -130,6 +130,8 @@ async function deliverToTheEnd(deliveryId: string, over: Partial<WebhookDeps> = 
     schedule: async (id, runAt) => {
       const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id } });
       scheduled.push({ runAt, calledAt: Date.now(), rowNextAttemptAt: row.nextAttemptAt });
+      // This timer is the job queue's behaviour (graphile-worker runs a job at its run_at), not a wait of the
+      // test's: the test waits for `done`, and the timing checks compare recorded times with runAt.
       setTimeout(() => void deliverWebhook(deps, id).then(settle, reject), Math.max(0, runAt.getTime() - Date.now()));
     },
     ...over,
@@ -296,10 +298,28 @@ describe("deliverWebhook", () => {
   });
 
   it("sends exactly one request when several processes deliver the same id at once", async () => {
-    respond = (_req, res) => void setTimeout(() => res.writeHead(204).end(), 100);
+    // The receiver holds its answer until the other five deliverers have settled (or a second request came):
+    // all six overlap with the one request in flight, however slowly each gets going.
+    const held: http.ServerResponse[] = [];
+    let settledCount = 0;
+    const answerHeld = () => {
+      if (settledCount >= 5 || received.length > 1) for (const res of held.splice(0)) res.writeHead(204).end();
+    };
+    respond = (_req, res) => {
+      held.push(res);
+      answerHeld();
+    };
     const { task, deliveryId } = await finishedTask();
     const deps: WebhookDeps = { db, logger, secretFor: sessionSecretFor(db), outbound: LOOPBACK_ALLOWED, schedule: async () => undefined };
-    const outcomes = await Promise.all(Array.from({ length: 6 }, () => deliverWebhook(deps, deliveryId)));
+    const outcomes = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        deliverWebhook(deps, deliveryId).then((o) => {
+          settledCount++;
+          answerHeld();
+          return o;
+        }),
+      ),
+    );
 
     expect(received).toHaveLength(1);
     expect(outcomes.filter((o) => o.status === "DELIVERED")).toHaveLength(1);
@@ -456,15 +476,16 @@ describe("enqueueing and listing", () => {
 });
 
 describe("on graphile-worker", () => {
-  async function settled(id: string) {
-    const until = Date.now() + 15_000;
-    for (;;) {
-      const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id } });
-      if (["DELIVERED", "FAILED", "SKIPPED"].includes(row.status)) return row;
-      if (Date.now() > until) throw new Error(`delivery ${id} still ${row.status}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+  /** The delivery's row once it has reached a final state (the worker's jobs run in the background). */
+  const settled = (id: string) =>
+    vi.waitFor(
+      async () => {
+        const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id } });
+        if (!["DELIVERED", "FAILED", "SKIPPED"].includes(row.status)) throw new Error(`delivery ${id} still ${row.status}`);
+        return row;
+      },
+      { timeout: 15_000, interval: 50 },
+    );
 
   it("a job queued with the delivery runs it, retries by re-queueing, and a sweep re-queues lost and abandoned ones", async () => {
     respond = (req, res) => res.writeHead(req.url === "/flaky" && received.filter((r) => r.path === "/flaky").length < 2 ? 500 : 200).end();

@@ -1,7 +1,7 @@
 // Integration harness for the gateway path: a gateway on the run's PostgreSQL served over real HTTP, agents
 // that speak MCP to it with the SDK client, and launch configs for real upstream servers.
 import { spawn, type ChildProcess } from "node:child_process";
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -15,6 +15,7 @@ import type { ApprovalOptions } from "../approvals/approvals";
 import { loadConfig } from "../config";
 import type { RequestContext } from "../context";
 import type { Db, User } from "../db/client";
+import { publishChange, type ChangeEvent } from "../events/change-bus";
 import { createGateway, type Gateway } from "../index";
 import { createLogger, type Logger } from "../logger";
 import { canaryBucket } from "../mcp/mcp-sessions";
@@ -174,6 +175,29 @@ export async function waitUntil<T>(
         `timed out after ${timeoutMs} ms waiting for ${what}${last instanceof Error ? `: ${last.message}` : ""}`,
       );
     await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * Resolves once `gateway`'s change bus has heard `events`: they are published in one transaction with a marker
+ * after them, which PostgreSQL delivers together and in order, so when the marker reaches the bus every
+ * subscriber (its caches) has already handled `events`. Published again until heard: a bus that is not
+ * listening yet misses a NOTIFY.
+ */
+export async function busHears(db: Db, gateway: Gateway, events: ChangeEvent[] = []): Promise<void> {
+  const marker = `bus-probe-${randomUUID()}`;
+  let heard = false;
+  const unsubscribe = gateway.approvals.subscribe((e) => (heard ||= e.approvalId === marker));
+  try {
+    await waitUntil("the gateway's change bus to hear the probe", async () => {
+      if (heard) return true;
+      await db.$transaction(async (tx) => {
+        for (const e of [...events, { kind: "approval", approvalId: marker, status: "probe" } as const]) await publishChange(tx, e);
+      });
+      return false;
+    });
+  } finally {
+    unsubscribe();
   }
 }
 

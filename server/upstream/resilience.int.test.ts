@@ -2,7 +2,8 @@
 // hangs, flapping, oversized answers, removal and disabling mid-session, and list_changed.
 import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { RequestContext } from "../context";
 import { insertUser, userContext } from "../test/contexts";
 import {
@@ -20,7 +21,7 @@ import {
   type Agent,
   type TestGateway,
 } from "../test/gateway-harness";
-import { createTestDb, truncateAll } from "../test/test-db";
+import { createTestDb, testDatabaseUrl, truncateAll } from "../test/test-db";
 
 const POOL = { breakerFailures: 3, halfOpenAfterMs: 500, maxReconnectDelayMs: 4_000 };
 
@@ -46,26 +47,28 @@ describe("upstream resilience through /mcp", () => {
     return dir;
   }
 
-  /** Polls the server row every 20 ms and keeps each status change with the time it was first seen. */
-  function watchStatus(slug: string) {
+  /**
+   * Every status the server row takes from now on, with the database's clock when it was written: a trigger
+   * (installed for this file) NOTIFYs each change, so nothing is sampled and no change is missed.
+   */
+  async function watchStatus(slug: string) {
     const changes: { status: string; at: number }[] = [];
-    let stopped = false;
-    const loop = (async () => {
-      while (!stopped) {
-        const row = await db.upstreamServer.findUnique({ where: { slug }, select: { status: true } });
-        if (row && changes.at(-1)?.status !== row.status) changes.push({ status: row.status, at: Date.now() });
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    })();
+    const keep = (c: { slug: string; status: string; at: number }) => {
+      if (c.slug === slug && changes.at(-1)?.status !== c.status) changes.push({ status: c.status, at: c.at });
+    };
+    statusListeners.add(keep);
+    // The status it has now; a change that arrived while this was read is after it, unless the read saw it.
+    const [now] = await db.$queryRaw<{ status: string; at: number }[]>`
+      SELECT status::text AS status, extract(epoch FROM clock_timestamp()) * 1000 AS at FROM upstream_servers WHERE slug = ${slug}`;
+    if (now && changes[0]?.status !== now.status) changes.unshift({ status: now.status, at: Number(now.at) });
     return {
       changes,
       statuses: () => changes.map((c) => c.status),
       /** How long each DOWN lasted: the wait before the next reconnect attempt. */
       downDurations: () =>
         changes.flatMap((c, i) => (c.status === "DOWN" && changes[i + 1] ? [changes[i + 1]!.at - c.at] : [])),
-      async stop() {
-        stopped = true;
-        await loop;
+      stop() {
+        statusListeners.delete(keep);
       },
     };
   }
@@ -73,8 +76,31 @@ describe("upstream resilience through /mcp", () => {
   const starts = (dir: string) => fixtureEvents(dir).filter((e) => e.event === "start");
   const calls = (dir: string, tool: string) => fixtureEvents(dir).filter((e) => e.event === "call" && e.tool === tool);
 
+  /** Receivers of the status changes the trigger below announces. */
+  const statusListeners = new Set<(c: { slug: string; status: string; at: number }) => void>();
+  let statusFeed: pg.Client | undefined;
+
   beforeAll(async () => {
     await truncateAll(db);
+    // The run's throwaway database gets a trigger for this file: each status change of a server, announced
+    // with the clock at which it was written. Dropped in afterAll.
+    await db.$executeRawUnsafe(`
+      CREATE OR REPLACE FUNCTION resilience_test_status_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify('resilience_test_status', json_build_object(
+          'slug', NEW.slug, 'status', NEW.status, 'at', extract(epoch FROM clock_timestamp()) * 1000)::text);
+        RETURN NEW;
+      END $$`);
+    await db.$executeRawUnsafe(`
+      CREATE OR REPLACE TRIGGER resilience_test_status AFTER UPDATE OF status ON upstream_servers
+      FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status) EXECUTE FUNCTION resilience_test_status_changed()`);
+    statusFeed = new pg.Client({ connectionString: testDatabaseUrl() });
+    statusFeed.on("notification", (msg) => {
+      const change = JSON.parse(msg.payload ?? "{}") as { slug: string; status: string; at: number };
+      for (const fn of statusListeners) fn(change);
+    });
+    await statusFeed.connect();
+    await statusFeed.query("LISTEN resilience_test_status");
     tg = await startTestGateway({ pool: POOL });
     admin = userContext(await insertUser(db, { role: "ADMIN" }));
     token = (await userWithToken(db)).token;
@@ -83,6 +109,9 @@ describe("upstream resilience through /mcp", () => {
   afterAll(async () => {
     for (const ag of agents) await ag.close();
     await tg?.close();
+    await statusFeed?.end();
+    await db.$executeRawUnsafe("DROP TRIGGER IF EXISTS resilience_test_status ON upstream_servers");
+    await db.$executeRawUnsafe("DROP FUNCTION IF EXISTS resilience_test_status_changed()");
     await db.$disconnect();
     await removeTempDirs();
   });
@@ -93,7 +122,7 @@ describe("upstream resilience through /mcp", () => {
     const before = JSON.parse(firstText(await ag.client.callTool({ name: "crashy__whoami", arguments: {} }))) as {
       pid: number;
     };
-    const status = watchStatus("crashy");
+    const status = await watchStatus("crashy");
 
     const crashed = Date.now();
     const result = await ag.client.callTool({ name: "crashy__crash", arguments: {} });
@@ -104,7 +133,7 @@ describe("upstream resilience through /mcp", () => {
     await waitUntil("a new crashy process", () => starts(dir).length === 2, 15_000);
     const restartedAfter = (starts(dir)[1]?.at ?? 0) - crashed;
     await waitUntil("crashy HEALTHY again", () => status.statuses().at(-1) === "HEALTHY", 10_000);
-    await status.stop();
+    status.stop();
     const seen = status.statuses();
     expect(seen[0]).toBe("HEALTHY");
     expect(seen.indexOf("DOWN")).toBeGreaterThan(0);
@@ -128,7 +157,7 @@ describe("upstream resilience through /mcp", () => {
     const ag = await agent();
     const refuse = path.join(dir, "refuse-start");
     await writeFile(refuse, "");
-    const status = watchStatus("refuser");
+    const status = await watchStatus("refuser");
     try {
       await ag.client.callTool({ name: "refuser__crash", arguments: {} });
       // DOWN lasts as long as the wait before the next attempt (CONNECTING): 500 ms · 2^n, ±20 % jitter.
@@ -204,8 +233,11 @@ describe("upstream resilience through /mcp", () => {
     expect(calls(dir, "flap").length).toBe(upstreamCalls); // failing fast: the upstream was not asked
 
     await setFlap(dir, { mode: "up" });
-    await new Promise((r) => setTimeout(r, 600));
-    const probe = await ag.client.callTool({ name: "flappy__flap", arguments: {} });
+    // The breaker half-opens by Date.now: the clock is moved past halfOpenAfterMs instead of waiting it out
+    // (it keeps running from there; only Date is faked).
+    vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true });
+    vi.setSystemTime(Date.now() + POOL.halfOpenAfterMs);
+    const probe = await ag.client.callTool({ name: "flappy__flap", arguments: {} }).finally(() => vi.useRealTimers());
     expect(probe.isError ?? false, firstText(probe)).toBe(false);
     const closed = await ag.client.callTool({ name: "flappy__flap", arguments: {} });
     expect(closed.isError ?? false, firstText(closed)).toBe(false);
