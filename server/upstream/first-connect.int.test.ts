@@ -3,6 +3,7 @@
 // and a restart connects it at once.
 import { readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureDemoDatabase } from "../demo/orders-db";
 import {
@@ -18,13 +19,31 @@ import {
   type GatewayTestEnv,
 } from "../test/gateway-harness";
 import { createTestDb, testDatabaseUrl } from "../test/test-db";
+import { createLogger } from "../logger";
 
 const POOL = { maxReconnectDelayMs: 4_000 };
+
+/** The delays the pool scheduled for a server's reconnects, in order, from its debug log. */
+function scheduledDelays() {
+  const delays = new Map<string, number[]>();
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString("utf8").split("\n")) {
+        if (!line.includes("reconnect scheduled")) continue;
+        const { server, delayMs } = JSON.parse(line) as { server: string; delayMs: number };
+        delays.set(server, [...(delays.get(server) ?? []), delayMs]);
+      }
+      done();
+    },
+  });
+  return { logger: createLogger("debug", {}, sink), of: (slug: string) => delays.get(slug) ?? [] };
+}
 
 describe("servers whose first connect fails", () => {
   const db = createTestDb();
   let env: GatewayTestEnv;
   const children: ChildServer[] = [];
+  const scheduled = scheduledDelays();
 
   const row = (slug: string) =>
     db.upstreamServer.findUniqueOrThrow({ where: { slug }, include: { activeVersion: true } });
@@ -35,7 +54,7 @@ describe("servers whose first connect fails", () => {
   };
 
   beforeAll(async () => {
-    env = await setUpGatewayTest(db, "first-connect", { pool: POOL });
+    env = await setUpGatewayTest(db, "first-connect", { pool: POOL, logger: scheduled.logger });
   });
 
   afterAll(async () => {
@@ -70,10 +89,17 @@ describe("servers whose first connect fails", () => {
       async () => ((await times()).length >= 5 ? times() : undefined),
       20_000,
     );
+    // The delays the pool chose (from its log, not the wall clock, which a loaded machine stretches by each
+    // process start): 500 ms · 2^n with ±20 % jitter, so each at least 4/3 of the one before, up to the cap.
+    const delays = scheduled.of("late").slice(0, 4);
+    expect(delays, `delays ${delays.join(", ")} ms`).toHaveLength(4);
+    expect(delays[0]!).toBeGreaterThanOrEqual(400);
+    expect(delays[0]!).toBeLessThanOrEqual(600);
+    for (let i = 1; i < 3; i++) expect(delays[i]!, `delays ${delays.join(", ")} ms`).toBeGreaterThanOrEqual(Math.floor(delays[i - 1]! * 1.3));
+    expect(delays[3]!, `delays ${delays.join(", ")} ms`).toBeLessThanOrEqual(POOL.maxReconnectDelayMs * 1.2);
+    // And the attempts really waited them: a timer never fires early, so each gap is at least its delay.
     const waits = at.slice(1).map((t, i) => t - at[i]!);
-    expect(waits[0]!, `waits ${waits.join(", ")} ms`).toBeGreaterThanOrEqual(350);
-    for (let i = 1; i < 3; i++) expect(waits[i]!, `waits ${waits.join(", ")} ms`).toBeGreaterThan(waits[i - 1]! * 1.2);
-    expect(waits[3]!, `waits ${waits.join(", ")} ms`).toBeLessThanOrEqual(POOL.maxReconnectDelayMs * 1.2 + 200);
+    for (let i = 0; i < 4; i++) expect(waits[i]!, `waits ${waits.join(", ")} ms, delays ${delays.join(", ")} ms`).toBeGreaterThanOrEqual(delays[i]! - 5);
 
     await rm(refuse);
     const late = await waitUntil("late up", () => up("late"), 10_000);

@@ -147,6 +147,7 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
     if (e.removed || e.reconnectTimer) return;
     const delay = Math.min(opts.maxReconnectDelayMs, opts.reconnectDelayMs * 2 ** e.reconnectAttempt) * (0.8 + Math.random() * 0.4);
     e.reconnectAttempt++;
+    logger.debug({ server: e.spec.slug, role: e.spec.role, attempt: e.reconnectAttempt, delayMs: Math.round(delay) }, "upstream: reconnect scheduled");
     e.reconnectTimer = setTimeout(() => {
       e.reconnectTimer = undefined;
       void connect(e)
