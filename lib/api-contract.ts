@@ -57,6 +57,7 @@ import { AUDIT_COUNT_TIMEOUT_MS, AUDIT_EXACT_COUNT_LIMIT, ZAuditEvent, ZAuditEve
 import { ZDashboard } from "./dashboard-schemas";
 import { ZApprovalDecisionInput, ZApprovalDetail, ZApprovalPage, ZApprovalReveal } from "./approval-schemas";
 import { APPROVAL_EVENTS_PING_MS, ZApprovalEvent } from "./approval-events";
+import { TASK_EVENTS_PING_MS, ZTaskChange } from "./task-events";
 import { ZPutSecret, ZSecret, ZSecretList } from "./secret-schemas";
 import { ZSandboxSupport } from "./sandbox-schemas";
 import { ZServerLogs } from "./server-logs-schemas";
@@ -145,6 +146,7 @@ export const OPERATIONS: Operation[] = [
   { method: "post", path: "/api/v1/policy/history/{id}/revert", summary: "Undo one policy change", tag: "policy", role: "ADMIN", response: { status: 200, schema: ZPolicyChange }, errors: [401, 403, 404, 409] },
   { method: "post", path: "/api/v1/policy/simulate", summary: "The decision for a call (whitelist, tier, rules, schema) without making it", tag: "policy", role: "ADMIN", body: ZSimulateRequest, response: { status: 200, schema: ZDecision }, errors: [400, 401, 403, 404, 422] },
   { method: "get", path: "/api/v1/tasks", summary: "The caller's durable tasks, newest first (admins: everyone's unless mine=1)", tag: "tasks", role: "USER", query: { ...page, status: { description: "One status or several, comma-separated: PENDING, AWAITING_APPROVAL, RUNNING, SUCCEEDED, FAILED, CANCELED, EXPIRED", type: "string" }, mine: { description: "1 = only the caller's tasks (admins see everyone's otherwise)", type: "string" } }, response: { status: 200, schema: ZTaskPage }, errors: [401, 422] },
+  { method: "get", path: "/api/v1/tasks/events", summary: `Live task changes from every gateway process as Server-Sent Events: \`event: task\` with a TaskChange as data when one of the caller's tasks (admins: anyone's unless mine=1) is submitted, changes state or reports progress, and a \`: ping\` comment every ${String(TASK_EVENTS_PING_MS / 1000)} s`, tag: "tasks", role: "USER", query: { mine: { description: "1 = only the caller's tasks (admins hear of everyone's otherwise)", type: "string" } }, response: { status: 200, schema: ZTaskChange, contentType: "text/event-stream", description: "A stream of `task` events, each one's data a TaskChange" }, errors: [401, 422] },
   { method: "get", path: "/api/v1/tasks/{id}", summary: "One task with its arguments, events and a preview of its result (404 for another user's task)", tag: "tasks", role: "USER", response: { status: 200, schema: ZTaskDetail }, errors: [401, 404] },
   { method: "get", path: "/api/v1/tasks/{id}/webhooks", summary: "The delivery log of the task's completion webhook: attempts, HTTP status, next retry", tag: "tasks", role: "USER", response: { status: 200, schema: ZWebhookDeliveryList }, errors: [401, 404] },
   { method: "post", path: "/api/v1/tasks/{id}/cancel", summary: "Cancel a pending or running task (409 once it has finished)", tag: "tasks", role: "USER", response: { status: 200, schema: ZTask }, errors: [401, 404, 409] },
