@@ -58,6 +58,7 @@ import { ZDashboard } from "./dashboard-schemas";
 import { ZApprovalDecisionInput, ZApprovalDetail, ZApprovalPage, ZApprovalReveal } from "./approval-schemas";
 import { APPROVAL_EVENTS_PING_MS, ZApprovalEvent } from "./approval-events";
 import { TASK_EVENTS_PING_MS, ZTaskChange } from "./task-events";
+import { ZToolPolicy } from "./tool-policy-schemas";
 import { ZPutSecret, ZSecret, ZSecretList } from "./secret-schemas";
 import { ZSandboxSupport } from "./sandbox-schemas";
 import { ZServerLogs } from "./server-logs-schemas";
@@ -137,6 +138,7 @@ export const OPERATIONS: Operation[] = [
   { method: "get", path: "/api/v1/grants", summary: "Tool and path grants to roles and users", tag: "policy", role: "ADMIN", query: { role: { description: "ADMIN, APPROVER or USER", type: "string" }, userId: { description: "One user's grants", type: "string" } }, response: { status: 200, schema: ZGrantList }, errors: [401, 403] },
   { method: "post", path: "/api/v1/grants", summary: "Grant a tool pattern or a path prefix to a role or a user", tag: "policy", role: "ADMIN", body: ZCreateGrant, response: { status: 201, schema: ZGrant }, errors: [400, 401, 403, 404, 422] },
   { method: "delete", path: "/api/v1/grants/{id}", summary: "Remove a grant", tag: "policy", role: "ADMIN", response: { status: 200, schema: ZGrant }, errors: [401, 403, 404] },
+  { method: "get", path: "/api/v1/tools/{name}/policy", summary: "The rules in force for a tool, as the gateway applies them: who holds a grant for it, its risk tier and required approvals, its enabled parameter rules in order, argument checking, its rate limit (and whose setting that is), timeout and task mode", tag: "policy", role: "ADMIN", response: { status: 200, schema: ZToolPolicy }, errors: [401, 403, 404] },
   { method: "get", path: "/api/v1/tools/{name}/rules", summary: "A tool's parameter rules", tag: "policy", role: "ADMIN", response: { status: 200, schema: ZRuleList }, errors: [401, 403, 404] },
   { method: "post", path: "/api/v1/tools/{name}/rules", summary: "Add a parameter rule: path, sql_readonly, value or row_cap", tag: "policy", role: "ADMIN", body: ZCreateRule, response: { status: 201, schema: ZRule }, errors: [400, 401, 403, 404, 422] },
   { method: "delete", path: "/api/v1/tools/{name}/rules/{id}", summary: "Remove a parameter rule", tag: "policy", role: "ADMIN", response: { status: 200, schema: ZRule }, errors: [401, 403, 404] },

@@ -60,6 +60,7 @@ import { createTaskEngine, type TaskEngine, type TaskOptions } from "./tasks/tas
 import { findVisibleTask, getTaskDetail, listTasks, type TaskViewer } from "./tasks/task-dto";
 import { listDeliveries } from "./tasks/webhooks";
 import { createTaskFeed, type TaskChange, type TaskFeedViewer } from "./tasks/task-feed";
+import { toolRulesInForce } from "./policy/tool-rules-in-force";
 import { listApiTokens, revokeApiToken } from "./tokens/revoke-api-token";
 import { createUser } from "./users/create-user";
 import { ensureAdmin } from "./users/ensure-admin";
@@ -334,6 +335,8 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       return gatewayCore().pipeline;
     },
     /** A console user's "try it" call, through the full pipeline. */
+    /** The tool page's "Rules in force": grants, tier, parameter rules, argument checking, rate limit. */
+    toolRulesInForce: (gatewayName: string) => toolRulesInForce(db, config.rateLimits, gatewayName),
     tryToolCall: (ctx: RequestContext, gatewayName: string, args: Record<string, unknown>) =>
       tryToolCall({ ...gatewayCore(), db, logger }, ctx, gatewayName, args),
     /** Connects every enabled upstream server; the HTTP server calls it once at start-up. */
