@@ -188,9 +188,7 @@ async function editorHighlightsAndCompletes(page: Page, slug: string) {
   await editor.fill("");
   await editor.pressSequentially("await tools.");
   const suggestions = page.getByRole("listbox");
-  await expect(suggestions.getByRole("option", { name: slug, exact: true })).toBeVisible();
-  await editor.pressSequentially(slug);
-  await editor.press("Enter");
+  await suggestions.getByRole("option", { name: slug, exact: true }).click();
   await expect(editor).toHaveText(`await tools.${slug}`);
   await editor.pressSequentially(".");
   await suggestions.getByRole("option", { name: /^get-sum\(/ }).click();

@@ -127,7 +127,7 @@ test("the form draws arrays of nested objects: an admin adds an entity with an o
   await entity.getByLabel("name (required)").fill("Ada");
   await entity.getByLabel("entityType (required)").fill("person");
   await entity.getByRole("button", { name: "Add to observations" }).click();
-  await entity.getByLabel("observations[0]").fill("writes tests");
+  await entity.getByLabel("observations[0]", { exact: true }).fill("writes tests");
   await form.getByRole("button", { name: "Add to entities" }).click();
   await expect(form.getByRole("group", { name: "entities[1]" })).toBeVisible();
   await form.getByRole("button", { name: "Remove entities[1]" }).click();

@@ -30,13 +30,14 @@ const highlight = HighlightStyle.define([
   { tag: [tags.keyword, tags.controlKeyword, tags.moduleKeyword, tags.operatorKeyword], class: "text-indigo-700 font-medium" },
   { tag: [tags.string, tags.special(tags.string), tags.regexp], class: "text-emerald-700" },
   { tag: [tags.number, tags.bool, tags.null, tags.atom], class: "text-amber-700" },
-  { tag: [tags.comment, tags.lineComment, tags.blockComment], class: "text-slate-500 italic" },
+  { tag: [tags.comment, tags.lineComment, tags.blockComment], class: "text-slate-600 italic" },
   { tag: [tags.propertyName, tags.function(tags.propertyName)], class: "text-sky-700" },
   { tag: [tags.typeName, tags.className, tags.definition(tags.variableName)], class: "text-red-700" },
 ]);
 
 const theme = EditorView.theme({
-  "&": { fontSize: "13px", backgroundColor: "var(--color-white, #fff)", minHeight: "16rem", maxHeight: "32rem" },
+  // The surface is the wrapper's bg-white, which dark mode turns over (--color-white itself stays white).
+  "&": { fontSize: "13px", backgroundColor: "transparent", minHeight: "16rem", maxHeight: "32rem" },
   "&.cm-focused": { outline: "none" },
   ".cm-scroller": { fontFamily: "var(--font-mono)", lineHeight: "1.25rem", overflow: "auto" },
   ".cm-content": { padding: "0.75rem 0", caretColor: "var(--color-slate-900)", color: "var(--color-slate-900)" },
@@ -47,7 +48,7 @@ const theme = EditorView.theme({
   "&.cm-focused .cm-selectionBackground, .cm-selectionBackground, .cm-content ::selection": {
     backgroundColor: "color-mix(in oklab, var(--color-indigo-300, #a5b4fc) 45%, transparent)",
   },
-  ".cm-tooltip": { backgroundColor: "var(--color-white, #fff)", color: "var(--color-slate-900)", border: "1px solid var(--color-slate-200)" },
+  ".cm-tooltip": { backgroundColor: "var(--color-slate-50)", color: "var(--color-slate-900)", border: "1px solid var(--color-slate-200)" },
   ".cm-tooltip-autocomplete > ul > li[aria-selected]": { backgroundColor: "var(--color-indigo-600)", color: "#fff" },
   ".cm-completionDetail": { color: "inherit", opacity: "0.7" },
 });
