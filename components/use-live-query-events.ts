@@ -19,7 +19,9 @@ export function useLiveQueryEvents(url: string | null, events: readonly string[]
     let wasDown = false;
     const source = new EventSource(url);
     const queryKey = JSON.parse(keyText) as QueryKey;
-    const refresh = () => void queryClient.invalidateQueries({ queryKey });
+    // A fetch in flight began before this change: an invalidation would join it when the query has no data yet
+    // (a first load), and the change would be lost. Cancel what is in flight, then fetch anew.
+    const refresh = () => void queryClient.cancelQueries({ queryKey }).then(() => queryClient.invalidateQueries({ queryKey }));
     const names = eventList.split(",");
     for (const name of names) source.addEventListener(name, refresh);
     source.onopen = () => {

@@ -1,9 +1,12 @@
 // The task list is live: a task an agent's call creates appears in an open Tasks page without a reload, brought
 // by the tasks event stream. The page does not poll while the stream is up: no list request goes out between
-// the agent's call and the first task event, and the list is refetched after it.
+// the agent's call and the first task event, and the list is refetched after it. A change that arrives while
+// the first answer is still on its way is not lost.
 import { expect, test, type Browser, type Page } from "@playwright/test";
+import { publishChange } from "@/server/events/change-bus";
 import { connectAgent } from "./helpers-agent";
 import { signInAsAdmin } from "./helpers";
+import { e2eDb, myUserId, seedTask } from "./helpers-tasks";
 
 const TOOL = "orders__export_orders";
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
@@ -81,4 +84,38 @@ test("a task an agent's call creates appears in the open Tasks page from the eve
 
 test("on a 390 px phone a new task appears live in the open Tasks page too", async ({ browser, baseURL }) => {
   await newTaskAppearsLive(browser, baseURL, PHONE);
+});
+
+test("a change that arrives while the list is still loading is not lost: the stale first answer is replaced", async ({ page }) => {
+  const db = e2eDb();
+  try {
+    await recordTaskEvents(page);
+    await signInAsAdmin(page);
+    const me = await myUserId(page);
+    // The first list answer is taken from the server at once but handed to the page only after the change.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let first = true;
+    await page.route(
+      (url) => url.pathname === "/api/v1/tasks",
+      async (route) => {
+        if (!first) return route.continue();
+        first = false;
+        const stale = await route.fetch();
+        await released;
+        await route.fulfill({ response: stale }).catch(() => undefined); // the page may have cancelled it
+      },
+    );
+    const stream = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/v1/tasks/events");
+    await page.goto("/tasks");
+    await stream;
+
+    const task = await seedTask(db, { ownerId: me, toolName: `orders__late_${Math.random().toString(36).slice(2, 7)}`, status: "RUNNING" });
+    await publishChange(db, { kind: "task", taskId: task.id, status: "RUNNING" });
+    await expect.poll(async () => (await timeline(page)).events.some((e) => e.data.includes(task.id))).toBe(true);
+    release();
+    await expect(page.locator(`[data-testid="task-row"][data-id="${task.id}"]`)).toBeVisible();
+  } finally {
+    await db.$disconnect();
+  }
 });
