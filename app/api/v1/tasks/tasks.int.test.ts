@@ -284,4 +284,26 @@ describe("REST API: tasks", () => {
       ac.abort();
     }
   });
+
+  it("GET /api/v1/tasks/events – a change made through another gateway process reaches the stream (over PostgreSQL NOTIFY)", async () => {
+    const second = await startApp({
+      env: { DATABASE_URL: testDatabaseUrl(), DATA_DIR: await makeTempDir("tasks-api-2"), PORTCULLIS_NO_DEMO: "1" },
+    });
+    const task = await seedTask(db, { ownerId: user.id, status: "PENDING" });
+    const ac = new AbortController();
+    try {
+      const res = await fetch(`${second.baseUrl}/api/v1/tasks/events`, { headers: { authorization: `Bearer ${user.token}` }, signal: ac.signal });
+      expect(res.status).toBe(200);
+      const stream = sseReader(res.body!.getReader());
+      await stream.until((e) => e.comments.includes(": connected"));
+      // Canceled through the first process: its transaction's NOTIFY reaches the second one's stream.
+      const canceled = await apiRequest(base, `/api/v1/tasks/${task.id}/cancel`, { method: "POST", token: user.token });
+      expect(canceled.status, canceled.text).toBe(200);
+      const [event] = (await stream.until((e) => e.event === "task" && e.data.includes(task.id))).filter((e) => e.event === "task");
+      expect(JSON.parse(event!.data)).toEqual({ taskId: task.id, status: "CANCELED" });
+    } finally {
+      ac.abort();
+      await second.stop();
+    }
+  });
 });
