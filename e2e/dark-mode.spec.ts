@@ -28,6 +28,31 @@ test.describe("with the system set to dark", () => {
   });
 });
 
+test.describe("the playground editor with the system set to dark", () => {
+  test.use({ colorScheme: "dark" });
+
+  test("the editor is dark with light text, coloured tokens that read on it, and a dark suggestion list", async ({ page }) => {
+    await signInAsAdmin(page);
+    await page.goto("/playground");
+    const editor = page.getByLabel("Program", { exact: true });
+    await editor.fill("const answer = 42; // note");
+    await expect(editor.getByText("const", { exact: true })).toBeVisible();
+    expect(await luminance(page, "[data-testid='code-editor']", "backgroundColor")).toBeLessThan(0.05);
+    expect(await luminance(page, ".cm-gutters", "backgroundColor")).toBeLessThan(0.05);
+    expect(await luminance(page, ".cm-content", "color")).toBeGreaterThan(0.7);
+    // Keyword, number and comment colours read on the dark surface (WCAG AA contrast, 4.5:1).
+    const surface = await luminance(page, "[data-testid='code-editor']", "backgroundColor");
+    for (const token of ["const", "42", "// note"]) {
+      const span = `.cm-content span:text-is("${token}")`;
+      expect((await luminance(page, span, "color")) + 0.05).toBeGreaterThan(4.5 * (surface + 0.05));
+    }
+    await editor.fill("");
+    await editor.pressSequentially("workspace.");
+    await expect(page.getByRole("listbox")).toBeVisible();
+    expect(await luminance(page, ".cm-tooltip-autocomplete", "backgroundColor")).toBeLessThan(0.05);
+  });
+});
+
 test.describe("with the system set to light", () => {
   test.use({ colorScheme: "light" });
 

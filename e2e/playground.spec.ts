@@ -68,7 +68,9 @@ test("a program calls two tools and the playground shows its value, its logs, ea
   await expect(declarations).toContainText(`"get-structured-content"`);
   await expect(declarations).toContainText("declare const workspace");
   // The example lists what the types offer.
-  await expect(page.getByLabel("Program", { exact: true })).toHaveValue(/^\/\/ The tools this program may call:\n\/\/ {3}await tools\./);
+  const lines = page.getByLabel("Program", { exact: true }).locator(".cm-line");
+  await expect(lines.nth(0)).toHaveText("// The tools this program may call:");
+  await expect(lines.nth(1)).toHaveText(/^\/\/ {3}await tools\./);
 
   const answer = await run(page, TWO_CALLS(slug), "keys");
   const output = page.getByTestId("run-output");
@@ -171,6 +173,43 @@ return (await tools.${slug}["get-sum"]({ a: 1, b: 2 })).content[0].text;`,
   await expect(page.locator(`[data-testid="call-row"][data-tool="${slug}__get-sum"]`)).toHaveAttribute("data-status", "ok");
 });
 
+/** Highlighting and completion as a person meets them: typed text coloured by kind, suggestions from the types. */
+async function editorHighlightsAndCompletes(page: Page, slug: string) {
+  await expect(page.getByTestId("tool-count")).toHaveText(/^\d+ tools?$/);
+  const editor = page.getByLabel("Program", { exact: true });
+  await editor.fill('const answer = 42; // the note\nreturn "text";');
+  const colour = (text: string) => editor.getByText(text, { exact: true }).evaluate((el) => getComputedStyle(el).color);
+  const plain = await editor.evaluate((el) => getComputedStyle(el).color);
+  const keyword = await colour("const");
+  const number = await colour("42");
+  const comment = await colour("// the note");
+  const string = await colour('"text"');
+  // Each kind of token has a colour of its own, none of them the plain text's.
+  expect(new Set([plain, keyword, number, comment, string]).size).toBe(5);
+
+  await editor.fill("");
+  await editor.pressSequentially("await tools.");
+  const suggestions = page.getByRole("listbox");
+  await suggestions.getByRole("option", { name: slug, exact: true }).click();
+  await expect(editor).toHaveText(`await tools.${slug}`);
+  await editor.pressSequentially(".");
+  await suggestions.getByRole("option", { name: /^get-sum\(/ }).click();
+  // Not an identifier: reached with brackets.
+  await expect(editor).toHaveText(`await tools.${slug}["get-sum"]`);
+
+  await editor.fill("");
+  await editor.pressSequentially("workspace.");
+  for (const method of ["get", "set", "list", "delete"])
+    await expect(suggestions.getByRole("option", { name: new RegExp(`^${method}\\(`) })).toBeVisible();
+}
+
+test("the editor highlights the program and completes tools., a server's tools and workspace. from the types", async ({ page }) => {
+  await signInAsAdmin(page);
+  const slug = await registerEverything(page);
+  await page.goto("/playground");
+  await editorHighlightsAndCompletes(page, slug);
+});
+
 test.describe("at phone width", () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
@@ -193,14 +232,23 @@ test.describe("at phone width", () => {
 
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
-    const editor = page.getByLabel("Program", { exact: true });
-    const scrolls = await editor.evaluate((el) => el.scrollWidth > el.clientWidth);
+    // The editor's text scrolls inside its own scroller; the editor's frame stays on the screen.
+    const scrolls = await page
+      .getByLabel("Program", { exact: true })
+      .evaluate((el) => { const scroller = el.closest(".cm-scroller")!; return scroller.scrollWidth > scroller.clientWidth; });
     expect(scrolls).toBe(true);
-    const box = await editor.boundingBox();
+    const box = await page.getByTestId("code-editor").boundingBox();
     expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
     for (const row of await page.getByTestId("call-row").all()) {
       const b = await row.boundingBox();
       expect(b && b.x + b.width <= 390).toBe(true);
     }
+  });
+
+  test("on a phone the editor highlights and completes too", async ({ page }) => {
+    await signInAsAdmin(page);
+    const slug = await registerEverything(page);
+    await page.goto("/playground");
+    await editorHighlightsAndCompletes(page, slug);
   });
 });

@@ -47,8 +47,15 @@ async function registerMemoryViaApi(request: APIRequestContext, slug: string): P
   return body;
 }
 
+/** The call form starts as fields from the schema; these tests type raw JSON. */
+async function rawJson(page: Page) {
+  const toggle = page.getByRole("switch", { name: "Raw JSON" });
+  if ((await toggle.getAttribute("aria-checked")) !== "true") await toggle.click();
+  return page.getByLabel("Arguments (JSON)");
+}
+
 async function runCall(page: Page, args: string) {
-  await page.getByLabel("Arguments (JSON)").fill(args);
+  await (await rawJson(page)).fill(args);
   await page.getByRole("button", { name: "Run call" }).click();
   return page.getByTestId("call-result");
 }
@@ -180,7 +187,7 @@ test("an admin opens a tool, sees its schema and lint findings, and tries a call
   await expect(noDescription).toContainText("has no description");
 
   // The arguments start as an example built from the schema's required properties.
-  const example = JSON.parse(await page.getByLabel("Arguments (JSON)").inputValue()) as unknown;
+  const example = JSON.parse(await (await rawJson(page)).inputValue()) as unknown;
   expect(example).toEqual({ entities: [{ name: "", entityType: "", observations: [] }] });
 
   const result = await runCall(
@@ -204,7 +211,7 @@ test("a call with bad arguments shows the validation error naming the path", asy
   await page.goto(`/tools/${slug}__create_entities`);
 
   // Not JSON at all: caught before anything is sent.
-  await page.getByLabel("Arguments (JSON)").fill("{ entities: ");
+  await (await rawJson(page)).fill("{ entities: ");
   await page.getByRole("button", { name: "Run call" }).click();
   await expect(page.getByRole("form", { name: "Try a call" }).getByRole("alert")).toContainText(
     "The arguments are not valid JSON",

@@ -2,6 +2,7 @@
 // another user's tasks except admins. Tasks are seeded into the database as the engine leaves them.
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import type { Task } from "@/server/db/client";
+import { publishChange } from "@/server/events/change-bus";
 import { createUserViaApi, signIn, signInAsAdmin, uniqueEmail } from "./helpers";
 import { e2eDb, myUserId, seedAgentSession, seedTask } from "./helpers-tasks";
 
@@ -110,7 +111,9 @@ test("a user sees their own running task with live progress and filters by state
   // Live: the engine reports progress and the bar moves without a reload; the duration ticks.
   const duration = running.getByTestId("task-duration");
   const before = await duration.textContent();
+  // As the engine records progress: the row, then its change event (the list follows the event stream).
   await db.task.update({ where: { id: t.running.id }, data: { progress: 6, progressMessage: "page 6 of 10" } });
+  await publishChange(db, { kind: "task", taskId: t.running.id, status: "RUNNING" });
   await expect(bar).toHaveAttribute("aria-valuenow", "60");
   await expect(running).toContainText("page 6 of 10");
   await expect(duration).not.toHaveText(before ?? "");

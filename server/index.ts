@@ -62,6 +62,8 @@ import type { TApprovalDecisionInput, TApprovalQuery } from "../lib/approval-sch
 import { createTaskEngine, type TaskEngine, type TaskOptions } from "./tasks/task-engine";
 import { findVisibleTask, getTaskDetail, listTasks, type TaskViewer } from "./tasks/task-dto";
 import { listDeliveries } from "./tasks/webhooks";
+import { createTaskFeed, type TaskChange, type TaskFeedViewer } from "./tasks/task-feed";
+import { toolRulesInForce } from "./policy/tool-rules-in-force";
 import { listApiTokens, revokeApiToken } from "./tokens/revoke-api-token";
 import { createUser } from "./users/create-user";
 import { ensureAdmin } from "./users/ensure-admin";
@@ -211,6 +213,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     const taskTools = { pollSeconds: c.tasks.options.pollSeconds, maxOutputBytes: GATEWAY_LIMITS.maxOutputBytes };
     return { registry: c.registry, pipeline: c.pipeline, pool: c.pool, bus: c.bus, db, logger, policy: c.caches.policy, taskTools, approvals: c.approvals, executor: executor(), limits: codeLimits, workspace: c.workspace, privacyAlways: config.codeMode.privacyAlways, runGate: c.runGate };
   };
+  const taskFeed = createTaskFeed({ db, bus: () => gatewayCore().bus });
   const reloadRedaction = () => gatewayCore().redaction.reload().catch((err: unknown) => logger.error({ err }, "reloading the redactor failed"));
   return {
     db,
@@ -255,6 +258,8 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       cancel: (ctx: RequestContext, viewer: TaskViewer, id: string) => cancelTask(db, ctx, viewer, id),
       /** The delivery log of a task's webhook. */
       webhooks: async (viewer: TaskViewer, id: string) => listDeliveries(db, { taskId: (await findVisibleTask(db, viewer, id)).id }),
+      /** Task changes from every process (over PostgreSQL NOTIFY), each only to viewers who may see the task. */
+      subscribe: (viewer: TaskFeedViewer, fn: (e: TaskChange) => void, onResync?: () => void) => taskFeed.subscribe(viewer, fn, onResync),
     },
     /** Audit search (admins): filtered keyset pages, one event with its request's story, streamed export, retention. */
     audit: {
@@ -344,6 +349,8 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       return gatewayCore().pipeline;
     },
     /** A console user's "try it" call, through the full pipeline. */
+    /** The tool page's "Rules in force": grants, tier, parameter rules, argument checking, rate limit. */
+    toolRulesInForce: (gatewayName: string) => toolRulesInForce(db, config.rateLimits, gatewayName),
     tryToolCall: (ctx: RequestContext, gatewayName: string, args: Record<string, unknown>) =>
       tryToolCall({ ...gatewayCore(), db, logger }, ctx, gatewayName, args),
     /** Connects every enabled upstream server; the HTTP server calls it once at start-up. */

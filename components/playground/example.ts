@@ -1,33 +1,17 @@
 // The program the editor starts with: what the declarations offer, as a comment, and a tiny program that
 // runs with any permissions (it lists the workspace, so it calls no tool with side effects).
 
-const SERVER_LINE = /^ {2}("(?:[^"\\]|\\.)*"|[A-Za-z_$][\w$]*): \{$/;
-const TOOL_LINE = /^ {4}("(?:[^"\\]|\\.)*"|[A-Za-z_$][\w$]*)\(/;
-
-/** `orders` → `.orders`; `"my-server"` (already quoted by the declarations) → `["my-server"]`. */
-const member = (key: string) => (key.startsWith('"') ? `[${key}]` : `.${key}`);
+import { declarationTree, memberAccess } from "./declaration-tree";
 
 /**
  * How a program reaches each tool of `declarations` (`tools.orders.create_order`, `tools["my-server"]["do.thing"]`),
  * read from the `declare const tools: { … }` block that the gateway generates.
  */
 export function toolAccessors(declarations: string): string[] {
-  const lines = declarations.split("\n");
-  const start = lines.indexOf("declare const tools: {");
-  if (start < 0) return [];
-  const out: string[] = [];
-  let server: string | null = null;
-  for (const line of lines.slice(start + 1)) {
-    if (line === "};") break;
-    const s = SERVER_LINE.exec(line);
-    if (s) {
-      server = s[1]!;
-      continue;
-    }
-    const t = TOOL_LINE.exec(line);
-    if (t && server) out.push(`tools${member(server)}${member(t[1]!)}`);
-  }
-  return out;
+  const tools = declarationTree(declarations).find((root) => root.name === "tools");
+  return (tools?.children ?? []).flatMap((server) =>
+    server.children.filter((t) => t.kind === "method").map((t) => `tools${memberAccess(server.name)}${memberAccess(t.name)}`),
+  );
 }
 
 const SHOWN = 8;

@@ -83,18 +83,26 @@ export function PlaygroundView({ isAdmin }: { isAdmin: boolean }) {
 
             <div className="min-w-0">
               <div className="mb-1 flex items-end justify-between gap-3">
-                <label htmlFor="playground-code" className={labelClass}>
+                <span id="playground-code-label" className={labelClass}>
                   Program
-                </label>
+                </span>
                 {code !== null && (
                   <button type="button" className={`${buttonSecondary} px-2 py-1 text-xs`} onClick={() => setCode(null)}>
                     Back to the example
                   </button>
                 )}
               </div>
-              <CodeEditor id="playground-code" value={program} onChange={setCode} onRun={() => formRef.current?.requestSubmit()} describedBy="playground-code-hint" />
+              <CodeEditor
+                label="Program"
+                value={program}
+                onChange={setCode}
+                onRun={() => formRef.current?.requestSubmit()}
+                describedBy="playground-code-hint"
+                typescript={language === "ts"}
+                declarations={types.data?.declarations ?? ""}
+              />
               <p id="playground-code-hint" className={hint}>
-                <kbd className="font-sans">Ctrl</kbd>+<kbd className="font-sans">Enter</kbd> (<kbd className="font-sans">⌘</kbd>+<kbd className="font-sans">Enter</kbd>) runs; Tab indents, Shift+Tab outdents, and Esc then Tab leaves the editor. The program&apos;s body runs inside an async function: use <code className="font-mono">await</code> and <code className="font-mono">return</code>.
+                <kbd className="font-sans">Ctrl</kbd>+<kbd className="font-sans">Enter</kbd> (<kbd className="font-sans">⌘</kbd>+<kbd className="font-sans">Enter</kbd>) runs; typing <code className="font-mono">tools.</code> or <code className="font-mono">workspace.</code> offers what the types above declare (Ctrl+Space asks); Tab indents, Shift+Tab outdents, and Esc then Tab leaves the editor. The program&apos;s body runs inside an async function: use <code className="font-mono">await</code> and <code className="font-mono">return</code>.
               </p>
             </div>
 

@@ -1,6 +1,7 @@
 "use client";
 // The Tasks page: tool calls that run in the background, live. Users see their own; admins see everyone's,
-// or only their own with "Only mine". The state tabs live in the URL (?state=running).
+// or only their own with "Only mine". The state tabs live in the URL (?state=running). A change arrives over
+// the tasks event stream; the list polls only while that stream is down.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Refreshing, TableCard } from "@/components/data-table";
@@ -15,10 +16,12 @@ import { useCursorPages } from "@/components/use-cursor-pages";
 import { pollInterval, TASK_FILTERS, type TaskFilter } from "./task-format";
 import { listTasks, taskListKey } from "./tasks-api";
 import { TasksTable } from "./tasks-table";
+import { useTaskEvents } from "./use-task-events";
 
 export function TasksView({ isAdmin }: { isAdmin: boolean }) {
   const [onlyMine, setOnlyMine] = useState(false);
   const everyone = isAdmin && !onlyMine;
+  const live = useTaskEvents(!everyone);
   return (
     <>
       <PageHeader
@@ -40,21 +43,21 @@ export function TasksView({ isAdmin }: { isAdmin: boolean }) {
           id: f.id,
           label: f.label,
           // A new filter or owner scope starts again at the first page.
-          panel: <TaskList key={`${f.id}-${everyone}`} filter={f} everyone={everyone} />,
+          panel: <TaskList key={`${f.id}-${everyone}`} filter={f} everyone={everyone} live={live} />,
         }))}
       />
     </>
   );
 }
 
-function TaskList({ filter, everyone }: { filter: TaskFilter; everyone: boolean }) {
+function TaskList({ filter, everyone, live }: { filter: TaskFilter; everyone: boolean; live: boolean }) {
   const pages = useCursorPages();
   const q = { statuses: filter.statuses, mine: !everyone, cursor: pages.cursor };
   const query = useQuery({
     queryKey: taskListKey(q),
     queryFn: ({ signal }) => listTasks(q, signal),
     placeholderData: keepPreviousData,
-    refetchInterval: (x) => pollInterval(x.state.data?.items.map((task) => task.status) ?? []),
+    refetchInterval: (x) => (live ? false : pollInterval(x.state.data?.items.map((task) => task.status) ?? [])),
   });
   const whose = everyone ? "Everyone's tasks" : "Your tasks";
   const title = filter.statuses.length ? `${whose} · ${filter.label.toLowerCase()}` : whose;

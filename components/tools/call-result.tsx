@@ -21,6 +21,17 @@ export function CallFailed({ error }: { error: Error }) {
 type Problem = { path: string; message: string };
 type ErrorMeta = { code?: unknown; problems?: unknown };
 
+/** The validation problems the gateway attached to an error result, each with the JSON pointer it names. */
+export function problemsOf(result: TToolCallResult): Problem[] {
+  const meta = (result._meta?.["portcullis/error"] ?? {}) as ErrorMeta;
+  return Array.isArray(meta.problems)
+    ? meta.problems.flatMap((p: unknown) => {
+        const { path, message } = (p ?? {}) as { path?: unknown; message?: unknown };
+        return typeof message === "string" ? [{ path: typeof path === "string" ? path : "", message }] : [];
+      })
+    : [];
+}
+
 function errorOf(result: TToolCallResult): { code: string | null; message: string; problems: Problem[] } {
   const meta = (result._meta?.["portcullis/error"] ?? {}) as ErrorMeta;
   const text = result.content
@@ -28,13 +39,7 @@ function errorOf(result: TToolCallResult): { code: string | null; message: strin
     .join("\n");
   const match = /^\[([a-z_]+)\]\s*/.exec(text);
   const code = typeof meta.code === "string" ? meta.code : (match?.[1] ?? null);
-  const problems = Array.isArray(meta.problems)
-    ? meta.problems.flatMap((p: unknown) => {
-        const { path, message } = (p ?? {}) as { path?: unknown; message?: unknown };
-        return typeof message === "string" ? [{ path: typeof path === "string" ? path : "", message }] : [];
-      })
-    : [];
-  return { code, message: match ? text.slice(match[0].length) : text, problems };
+  return { code, message: match ? text.slice(match[0].length) : text, problems: problemsOf(result) };
 }
 
 export function CallResult({ outcome: { result, ms } }: { outcome: Outcome }) {

@@ -15,7 +15,7 @@ export type PropertyRow = {
 };
 
 const MAX_DEPTH = 8;
-const isSchema = (v: unknown): v is Schema => typeof v === "object" && v !== null && !Array.isArray(v);
+export const isSchema = (v: unknown): v is Schema => typeof v === "object" && v !== null && !Array.isArray(v);
 const json = (v: unknown) => JSON.stringify(v);
 
 export function typeOf(s: Schema, depth = 0): string {

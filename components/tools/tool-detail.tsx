@@ -15,6 +15,7 @@ import { buttonPrimary, card } from "@/components/ui";
 import type { TServer, TToolSummary } from "@/lib/schemas";
 import { Annotations } from "./annotations";
 import { LintFindings } from "./lint-findings";
+import { RulesInForce } from "./rules-in-force";
 import { SchemaViewer } from "./schema-viewer";
 import { Tag, TierBadge } from "./tier-badge";
 import { ToolSettings } from "./tool-settings";
@@ -151,6 +152,7 @@ function ToolPage({ tool, server }: { tool: TToolSummary; server: TServer }) {
         </div>
         <div className="min-w-0 space-y-6 lg:sticky lg:top-24 lg:self-start">
           <ToolSettings tool={tool} server={server} />
+          <RulesInForce name={tool.name} server={server.slug} />
         </div>
       </div>
     </>

@@ -11,6 +11,13 @@ import { toolError } from "./tool-error";
 import type { Middleware } from "./types";
 
 export type RateLimits = { perSessionPerMinute: number; perToolPerMinute: number };
+
+/** A tool's calls per minute: its own setting, else its server's default, else the gateway's (one rule for the limiter and the tool page). */
+export function toolRateLimit(tool: number | null | undefined, server: number | null | undefined, limits: RateLimits): { perMinute: number; source: "tool" | "server" | "gateway" } {
+  if (tool != null) return { perMinute: tool, source: "tool" };
+  if (server != null) return { perMinute: server, source: "server" };
+  return { perMinute: limits.perToolPerMinute, source: "gateway" };
+}
 export type CallLimiter = {
   middleware: Middleware;
   /** Takes one unit of `key`'s budget: undefined when taken, else ms until the key's window ends. */
@@ -142,7 +149,7 @@ export function createCallLimiter(databaseUrl: string, limits: RateLimits, logge
   }
 
   const middleware: Middleware = (next) => async (call, ctx, notes) => {
-    const toolLimit = call.tool.rateLimitPerMinute ?? limits.perToolPerMinute;
+    const toolLimit = toolRateLimit(call.tool.rateLimitPerMinute, null, limits).perMinute;
     const checks: [string, number, string][] = [[`tool:${call.tool.gatewayName}`, toolLimit, `the tool ${call.tool.gatewayName}`]];
     if (call.sessionKey) checks.unshift([`session:${call.sessionKey}`, limits.perSessionPerMinute, "this session"]);
     const taken: Extract<Taken, { budget: Budget }>[] = [];

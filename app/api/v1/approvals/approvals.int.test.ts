@@ -18,6 +18,7 @@ import {
 } from "@/server/test/gateway-harness";
 import { createTestDb, testDatabaseUrl, truncateAll } from "@/server/test/test-db";
 import { apiRequest, type ApiErrorBody, type ApiResponse } from "@/scripts/test-support/api-request";
+import { nextEvent } from "@/scripts/test-support/sse-events";
 import { startApp, stopAllApps } from "@/scripts/test-support/start-app";
 import { makeTempDir, removeTempDirs as removeDataDirs } from "@/scripts/test-support/temp-dir";
 
@@ -31,39 +32,6 @@ function expectError(res: ApiResponse, status: number, code: string) {
 type Held = { task_id: string; status: string; approval_id: string; approval_status: string; expires_at: string };
 
 const ids = (page: TApprovalPage) => page.items.map((a) => a.id);
-
-/** Reads a Server-Sent Events response until `want` matches one event (or the time runs out). */
-async function nextEvent(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  want: (e: { event: string; data: string }) => boolean,
-  timeoutMs = 10_000,
-) {
-  const decoder = new TextDecoder();
-  let buffer = "";
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const frames = buffer.split("\n\n");
-    buffer = frames.pop() ?? "";
-    for (const frame of frames) {
-      const lines = frame.split("\n");
-      const event = lines.find((l) => l.startsWith("event: "))?.slice(7) ?? "";
-      const data = lines.find((l) => l.startsWith("data: "))?.slice(6) ?? "";
-      if (want({ event, data })) return { event, data, comments: lines.filter((l) => l.startsWith(":")) };
-    }
-    const left = until - Date.now();
-    if (left <= 0) throw new Error("no matching event in time");
-    let timer: NodeJS.Timeout | undefined;
-    const chunk = await Promise.race([
-      reader.read(),
-      new Promise<never>(
-        (_, reject) => (timer = setTimeout(() => reject(new Error("no matching event in time")), left)),
-      ),
-    ]);
-    clearTimeout(timer);
-    if (chunk.done) throw new Error("the event stream ended");
-    buffer += decoder.decode(chunk.value, { stream: true });
-  }
-}
 
 describe("REST API: approvals", () => {
   const db = createTestDb();

@@ -7,6 +7,8 @@ import { userWithApiToken } from "@/server/test/gateway-harness";
 import { createTestDb, testDatabaseUrl, truncateAll } from "@/server/test/test-db";
 import { apiRequest, type ApiErrorBody, type ApiResponse } from "@/scripts/test-support/api-request";
 import { seedAgentSession, seedTask } from "@/scripts/test-support/seed-task";
+import { sseReader, type SseEvent } from "@/scripts/test-support/sse-events";
+import { publishChange } from "@/server/events/change-bus";
 import { startApp, stopAllApps } from "@/scripts/test-support/start-app";
 import { makeTempDir, removeTempDirs } from "@/scripts/test-support/temp-dir";
 
@@ -242,5 +244,66 @@ describe("REST API: tasks", () => {
     expect(res.body).toMatchObject({ status: "CANCELED", errorCode: "canceled" });
     const detail = await apiRequest<TTaskDetail>(base, `/api/v1/tasks/${theirs.id}`, { token: other.token });
     expect(detail.body.events.at(-1)).toMatchObject({ type: "canceled", data: { wasRunning: true } });
+  });
+
+  it("GET /api/v1/tasks/events – each stream carries only the tasks its caller may see: a user's never another user's, an admin's everyone's (mine=1: their own)", async () => {
+    expectError(await apiRequest(base, "/api/v1/tasks/events"), 401, "unauthenticated");
+    const ac = new AbortController();
+    const open = async (token: string, query = "") => {
+      const res = await fetch(`${base}/api/v1/tasks/events${query}`, { headers: { authorization: `Bearer ${token}` }, signal: ac.signal });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+      const stream = sseReader(res.body!.getReader());
+      await stream.until((e) => e.comments.includes(": connected"));
+      return stream;
+    };
+    try {
+      const [userStream, otherStream, adminAll, adminMine] = [await open(user.token), await open(other.token), await open(admin.token), await open(admin.token, "?mine=1")];
+      const adminTask = await seedTask(db, { ownerId: admin.id, status: "PENDING" });
+      const otherTask = await seedTask(db, { ownerId: other.id, status: "PENDING" });
+      const userTask = await seedTask(db, { ownerId: user.id, status: "PENDING" });
+      // As the engine publishes them; each stream delivers in this order.
+      for (const [t, status] of [[otherTask, "PENDING"], [otherTask, "RUNNING"], [adminTask, "RUNNING"], [userTask, "PENDING"], [adminTask, "SUCCEEDED"]] as const)
+        await publishChange(db, { kind: "task", taskId: t.id, status });
+
+      const changes = (events: SseEvent[]) => events.filter((e) => e.event === "task").map((e) => JSON.parse(e.data) as { taskId: string; status: string });
+      const last = (id: string, status: string) => (e: SseEvent) => e.event === "task" && e.data === JSON.stringify({ taskId: id, status });
+      // Everything before each stream's last event has been delivered by then: had another user's event been
+      // sent, it would be in these lists.
+      expect(changes(await userStream.until(last(userTask.id, "PENDING")))).toEqual([{ taskId: userTask.id, status: "PENDING" }]);
+      expect(changes(await otherStream.until(last(otherTask.id, "RUNNING")))).toEqual([
+        { taskId: otherTask.id, status: "PENDING" },
+        { taskId: otherTask.id, status: "RUNNING" },
+      ]);
+      expect(changes(await adminAll.until(last(adminTask.id, "SUCCEEDED"))).map((c) => c.taskId)).toEqual([otherTask.id, otherTask.id, adminTask.id, userTask.id, adminTask.id]);
+      expect(changes(await adminMine.until(last(adminTask.id, "SUCCEEDED")))).toEqual([
+        { taskId: adminTask.id, status: "RUNNING" },
+        { taskId: adminTask.id, status: "SUCCEEDED" },
+      ]);
+    } finally {
+      ac.abort();
+    }
+  });
+
+  it("GET /api/v1/tasks/events – a change made through another gateway process reaches the stream (over PostgreSQL NOTIFY)", async () => {
+    const second = await startApp({
+      env: { DATABASE_URL: testDatabaseUrl(), DATA_DIR: await makeTempDir("tasks-api-2"), PORTCULLIS_NO_DEMO: "1" },
+    });
+    const task = await seedTask(db, { ownerId: user.id, status: "PENDING" });
+    const ac = new AbortController();
+    try {
+      const res = await fetch(`${second.baseUrl}/api/v1/tasks/events`, { headers: { authorization: `Bearer ${user.token}` }, signal: ac.signal });
+      expect(res.status).toBe(200);
+      const stream = sseReader(res.body!.getReader());
+      await stream.until((e) => e.comments.includes(": connected"));
+      // Canceled through the first process: its transaction's NOTIFY reaches the second one's stream.
+      const canceled = await apiRequest(base, `/api/v1/tasks/${task.id}/cancel`, { method: "POST", token: user.token });
+      expect(canceled.status, canceled.text).toBe(200);
+      const [event] = (await stream.until((e) => e.event === "task" && e.data.includes(task.id))).filter((e) => e.event === "task");
+      expect(JSON.parse(event!.data)).toEqual({ taskId: task.id, status: "CANCELED" });
+    } finally {
+      ac.abort();
+      await second.stop();
+    }
   });
 });
