@@ -45,6 +45,18 @@ export function FilterPanel({ filter, children }: { filter: AuditFilterParams; c
   );
 }
 
+/** One filter: its label above its control, which carries the id and test id derived from `name`. */
+function Labelled({ name, label, children }: { name: string; label: string; children: React.ReactNode }) {
+  return (
+    <div className="min-w-0">
+      <label htmlFor={`audit-${name}`} className={labelClass}>
+        {label}
+      </label>
+      {children}
+    </div>
+  );
+}
+
 function Field({
   name,
   label,
@@ -59,10 +71,7 @@ function Field({
   hint?: string;
 }) {
   return (
-    <div className="min-w-0">
-      <label htmlFor={`audit-${name}`} className={labelClass}>
-        {label}
-      </label>
+    <Labelled name={name} label={label}>
       <input
         id={`audit-${name}`}
         name={name}
@@ -74,7 +83,7 @@ function Field({
         spellCheck={false}
         title={hint}
       />
-    </div>
+    </Labelled>
   );
 }
 
@@ -95,10 +104,7 @@ function Choice<T extends string>({
   labelOf: (o: T) => React.ReactNode;
 }) {
   return (
-    <div className="min-w-0">
-      <label htmlFor={`audit-${name}`} className={labelClass}>
-        {label}
-      </label>
+    <Labelled name={name} label={label}>
       <select
         id={`audit-${name}`}
         name={name}
@@ -114,7 +120,7 @@ function Choice<T extends string>({
         ))}
         {value && !(options as readonly string[]).includes(value) && <option value={value}>{value}</option>}
       </select>
-    </div>
+    </Labelled>
   );
 }
 
@@ -131,10 +137,7 @@ function When({
   onChange: (v: string) => void;
 }) {
   return (
-    <div className="min-w-0">
-      <label htmlFor={`audit-${name}`} className={labelClass}>
-        {label}
-      </label>
+    <Labelled name={name} label={label}>
       <input
         id={`audit-${name}`}
         type="datetime-local"
@@ -143,7 +146,7 @@ function When({
         className={`${input} mt-1`}
         data-testid={`audit-filter-${name}`}
       />
-    </div>
+    </Labelled>
   );
 }
 

@@ -163,6 +163,13 @@ export function DashboardCharts({ d, linked }: { d: TDashboard; linked: boolean 
   );
 }
 
+/** The top-tools chart's bars: each a series of the tool's row, opening the audit search over it. */
+const TOOL_BARS = [
+  ["calls", "Calls"],
+  ["errors", "Errors"],
+  ["denials", "Denials"],
+] as const satisfies ReadonlyArray<readonly [Series, string]>;
+
 function TopTools({
   d,
   linked,
@@ -213,27 +220,16 @@ function TopTools({
                   cursor={{ fill: "var(--color-slate-100)" }}
                 />
                 <Legend {...LEGEND} />
-                <Bar
-                  dataKey="calls"
-                  name="Calls"
-                  fill={SERIES_COLOR.calls}
-                  isAnimationActive={false}
-                  onClick={openTool("calls")}
-                />
-                <Bar
-                  dataKey="errors"
-                  name="Errors"
-                  fill={SERIES_COLOR.errors}
-                  isAnimationActive={false}
-                  onClick={openTool("errors")}
-                />
-                <Bar
-                  dataKey="denials"
-                  name="Denials"
-                  fill={SERIES_COLOR.denials}
-                  isAnimationActive={false}
-                  onClick={openTool("denials")}
-                />
+                {TOOL_BARS.map(([series, name]) => (
+                  <Bar
+                    key={series}
+                    dataKey={series}
+                    name={name}
+                    fill={SERIES_COLOR[series]}
+                    isAnimationActive={false}
+                    onClick={openTool(series)}
+                  />
+                ))}
               </BarChart>
             </ResponsiveContainer>
           </div>
