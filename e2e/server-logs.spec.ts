@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { signInAsAdmin } from "./helpers";
 
 // A stdio server that writes two lines to stderr and crashes on a missing module, the way an npm server
@@ -56,7 +56,7 @@ test("a crashing server reads Down in the list and the header, and its page show
   }
 });
 
-test("a transparent session's process stderr shows on the Logs tab, marked with its session", async ({ page }) => {
+async function transparentSessionLogs(page: Page, phone: boolean) {
   const slug = `everything-${Date.now().toString(36)}`;
   const everything = fileURLToPath(new URL("../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
   await signInAsAdmin(page);
@@ -85,8 +85,24 @@ test("a transparent session's process stderr shows on the Logs tab, marked with 
 
     await transport.terminateSession();
     await expect(logs.getByRole("region", { name: `Session ${session} · ended` })).toBeVisible();
+    if (phone) {
+      // Long log lines scroll inside their box, not the page.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    }
   } finally {
     await client.close().catch(() => undefined);
     await page.request.delete(`/api/v1/servers/${slug}`);
   }
+}
+
+test("a transparent session's process stderr shows on the Logs tab, marked with its session", async ({ page }) => {
+  await transparentSessionLogs(page, false);
+});
+
+test.describe("at phone width", () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test("a transparent session's process stderr shows on the Logs tab, and the page does not scroll sideways", async ({ page }) => {
+    await transparentSessionLogs(page, true);
+  });
 });
