@@ -225,7 +225,13 @@ describe("portcullis start – with DATABASE_URL", () => {
     const res = await apiRequest<THealth>(app.baseUrl, "/api/health");
     expect(res.status).toBe(200);
     expect(res.body.database.status).toBe("up");
-    expect(app.stdout()).toMatch(/"embeddedDatabase":false,"msg":"Portcullis is ready"/);
+    const ready = app
+      .stdout()
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l) as { msg: string; embeddedDatabase?: boolean })
+      .find((l) => l.msg === "Portcullis is ready");
+    expect(ready).toMatchObject({ embeddedDatabase: false });
     expect(existsSync(path.join(dataDir, "pg"))).toBe(false);
     expect(existsSync(path.join(dataDir, "database-url"))).toBe(false);
     expect(postgresOf(dataDir)).toEqual([]);
