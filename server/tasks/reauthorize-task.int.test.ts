@@ -146,38 +146,48 @@ describe("queued work is re-authorized when it runs", () => {
       expect(await denials(accepted.task_id)).toBe(1);
       expect(await db.auditEvent.count({ where: { taskId: accepted.task_id, action: "task.started" } })).toBe(0);
     } finally {
+      await worker.release();
       await c.undo?.();
     }
   });
 
-  it("an approved HIGH-tier call still runs, with its approval; one whose arguments no longer match it is refused", async () => {
-    await a.gateway.registry.updateTool(admin, "slow__slow_write", { riskTier: "HIGH" });
-    try {
+  describe("a HIGH-tier task runs only with an approval bound to its arguments", () => {
+    const approve = async (id: string) => {
       const approver = await insertUser(db, { role: "APPROVER" });
-      const decide = (id: string) => a.gateway.approvals.decide(userContext(approver), { userId: approver.id, role: approver.role }, id, { decision: "approve" });
+      await a.gateway.approvals.decide(userContext(approver), { userId: approver.id, role: approver.role }, id, { decision: "approve" });
+    };
+    beforeAll(async () => void (await a.gateway.registry.updateTool(admin, "slow__slow_write", { riskTier: "HIGH" })));
+    afterAll(async () => void (await a.gateway.registry.updateTool(admin, "slow__slow_write", { riskTier: "MEDIUM" })));
+
+    it("an approved call still runs (regression)", async () => {
       const v = await victim();
-
-      const ok = tag("approved");
-      const held = await call(v.agent, "slow__slow_write", { ms: 10, tag: ok });
+      const t = tag("approved");
+      const held = await call(v.agent, "slow__slow_write", { ms: 10, tag: t });
       expect(held.status).toBe("AWAITING_APPROVAL");
-      await decide(held.approval_id!);
+      await approve(held.approval_id!);
       expect(await final(held.task_id)).toMatchObject({ status: "SUCCEEDED" });
-      expect(starts(ok)).toBe(1);
+      expect(starts(t)).toBe(1);
+      expect(await denials(held.task_id)).toBe(0);
+    });
 
-      // Approved for one set of arguments, then the row carries another: the approval does not cover it.
+    it("a task whose arguments no longer match its approval is refused", async () => {
+      const v = await victim();
       const worker = await holdWorker();
       const bound = tag("bound");
       const swapped = tag("swapped");
-      const second = await call(v.agent, "slow__slow_write", { ms: 10, tag: bound });
-      await decide(second.approval_id!);
-      await db.task.update({ where: { id: second.task_id }, data: { arguments: { ms: 10, tag: swapped } } });
-      await worker.release();
-      expect(await final(second.task_id)).toMatchObject({ status: "CANCELED", errorCode: "authorization_revoked" });
-      expect(starts(bound) + starts(swapped)).toBe(0);
-      expect(await denials(second.task_id)).toBe(1);
-    } finally {
-      await a.gateway.registry.updateTool(admin, "slow__slow_write", { riskTier: "MEDIUM" });
-    }
+      try {
+        const held = await call(v.agent, "slow__slow_write", { ms: 10, tag: bound });
+        await approve(held.approval_id!);
+        // Approved for one set of arguments; the row now carries another, which the approval does not cover.
+        await db.task.update({ where: { id: held.task_id }, data: { arguments: { ms: 10, tag: swapped } } });
+        await worker.release();
+        expect(await final(held.task_id)).toMatchObject({ status: "CANCELED", errorCode: "authorization_revoked" });
+        expect(starts(bound) + starts(swapped)).toBe(0);
+        expect(await denials(held.task_id)).toBe(1);
+      } finally {
+        await worker.release();
+      }
+    });
   });
 
   describe("between a crash and its retry", () => {
