@@ -151,6 +151,26 @@ describe("queued work is re-authorized when it runs", () => {
     }
   });
 
+  it("revoking a session while the worker claims its tasks: each task either ran once or ended revoked, never both", async () => {
+    const v = await victim();
+    const worker = await holdWorker();
+    const tags = Array.from({ length: 10 }, () => tag("race"));
+    const ids: string[] = [];
+    try {
+      for (const t of tags) ids.push((await call(v.agent, "slow__slow_write", { ms: 5, tag: t })).task_id);
+    } finally {
+      // The worker starts claiming while the revocation commits: the row's conditional update decides each task.
+      await Promise.all([worker.release(), a.gateway.sessions.revoke(admin, v.sessionId)]);
+    }
+    for (const [i, id] of ids.entries()) {
+      const row = await final(id);
+      expect(["SUCCEEDED", "CANCELED"]).toContain(row.status);
+      expect(starts(tags[i]!)).toBe(row.status === "SUCCEEDED" ? 1 : 0);
+      expect(await denials(id)).toBe(row.status === "CANCELED" ? 1 : 0);
+      if (row.status === "CANCELED") expect(row.errorCode).toBe("authorization_revoked");
+    }
+  });
+
   describe("a HIGH-tier task runs only with an approval bound to its arguments", () => {
     const approve = async (id: string) => {
       const approver = await insertUser(db, { role: "APPROVER" });
