@@ -1,7 +1,7 @@
 // Queued work is re-authorized when it runs, over real MCP: the misbehaving fixture as the upstream (its log
-// says whether a call ever reached it), graphile-worker on the run's PostgreSQL with ONE worker slot, held by a
-// "blocker" task of another user that waits upstream until each case has made its change; releasing it frees the
-// slot and the queued task is claimed. The crash case kills a gateway process of its own and retries on this one.
+// says whether a call ever reached it), graphile-worker on the run's PostgreSQL with two gateways of ONE worker
+// slot each, held by "blocker" tasks of another user that wait upstream until each case has made its change;
+// releasing them frees the slots and the queued task is claimed by either gateway. The crash case kills a gateway process of its own and retries on this one.
 import type { ChildProcess } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -50,12 +50,12 @@ describe("queued work is re-authorized when it runs", () => {
     }, 20_000);
   const denials = (taskId: string) => db.auditEvent.count({ where: { taskId, decision: "deny" } });
 
-  /** Holds the only worker slot with a task of another user that waits for a file; release() creates it. */
+  /** Holds every worker slot (one per gateway) with tasks of another user that wait for a file; release() creates it. */
   async function holdWorker(): Promise<{ release(): Promise<void> }> {
-    const t = tag("blocker");
-    const file = path.join(dir, `${t}.release`);
-    await call(blockerAgent, "slow__slow_read", { ms: 0, until: file, tag: t });
-    await waitUntil("the blocker to run upstream", () => starts(t) === 1);
+    const file = path.join(dir, `${tag("release")}`);
+    const tags = env.gateways.map(() => tag("blocker"));
+    for (const t of tags) await call(blockerAgent, "slow__slow_read", { ms: 0, until: file, tag: t });
+    await waitUntil("the blockers to run upstream", () => tags.every((t) => starts(t) === 1));
     return { release: () => writeFile(file, "") };
   }
 
@@ -71,7 +71,7 @@ describe("queued work is re-authorized when it runs", () => {
   }
 
   beforeAll(async () => {
-    env = await setUpGatewayTest(db, "reauthorize", { tasks: { thresholdMs: 300, sweepIntervalMs: 600_000, concurrency: 1 } });
+    env = await setUpGatewayTest(db, "reauthorize", { gateways: 2, tasks: { thresholdMs: 300, sweepIntervalMs: 600_000, concurrency: 1 } });
     a = env.gateways[0]!;
     ({ admin, dir } = env);
     await a.gateway.registry.register(admin, misbehavingServer(dir, { slug: "slow", timeoutMs: 90_000 }));
@@ -151,7 +151,7 @@ describe("queued work is re-authorized when it runs", () => {
     }
   });
 
-  it("revoking a session while the worker claims its tasks: each task either ran once or ended revoked, never both", async () => {
+  it("revoking a session while two gateways' workers claim its tasks: each task either ran once or ended revoked, never both", async () => {
     const v = await victim();
     const worker = await holdWorker();
     const tags = Array.from({ length: 10 }, () => tag("race"));
@@ -159,7 +159,7 @@ describe("queued work is re-authorized when it runs", () => {
     try {
       for (const t of tags) ids.push((await call(v.agent, "slow__slow_write", { ms: 5, tag: t })).task_id);
     } finally {
-      // The worker starts claiming while the revocation commits: the row's conditional update decides each task.
+      // Both workers start claiming while the revocation commits: the row's conditional update decides each task.
       await Promise.all([worker.release(), a.gateway.sessions.revoke(admin, v.sessionId)]);
     }
     for (const [i, id] of ids.entries()) {
