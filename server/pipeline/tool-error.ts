@@ -17,6 +17,8 @@ export type ToolErrorCode =
   | "task_not_found"
   | "task_finished"
   | "approval_not_found"
+  /** A queued task whose session, user, grant, tool or tier no longer lets it run (tasks/revoke-task.ts). */
+  | "authorization_revoked"
   | "unknown_tool"
   /** A name that cannot name any tool (control characters, outside the MCP alphabet, over-long): refused before any lookup. */
   | "invalid_tool_name";

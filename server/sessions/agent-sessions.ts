@@ -14,6 +14,7 @@ import { intersectPathLists, normalizeWhitelistEntry } from "../policy/path-chec
 import { intersectToolPatterns } from "../policy/patterns";
 import { heldFrom, loadPolicySnapshot } from "../policy/policy-cache";
 import { newCallbackSecret } from "../tasks/webhook-signature";
+import { revokePendingTasks } from "../tasks/revoke-task";
 
 const SETTINGS_KEY = "sessions";
 export const DEFAULT_SESSION_SETTINGS: TSessionSettings = { defaultTtlSeconds: 3600, maxTtlSeconds: 86_400 };
@@ -149,6 +150,8 @@ export async function revokeAgentSession(db: Db, ctx: RequestContext, id: string
     await recordAudit(tx, ctx, { action: "agent_session.revoked", category: "security", targetType: "agent_session", targetId: id, details: { userId: row.userId, agentId: row.agentId, prefix: row.prefix } });
     await publishChange(tx, { kind: "agent_session", sessionId: id });
     await withdrawApprovals(tx, id);
+    // Its queued calls end now, on every process: a worker claims only PENDING rows.
+    await revokePendingTasks(tx, { agentSessionId: id }, "The agent session was revoked before this task ran.");
     return toSessionDto(updated);
   });
 }

@@ -30,6 +30,8 @@ import { NO_OUTBOUND_EXCEPTIONS, type OutboundPolicy } from "../net/outbound-url
 import { CLAIM_ORIGIN } from "./claim-origin";
 import { hashArguments } from "./hash-arguments";
 import { lockClaim } from "./lock-claim";
+import { reauthorizeTask } from "./reauthorize-task";
+import { revokeTask } from "./revoke-task";
 import { DELIVER_WEBHOOK_JOB, scheduleWebhookJob, sweepWebhooks, webhookJob, webhookOnFinish } from "./webhook-jobs";
 import { DEFAULT_WEBHOOK_BACKOFF_MS, sessionSecretFor } from "./webhooks";
 
@@ -494,6 +496,13 @@ export function createTaskEngine(deps: {
       where: { id: taskId },
       include: { agentSession: { select: { canaryBucket: true, agentId: true } }, owner: true },
     });
+    // Claimed first (no other process runs it now), then checked against the state at this moment: a task
+    // whose session, user, grant, tool or tier no longer lets it run ends here and never reaches the upstream.
+    const check = await reauthorizeTask(deps.db, task);
+    if (!check.ok) {
+      await deps.db.$transaction((tx) => revokeTask(tx, taskId, { status: "RUNNING", runnerId }, check.reason, { step: check.step, attempt: task.attempts }));
+      return;
+    }
     await event(deps.db, taskId, "started", { attempt: task.attempts, runner: runnerId });
     await auditTransition(task, task.toolName);
     await deps.bus.publish({ kind: "task", taskId, status: "RUNNING" });
@@ -526,7 +535,7 @@ export function createTaskEngine(deps: {
     let sink: ((p: { progress: number; total?: number | undefined; message?: string | undefined }) => void) | undefined;
     const call: ToolCall = {
       tool: resolved.tool,
-      arguments: (task.arguments ?? {}) as Record<string, unknown>,
+      arguments: check.arguments,
       endpoint: "mcp",
       signal: controller.signal,
       onProgress: (p) => sink?.(p),

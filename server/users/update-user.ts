@@ -5,6 +5,7 @@ import { actorUserId, type RequestContext } from "../context";
 import type { Db } from "../db/client";
 import { GatewayError, notFound } from "../errors";
 import { publishChange } from "../events/change-bus";
+import { revokePendingTasks } from "../tasks/revoke-task";
 import { toUserDto } from "./user-dto";
 
 /**
@@ -48,6 +49,8 @@ export async function updateUser(db: Db, ctx: RequestContext, id: string, input:
       targetId: id,
       details: { email: after.email, changes } as never,
     });
+    // A disabled user's queued calls end now, on every process: a worker claims only PENDING rows.
+    if (patch.disabled === true && !before.disabled) await revokePendingTasks(tx, { ownerId: id }, "The user was disabled before this task ran.");
     // Every gateway process drops its cached view of the user (role, disabled) when this commits.
     await publishChange(tx, { kind: "user", userId: id });
     return toUserDto(after);
