@@ -49,8 +49,8 @@ async function startPortcullis(): Promise<Target> {
       // The rate-limit step runs on every call, with limits the benchmark never reaches.
       RATE_LIMIT_SESSION_PER_MINUTE: "1000000000",
       RATE_LIMIT_TOOL_PER_MINUTE: "1000000000",
-      ...(profDir && { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir}` }),
     },
+    ...(profDir && { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profDir}`] }),
   });
   cleanups.push(async () => void (await app.stop("SIGINT", 60_000)));
   // LOG_LEVEL=warn hides the ready line start-app waits for: wait for the health check instead.

@@ -56,7 +56,8 @@ export async function sendWebResponse(res: ServerResponse, response: Response): 
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      res.write(value);
+      // A slow reader: wait for the socket to drain rather than buffer the stream in memory.
+      if (!res.write(value)) await drained(res);
     }
   } catch {
     // The stream failed or was cancelled because the client left: nothing more to send.
@@ -64,4 +65,14 @@ export async function sendWebResponse(res: ServerResponse, response: Response): 
     res.off("close", stop);
     res.end();
   }
+}
+
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done).off("close", done);
+      resolve();
+    };
+    res.on("drain", done).on("close", done);
+  });
 }
