@@ -141,6 +141,13 @@ describe("portcullis start – an MCP session on /mcp", () => {
     expect(list.headers["content-length"]).toBe(String(Buffer.byteLength(list.body)));
     expect(list.headers.vary).toBeUndefined();
 
+    // Progress asked for: the answer comes as an SSE stream, written through as it is produced.
+    const streamed = await raw("POST", "/mcp", inSession, JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/list", params: { _meta: { progressToken: "p" } } }));
+    expect(streamed.status).toBe(200);
+    expect(streamed.headers["content-type"]).toBe("text/event-stream");
+    const data = streamed.body.split("\n").filter((l) => l.startsWith("data: ") && l.length > 6);
+    expect(data.map((l) => JSON.parse(l.slice(6)) as unknown)).toContainEqual(expect.objectContaining({ id: 4, result: expect.objectContaining({ tools: expect.any(Array) as unknown[] }) as unknown }));
+
     // The stream's headers come at once; the client leaving ends it (the server must not hold on to it).
     const stream = await new Promise<http.IncomingMessage>((resolve, reject) =>
       http
