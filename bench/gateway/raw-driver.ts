@@ -28,7 +28,14 @@ export async function openRawSession(url: string, token: string | undefined, too
     "content-type": "application/json",
     ...(token && { authorization: `Bearer ${token}` }),
   };
-  const send = (method: string, headers: Record<string, string>, body?: string) =>
+  // A keep-alive connection the server closed while idle (its keepAliveTimeout) fails the request sent on it
+  // just then: sent again once on a fresh connection, as Node's documentation advises (the server never read it).
+  const send = (method: string, headers: Record<string, string>, body?: string): Promise<Answer> =>
+    sendOnce(method, headers, body).catch((err: NodeJS.ErrnoException & { reusedSocket?: boolean }) => {
+      if (err.reusedSocket && err.code === "ECONNRESET") return sendOnce(method, headers, body);
+      throw err;
+    });
+  const sendOnce = (method: string, headers: Record<string, string>, body?: string) =>
     new Promise<Answer>((resolve, reject) => {
       const req = http.request(
         { host: target.hostname, port: target.port, path: target.pathname, method, agent, headers: { ...headers, ...(body && { "content-length": String(Buffer.byteLength(body)) }) } },
@@ -39,7 +46,7 @@ export async function openRawSession(url: string, token: string | undefined, too
           res.on("error", reject);
         },
       );
-      req.on("error", reject);
+      req.on("error", (err) => reject(Object.assign(err, { reusedSocket: req.reusedSocket })));
       req.end(body);
     });
 
