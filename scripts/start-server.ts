@@ -15,7 +15,12 @@ import { answerClientError } from "../server/http/client-error";
 import { edgeRefusal } from "../server/http/edge-guard";
 import { loadRouteTable } from "../server/http/route-table";
 import { createGateway } from "../server/index";
+import type { McpEndpoint } from "../server/mcp/handle-mcp-request";
 import { createSyncLogger } from "../server/logger";
+import { mcpEndpointOf } from "../server/mcp/mcp-endpoint-of";
+import { sendWebResponse, toWebRequest } from "../server/http/node-web";
+import { getGateway } from "../app/_lib/gateway";
+import { GATEWAY_LIMITS } from "../server/index";
 import { ensureBuild } from "./ensure-build";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -119,10 +124,30 @@ export async function startServer(opts: { port?: number | undefined; build: bool
     await app.prepare();
     const handle = app.getRequestHandler();
     const routes = loadRouteTable(path.join(root, "app"));
+    // The instance the Next.js routes use (instrumentation.ts made it and started its upstreams).
+    const served = getGateway();
+    const origin = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
+    const serveMcp = async (req: http.IncomingMessage, res: http.ServerResponse, endpoint: McpEndpoint) => {
+      const aborted = new AbortController();
+      // A client that leaves ends its GET stream and cancels what it was waiting for.
+      res.once("close", () => res.writableFinished || aborted.abort());
+      try {
+        const request = await toWebRequest(req, origin, GATEWAY_LIMITS.maxRequestBytes, aborted.signal);
+        await sendWebResponse(res, await served.mcp.handle(request, endpoint));
+      } catch (err) {
+        logger.error({ err, url: req.url }, "MCP request failed");
+        if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+        res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error" }, id: null }));
+      }
+    };
     server = http.createServer((req, res) => {
       const header = req.headers["x-request-id"];
       const refused = edgeRefusal(routes, req.method ?? "GET", req.url ?? "/", typeof header === "string" ? header : undefined);
       if (refused) return void res.writeHead(refused.status, refused.headers).end(refused.body);
+      // The MCP endpoints, the hot path, go straight to the gateway's handler: the same one the app/mcp routes
+      // call, without Next.js's request handling in front (HEAD and OPTIONS are still Next.js's answers).
+      const endpoint = req.method === "GET" || req.method === "POST" || req.method === "DELETE" ? mcpEndpointOf(req.url ?? "/") : null;
+      if (endpoint) return void serveMcp(req, res, endpoint);
       handle(req, res).catch((err: unknown) => {
         // Next.js answers its own failures; this is for what escapes it: still an answer, never a dropped socket.
         logger.error({ err, url: req.url }, "request handler failed");

@@ -1,5 +1,7 @@
 // Gateway benchmark: tools/call latency and throughput, direct to an upstream vs through Portcullis vs
 // through a plain proxy, side by side in one run, loopback only.
+// This one runs the gateway core on a node:http adapter (no `portcullis start`, SDK client driver) and profiles
+// its steps; the shipped path against supergateway, for issue 19's targets, is bench/gateway/shipped.ts.
 //
 //   npx tsx bench/gateway/run.ts
 //

@@ -26,9 +26,11 @@ export type AppProcess = {
 
 const live = new Set<AppProcess>();
 
-export async function spawnApp(opts: { env?: EnvOverrides; port?: number; args?: string[] } = {}): Promise<AppProcess> {
+export async function spawnApp(
+  opts: { env?: EnvOverrides; port?: number; args?: string[]; nodeArgs?: string[] } = {},
+): Promise<AppProcess> {
   const port = opts.port ?? (await freePort());
-  const child = spawn(process.execPath, [CLI_PATH, "start", "--no-build", ...(opts.args ?? [])], {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), CLI_PATH, "start", "--no-build", ...(opts.args ?? [])], {
     cwd: REPO_ROOT,
     env: childEnv({ HOST: "127.0.0.1", PORT: String(port), ...opts.env }),
     stdio: ["ignore", "pipe", "pipe"],

@@ -25,6 +25,7 @@ import type { PoolOptions } from "../upstream/upstream-pool";
 import type { TaskOptions } from "../tasks/task-engine";
 import type { FixtureEvent, FlapState } from "./fixtures/misbehaving-server";
 import { insertUser, userContext } from "./contexts";
+import { mcpEndpointOf } from "../mcp/mcp-endpoint-of";
 import { serveWebHandler, type ServedHandler } from "./serve-web-handler";
 import { createTestDb, testDatabaseUrl, truncateAll } from "./test-db";
 
@@ -223,12 +224,7 @@ export async function startTestGateway(
   });
   if (opts.tasks) await gateway.startTasks();
   // The app's routes: /mcp (aggregate), /mcp/code (code mode) and /mcp/s/<slug> (one server, transparent).
-  const http = await serveWebHandler((req) => {
-    const pathname = new URL(req.url).pathname;
-    const slug = /^\/mcp\/s\/([^/?]+)/.exec(pathname)?.[1];
-    if (slug) return gateway.mcp.handle(req, { kind: "server", slug: decodeURIComponent(slug) });
-    return gateway.mcp.handle(req, pathname.startsWith("/mcp/code") ? { kind: "code" } : { kind: "aggregate" });
-  });
+  const http = await serveWebHandler((req) => gateway.mcp.handle(req, mcpEndpointOf(new URL(req.url).pathname) ?? { kind: "aggregate" }));
   return {
     gateway,
     db,

@@ -1,0 +1,76 @@
+// The benchmark's client: raw HTTP/1.1 keep-alive, one connection and one MCP session per worker, no SDK
+// client in the timed loop. Answers are read as JSON or as SSE (the `data:` line carrying the call's id).
+import http from "node:http";
+
+export type RawSession = { call(): Promise<void>; close(): Promise<void> };
+type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string };
+
+const PROTOCOL = "2025-06-18";
+
+/** The JSON-RPC message answering `id` in a JSON or SSE body. */
+export function answerOf(contentType: string | undefined, body: string, id: number): { result?: unknown; error?: unknown } {
+  if (!(contentType ?? "").includes("text/event-stream")) return JSON.parse(body) as { result?: unknown };
+  for (const line of body.split("\n")) {
+    if (!line.startsWith("data:")) continue;
+    const data = line.slice(5).trim();
+    if (!data) continue;
+    const msg = JSON.parse(data) as { id?: unknown; result?: unknown; error?: unknown };
+    if (msg.id === id) return msg;
+  }
+  throw new Error(`no answer with id ${id} in the SSE stream: ${body.slice(0, 200)}`);
+}
+
+export async function openRawSession(url: string, token: string | undefined, tool: string, text: string): Promise<RawSession> {
+  const target = new URL(url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const base: Record<string, string> = {
+    accept: "application/json, text/event-stream",
+    "content-type": "application/json",
+    ...(token && { authorization: `Bearer ${token}` }),
+  };
+  // A keep-alive connection the server closed while idle (its keepAliveTimeout) fails the request sent on it
+  // just then: sent again once on a fresh connection, as Node's documentation advises (the server never read it).
+  const send = (method: string, headers: Record<string, string>, body?: string): Promise<Answer> =>
+    sendOnce(method, headers, body).catch((err: NodeJS.ErrnoException & { reusedSocket?: boolean }) => {
+      if (err.reusedSocket && err.code === "ECONNRESET") return sendOnce(method, headers, body);
+      throw err;
+    });
+  const sendOnce = (method: string, headers: Record<string, string>, body?: string) =>
+    new Promise<Answer>((resolve, reject) => {
+      const req = http.request(
+        { host: target.hostname, port: target.port, path: target.pathname, method, agent, headers: { ...headers, ...(body && { "content-length": String(Buffer.byteLength(body)) }) } },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8").on("data", (s: string) => (text += s));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+          res.on("error", reject);
+        },
+      );
+      req.on("error", (err) => reject(Object.assign(err, { reusedSocket: req.reusedSocket })));
+      req.end(body);
+    });
+
+  const init = await send("POST", base, JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: "bench", version: "1" } } }));
+  const sessionId = init.headers["mcp-session-id"];
+  if (init.status !== 200 || typeof sessionId !== "string") throw new Error(`initialize: ${init.status} ${init.body.slice(0, 300)}`);
+  answerOf(init.headers["content-type"], init.body, 0);
+  const session = { ...base, "mcp-session-id": sessionId, "mcp-protocol-version": PROTOCOL };
+  const initialized = await send("POST", session, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
+  if (initialized.status !== 202) throw new Error(`notifications/initialized: ${initialized.status} ${initialized.body.slice(0, 300)}`);
+
+  let id = 0;
+  const args = { text };
+  return {
+    async call() {
+      const callId = ++id;
+      const res = await send("POST", session, JSON.stringify({ jsonrpc: "2.0", id: callId, method: "tools/call", params: { name: tool, arguments: args } }));
+      if (res.status !== 200) throw new Error(`tools/call: ${res.status} ${res.body.slice(0, 300)}`);
+      const msg = answerOf(res.headers["content-type"], res.body, callId) as { result?: { isError?: boolean }; error?: unknown };
+      if (!msg.result || msg.result.isError) throw new Error(`tools/call failed: ${res.body.slice(0, 300)}`);
+    },
+    async close() {
+      await send("DELETE", session).catch(() => undefined);
+      agent.destroy();
+    },
+  };
+}

@@ -1,0 +1,176 @@
+// The shipped path, side by side: `portcullis start` (what users run: the built app, its own embedded
+// PostgreSQL, every check and the audit on) against supergateway, both in front of the same echo upstream
+// over stdio, driven by raw HTTP keep-alive clients (raw-driver.ts: one MCP session per worker).
+//
+//   npm run build   # once: `portcullis start --no-build` needs .next
+//   mkdir -p /tmp/bench-proxy && cd /tmp/bench-proxy && npm init -y >/dev/null && npm i --ignore-scripts supergateway
+//   npx tsx bench/gateway/shipped.ts
+//
+// Environment (optional): BENCH_PROXY_DIR=/tmp/bench-proxy, BENCH_C1_CALLS=1500, BENCH_C32_CALLS=6000,
+// BENCH_ROUNDS=3 (the targets take turns each round), BENCH_TEXT_BYTES=64, BENCH_CPU_PROF_DIR (when set, the
+// Portcullis process runs with --cpu-prof and writes its profile there on exit).
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { freePort } from "../../server/db/embedded";
+import { apiRequest } from "../../scripts/test-support/api-request";
+import { lastLine, runCli } from "../../scripts/test-support/run-cli";
+import { spawnApp, type AppProcess } from "../../scripts/test-support/start-app";
+import { makeTempDir, removeTempDirs } from "../../scripts/test-support/temp-dir";
+import { cpuMs, ownCpuMs, processTree } from "./proc-stats";
+import { openRawSession, type RawSession } from "./raw-driver";
+import { summarize } from "./stats";
+
+const env = process.env;
+const proxyDir = env.BENCH_PROXY_DIR ?? "/tmp/bench-proxy";
+const c1Calls = Number(env.BENCH_C1_CALLS ?? 1500);
+const c32Calls = Number(env.BENCH_C32_CALLS ?? 6000);
+const rounds = Number(env.BENCH_ROUNDS ?? 3);
+const text = "x".repeat(Number(env.BENCH_TEXT_BYTES ?? 64));
+const ADMIN = { email: "bench@example.test", password: "bench-password-1" };
+// The same upstream command line for both: this Node, tsx's loader, the echo server over stdio.
+const upstream = { command: process.execPath, args: ["--import", import.meta.resolve("tsx"), path.join(import.meta.dirname, "echo-stdio.ts")] };
+
+type Target = { key: "portcullis" | "supergateway"; url: string; token?: string; tool: string; pid: number; sessions: RawSession[] };
+const cleanups: (() => Promise<void>)[] = [];
+const log = (msg: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}`);
+
+async function startPortcullis(): Promise<Target> {
+  const dataDir = await makeTempDir("bench-shipped");
+  const profDir = env.BENCH_CPU_PROF_DIR;
+  const app: AppProcess = await spawnApp({
+    env: {
+      DATA_DIR: dataDir,
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      PORTCULLIS_NO_DEMO: "1",
+      LOG_LEVEL: "warn",
+      // The rate-limit step runs on every call, with limits the benchmark never reaches.
+      RATE_LIMIT_SESSION_PER_MINUTE: "1000000000",
+      RATE_LIMIT_TOOL_PER_MINUTE: "1000000000",
+    },
+    ...(profDir && { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profDir}`] }),
+  });
+  cleanups.push(async () => void (await app.stop("SIGINT", 60_000)));
+  // LOG_LEVEL=warn hides the ready line start-app waits for: wait for the health check instead.
+  for (;;) {
+    if (app.hasExited()) throw new Error(`portcullis start exited:\n${app.output()}`);
+    const ok = await fetch(`${app.baseUrl}/api/health`).then((r) => r.ok, () => false);
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const minted = await runCli(["token", "create", "--email", ADMIN.email, "--name", "bench"], { env: { DATA_DIR: dataDir } });
+  const admin = lastLine(minted.stdout);
+  const server = await apiRequest(app.baseUrl, "/api/v1/servers", {
+    token: admin,
+    body: { slug: "bench", name: "Benchmark echo", transport: "stdio", ...upstream, isolation: { profile: "none" } },
+    timeoutMs: 60_000,
+  });
+  if (server.status !== 201) throw new Error(`registering the echo upstream: ${server.status} ${server.text}`);
+  const session = await apiRequest<{ token: string }>(app.baseUrl, "/api/v1/sessions", { token: admin, body: { agentId: "bench", tools: ["bench__*"] } });
+  if (session.status !== 201) throw new Error(`creating the agent session: ${session.status} ${session.text}`);
+  return { key: "portcullis", url: `${app.baseUrl}/mcp`, token: session.body.token, tool: "bench__echo", pid: app.pid, sessions: [] };
+}
+
+async function startSupergateway(): Promise<Target> {
+  const pkgFile = path.join(proxyDir, "node_modules", "supergateway", "package.json");
+  if (!existsSync(pkgFile)) throw new Error(`no supergateway under ${proxyDir}: see the comment at the top of this file`);
+  const pkg = JSON.parse(readFileSync(pkgFile, "utf8")) as { version: string; bin: Record<string, string> };
+  const port = await freePort();
+  const stdio = [upstream.command, ...upstream.args].map((a) => `'${a}'`).join(" ");
+  const proc: ChildProcess = spawn(
+    process.execPath,
+    [path.join(path.dirname(pkgFile), pkg.bin.supergateway ?? "dist/index.js"), "--stdio", stdio, "--outputTransport", "streamableHttp", "--stateful", "--port", String(port), "--logLevel", "none"],
+    { stdio: ["pipe", "ignore", "inherit"] },
+  );
+  const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
+  cleanups.push(async () => {
+    if (proc.exitCode === null && proc.signalCode === null) proc.kill("SIGTERM");
+    await exited;
+  });
+  const url = `http://127.0.0.1:${port}/mcp`;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`supergateway exited with ${proc.exitCode}`);
+    if (await fetch(url).then(() => true, () => false)) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  log(`supergateway ${pkg.version} (stateful stdio → Streamable HTTP) on ${url}`);
+  return { key: "supergateway", url, tool: "echo", pid: proc.pid!, sessions: [] };
+}
+
+type Phase = { latencies: number[]; ms: number; serverCpuMs: number; mainCpuMs: number; driverCpuMs: number; calls: number };
+
+/** `calls` calls over `t.sessions.slice(0, c)`, each worker waiting for its answer before the next call. */
+async function phase(t: Target, c: number, calls: number): Promise<Phase> {
+  const tree = processTree(t.pid);
+  const latencies: number[] = [];
+  let next = 0;
+  const cpu0 = cpuMs(tree);
+  const main0 = cpuMs([t.pid]);
+  const drv0 = ownCpuMs();
+  const t0 = performance.now();
+  await Promise.all(
+    t.sessions.slice(0, c).map(async (s) => {
+      while (next++ < calls) {
+        const a = performance.now();
+        await s.call();
+        latencies.push(performance.now() - a);
+      }
+    }),
+  );
+  const ms = performance.now() - t0;
+  return { latencies, ms, serverCpuMs: cpuMs(tree) - cpu0, mainCpuMs: cpuMs([t.pid]) - main0, driverCpuMs: ownCpuMs() - drv0, calls };
+}
+
+const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
+
+async function main() {
+  const load0 = os.loadavg();
+  log(`machine: ${os.cpus().length}× ${os.cpus()[0]?.model}, Node ${process.version}, load average ${load0.map((l) => l.toFixed(2)).join(" ")}`);
+  const targets = [await startPortcullis(), await startSupergateway()];
+  for (const t of targets) {
+    for (let i = 0; i < 32; i++) t.sessions.push(await openRawSession(t.url, t.token, t.tool, text));
+    await phase(t, 32, 500); // warm-up: JIT, pools, the upstream's sessions
+  }
+  const results = new Map<string, { c1: Phase[]; c32: Phase[] }>(targets.map((t) => [t.key, { c1: [], c32: [] }]));
+  for (let r = 0; r < rounds; r++) {
+    // The targets take turns, first one then the other, so a busy spell on the shared machine hits both.
+    for (const t of r % 2 ? [...targets].reverse() : targets) {
+      results.get(t.key)!.c1.push(await phase(t, 1, Math.ceil(c1Calls / rounds)));
+      results.get(t.key)!.c32.push(await phase(t, 32, Math.ceil(c32Calls / rounds)));
+    }
+    log(`round ${r + 1}/${rounds} done, load average ${os.loadavg()[0]!.toFixed(2)}`);
+  }
+  const rows = targets.map((t) => {
+    const { c1, c32 } = results.get(t.key)!;
+    const lat = c1.flatMap((p) => p.latencies);
+    const s = summarize(Float64Array.from(lat), lat.length);
+    const per = (ps: Phase[], f: (p: Phase) => number) => ps.reduce((a, p) => a + f(p), 0) / ps.reduce((a, p) => a + p.calls, 0);
+    return {
+      target: t.key,
+      c1p50: s.p50,
+      c1p99: s.p99,
+      c32PerS: median(c32.map((p) => (p.calls / p.ms) * 1000)),
+      serverCpuPerCallMs: per(c32, (p) => p.serverCpuMs),
+      mainCpuPerCallMs: per(c32, (p) => p.mainCpuMs),
+      driverCpuPerCallMs: per(c32, (p) => p.driverCpuMs),
+    };
+  });
+  const [p, g] = rows as [(typeof rows)[0], (typeof rows)[0]];
+  console.log("\n| target | c=1 p50 ms | c=1 p99 ms | c=32 calls/s | server tree CPU ms/call (c=32) | of which the main process | driver CPU ms/call |");
+  console.log("|---|---:|---:|---:|---:|---:|---:|");
+  for (const r of rows)
+    console.log(`| ${r.target} | ${r.c1p50.toFixed(2)} | ${r.c1p99.toFixed(2)} | ${r.c32PerS.toFixed(0)} | ${r.serverCpuPerCallMs.toFixed(3)} | ${r.mainCpuPerCallMs.toFixed(3)} | ${r.driverCpuPerCallMs.toFixed(3)} |`);
+  console.log(`\nratios Portcullis / supergateway: c=1 p50 ${(p.c1p50 / g.c1p50).toFixed(2)}× (target ≤ 1.0), c=32 throughput ${(p.c32PerS / g.c32PerS).toFixed(2)}× (target ≥ 1.2)`);
+  console.log(`calls: c=1 ${c1Calls}, c=32 ${c32Calls}, ${rounds} rounds; load average before ${load0.map((l) => l.toFixed(2)).join(" ")}, after ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}; ${new Date().toISOString()}`);
+  console.log(JSON.stringify({ rows, load0, load1: os.loadavg() }));
+  for (const t of targets) await Promise.all(t.sessions.map((s) => s.close()));
+}
+
+try {
+  await main();
+} finally {
+  for (const fn of cleanups.reverse()) await fn().catch((err: unknown) => console.error("cleanup:", err));
+  await removeTempDirs();
+}

@@ -1,0 +1,78 @@
+// The few steps between Node's HTTP objects and the Web Request/Response the MCP handler speaks (its SDK
+// transport is the Web-standard one), for the start server's MCP fast path: no framework in between.
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+/**
+ * The request as a Web Request. The body is read up to `maxBodyBytes + 1` bytes: enough for the handler to
+ * refuse an oversized body with its own 413, without holding more of it in memory.
+ */
+export async function toWebRequest(req: IncomingMessage, origin: string, maxBodyBytes: number, signal: AbortSignal): Promise<Request> {
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+  const method = req.method ?? "GET";
+  const body = method === "GET" || method === "HEAD" ? undefined : await readBody(req, maxBodyBytes + 1);
+  const init: RequestInit = { method, headers, signal };
+  if (body?.length) init.body = new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength);
+  return new Request(origin + (req.url ?? "/"), init);
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => {
+      req.off("data", onData).off("end", done).off("error", reject);
+      resolve(Buffer.concat(chunks, Math.min(size, limit)));
+    };
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      // Node discards the rest of the body once the answer is sent.
+      if (size >= limit) done();
+    };
+    req.on("data", onData).on("end", done).on("error", reject);
+  });
+}
+
+/** Writes `response` to `res`: a JSON answer in one write, a stream (SSE) chunk by chunk until either side ends. */
+export async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => (headers[name] = value));
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) headers["set-cookie"] = cookies;
+  if (!response.body) return void res.writeHead(response.status, headers).end();
+  if (!(response.headers.get("content-type") ?? "").includes("text/event-stream")) {
+    const bytes = Buffer.from(await response.arrayBuffer());
+    headers["content-length"] = String(bytes.length);
+    return void res.writeHead(response.status, headers).end(bytes);
+  }
+  res.writeHead(response.status, headers);
+  res.flushHeaders();
+  const reader = response.body.getReader();
+  const stop = () => void reader.cancel().catch(() => undefined);
+  res.once("close", stop);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      // A slow reader: wait for the socket to drain rather than buffer the stream in memory.
+      if (!res.write(value)) await drained(res);
+    }
+  } catch {
+    // The stream failed or was cancelled because the client left: nothing more to send.
+  } finally {
+    res.off("close", stop);
+    res.end();
+  }
+}
+
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done).off("close", done);
+      resolve();
+    };
+    res.on("drain", done).on("close", done);
+  });
+}
