@@ -1,7 +1,7 @@
 "use client";
 // Client-side providers for every page: react-query for API data and sonner for toasts.
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Toaster } from "sonner";
 import { isApiError } from "@/components/api-client";
 
@@ -31,6 +31,11 @@ function makeQueryClient() {
 
 export function Providers({ children }: { children: React.ReactNode }) {
   const [client] = useState(makeQueryClient);
+  // Marks the document as live (React has attached its handlers): the browser tests wait for it after a page
+  // load instead of acting on server-rendered HTML (e2e/fixtures.ts).
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "";
+  }, []);
   return (
     <QueryClientProvider client={client}>
       {children}

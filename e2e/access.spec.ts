@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from "./constants";
 import { signIn, signInAsAdmin, uniqueEmail } from "./helpers";
 

@@ -2,7 +2,7 @@ import { isGatewayTool } from "@/server/mcp/gateway-tools";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import type { TAgentSession, TSessionSettings } from "@/lib/policy-schemas";
 import { createUserViaApi, signIn, signInAsAdmin, uniqueEmail } from "./helpers";
 

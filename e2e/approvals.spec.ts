@@ -2,7 +2,7 @@
 // high-risk orders__delete_order; the call is held, and an approver with the Approvals page open sees the
 // request arrive live, decides it, and the agent follows its task to the real upstream result or the refusal.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from "./fixtures";
 import { ADMIN_EMAIL } from "./constants";
 import { createUserViaApi, signIn, signInAsAdmin, uniqueEmail } from "./helpers";
 import { connectAgent } from "./helpers-agent";

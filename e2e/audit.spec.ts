@@ -2,7 +2,7 @@
 // session's whitelist refuses), then the admin finds those calls on the Audit page by agent and tool, opens the
 // event's story, downloads the filter as CSV, and the page still fits a 390 px phone.
 import { readFile } from "node:fs/promises";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { signInAsAdmin } from "./helpers";
 import { connectAgent } from "./helpers-agent";
 

@@ -1,7 +1,7 @@
 // The console's layout at a desktop and a 390 px phone: the dashboard without a banner or section cards, the
 // "Connect an agent" dialog's main button always in view, Settings sections reachable by URL, the audit filters
 // folded away on a phone, and a visible label on the sessions page's switch.
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import { signInAsAdmin } from "./helpers";
 
 const VIEWPORTS = [

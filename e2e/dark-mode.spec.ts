@@ -1,6 +1,6 @@
 // Dark mode follows the system setting (prefers-color-scheme): the page, its cards and its text turn over, and
 // the light scheme stays as it was.
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import { signInAsAdmin } from "./helpers";
 import { luminanceOf } from "./helpers-color";
 

@@ -2,7 +2,7 @@
 // minute shows that minute's values, the minute labels never overlap, and a click on a point or bar opens the
 // audit search over exactly the calls it counts. A call held for an approver is not counted as a denial.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "./fixtures";
 import type { TDashboard } from "@/lib/dashboard-schemas";
 import { signInAsAdmin } from "./helpers";
 import { luminanceOf as luminance } from "./helpers-color";

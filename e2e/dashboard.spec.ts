@@ -2,7 +2,7 @@
 // one) show up in the stat cards, the charts and the top tools without a reload, and the page fits a phone.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import type { TCreatedSession } from "@/lib/policy-schemas";
 import { signInAsAdmin } from "./helpers";
 

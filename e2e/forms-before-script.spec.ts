@@ -2,7 +2,7 @@
 // network, a script blocked or still loading) — must not put what was typed into the address: a GET would send
 // the password or a new user's password as query parameters into the URL, the access logs and the history.
 // Every <form> says method="post" (eslint.config.mjs enforces it); here the browser runs no script at all.
-import { expect, test, type Response } from "@playwright/test";
+import { expect, test, type Response } from "./fixtures";
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from "./constants";
 import { signInAsAdmin, uniqueEmail } from "./helpers";
 

@@ -2,7 +2,7 @@
 // cookies, and the MCP SDK client connected to /mcp with its token.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { expect, type Page } from "@playwright/test";
+import { expect, type Page } from "./fixtures";
 import type { TCreatedSession } from "@/lib/policy-schemas";
 
 /** Creates a session for `agentId` allowed `tools`, and connects an MCP client with its token. */

@@ -1,4 +1,4 @@
-import type { Locator } from "@playwright/test";
+import type { Locator } from "./fixtures";
 
 /** Relative luminance (0 black … 1 white) of an element's computed colour, through a canvas so any CSS colour works. */
 export async function luminanceOf(el: Locator, property: "backgroundColor" | "color"): Promise<number> {

@@ -1,7 +1,7 @@
 // Task rows for the browser tests, written into the e2e server's own database (its embedded PostgreSQL
 // publishes its URL in DATA_DIR while it runs), as the engine would leave them.
 import { readFileSync } from "node:fs";
-import type { Page } from "@playwright/test";
+import type { Page } from "./fixtures";
 import { createDb, type Db } from "@/server/db/client";
 import { dataPaths } from "@/server/db/embedded";
 

@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, waitForHydration, type APIRequestContext, type Page } from "./fixtures";
 import type { TRole } from "@/lib/roles";
 import type { TUser } from "@/lib/schemas";
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from "./constants";
@@ -10,6 +10,8 @@ export function uniqueEmail(prefix: string): string {
 
 export async function signIn(page: Page, email: string, password: string) {
   await page.goto("/signin");
+  // Also for pages not made by the fixture (a context of the test's own).
+  await waitForHydration(page);
   await page.getByLabel("E-mail").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
@@ -19,6 +21,8 @@ export async function signInAsAdmin(page: Page) {
   await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByTestId("user-email")).toHaveText(ADMIN_EMAIL);
+  // Signing in ends with a full page load (window.location): wait until the console is live.
+  await waitForHydration(page);
 }
 
 /** Creates a user through the REST API with the signed-in admin's session. */

@@ -1,4 +1,4 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "./fixtures";
 import type { TServer, TToolSummary } from "@/lib/schemas";
 import { signInAsAdmin } from "./helpers";
 

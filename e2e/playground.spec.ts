@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import type { TCodeRunResult } from "@/lib/codemode-schemas";
 import type { TCreatedSession } from "@/lib/policy-schemas";
 import { signInAsAdmin } from "./helpers";

@@ -1,6 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "./fixtures";
 import type { TCreatedSession, TEffectiveGrant, TGrant, TPolicyTool, TRule } from "@/lib/policy-schemas";
 import type { TUser } from "@/lib/schemas";
 import { createUserViaApi, signInAsAdmin, uniqueEmail } from "./helpers";

@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import type { TServerWithTools } from "@/lib/schemas";
 import { signInAsAdmin } from "./helpers";
 

@@ -1,7 +1,7 @@
 // Settings → Redaction: an admin tries a text, adds a pattern and saves, switches to mask mode and turns a
 // pattern off, each time seeing the server's preview follow; other users never see the section. Every test
 // puts the defaults back, so the other specs run under the settings a fresh install has.
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import { DEFAULT_REDACTION_SETTINGS } from "@/lib/redaction-schemas";
 import { createUserViaApi, signIn, signInAsAdmin, uniqueEmail } from "./helpers";
 

@@ -1,7 +1,7 @@
 // Settings → Secrets: an admin adds a secret and sees it listed by name with how to reference it but never its
 // value (neither on the page nor in what the page fetches), replaces the value, and deletes it; other users
 // never see the section.
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import { createUserViaApi, signIn, signInAsAdmin, uniqueEmail } from "./helpers";
 
 const suffix = () => Math.random().toString(36).slice(2, 8).toUpperCase();

@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "./fixtures";
 import type { TServer, TToolSummary } from "@/lib/schemas";
 import { signInAsAdmin } from "./helpers";
 

@@ -3,7 +3,7 @@
 // Tasks page without reloading; the agent then fetches the result with get_task_result.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import type { TCreatedSession } from "@/lib/policy-schemas";
 import { signInAsAdmin } from "./helpers";
 

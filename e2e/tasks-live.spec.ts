@@ -2,7 +2,7 @@
 // by the tasks event stream. The page does not poll while the stream is up: no list request goes out between
 // the agent's call and the first task event, and the list is refetched after it. A change that arrives while
 // the first answer is still on its way is not lost.
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "./fixtures";
 import { publishChange } from "@/server/events/change-bus";
 import { connectAgent } from "./helpers-agent";
 import { signInAsAdmin } from "./helpers";

@@ -1,6 +1,6 @@
 // The task monitor: a user follows their own tasks live, filters them, opens one and cancels it; nobody sees
 // another user's tasks except admins. Tasks are seeded into the database as the engine leaves them.
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "./fixtures";
 import type { Task } from "@/server/db/client";
 import { publishChange } from "@/server/events/change-bus";
 import { createUserViaApi, signIn, signInAsAdmin, uniqueEmail } from "./helpers";

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import type { TApiToken, TUser } from "@/lib/schemas";
 import { ADMIN_EMAIL } from "./constants";
 import { signInAsAdmin } from "./helpers";

@@ -1,7 +1,7 @@
 // A tool's page: the rules in force for it as the gateway applies them, and "Try a call" as a form built from its
 // input schema (fields by type, enums as selects, booleans, nested objects and arrays), with raw JSON a switch away.
 import { fileURLToPath } from "node:url";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "./fixtures";
 import type { TGrant, TRule } from "@/lib/policy-schemas";
 import { ADMIN_EMAIL } from "./constants";
 import { signInAsAdmin } from "./helpers";

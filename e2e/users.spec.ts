@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import type { Page as ApiPage } from "@/lib/pagination";
 import type { TUser } from "@/lib/schemas";
 import { createUserViaApi, signIn, signInAsAdmin, uniqueEmail } from "./helpers";
