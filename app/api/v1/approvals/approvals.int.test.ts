@@ -136,10 +136,14 @@ describe("REST API: approvals", () => {
       { name: "Ann <ann@example.com>", count: 3, api_key: "k-123456", note: "call +44 20 7946 0958" },
       { intent: "Count Ann's orders for the quarterly report" },
     );
-    await new Promise((r) => setTimeout(r, 20)); // distinct creation times, for the ordering checks
     secondReq = await held(userAgent, "shop__counted", { name: "bob" });
-    await new Promise((r) => setTimeout(r, 20));
     third = await held(adminAgent, "shop__whoami", {});
+    // Distinct creation times one second apart, in the order made, for the ordering checks (calls made in the
+    // same millisecond would tie).
+    const madeAt = Date.now() - 60_000;
+    for (const [i, h] of [first, secondReq, third].entries()) {
+      await db.approval.update({ where: { id: h.approval_id }, data: { createdAt: new Date(madeAt + i * 1000) } });
+    }
   });
 
   afterAll(async () => {
