@@ -21,12 +21,14 @@ import { createSessionUpstreams, type SessionUpstreams } from "./mcp/transparent
 import { serveTransparent } from "./mcp/transparent/serve-transparent";
 import { reserveUpstream } from "./mcp/transparent/reserve-upstream";
 import { buildToolPipeline } from "./pipeline/build-pipeline";
+import { buildRequestPipeline } from "./pipeline/build-request-pipeline";
 import { logCalls } from "./metrics/call-log";
 import { getDashboard, type DashboardViewer } from "./metrics/dashboard";
 import { createGatewayMetrics, type GatewayMetrics } from "./metrics/gateway-metrics";
 import type { TDashboardQuery } from "../lib/dashboard-schemas";
 import { createCallLimiter, type CallLimiter } from "./pipeline/rate-limit";
 import type { CallToolHandler } from "./pipeline/types";
+import type { OperationHandler } from "./pipeline/operation";
 import { createRegistry, type Registry } from "./registry/create-registry";
 import { detectSandboxSupport, type HostSupport } from "./sandbox/detect";
 import type { TSandboxSupport } from "../lib/sandbox-schemas";
@@ -110,6 +112,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         pool: UpstreamPool;
         registry: Registry;
         pipeline: CallToolHandler;
+        requests: OperationHandler;
         limiter: CallLimiter;
         sessions: SessionUpstreams;
         caches: { sessions: { close(): void }; agents: SessionAuth; policy: PolicyCache };
@@ -199,11 +202,13 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       });
       // Every call leaves one log line bound to its request id (metrics/call-log.ts).
       const pipeline = logCalls(buildToolPipeline({ db, logger, pool, rateLimit: limiter.middleware, policy, tasks, approvals }, GATEWAY_LIMITS), logger);
+      // Prompts, resource reads and subscriptions, completions: the same kind of steps, limits and bound.
+      const requests = buildRequestPipeline({ db, logger, policy, limiter }, GATEWAY_LIMITS);
       const sessions = createSessionUpstreams({ db, bus, logger, stderr: sessionStderr }, { launcher, limits: config.transparent });
       // Code mode: programs run in QuickJS inside worker threads, warmed at start (startUpstreams).
       const workspace = createWorkspace(db);
       const runGate = createRunGate({ perMinute: config.codeMode.runsPerMinute, concurrent: config.codeMode.concurrentRuns, take: (key, limit) => limiter.take(key, limit) });
-      core = { bus, pool, registry, pipeline, limiter, sessions, caches: { sessions: sessionCache, agents: agentAuth, policy }, audit, tasks, approvals, redaction, secrets, launcher, workspace, runGate };
+      core = { bus, pool, registry, pipeline, requests, limiter, sessions, caches: { sessions: sessionCache, agents: agentAuth, policy }, audit, tasks, approvals, redaction, secrets, launcher, workspace, runGate };
     }
     return core;
   };
@@ -211,7 +216,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
   const codeModeDeps = (): CodeModeDeps => {
     const c = gatewayCore();
     const taskTools = { pollSeconds: c.tasks.options.pollSeconds, maxOutputBytes: GATEWAY_LIMITS.maxOutputBytes };
-    return { registry: c.registry, pipeline: c.pipeline, pool: c.pool, bus: c.bus, db, logger, policy: c.caches.policy, taskTools, approvals: c.approvals, executor: executor(), limits: codeLimits, workspace: c.workspace, privacyAlways: config.codeMode.privacyAlways, runGate: c.runGate };
+    return { registry: c.registry, pipeline: c.pipeline, requests: c.requests, pool: c.pool, bus: c.bus, db, logger, policy: c.caches.policy, taskTools, approvals: c.approvals, executor: executor(), limits: codeLimits, workspace: c.workspace, privacyAlways: config.codeMode.privacyAlways, runGate: c.runGate };
   };
   const taskFeed = createTaskFeed({ db, bus: () => gatewayCore().bus });
   const reloadRedaction = () => gatewayCore().redaction.reload().catch((err: unknown) => logger.error({ err }, "reloading the redactor failed"));
@@ -389,7 +394,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
             },
             serve: async (e, session, transport) => {
               const taskTools = { pollSeconds: c.tasks.options.pollSeconds, maxOutputBytes: GATEWAY_LIMITS.maxOutputBytes };
-              const deps = { registry: c.registry, pipeline: c.pipeline, pool: c.pool, bus: c.bus, db, logger, sessions: c.sessions, policy: c.caches.policy, taskTools, approvals: c.approvals };
+              const deps = { registry: c.registry, pipeline: c.pipeline, requests: c.requests, pool: c.pool, bus: c.bus, db, logger, sessions: c.sessions, policy: c.caches.policy, taskTools, approvals: c.approvals };
               if (e.kind === "aggregate") await buildAggregateServer(deps, session).connect(transport);
               else if (e.kind === "code") await buildCodeModeServer({ ...deps, executor: executor(), limits: codeLimits, workspace: c.workspace, privacyAlways: config.codeMode.privacyAlways, runGate: c.runGate }, session).connect(transport);
               else {

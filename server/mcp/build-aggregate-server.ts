@@ -16,7 +16,9 @@ import {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  ResultSchema,
   SetLevelRequestSchema,
+  type ClientRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import { mcpRequestId, type RequestContext } from "../context";
 import type { Db } from "../db/client";
@@ -25,6 +27,7 @@ import type { Approvals } from "../approvals/approvals";
 import { asCreateTaskResult, asTaskCapable, callTaskTool, isTaskTool, mcpTaskStore, TASK_CAPABILITIES, taskContextOf, taskToolDefinitions, type TaskToolDeps } from "../tasks/task-tools";
 import type { ChangeBus } from "../events/change-bus";
 import type { Logger } from "../logger";
+import type { Operation, OperationHandler, UpstreamSend } from "../pipeline/operation";
 import type { CallToolHandler } from "../pipeline/types";
 import type { SessionGrant } from "../policy/evaluate";
 import type { PolicyCache } from "../policy/policy-cache";
@@ -42,6 +45,8 @@ export type AggregateSession = { bucket: number; ctx: RequestContext; sessionKey
 export type AggregateDeps = {
   registry: Registry;
   pipeline: CallToolHandler;
+  /** Prompts, resource reads and completions (pipeline/build-request-pipeline.ts). */
+  requests: OperationHandler;
   pool: UpstreamPool;
   bus: ChangeBus;
   db: Db;
@@ -54,7 +59,6 @@ export type AggregateDeps = {
 
 export const GATEWAY_INFO = { name: "portcullis", title: "Portcullis MCP gateway", version: VERSION };
 
-const REQUEST_TIMEOUT_MS = 30_000;
 /** One validator for every per-request Server: building an Ajv per request was 7 % of the gateway's CPU. */
 const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 
@@ -92,6 +96,36 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
   // Least privilege: what the session may not use is not listed either (tools and prompts by the tool
   // whitelist, resources by the path whitelist), and a call or read of it is refused.
   const access = () => sessionAccess(deps.policy, session.grant);
+
+  /**
+   * Prompts, reads and completions: named here, then through the request pipeline (access, rate limit, output
+   * bound, audit) to the route's pooled connection (or to `send`, which answers in its place).
+   */
+  const operation = (
+    route: ServerRoute | undefined,
+    extra: { requestId: string | number; signal: AbortSignal },
+    op: Pick<Operation, "kind" | "target" | "subject" | "params">,
+    send?: UpstreamSend,
+  ) =>
+    deps.requests(
+      {
+        ...op,
+        endpoint: "mcp",
+        serverSlug: route?.slug ?? "",
+        upstreamVersion: route?.version ?? "",
+        rateLimitPerMinute: route?.rateLimitPerMinute ?? null,
+        sessionKey: session.sessionKey,
+        mcpSessionId: session.mcpSessionId,
+        grant: session.grant,
+        signal: extra.signal,
+        send:
+          send ??
+          ((request, signal) =>
+            upstream(route!, signal, (c) => c.request(request as ClientRequest, ResultSchema, { signal, timeout: route!.timeoutMs }))),
+      },
+      requestCtx(extra.requestId),
+      {},
+    );
 
   // Listings are audited like every other request (one event each, committed before the answer).
   const listed = <T>(action: ListAction, requestId: string | number, fn: () => Promise<T>) =>
@@ -174,13 +208,11 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
   server.setRequestHandler(GetPromptRequestSchema, async (req, extra) => {
     const parsed = parseGatewayName(req.params.name);
     const route = parsed && (await deps.registry.resolveServer(parsed.slug, session.bucket));
-    if (!parsed || !route || !route.defs.prompts.some((p) => p.name === parsed.tool) || !(await access()).mayUse(req.params.name)) {
+    if (!parsed || !route || !route.defs.prompts.some((p) => p.name === parsed.tool)) {
       throw new McpError(ErrorCode.InvalidParams, `Unknown prompt ${req.params.name}. List the prompts to see what you can get.`);
     }
-    const info = { action: "prompt.fetched" as const, endpoint: "mcp", serverSlug: route.slug, target: req.params.name, argumentKeys: Object.keys(req.params.arguments ?? {}), upstreamVersion: route.version, mcpSessionId: session.mcpSessionId };
-    return auditedRequest(deps, requestCtx(extra.requestId), info, () =>
-      upstream(route, extra.signal, (c) => c.getPrompt({ ...req.params, name: parsed.tool }, { signal: extra.signal, timeout: route.timeoutMs })),
-    );
+    const subject = { prompt: req.params.name };
+    return operation(route, extra, { kind: "prompt", target: req.params.name, subject, params: { ...req.params, name: parsed.tool } });
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, (_req, extra) =>
@@ -197,14 +229,12 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
   );
 
   server.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => {
-    // The path check comes first: a session learns nothing about what lies outside its paths, not even whether it exists.
-    const denied = (await access()).readRefusal(req.params.uri);
-    const route = serverForUri(await routes(), req.params.uri);
-    if (!route && !denied) throw new McpError(-32002, `Resource not found: ${req.params.uri}. List the resources and templates to see what you can read.`);
-    const info = { action: "resource.read" as const, endpoint: "mcp", serverSlug: route?.slug ?? "", target: req.params.uri, argumentKeys: ["uri"], upstreamVersion: route?.version, mcpSessionId: session.mcpSessionId, denied };
-    return auditedRequest(deps, requestCtx(extra.requestId), info, () =>
-      upstream(route!, extra.signal, (c) => c.readResource(req.params, { signal: extra.signal, timeout: route!.timeoutMs })),
-    );
+    // The path step comes before the lookup's answer: a session learns nothing about what lies outside its
+    // paths, not even whether it exists. A URI no server offers is refused by the executor, audited.
+    const uri = req.params.uri;
+    const route = serverForUri(await routes(), uri);
+    const notFound = () => Promise.reject(new McpError(-32002, `Resource not found: ${uri}. List the resources and templates to see what you can read.`));
+    return operation(route, extra, { kind: "resource.read", target: uri, subject: { uri }, params: req.params }, route ? undefined : notFound);
   });
 
   server.setRequestHandler(CompleteRequestSchema, async (req, extra) => {
@@ -219,11 +249,9 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
       route = (await routes()).find((r) => r.defs.resourceTemplates.some((t) => t.uriTemplate === ref.uri));
     }
     if (!route || !route.defs.capabilities.completions) return { completion: { values: [], hasMore: false } };
-    const info = { action: "completion.requested" as const, endpoint: "mcp", serverSlug: route.slug, target: ref.type === "ref/prompt" ? ref.name : ref.uri, argumentKeys: [req.params.argument.name], upstreamVersion: route.version, mcpSessionId: session.mcpSessionId };
-    const chosen = route;
-    return auditedRequest(deps, requestCtx(extra.requestId), info, () =>
-      upstream(chosen, extra.signal, (c) => c.complete({ ...req.params, ref: upstreamRef }, { signal: extra.signal, timeout: REQUEST_TIMEOUT_MS })),
-    );
+    const target = ref.type === "ref/prompt" ? ref.name : ref.uri;
+    const subject = ref.type === "ref/prompt" ? { prompt: ref.name } : undefined;
+    return operation(route, extra, { kind: "completion", target, subject, params: { ...req.params, ref: upstreamRef } });
   });
 
   server.setRequestHandler(SetLevelRequestSchema, () => ({}));

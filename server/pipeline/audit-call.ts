@@ -1,21 +1,102 @@
-// Outermost step: one audit event per tool call, committed before the answer leaves, even when a later step
-// throws. Events of calls that finish together are committed together (audit/audit-writer.ts); an event the
+// Outermost step: one audit event per tool call (and, through `audited`, per other operation), committed before
+// the answer leaves, even when a later step throws. Events of calls that finish together are committed together (audit/audit-writer.ts); an event the
 // database cannot take is fsync'd to the local spool first. If it can be neither committed nor spooled the call
 // is answered with an error, never with an unaudited result. Arguments are stored
 // redacted (server/audit/redaction.ts), with the caller's stated intent (`_meta.intent`) kept apart.
-import { auditWriterFor, type AuditRow } from "../audit/audit-writer";
+import { auditWriterFor, type AuditRow, type AuditWriter } from "../audit/audit-writer";
+import type { RequestContext } from "../context";
 import type { DbTx } from "../db/client";
 import { GatewayError } from "../errors";
 import type { Logger } from "../logger";
 import { observeCall } from "../metrics/metrics";
 import { endCallSpan, tracer } from "../telemetry";
 import { errorCodeOf } from "./tool-error";
-import type { Middleware } from "./types";
+import type { SessionGrant } from "../policy/evaluate";
+import type { CallNotes, Middleware } from "./types";
+
+export type AuditStatus = "ok" | "error" | "denied" | "held";
+
+/** How the audited work is recorded: the kind's own columns, and how its result and its failures are read. */
+export type AuditSpec<R> = {
+  /** Whether a result is an error answer (a tool result with isError), and the code it carries. */
+  judge: (result: R) => { isError: boolean; code?: string | undefined };
+  /** The code of an error thrown that no step noted. */
+  thrown: (err: unknown) => string;
+  row: (status: AuditStatus, durationMs: number) => AuditRow;
+  /** What is thrown instead of the answer when the event can be neither committed nor spooled. */
+  withheld: (err: unknown) => Error;
+  ended?: ((row: AuditRow) => void) | undefined;
+};
+
+/**
+ * The audit step's core, one for every kind of operation (tool calls here, prompts, reads and completions in
+ * audit-operation.ts): runs the rest of the pipeline, reads how it ended from the steps' notes, and commits the
+ * event before the answer (or the error) leaves. A refusal is recorded here, from what the refusing step noted,
+ * whether it answered with a value (a tool error) or threw (a JSON-RPC error).
+ */
+export async function audited<R>(writer: AuditWriter, logger: Logger, ctx: RequestContext, notes: CallNotes, run: () => Promise<R>, spec: AuditSpec<R>): Promise<R> {
+  const started = performance.now();
+  let status: AuditStatus = "error";
+  let outcome: { result: R } | { error: unknown };
+  try {
+    const result = await run();
+    const judged = spec.judge(result);
+    const code = judged.code ?? notes.errorCode;
+    // A held call (waiting for an approver) is not a refusal; a HIGH-tier call that cannot be held is.
+    status = notes.decision === "require_approval" && notes.approvalId ? "held" : notes.decision === "deny" || notes.decision === "require_approval" ? "denied" : judged.isError ? "error" : "ok";
+    if (code) notes.errorCode = code;
+    outcome = { result };
+  } catch (err) {
+    if (notes.decision === "deny") status = "denied";
+    notes.errorCode ??= spec.thrown(err);
+    notes.reason ??= err instanceof Error ? err.message : String(err);
+    outcome = { error: err };
+  }
+  const row = spec.row(status, Math.round(performance.now() - started));
+  spec.ended?.(row);
+  try {
+    await writer.write(row);
+  } catch (err) {
+    logger.error({ err, requestId: ctx.requestId }, "audit write failed; the request is answered with an error");
+    throw spec.withheld(err);
+  }
+  if ("error" in outcome) throw outcome.error;
+  return outcome.result;
+}
+
+/** The columns every operation's event has: who asked, through which session, and what the steps decided. */
+export function auditColumns(
+  ctx: RequestContext,
+  notes: CallNotes,
+  status: AuditStatus,
+  by: { grant?: SessionGrant | undefined; mcpSessionId?: string | undefined; endpoint: string },
+): Omit<AuditRow, "action" | "serverSlug" | "toolName" | "arguments" | "upstreamVersion" | "durationMs"> {
+  return {
+    requestId: ctx.requestId,
+    // A refused request is a security event: someone (or some model) tried what it may not do.
+    category: status === "denied" ? "security" : "gateway",
+    actorType: ctx.actor.type,
+    userId: ctx.actor.type === "user" ? ctx.actor.userId : null,
+    ip: ctx.ip ?? null,
+    agentId: by.grant?.agentId ?? null,
+    sessionId: by.grant?.agentSessionId ?? null,
+    mcpSessionId: by.mcpSessionId ?? null,
+    endpoint: by.endpoint,
+    decision: notes.decision ?? (status === "denied" ? "deny" : "allow"),
+    ruleId: notes.ruleId ?? null,
+    reason: notes.reason?.slice(0, 2000) ?? null,
+    status,
+    errorCode: notes.errorCode ?? null,
+    resultBytes: notes.resultBytes ?? null,
+    truncated: notes.truncated ?? false,
+    approvalId: notes.approvalId ?? null,
+    taskId: notes.taskId ?? null,
+  };
+}
 
 export function auditCall(db: DbTx, logger: Logger): Middleware {
   const writer = auditWriterFor(db);
   return (next) => async (call, ctx, notes) => {
-    const started = performance.now();
     const span = tracer().startSpan(`tools/call ${call.tool.gatewayName}`, {
       attributes: {
         "portcullis.request_id": ctx.requestId,
@@ -26,61 +107,30 @@ export function auditCall(db: DbTx, logger: Logger): Middleware {
         ...(call.grant?.agentId && { "portcullis.agent_id": call.grant.agentId }),
       },
     });
-    let status: "ok" | "error" | "denied" | "held" = "error";
-    let outcome: { result: Awaited<ReturnType<typeof next>> } | { error: unknown };
-    try {
-      const result = await next(call, ctx, notes);
-      const code = errorCodeOf(result) ?? notes.errorCode;
-      // A held call (waiting for an approver) is not a refusal; a HIGH-tier call that cannot be held is.
-      status = notes.decision === "require_approval" && notes.approvalId ? "held" : notes.decision === "deny" || notes.decision === "require_approval" ? "denied" : result.isError ? "error" : "ok";
-      if (code) notes.errorCode = code;
-      outcome = { result };
-    } catch (err) {
-      notes.errorCode ??= "internal";
-      notes.reason ??= err instanceof Error ? err.message : String(err);
-      outcome = { error: err };
-    }
-    const row: AuditRow = {
-      requestId: ctx.requestId,
-      action: "tool.called",
-      // A refused call is a security event: someone (or some model) tried what it may not do.
-      category: status === "denied" ? "security" : "gateway",
-      actorType: ctx.actor.type,
-      userId: ctx.actor.type === "user" ? ctx.actor.userId : null,
-      ip: ctx.ip ?? null,
-      agentId: call.grant?.agentId ?? null,
-      sessionId: call.grant?.agentSessionId ?? null,
-      mcpSessionId: call.mcpSessionId ?? null,
-      endpoint: call.endpoint,
-      serverSlug: call.tool.serverSlug,
-      toolName: call.tool.gatewayName,
-      // Redacted (and cut when large) by the writer before it is stored.
-      arguments: call.arguments,
-      intent: typeof call.meta?.intent === "string" ? call.meta.intent : null,
-      decision: notes.decision ?? (status === "denied" ? "deny" : "allow"),
-      ruleId: notes.ruleId ?? null,
-      reason: notes.reason?.slice(0, 2000) ?? null,
-      status,
-      errorCode: notes.errorCode ?? null,
-      durationMs: Math.round(performance.now() - started),
-      resultBytes: notes.resultBytes ?? null,
-      truncated: notes.truncated ?? false,
-      upstreamVersion: call.tool.version,
-      approvalId: notes.approvalId ?? null,
-      taskId: notes.taskId ?? null,
-      ...((notes.capped || notes.taskId) && { details: { ...(notes.capped && { capped: notes.capped }), ...(notes.taskId && { taskId: notes.taskId }) } }),
-    };
-    endCallSpan(span, { status, decision: row.decision ?? "allow", errorCode: row.errorCode, durationMs: row.durationMs ?? 0, taskId: notes.taskId, approvalId: notes.approvalId });
-    observeCall({ endpoint: call.endpoint, tool: call.tool.gatewayName, status, decision: row.decision ?? "allow", durationMs: row.durationMs ?? 0 });
-    try {
-      await writer.write(row);
-    } catch (err) {
-      logger.error({ err, requestId: ctx.requestId }, "audit write failed; the call is answered with an error");
-      throw new GatewayError("database_unavailable", "The call could not be audited, so its result is withheld. Try again later.", undefined, {
-        cause: err,
-      });
-    }
-    if ("error" in outcome) throw outcome.error;
-    return outcome.result;
+    return audited(writer, logger, ctx, notes, () => next(call, ctx, notes), {
+      judge: (result) => ({ isError: !!result.isError, code: errorCodeOf(result) }),
+      thrown: () => "internal",
+      row: (status, durationMs) => ({
+        ...auditColumns(ctx, notes, status, call),
+        action: "tool.called",
+        serverSlug: call.tool.serverSlug,
+        toolName: call.tool.gatewayName,
+        // Redacted (and cut when large) by the writer before it is stored.
+        arguments: call.arguments,
+        intent: typeof call.meta?.intent === "string" ? call.meta.intent : null,
+        durationMs,
+        upstreamVersion: call.tool.version,
+        ...((notes.capped || notes.taskId) && { details: { ...(notes.capped && { capped: notes.capped }), ...(notes.taskId && { taskId: notes.taskId }) } }),
+      }),
+      ended: (row) => {
+        const o = { status: row.status, decision: row.decision ?? "allow", durationMs: row.durationMs ?? 0 };
+        endCallSpan(span, { ...o, errorCode: row.errorCode, taskId: notes.taskId, approvalId: notes.approvalId });
+        observeCall({ ...o, endpoint: call.endpoint, tool: call.tool.gatewayName });
+      },
+      withheld: (err) =>
+        new GatewayError("database_unavailable", "The call could not be audited, so its result is withheld. Try again later.", undefined, {
+          cause: err,
+        }),
+    });
   };
 }

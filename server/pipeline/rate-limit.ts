@@ -8,7 +8,7 @@
 import pg from "pg";
 import type { Logger } from "../logger";
 import { toolError } from "./tool-error";
-import type { Middleware } from "./types";
+import type { CallNotes, Middleware } from "./types";
 
 export type RateLimits = { perSessionPerMinute: number; perToolPerMinute: number };
 
@@ -18,8 +18,17 @@ export function toolRateLimit(tool: number | null | undefined, server: number | 
   if (server != null) return { perMinute: server, source: "server" };
   return { perMinute: limits.perToolPerMinute, source: "gateway" };
 }
+/** What a request is counted against besides its session: a tool, a prompt, a server's resources; perMinute null = the gateway default. */
+export type RateTarget = { key: string; perMinute: number | null | undefined; what: string };
+export type RateRefusal = { retryAfterSeconds: number; message: string };
 export type CallLimiter = {
   middleware: Middleware;
+  /**
+   * Takes one unit of the session's and the target's budget, both or neither: undefined when taken, else the
+   * refusal, noted (decision deny, code rate_limited) for the audit step. The tool step and the operation step
+   * (limit-operation.ts) both count through it.
+   */
+  admit(target: RateTarget, sessionKey: string | undefined, notes: CallNotes): Promise<RateRefusal | undefined>;
   /** Takes one unit of `key`'s budget: undefined when taken, else ms until the key's window ends. */
   take(key: string, limit: number): Promise<number | undefined>;
   close(): Promise<void>;
@@ -148,10 +157,9 @@ export function createCallLimiter(databaseUrl: string, limits: RateLimits, logge
     }
   }
 
-  const middleware: Middleware = (next) => async (call, ctx, notes) => {
-    const toolLimit = toolRateLimit(call.tool.rateLimitPerMinute, null, limits).perMinute;
-    const checks: [string, number, string][] = [[`tool:${call.tool.gatewayName}`, toolLimit, `the tool ${call.tool.gatewayName}`]];
-    if (call.sessionKey) checks.unshift([`session:${call.sessionKey}`, limits.perSessionPerMinute, "this session"]);
+  async function admit(target: RateTarget, sessionKey: string | undefined, notes: CallNotes): Promise<RateRefusal | undefined> {
+    const checks: [string, number, string][] = [[target.key, toolRateLimit(target.perMinute, null, limits).perMinute, target.what]];
+    if (sessionKey) checks.unshift([`session:${sessionKey}`, limits.perSessionPerMinute, "this session"]);
     const taken: Extract<Taken, { budget: Budget }>[] = [];
     for (const [key, limit, what] of checks) {
       const t = await take(key, limit);
@@ -165,13 +173,20 @@ export function createCallLimiter(databaseUrl: string, limits: RateLimits, logge
       notes.decision = "deny";
       notes.errorCode = "rate_limited";
       notes.reason = `rate limit of ${what}`;
-      return toolError("rate_limited", `Too many calls for ${what}. Try again in ${retryAfterSeconds} s.`, { retryAfterSeconds });
+      return { retryAfterSeconds, message: `Too many calls for ${what}. Try again in ${retryAfterSeconds} s.` };
     }
+    return undefined;
+  }
+
+  const middleware: Middleware = (next) => async (call, ctx, notes) => {
+    const refused = await admit({ key: `tool:${call.tool.gatewayName}`, perMinute: call.tool.rateLimitPerMinute, what: `the tool ${call.tool.gatewayName}` }, call.sessionKey, notes);
+    if (refused) return toolError("rate_limited", refused.message, { retryAfterSeconds: refused.retryAfterSeconds });
     return next(call, ctx, notes);
   };
 
   return {
     middleware,
+    admit,
     async take(key, limit) {
       const t = await take(key, limit);
       return "budget" in t ? undefined : t.retryAfterMs;

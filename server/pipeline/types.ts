@@ -79,7 +79,10 @@ export type CallNotes = {
 export type CallToolHandler = (call: ToolCall, ctx: RequestContext, notes: CallNotes) => Promise<CallToolResult>;
 export type Middleware = (next: CallToolHandler) => CallToolHandler;
 
-/** compose(a, b, c)(h) = a(b(c(h))): the first middleware sees the call first. */
-export function compose(...middleware: Middleware[]): Middleware {
+/**
+ * compose(a, b, c)(h) = a(b(c(h))): the first middleware sees the call first. Generic over the handler, so tool
+ * calls and the other operations (operation.ts) are composed by the same function.
+ */
+export function compose<H = CallToolHandler>(...middleware: ((next: H) => H)[]): (next: H) => H {
   return (final) => middleware.reduceRight((next, mw) => mw(next), final);
 }

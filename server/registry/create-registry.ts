@@ -52,7 +52,9 @@ type SnapServer = {
 type SnapVersion = { id: string; version: string; launch: UpstreamLaunch; tools: Map<string, McpTool>; defs: UpstreamDefinitions };
 
 /** One server as an endpoint serves it to a session: the version for the session's bucket and how to reach it. */
-export type ServerRoute = { serverId: string; slug: string; timeoutMs: number; role: Role; versionId: string; version: string; launch: UpstreamLaunch; defs: UpstreamDefinitions };
+export type ServerRoute = { serverId: string; slug: string; timeoutMs: number; role: Role; versionId: string; version: string; launch: UpstreamLaunch; defs: UpstreamDefinitions;
+  /** Requests per minute to the server's prompts, resources and completions (null: the gateway default). */
+  rateLimitPerMinute: number | null };
 type Snapshot = { servers: Map<string, SnapServer>; tools: Map<string, Tool & { serverSlug: string }>; loadedAt: number; generation: number };
 
 export type RegistryDeps = {
@@ -109,7 +111,7 @@ function routeOf(server: SnapServer, bucket: number): ServerRoute | null {
   const role = roleFor(server, bucket);
   const v = server.versions[role];
   if (!v) return null;
-  return { serverId: server.id, slug: server.slug, timeoutMs: server.timeoutMs, role, versionId: v.id, version: v.version, launch: v.launch, defs: v.defs };
+  return { serverId: server.id, slug: server.slug, timeoutMs: server.timeoutMs, role, versionId: v.id, version: v.version, launch: v.launch, defs: v.defs, rateLimitPerMinute: server.rateLimitPerMinute };
 }
 
 export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packages, sessionStderr }: RegistryDeps) {

@@ -2,7 +2,7 @@
 // session's own upstream connection — tools, resources, templates, subscriptions, prompts, completions,
 // logging, progress, cancellation, and the upstream's requests to the agent (sampling, elicitation, roots).
 // Tool calls still pass the gateway pipeline (audit, validation, limits, output bound, circuit breaker);
-// reads of resources and prompts are audited.
+// prompts, reads, subscriptions and completions the request pipeline (access, limits, output bound, audit).
 import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import {
   CallToolResultSchema,
@@ -24,11 +24,12 @@ import type { Approvals } from "../../approvals/approvals";
 import { asCreateTaskResult, asTaskCapable, callTaskTool, isTaskTool, mcpTaskStore, TASK_CAPABILITIES, taskContextOf, taskToolDefinitions, type TaskToolDeps } from "../../tasks/task-tools";
 import type { ChangeBus } from "../../events/change-bus";
 import type { Logger } from "../../logger";
+import type { Operation, OperationHandler } from "../../pipeline/operation";
 import type { CallToolHandler } from "../../pipeline/types";
 import type { PolicyCache } from "../../policy/policy-cache";
 import { sessionAccess } from "../../policy/session-access";
 import type { Registry, ServerRoute } from "../../registry/create-registry";
-import { auditedRefusal, auditedRequest, listActionOf, type AuditedRequestInfo } from "../audited-request";
+import { auditedRefusal, auditedRequest, listActionOf } from "../audited-request";
 import { refuseInvalidToolName } from "../refuse-invalid-tool-name";
 import { cancellable } from "../cancellation";
 import type { McpSessionView } from "../handle-mcp-request";
@@ -36,7 +37,7 @@ import { sessionOwner } from "./reserve-upstream";
 import type { InFlight, LiveSession, SessionUpstreams } from "./session-upstreams";
 import { capacityRefusal } from "./capacity-refusal";
 
-export type TransparentDeps = { registry: Registry; pipeline: CallToolHandler; bus: ChangeBus; db: Db; logger: Logger; sessions: SessionUpstreams; policy: PolicyCache; taskTools: Omit<TaskToolDeps, "db">; approvals?: Approvals | undefined };
+export type TransparentDeps = { registry: Registry; pipeline: CallToolHandler; requests: OperationHandler; bus: ChangeBus; db: Db; logger: Logger; sessions: SessionUpstreams; policy: PolicyCache; taskTools: Omit<TaskToolDeps, "db">; approvals?: Approvals | undefined };
 
 type Params = Record<string, unknown> & { _meta?: { progressToken?: string | number } & Record<string, unknown> };
 
@@ -192,20 +193,39 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
               .then(() => transport.send({ jsonrpc: "2.0", method: "notifications/progress", params: { ...p, progressToken } }, { relatedRequestId: request.id }))
               .catch(() => undefined);
           };
-    const forward = async () => {
+    const relay = async (method: string, p: Params, s: AbortSignal) => {
       try {
-        return await deps.sessions.forward(live, request.method, params, { signal, timeoutMs: route.timeoutMs, onprogress });
+        return await deps.sessions.forward(live, method, p, { signal: s, timeoutMs: route.timeoutMs, onprogress });
       } finally {
         await progressSent;
       }
     };
-    const audited = (info: Omit<AuditedRequestInfo, "endpoint" | "serverSlug" | "upstreamVersion" | "mcpSessionId">) =>
-      auditedRequest(deps, ctx, { ...info, endpoint, serverSlug: slug, upstreamVersion: route.version, mcpSessionId: view.mcpSessionId }, forward);
+    const forward = () => relay(request.method, params, signal);
+    // Prompts, reads, subscriptions and completions: through the request pipeline (access, rate limit, output
+    // bound, audit), then relayed over the session's own upstream connection.
+    const operation = (op: Pick<Operation, "kind" | "target" | "subject">) =>
+      deps.requests(
+        {
+          ...op,
+          endpoint,
+          serverSlug: slug,
+          upstreamVersion: route.version,
+          rateLimitPerMinute: route.rateLimitPerMinute,
+          params,
+          sessionKey: view.sessionKey,
+          mcpSessionId: view.mcpSessionId,
+          grant: view.grant,
+          signal,
+          send: (req, s) => relay(req.method, req.params, s),
+        },
+        ctx,
+        {},
+      );
     // Least privilege as on /mcp: tools and prompts by the session's tool whitelist (under their gateway names),
     // resources by its path whitelist; what may not be used is neither listed nor reached.
     const access = await sessionAccess(deps.policy, view.grant);
     const mayUse = (name: string) => access.mayUse(`${slug}__${name}`);
-    const { mayRead, readRefusal } = access;
+    const { mayRead } = access;
 
     switch (request.method) {
       case "initialize": {
@@ -268,14 +288,15 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
       case "resources/subscribe":
       case "resources/unsubscribe": {
         const uri = str(params.uri);
-        const refused = readRefusal(uri);
-        if (refused) throw new McpError(ErrorCode.InvalidParams, `[${refused.code}] ${refused.reason}`);
-        const result = await forward();
-        await deps.sessions.saveState(view.mcpSessionId, request.method === "resources/subscribe" ? { subscribe: uri } : { unsubscribe: uri });
+        const subscribe = request.method === "resources/subscribe";
+        const result = await operation({ kind: subscribe ? "resource.subscribe" : "resource.unsubscribe", target: uri, subject: { uri } });
+        await deps.sessions.saveState(view.mcpSessionId, subscribe ? { subscribe: uri } : { unsubscribe: uri });
         return result;
       }
-      case "resources/read":
-        return audited({ action: "resource.read", target: str(params.uri), argumentKeys: ["uri"], denied: readRefusal(str(params.uri)) });
+      case "resources/read": {
+        const uri = str(params.uri);
+        return operation({ kind: "resource.read", target: uri, subject: { uri } });
+      }
       case "resources/list": {
         const result = (await forward()) as { resources?: { uri: string }[] };
         return { ...result, resources: (result.resources ?? []).filter((r) => mayRead(r.uri)) };
@@ -286,12 +307,12 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
       }
       case "prompts/get": {
         const name = str(params.name);
-        const denied = mayUse(name) ? undefined : { code: "tool_not_allowed", reason: `This session may not use the prompt ${name}: it is not on the session's whitelist.` };
-        return audited({ action: "prompt.fetched", target: name, argumentKeys: Object.keys(params.arguments ?? {}), denied });
+        return operation({ kind: "prompt", target: name, subject: { prompt: `${slug}__${name}` } });
       }
       case "completion/complete": {
-        const ref = (params.ref ?? {}) as { name?: string; uri?: string };
-        return audited({ action: "completion.requested", target: ref.name ?? ref.uri ?? "", argumentKeys: [str((params.argument as { name?: unknown } | undefined)?.name)] });
+        const ref = (params.ref ?? {}) as { type?: string; name?: string; uri?: string };
+        const subject = ref.type === "ref/prompt" ? { prompt: `${slug}__${str(ref.name)}` } : undefined;
+        return operation({ kind: "completion", target: ref.name ?? ref.uri ?? "", subject });
       }
       default:
         // Listings (resources, templates, prompts) and anything newer than this gateway: as they are.

@@ -27,6 +27,7 @@ const route: ServerRoute = {
     env: {},
   },
   defs: { serverInfo: { name: "everything", version: "1" }, capabilities: {}, tools: [], resources: [], resourceTemplates: [], prompts: [] },
+  rateLimitPerMinute: null,
 };
 
 describe("transparent session upstreams", () => {

@@ -1,0 +1,36 @@
+// The audit step of the request pipeline: one event per prompt, read, subscription or completion, through the
+// same core as tool calls (audit-call.ts `audited`): committed before the answer leaves, refusals recorded from
+// the refusing step's notes as security events, the answer withheld when the event cannot be kept.
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { auditWriterFor } from "../audit/audit-writer";
+import type { DbTx } from "../db/client";
+import type { Logger } from "../logger";
+import { audited, auditColumns } from "./audit-call";
+import type { OperationStep } from "./operation";
+import { OPERATION_KINDS } from "./operation-kinds";
+
+export function auditOperation(db: DbTx, logger: Logger): OperationStep {
+  const writer = auditWriterFor(db);
+  return (next) => async (op, ctx, notes) => {
+    const kind = OPERATION_KINDS[op.kind];
+    return audited(writer, logger, ctx, notes, () => next(op, ctx, notes), {
+      judge: () => ({ isError: false }),
+      // An upstream's JSON-RPC error keeps its number (mcp_-32002: not found); anything else is the upstream's fault.
+      thrown: (err) => {
+        const code = (err as { code?: unknown } | null)?.code;
+        return typeof code === "number" ? `mcp_${String(code)}` : "upstream_error";
+      },
+      row: (status, durationMs) => ({
+        ...auditColumns(ctx, notes, status, op),
+        action: kind.action,
+        targetType: kind.targetType,
+        serverSlug: op.serverSlug,
+        toolName: kind.targetType === "resource" ? null : op.target,
+        arguments: kind.auditArguments(op),
+        durationMs,
+        upstreamVersion: op.upstreamVersion,
+      }),
+      withheld: () => new McpError(ErrorCode.InternalError, "The request could not be audited, so its result is withheld. Try again later."),
+    });
+  };
+}
