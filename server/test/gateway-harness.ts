@@ -106,7 +106,7 @@ export function compiledFixture(): string {
 /** The misbehaving fixture, with its event log and flap state in `dir`. */
 export function misbehavingServer(
   dir: string,
-  opts: { slug?: string; variant?: "v1" | "v2"; timeoutMs?: number } = {},
+  opts: { slug?: string; variant?: "v1" | "v2"; timeoutMs?: number; offerings?: boolean } = {},
 ): TCreateServer {
   return {
     slug: opts.slug ?? "flaky",
@@ -119,6 +119,7 @@ export function misbehavingServer(
       FIXTURE_STATE: path.join(dir, "flap.json"),
       FIXTURE_REFUSE_START: path.join(dir, "refuse-start"),
       ...(opts.variant ? { FIXTURE_VARIANT: opts.variant } : {}),
+      ...(opts.offerings ? { FIXTURE_OFFERINGS: "1" } : {}),
     },
     cwd: REPO_ROOT,
     ...UNSANDBOXED,
