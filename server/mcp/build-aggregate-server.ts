@@ -1,6 +1,7 @@
 // The MCP server behind `/mcp`: every enabled tool, prompt and resource template of every upstream as
 // `<server-slug>__<name>` (resources keep their URIs and are routed by them), each tool call through the gateway
-// pipeline. Built per HTTP request; all state lives in the registry and PostgreSQL.
+// pipeline, each prompt, read and completion through the request pipeline. Built per HTTP request; all state
+// lives in the registry and PostgreSQL.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
