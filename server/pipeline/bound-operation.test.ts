@@ -34,7 +34,8 @@ describe("boundOperationResult", () => {
   });
 
   it("cuts a resource's text at the bound, keeps its other fields, leaves out a blob that does not fit, and marks the cut", () => {
-    const result = { contents: [{ uri: "docs://big", mimeType: "text/csv", text: "a,b\n".repeat(5 * KB) }, { uri: "docs://big#2", blob: "QUJD".repeat(KB) }] };
+    const csv = "a,b\n".repeat(5 * KB);
+    const result = { contents: [{ uri: "docs://big", mimeType: "text/csv", text: csv }, { uri: "docs://big#2", blob: "QUJD".repeat(KB) }] };
     const out = boundOperationResult(op("resource.read"), result, MAX);
     expect(out.truncated).toBe(true);
     expect(out.bytes).toBe(bytes(result));
@@ -44,7 +45,7 @@ describe("boundOperationResult", () => {
     expect(contents[0]).toMatchObject({ uri: "docs://big", mimeType: "text/csv" });
     // Escaped newlines take two bytes of JSON each: the cut is measured as sent.
     expect(contents[0]!.text!.length).toBeGreaterThan(7 * KB);
-    expect(result.contents[0]!.text.startsWith(contents[0]!.text!)).toBe(true);
+    expect(csv.startsWith(contents[0]!.text!)).toBe(true);
     expect(contents[1]).toEqual({ uri: "docs://big", mimeType: "text/plain", text: expect.stringMatching(/^\[Portcullis: output truncated — about 10 KB of \d+ KB shown, \d+ KB left out\. Read a smaller resource/) as string });
     expect(out.result._meta).toEqual({ "portcullis/truncated": { originalBytes: bytes(result), maxBytes: MAX } });
   });
