@@ -93,6 +93,8 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
   const routes = () => deps.registry.visibleServers(session.bucket);
   const upstream = <T>(route: ServerRoute, signal: AbortSignal, fn: (client: Client) => Promise<T>) =>
     deps.pool.request(route.serverId, route.role, (conn) => fn(conn.client), signal);
+  /** The route found by URI, with this process's pool connected to it (another process may have added it). */
+  const pooled = async (route: ServerRoute | undefined) => (route ? ((await deps.registry.resolveServer(route.slug, session.bucket, { pooled: true })) ?? undefined) : undefined);
 
   // Least privilege: what the session may not use is not listed either (tools and prompts by the tool
   // whitelist, resources by the path whitelist), and a call or read of it is refused.
@@ -208,7 +210,7 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
 
   server.setRequestHandler(GetPromptRequestSchema, async (req, extra) => {
     const parsed = parseGatewayName(req.params.name);
-    const route = parsed && (await deps.registry.resolveServer(parsed.slug, session.bucket));
+    const route = parsed && (await deps.registry.resolveServer(parsed.slug, session.bucket, { pooled: true }));
     if (!parsed || !route || !route.defs.prompts.some((p) => p.name === parsed.tool)) {
       throw new McpError(ErrorCode.InvalidParams, `Unknown prompt ${req.params.name}. List the prompts to see what you can get.`);
     }
@@ -233,7 +235,7 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
     // The path step comes before the lookup's answer: a session learns nothing about what lies outside its
     // paths, not even whether it exists. A URI no server offers is refused by the executor, audited.
     const uri = req.params.uri;
-    const route = serverForUri(await routes(), uri);
+    const route = await pooled(serverForUri(await routes(), uri));
     const notFound = () => Promise.reject(new McpError(-32002, `Resource not found: ${uri}. List the resources and templates to see what you can read.`));
     return operation(route, extra, { kind: "resource.read", target: uri, subject: { uri }, params: req.params }, route ? undefined : notFound);
   });
@@ -244,10 +246,10 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
     let upstreamRef = ref;
     if (ref.type === "ref/prompt") {
       const parsed = parseGatewayName(ref.name);
-      route = parsed && (await deps.registry.resolveServer(parsed.slug, session.bucket));
+      route = parsed && (await deps.registry.resolveServer(parsed.slug, session.bucket, { pooled: true }));
       if (parsed) upstreamRef = { ...ref, name: parsed.tool };
     } else {
-      route = (await routes()).find((r) => r.defs.resourceTemplates.some((t) => t.uriTemplate === ref.uri));
+      route = await pooled((await routes()).find((r) => r.defs.resourceTemplates.some((t) => t.uriTemplate === ref.uri)));
     }
     if (!route || !route.defs.capabilities.completions) return { completion: { values: [], hasMore: false } };
     const target = ref.type === "ref/prompt" ? ref.name : ref.uri;

@@ -724,11 +724,17 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
       return out.sort((a, b) => (a.slug < b.slug ? -1 : 1));
     },
 
-    /** One enabled server for a session, or null when it is unknown, disabled or has no version yet. */
-    async resolveServer(slug: string, bucket: number): Promise<ServerRoute | null> {
+    /**
+     * One enabled server for a session, or null when it is unknown, disabled or has no version yet. With `pooled`
+     * (the caller sends through the pool: /mcp's prompts, reads, completions), this process's pool connects a
+     * server another process added or changed first, as resolveTool does for a tool.
+     */
+    async resolveServer(slug: string, bucket: number, opts: { pooled?: boolean } = {}): Promise<ServerRoute | null> {
       const snap = await getSnapshot();
       const server = snap.servers.get(slug);
-      return server ? routeOf(server, bucket) : null;
+      const route = server ? routeOf(server, bucket) : null;
+      if (opts.pooled && server && route) await ensurePool(snap, server, route.role, route.launch);
+      return route;
     },
 
     /**

@@ -119,7 +119,7 @@ export function misbehavingServer(
       FIXTURE_STATE: path.join(dir, "flap.json"),
       FIXTURE_REFUSE_START: path.join(dir, "refuse-start"),
       ...(opts.variant ? { FIXTURE_VARIANT: opts.variant } : {}),
-      ...(opts.offerings ? { FIXTURE_OFFERINGS: "1" } : {}),
+      ...(opts.offerings ? { FIXTURE_OFFERINGS: opts.slug ?? "flaky" } : {}),
     },
     cwd: REPO_ROOT,
     ...UNSANDBOXED,
