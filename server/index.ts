@@ -11,7 +11,7 @@ import { verifyCredentials } from "./auth/verify-credentials";
 import type { Config } from "./config";
 import type { RequestContext } from "./context";
 import type { Db } from "./db/client";
-import { afterEcho, createChangeBus, type ChangeBus } from "./events/change-bus";
+import { createChangeBus, type ChangeBus } from "./events/change-bus";
 import { checkHealth } from "./health/check-health";
 import type { Logger } from "./logger";
 import { buildAggregateServer } from "./mcp/build-aggregate-server";
@@ -227,10 +227,10 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     version: VERSION,
     users: {
       create: (ctx: RequestContext, input: TCreateUser) => createUser(db, ctx, input),
-      // A role or disabled change must reach the token caches of every gateway process: answered once its
-      // NOTIFY came back, so the next call anywhere sees it.
+      // A role or disabled change must reach the token caches of every gateway process: answered once every
+      // listening process has confirmed it, so the next call anywhere sees it.
       update: (ctx: RequestContext, id: string, input: TUpdateUser) =>
-        afterEcho(gatewayCore().bus, (e) => e.kind === "user" && e.userId === id, () => updateUser(db, ctx, id, input)),
+        gatewayCore().bus.heardEverywhere(() => updateUser(db, ctx, id, input)),
       list: (q: TPageQuery) => listUsers(db, q),
       getByEmail: (email: string) => getUserByEmail(db, email),
       getById: (id: string) => db.user.findUnique({ where: { id } }),
@@ -249,9 +249,9 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     sessions: {
       create: (ctx: RequestContext, userId: string, input: TCreateSession) => createAgentSession(db, ctx, userId, input, config.outbound),
       list: (opts: { userId?: string | undefined }) => listAgentSessions(db, opts),
-      // Answered once the revocation is back from PostgreSQL's NOTIFY: every process has dropped the session.
+      // Answered once every listening process has confirmed the revocation: each has dropped the session.
       revoke: (ctx: RequestContext, id: string) =>
-        afterEcho(gatewayCore().bus, (e) => e.kind === "agent_session" && e.sessionId === id, () => revokeAgentSession(db, ctx, id)),
+        gatewayCore().bus.heardEverywhere(() => revokeAgentSession(db, ctx, id)),
       settings: () => getSessionSettings(db),
       updateSettings: (ctx: RequestContext, input: TSessionSettings) => updateSessionSettings(db, ctx, input),
     },
@@ -331,7 +331,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     redaction: {
       get: () => loadRedactionSettings(db),
       save: async (ctx: RequestContext, settings: TRedactionSettings) => {
-        const saved = await afterEcho(gatewayCore().bus, (e) => e.kind === "redaction", () => saveRedactionSettings(db, actorUserId(ctx) ?? null, settings));
+        const saved = await gatewayCore().bus.heardEverywhere(() => saveRedactionSettings(db, actorUserId(ctx) ?? null, settings));
         await recordAudit(db, ctx, { action: "settings.redaction_updated", targetType: "settings", targetId: "redaction", details: { mode: saved.mode, patterns: saved.patterns.map((p) => `${p.name}${p.enabled ? "" : " (off)"}`), fields: saved.fields } });
         await gatewayCore().redaction.reload();
         return saved;
@@ -440,9 +440,9 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
 
 export type Gateway = ReturnType<typeof createGateway>;
 
-/** Policy changes answer once every process has heard them (afterEcho), so they hold from the next call on. */
+/** Policy changes answer once every process has heard them (heardEverywhere), so they hold from the next call on. */
 function echoedPolicy(admin: PolicyAdmin, bus: () => ChangeBus): PolicyAdmin {
-  const echoed = <R>(fn: () => Promise<R>) => afterEcho(bus(), (e) => e.kind === "policy", fn);
+  const echoed = <R>(fn: () => Promise<R>) => bus().heardEverywhere(fn);
   return {
     ...admin,
     bulkTier: (ctx, input) => echoed(() => admin.bulkTier(ctx, input)),

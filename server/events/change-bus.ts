@@ -7,6 +7,7 @@ import type { DbTx } from "../db/client";
 import type { Logger } from "../logger";
 
 const CHANNEL = "portcullis_changes";
+const LISTEN = `LISTEN ${CHANNEL}`;
 
 export type ChangeEvent =
   | { kind: "registry"; serverId?: string | undefined }
@@ -32,6 +33,10 @@ export type ChangeEvent =
   | { kind: "secrets" }
   /** An approval request was made or changed state: approvers' open consoles refresh their queue. */
   | { kind: "approval"; approvalId: string; status: string }
+  /** Asks every listening process to answer `fenced` once it has handled everything committed before it. */
+  | { kind: "fence"; fenceId: string }
+  /** A process's answer to a fence: it has handed every change committed before the fence to its subscribers. */
+  | { kind: "fenced"; fenceId: string; busId: string }
   /**
    * Local only, never published: whether this process is listening. While it is not, invalidations can be
    * missed, so caches must not serve; once it listens again they start empty.
@@ -49,8 +54,19 @@ export async function publishChange(db: DbTx, event: ChangeEvent): Promise<void>
 export type ChangeBus = {
   publish(event: ChangeEvent): Promise<void>;
   subscribe(fn: (event: ChangeEvent) => void): () => void;
+  /**
+   * Runs `fn` (which publishes a change, usually at its transaction's commit) and resolves once every process
+   * listening on the bus has handed it to its subscribers (its caches have dropped what it changed), so the next
+   * call anywhere sees the change.
+   */
+  heardEverywhere<T>(fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 };
+
+/** The application_name of every bus's listening connection: pg_stat_activity names the processes to wait for. */
+const LISTENER_NAME = "portcullis-bus ";
+/** How long a change waits for a process that does not confirm it (stalled); it is then logged. */
+const FENCE_TIMEOUT_MS = 5000;
 
 // NOTIFY payloads must stay under 8000 bytes: larger events travel as numbered chunks of one transaction.
 const CHUNK_CHARS = 2000; // a chunk re-escaped as JSON is at most 3 bytes per character: < 8000 bytes
@@ -88,6 +104,7 @@ export function createReassembler(): (raw: string) => string | undefined {
 
 /** Starts listening in the background; events published before the listener is up still reach it once it is. */
 export function createChangeBus(databaseUrl: string, logger: Logger): ChangeBus {
+  const busId = randomUUID();
   const emitter = new EventEmitter().setMaxListeners(0);
   const reassemble = createReassembler();
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
@@ -97,12 +114,19 @@ export function createChangeBus(databaseUrl: string, logger: Logger): ChangeBus 
   let closed = false;
 
   async function listen() {
-    const client = new pg.Client({ connectionString: databaseUrl });
+    const client = new pg.Client({ connectionString: databaseUrl, application_name: `${LISTENER_NAME}${busId}` });
     client.on("notification", (msg) => {
       if (msg.channel !== CHANNEL || !msg.payload) return;
       try {
         const payload = reassemble(msg.payload);
-        if (payload !== undefined) emitter.emit("change", JSON.parse(payload) as ChangeEvent);
+        if (payload === undefined) return;
+        const event = JSON.parse(payload) as ChangeEvent;
+        emitter.emit("change", event);
+        // Notifications arrive in commit order and subscribers run synchronously: everything committed before
+        // this fence has been handled here.
+        if (event.kind === "fence") {
+          publish({ kind: "fenced", fenceId: event.fenceId, busId }).catch((err: unknown) => logger.warn({ err }, "could not answer a change-bus fence"));
+        }
       } catch (err) {
         logger.warn({ err }, "ignored a malformed change notification");
       }
@@ -114,7 +138,7 @@ export function createChangeBus(databaseUrl: string, logger: Logger): ChangeBus 
       if (!closed) setTimeout(() => void listen().catch(() => undefined), 1000).unref();
     });
     await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
+    await client.query(LISTEN);
     listener = client;
     // Anything may have changed while we were not listening.
     emitter.emit("change", { kind: "listening", listening: true } satisfies ChangeEvent);
@@ -125,15 +149,70 @@ export function createChangeBus(databaseUrl: string, logger: Logger): ChangeBus 
     if (!closed) setTimeout(() => void listen().catch(() => undefined), 1000).unref();
   });
 
+  async function publish(event: ChangeEvent) {
+    const parts = splitPayload(JSON.stringify(event));
+    // One statement, one transaction: PostgreSQL delivers its notifications together and in order.
+    await pool.query(`SELECT ${parts.map((_, i) => `pg_notify($1, $${String(i + 2)})`).join(", ")}`, [CHANNEL, ...parts]);
+  }
+
+  /**
+   * The buses listening on this database now, by id: a process that stopped drops out with its connection, and
+   * one whose connection has not run LISTEN yet is left out (its caches serve nothing until it has).
+   */
+  async function listeners(): Promise<Set<string>> {
+    const { rows } = await pool.query<{ id: string }>(
+      "SELECT substr(application_name, $1::int) AS id FROM pg_stat_activity WHERE datname = current_database() AND starts_with(application_name, $2) AND query = $3",
+      [LISTENER_NAME.length + 1, LISTENER_NAME, LISTEN],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  const subscribe = (fn: (event: ChangeEvent) => void) => {
+    emitter.on("change", fn);
+    return () => void emitter.off("change", fn);
+  };
+
   return {
-    async publish(event) {
-      const parts = splitPayload(JSON.stringify(event));
-      // One statement, one transaction: PostgreSQL delivers its notifications together and in order.
-      await pool.query(`SELECT ${parts.map((_, i) => `pg_notify($1, $${String(i + 2)})`).join(", ")}`, [CHANNEL, ...parts]);
-    },
-    subscribe(fn) {
-      emitter.on("change", fn);
-      return () => emitter.off("change", fn);
+    publish,
+    subscribe,
+    async heardEverywhere(fn) {
+      const out = await fn();
+      // A fence after fn's commit, answered by each listener: PostgreSQL delivers to every listener in commit
+      // order, so an answer means that process has handled fn's change. Who must answer is read after the
+      // commit: a process listening at the commit is named (unless it stopped since: a lost listener's caches
+      // serve nothing); one that starts listening later begins with empty caches.
+      const fenceId = randomUUID();
+      const answered = new Set<string>();
+      let wake = () => {};
+      const unsubscribe = subscribe((e) => {
+        if (e.kind !== "fenced" || e.fenceId !== fenceId) return;
+        answered.add(e.busId);
+        wake();
+      });
+      try {
+        let waiting = await listeners();
+        await publish({ kind: "fence", fenceId });
+        const until = Date.now() + FENCE_TIMEOUT_MS;
+        const pending = () => [...waiting].filter((id) => !answered.has(id));
+        while (pending().length && Date.now() < until) {
+          const woken = await new Promise<boolean>((resolve) => {
+            const timer = setTimeout(() => resolve(false), 250);
+            wake = () => {
+              clearTimeout(timer);
+              resolve(true);
+            };
+          });
+          // A process that stopped never answers: after a quiet spell, wait only for those still listening.
+          if (!woken) {
+            const live = await listeners();
+            waiting = new Set([...waiting].filter((id) => live.has(id)));
+          }
+        }
+        if (pending().length) logger.warn({ buses: pending() }, "gateway processes did not confirm a change within the fence timeout; their caches may serve the old state until their TTL");
+        return out;
+      } finally {
+        unsubscribe();
+      }
     },
     async close() {
       closed = true;
@@ -142,32 +221,4 @@ export function createChangeBus(databaseUrl: string, logger: Logger): ChangeBus 
       await pool.end();
     },
   };
-}
-
-/**
- * Runs `fn` (which publishes a change, usually at its transaction's commit) and resolves once this process has
- * heard the change back from PostgreSQL (or after `timeoutMs`), plus `graceMs`. Each listening backend forwards
- * the NOTIFY to its own client, and under load another process's copy can trail ours by a few milliseconds:
- * the grace covers that, so a caller told "revoked" can count on the next call anywhere being refused. (It
- * narrows the window rather than proving it shut; acknowledgements from every listener would prove it.)
- */
-export async function afterEcho<T>(
-  bus: ChangeBus,
-  heard: (e: ChangeEvent) => boolean,
-  fn: () => Promise<T>,
-  { timeoutMs = 2000, graceMs = 100 }: { timeoutMs?: number; graceMs?: number } = {},
-): Promise<T> {
-  let done = () => {};
-  const echo = new Promise<void>((resolve) => (done = resolve));
-  const unsubscribe = bus.subscribe((e) => heard(e) && done());
-  try {
-    const out = await fn();
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([echo, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
-    clearTimeout(timer);
-    await new Promise((resolve) => setTimeout(resolve, graceMs));
-    return out;
-  } finally {
-    unsubscribe();
-  }
 }

@@ -7,6 +7,7 @@ function fakeBus() {
   const bus: ChangeBus = {
     publish: async (e) => subs.forEach((fn) => fn(e)),
     subscribe: (fn) => (subs.add(fn), () => void subs.delete(fn)),
+    heardEverywhere: (fn) => fn(),
     close: async () => undefined,
   };
   return { bus, emit: (e: ChangeEvent) => subs.forEach((fn) => fn(e)) };

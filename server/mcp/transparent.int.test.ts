@@ -286,6 +286,30 @@ describe("/mcp/s/<slug> transparent endpoint", () => {
     await call2.catch(() => undefined);
   });
 
+  it("calls the agent cancels on /mcp/s are not upstream failures: after 5 in a row (the breaker's threshold) the next call is answered", async () => {
+    const { client } = await transparentAgent("hangs");
+    const starts = (tag: string) => fixtureEvents(hangDir).filter((e) => e.event === "slow.start" && (e.args as { tag?: string }).tag === tag).length;
+    for (let i = 0; i < 5; i++) {
+      const tag = `transparent-cancel-${String(i)}`;
+      const ac = new AbortController();
+      let answered: string | undefined;
+      const call = client.callTool({ name: "slow_write", arguments: { ms: 0, tag, until: `${hangDir}/${tag}.never` } }, undefined, { signal: ac.signal }).then((r) => (answered = firstText(r)));
+      // An open circuit answers at once, without asking the upstream.
+      const outcome = await waitUntil("the upstream to start the call (or the gateway to answer)", () => (answered !== undefined ? `answered: ${answered}` : starts(tag) === 1 && "started"));
+      expect(outcome, tag).toBe("started");
+      ac.abort(new Error("the agent changed its mind"));
+      await expect(call).rejects.toThrow();
+      // Its audit event is written once the pipeline is done with it, the breaker's verdict included.
+      const audit = await waitUntil("the call's audit event", async () =>
+        (await db.auditEvent.findMany({ where: { action: "tool.called", endpoint: "server", toolName: "hangs__slow_write" } })).find((e) => (e.arguments as { tag?: string } | null)?.tag === tag),
+      );
+      expect(audit).toMatchObject({ status: "error", errorCode: "canceled" });
+    }
+    const after = await client.callTool({ name: "slow_write", arguments: { ms: 0, tag: "transparent-after" } });
+    expect(after.isError ?? false, firstText(after)).toBe(false);
+    expect(starts("transparent-after")).toBe(1);
+  });
+
   it("a call to a disabled tool is refused with tool_disabled and audited, on both endpoints", async () => {
     await a.gateway.registry.updateTool(admin, "everything__get-sum", { enabled: false });
     const ag = await connectAgent(a.mcpUrl, token);

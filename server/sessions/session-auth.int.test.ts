@@ -1,9 +1,12 @@
 // Two gateway processes on one database: each serves agent session tokens from its own cache, and a revoke or
-// a disabled user on one is refused by the other on its very next call.
+// a disabled user on one is refused by the other on its very next call: the change answers only once every
+// process listening on the change bus has confirmed it has handled it.
+import { randomUUID } from "node:crypto";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertUser, userContext } from "../test/contexts";
 import { busHears, connectAgent, startTestGateway, userWithToken, waitUntil, type Agent, type TestGateway } from "../test/gateway-harness";
-import { createTestDb, truncateAll } from "../test/test-db";
+import { createTestDb, testDatabaseUrl, truncateAll } from "../test/test-db";
 
 describe("agent session cache across gateway processes", () => {
   const db = createTestDb();
@@ -54,6 +57,33 @@ describe("agent session cache across gateway processes", () => {
     const admin = await insertUser(db, { role: "ADMIN" });
     await a.gateway.users.update(userContext(admin), user.id, { disabled: true });
     await expect(ag.client.listTools()).rejects.toThrow(/disabled/);
+  });
+
+  it("a revoke answers only once every process listening on the change bus has confirmed it, however late", async () => {
+    // A third listener, as a gateway process's bus is seen by the others (its name in pg_stat_activity), that
+    // holds its confirmation until the test releases it: a process whose copy of the NOTIFY trails.
+    const busId = randomUUID();
+    const slow = new pg.Client({ connectionString: testDatabaseUrl(), application_name: `portcullis-bus ${busId}` });
+    const fences: string[] = [];
+    slow.on("notification", (msg) => {
+      const e = JSON.parse(msg.payload ?? "{}") as { kind?: string; fenceId?: string };
+      if (e.kind === "fence" && e.fenceId) fences.push(e.fenceId);
+    });
+    await slow.connect();
+    try {
+      await slow.query("LISTEN portcullis_changes");
+      const { user, tokenId, ag } = await warmAgentOnB();
+      const order: string[] = [];
+      const revoking = a.gateway.sessions.revoke(userContext(user), tokenId).then(() => order.push("answered"));
+      const fenceId = await waitUntil("the slow listener to be asked to confirm", () => fences[0]);
+      order.push("confirmed");
+      await slow.query("SELECT pg_notify('portcullis_changes', $1)", [JSON.stringify({ kind: "fenced", fenceId, busId })]);
+      await revoking;
+      expect(order).toEqual(["confirmed", "answered"]);
+      await expect(ag.client.listTools()).rejects.toThrow(/revoked/);
+    } finally {
+      await slow.end();
+    }
   });
 
   it("records when a cached token was last used, without a call waiting for it", async () => {

@@ -1,7 +1,8 @@
 // Queued work is re-authorized when it runs, over real MCP: the misbehaving fixture as the upstream (its log
 // says whether a call ever reached it), graphile-worker on the run's PostgreSQL with two gateways of ONE worker
 // slot each, held by "blocker" tasks of another user that wait upstream until each case has made its change;
-// releasing them frees the slots and the queued task is claimed by either gateway. The crash case kills a gateway process of its own and retries on this one.
+// releasing them frees the slots and the queued task is claimed by either gateway. Each crash case kills a gateway
+// process of its own while the upstream runs the call, makes its change, and the task is swept and retried here.
 import type { ChildProcess } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -59,8 +60,9 @@ describe("queued work is re-authorized when it runs", () => {
     return { release: () => writeFile(file, "") };
   }
 
+  type Victim = { user: User; sessionId: string };
   /** A fresh user holding everything, its agent session (id) and an MCP client on the gateway. */
-  async function victim(): Promise<{ user: User; sessionId: string; agent: Agent }> {
+  async function victim(): Promise<Victim & { agent: Agent }> {
     const { user, token } = await userWithToken(db);
     const session = await db.agentSession.findFirstOrThrow({ where: { userId: user.id } });
     // Its grant was written straight to the table: drop the gateway's policy snapshot as a policy change would.
@@ -86,43 +88,56 @@ describe("queued work is re-authorized when it runs", () => {
 
   type Case = {
     name: string;
-    /** The change, made while the task waits for the worker. */
-    change(v: { user: User; sessionId: string }): Promise<void>;
-    undo?: () => Promise<void>;
+    /** The change to the victim's session, its user or the task's `tool`, made before the task runs; its undo, if any. */
+    change(v: Victim & { tool: string }): Promise<(() => Promise<void>) | undefined>;
+    /** The re-authorization step that refuses the task when a worker claims it. */
+    step: string;
     /** Revoking a session or disabling a user ends its PENDING tasks at once, before any worker looks. */
     atOnce?: boolean;
   };
   const cases: Case[] = [
     {
       name: "session revoked",
+      step: "session",
       atOnce: true,
       change: async ({ sessionId }) => void (await a.gateway.sessions.revoke(admin, sessionId)),
     },
     {
       name: "session expired",
+      step: "session",
       change: async ({ sessionId }) => void (await db.agentSession.update({ where: { id: sessionId }, data: { expiresAt: new Date(Date.now() - 1000) } })),
     },
     {
       name: "user disabled",
+      step: "session",
       atOnce: true,
       change: async ({ user }) => void (await a.gateway.users.update(admin, user.id, { disabled: true })),
     },
     {
       name: "grant removed",
+      step: "whitelist",
       change: async ({ user }) => {
         const grant = await db.grant.findFirstOrThrow({ where: { userId: user.id, kind: "TOOL" } });
         await a.gateway.policy.deleteGrant(admin, grant.id);
+        return undefined;
       },
     },
     {
       name: "tool disabled",
-      change: async () => void (await a.gateway.registry.updateTool(admin, "slow__slow_write", { enabled: false })),
-      undo: async () => void (await a.gateway.registry.updateTool(admin, "slow__slow_write", { enabled: true })),
+      step: "tool",
+      change: async ({ tool }) => {
+        await a.gateway.registry.updateTool(admin, tool, { enabled: false });
+        return async () => void (await a.gateway.registry.updateTool(admin, tool, { enabled: true }));
+      },
     },
     {
       name: "tier raised to HIGH",
-      change: async () => void (await a.gateway.registry.updateTool(admin, "slow__slow_write", { riskTier: "HIGH" })),
-      undo: async () => void (await a.gateway.registry.updateTool(admin, "slow__slow_write", { riskTier: "MEDIUM" })),
+      step: "tier",
+      change: async ({ tool }) => {
+        const before = await db.tool.findFirstOrThrow({ where: { gatewayName: tool } });
+        await a.gateway.registry.updateTool(admin, tool, { riskTier: "HIGH" });
+        return async () => void (await a.gateway.registry.updateTool(admin, tool, { riskTier: before.riskTier }));
+      },
     },
   ];
 
@@ -132,8 +147,9 @@ describe("queued work is re-authorized when it runs", () => {
     const t = tag(c.name.replace(/\W+/g, "-"));
     const accepted = await call(v.agent, "slow__slow_write", { ms: 10, tag: t });
     expect(accepted.status).toBe("PENDING");
+    let undo: (() => Promise<void>) | undefined;
     try {
-      await c.change(v);
+      undo = await c.change({ ...v, tool: "slow__slow_write" });
       if (c.atOnce) {
         const now = await db.task.findUniqueOrThrow({ where: { id: accepted.task_id } });
         expect(now).toMatchObject({ status: "CANCELED", errorCode: "authorization_revoked" });
@@ -147,7 +163,7 @@ describe("queued work is re-authorized when it runs", () => {
       expect(await db.auditEvent.count({ where: { taskId: accepted.task_id, action: "task.started" } })).toBe(0);
     } finally {
       await worker.release();
-      await c.undo?.();
+      await undo?.();
     }
   });
 
@@ -211,40 +227,56 @@ describe("queued work is re-authorized when it runs", () => {
   });
 
   describe("between a crash and its retry", () => {
+    // Read-only, so retryable; inline on its gateway process (threshold adoption), so a crash leaves it RUNNING on a dead runner.
+    const tool = "slow__slow_read";
     let child: ChildProcess | undefined;
-    afterAll(() => {
+    beforeAll(async () => void (await a.gateway.registry.updateTool(admin, tool, { async: false })));
+    afterAll(async () => {
       if (child && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      await a.gateway.registry.updateTool(admin, tool, { async: true });
     });
 
-    it("a revoked session's retryable task is not run again: CANCELED authorization_revoked, one audit denial", async () => {
-      // Inline on the child (threshold adoption), so the crash leaves it RUNNING on a dead runner.
-      await a.gateway.registry.updateTool(admin, "slow__slow_read", { async: false });
-      try {
-        let url: string;
-        ({ child, url } = await spawnGatewayProcess({ TASK_THRESHOLD_MS: "200", TASK_SWEEP_INTERVAL_MS: "600000" }));
-        const v = await victim();
-        const onChild = await connectAgent(new URL("/mcp", url), v.agent.token);
-        const t = tag("crash");
-        const accepted = await call(onChild, "slow__slow_read", { ms: 60_000, steps: 60, tag: t });
-        expect(accepted.status).toBe("RUNNING");
-        await waitUntil("the call to run upstream", () => starts(t) === 1);
-        const exited = new Promise((resolve) => child!.once("exit", resolve));
-        child.kill("SIGKILL");
-        await exited;
-        await onChild.close().catch(() => undefined);
+    /**
+     * `tag`'s call on a gateway process of its own (a crash is the death of a runner, so one per case; they are
+     * not started together: six at once ran the test database out of connections), killed while the upstream runs the call.
+     */
+    async function crashWhileRunning(v: { agent: Agent }, t: string): Promise<string> {
+      let url: string;
+      ({ child, url } = await spawnGatewayProcess({ TASK_THRESHOLD_MS: "200", TASK_SWEEP_INTERVAL_MS: "600000" }));
+      const onChild = await connectAgent(new URL("/mcp", url), v.agent.token);
+      const file = path.join(dir, `${t}-release`);
+      const accepted = await call(onChild, tool, { ms: 0, until: file, tag: t });
+      expect(accepted.status).toBe("RUNNING");
+      await waitUntil("the call to run upstream", () => starts(t) === 1);
+      const exited = new Promise((resolve) => child!.once("exit", resolve));
+      child.kill("SIGKILL");
+      await exited;
+      await onChild.close().catch(() => undefined);
+      // A retry that got through would finish at once: a second start in the log, the task SUCCEEDED.
+      await writeFile(file, "");
+      return accepted.task_id;
+    }
 
-        await a.gateway.sessions.revoke(admin, v.sessionId);
-        // The dead runner's lock goes with its connection; sweep until this process requeues the task.
+    it.each(cases)("$name between a crash and its retry: the upstream never sees the retry, CANCELED authorization_revoked, one audit denial", async (c) => {
+      const v = await victim();
+      const t = tag(`crash-${c.name.replace(/\W+/g, "-")}`);
+      const taskId = await crashWhileRunning(v, t);
+      const undo = await c.change({ ...v, tool });
+      try {
+        // The dead runner's lock went with its connection; sweep until this process requeues the task.
         await waitUntil("the task to be recovered", async () => {
           await a.gateway.taskEngine.sweep();
-          return (await db.task.findUniqueOrThrow({ where: { id: accepted.task_id } })).status !== "RUNNING";
+          return (await db.task.findUniqueOrThrow({ where: { id: taskId } })).status !== "RUNNING";
         }, 20_000);
-        const row = await final(accepted.task_id);
+        const row = await final(taskId);
+        // Claimed again (its second start) and refused by re-authorization, by the step that checks this change.
         expect(row).toMatchObject({ status: "CANCELED", errorCode: "authorization_revoked", attempts: 2 });
         expect(starts(t)).toBe(1);
-        expect(await denials(accepted.task_id)).toBe(1);
+        expect(await denials(taskId)).toBe(1);
+        const canceled = await db.taskEvent.findFirstOrThrow({ where: { taskId, type: "canceled" } });
+        expect(canceled.data).toMatchObject({ step: c.step });
       } finally {
-        await a.gateway.registry.updateTool(admin, "slow__slow_read", { async: true });
+        await undo?.();
       }
     });
   });

@@ -21,6 +21,7 @@ import {
   type Agent,
   type TestGateway,
 } from "../test/gateway-harness";
+import { parsePromText, sampleValue } from "../test/prom-text";
 import { createTestDb, testDatabaseUrl, truncateAll } from "../test/test-db";
 
 const POOL = { breakerFailures: 3, halfOpenAfterMs: 500, maxReconnectDelayMs: 4_000 };
@@ -278,6 +279,62 @@ describe("upstream resilience through /mcp", () => {
       "ok",
       "upstream_unavailable",
     ]);
+  });
+
+  /**
+   * Calls `slug`'s slow_write with `tag`, waits until the upstream works on it, and cancels it as the agent;
+   * resolves once the gateway has audited it as canceled. Fails if the gateway answers without the upstream.
+   */
+  async function cancelUpstreamCall(ag: Agent, slug: string, dir: string, tag: string): Promise<void> {
+    const controller = new AbortController();
+    let answered: string | undefined;
+    const pending = ag.client
+      .callTool({ name: `${slug}__slow_write`, arguments: { ms: 0, tag, until: path.join(dir, `${tag}.never`) } }, undefined, { signal: controller.signal })
+      .then((r) => (answered = firstText(r)));
+    // An open circuit answers at once, without asking the upstream.
+    const outcome = await waitUntil("the upstream to start the call (or the gateway to answer)", () => (answered !== undefined ? `answered: ${answered}` : slowStarts(dir, tag) === 1 && "started"));
+    expect(outcome, tag).toBe("started");
+    controller.abort(new Error("the agent changed its mind"));
+    await expect(pending).rejects.toThrow();
+    // Its audit event is written once the pipeline is done with it, the breaker's verdict included.
+    const audit = await waitUntil("the call's audit event", async () =>
+      (await db.auditEvent.findMany({ where: { action: "tool.called", toolName: `${slug}__slow_write` } })).find((e) => (e.arguments as { tag?: string } | null)?.tag === tag),
+    );
+    expect(audit).toMatchObject({ status: "error", errorCode: "canceled" });
+  }
+  const slowStarts = (dir: string, tag: string) => fixtureEvents(dir).filter((e) => e.event === "slow.start" && (e.args as { tag?: string }).tag === tag).length;
+  const circuit = async (slug: string) => {
+    const samples = parsePromText(await tg.gateway.metrics().scrape());
+    return ["closed", "open", "half_open", "isolated"].find((state) => sampleValue(samples, "portcullis_upstream_circuit_state", { server: slug, role: "active", state }) === 1);
+  };
+
+  it("calls the agent cancels are not upstream failures: after 5 cancellations in a row the circuit is closed and the next call is answered", async () => {
+    const dir = await fixture("cancelled");
+    const ag = await agent();
+    // More than breakerFailures (3 here), one after another.
+    for (let i = 0; i < 5; i++) await cancelUpstreamCall(ag, "cancelled", dir, `cancel-${String(i)}`);
+    expect(await circuit("cancelled")).toBe("closed");
+    const r = await ag.client.callTool({ name: "cancelled__slow_write", arguments: { ms: 0, tag: "after" } });
+    expect(r.isError ?? false, firstText(r)).toBe(false);
+    expect(slowStarts(dir, "after")).toBe(1);
+  });
+
+  it("a half-open probe the agent cancels proves nothing: the circuit opens again rather than closing", async () => {
+    const dir = await fixture("probed");
+    const ag = await agent();
+    await setFlap(dir, { mode: "down" });
+    for (let i = 0; i < 3; i++) expect(errorMeta(await ag.client.callTool({ name: "probed__flap", arguments: {} })).code).toBe("upstream_unavailable");
+    expect(await circuit("probed")).toBe("open");
+    await setFlap(dir, { mode: "up" });
+    // Past halfOpenAfterMs by the clock the breaker reads (only Date is faked; it keeps running).
+    vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true });
+    vi.setSystemTime(Date.now() + POOL.halfOpenAfterMs);
+    try {
+      await cancelUpstreamCall(ag, "probed", dir, "probe");
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(await circuit("probed")).toBe("open");
   });
 
   it("a 500 KB answer is cut to at most 100 KB with a marker, and the audit row says truncated", async () => {

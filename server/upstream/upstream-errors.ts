@@ -8,6 +8,28 @@ export class UpstreamUnavailableError extends Error {
   override name = "UpstreamUnavailableError";
 }
 
+/**
+ * A request its caller stopped (the agent's cancellation, cancel_task, shutdown): not the upstream's fault, so
+ * not transient: it is neither retried nor counted by the circuit breaker.
+ */
+export class UpstreamCallCanceledError extends Error {
+  override name = "UpstreamCallCanceledError";
+}
+
+/**
+ * Runs `fn`; a failure once `signal` has aborted is the caller's cancellation. The SDK rejects any aborted
+ * request with a RequestTimeout McpError, which alone would count against the upstream (five agent
+ * cancellations in a row opened its circuit).
+ */
+export async function unlessCanceled<T>(signal: AbortSignal | undefined, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (signal?.aborted) throw new UpstreamCallCanceledError(`cancelled by its caller (${String(signal.reason)})`, { cause: err });
+    throw err;
+  }
+}
+
 /** True for faults where trying again may help (connection, timeout); never for the upstream's own answers. */
 export function isTransient(err: unknown): boolean {
   if (err instanceof UpstreamUnavailableError) return true;

@@ -31,7 +31,7 @@ import {
   type StdioLaunch,
   type UpstreamLaunch,
 } from "./upstream-client";
-import { isTransient, UpstreamUnavailableError } from "./upstream-errors";
+import { isTransient, unlessCanceled, UpstreamCallCanceledError, UpstreamUnavailableError } from "./upstream-errors";
 import { withErrorLines } from "./pick-error-lines";
 import { StderrLog } from "./stderr-log";
 
@@ -333,11 +333,15 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
     const k = key(spec.serverId, spec.role);
     let e = entries.get(k);
     if (!e) {
+      // A cancellation is not the upstream's failure, except of the half-open probe: it proved nothing, and
+      // cockatiel would close the circuit on an error it does not count; it stays open until a probe answers.
+      const counts = (err: unknown) => isTransient(err) || (err instanceof UpstreamCallCanceledError && breaker.state === CircuitState.HalfOpen);
+      const breaker: CircuitBreakerPolicy = circuitBreaker(handleWhen(counts), { halfOpenAfter: opts.halfOpenAfterMs, breaker: new ConsecutiveBreaker(opts.breakerFailures) });
       e = {
         spec,
         status: "CONNECTING",
         stderr: new StderrLog(),
-        breaker: circuitBreaker(handleWhen(isTransient), { halfOpenAfter: opts.halfOpenAfterMs, breaker: new ConsecutiveBreaker(opts.breakerFailures) }),
+        breaker,
         bulkhead: bulkhead(spec.maxConcurrency, spec.maxConcurrency * 8),
         reconnectAttempt: 0,
         removed: false,
@@ -428,13 +432,13 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
         ? retry(handleWhen(isTransient), { maxAttempts: 2, backoff: new ExponentialBackoff({ initialDelay: 100, maxDelay: 1000 }) })
         : undefined;
       const policy = retries ? wrap(e.bulkhead, retries, e.breaker) : wrap(e.bulkhead, e.breaker);
-      return policy.execute(attempt, o.signal);
+      return policy.execute(() => unlessCanceled(o.signal, attempt), o.signal);
     },
     /** Any other request (resources, prompts, completion), through the same connection and breaker. */
     async request<T>(serverId: string, role: Role, fn: (conn: ConnectedUpstream) => Promise<T>, signal?: AbortSignal): Promise<T> {
       const e = entries.get(key(serverId, role));
       if (!e) throw new UpstreamUnavailableError("the server is not connected");
-      return wrap(e.bulkhead, e.breaker).execute(async () => fn(await connectForUse(e)), signal);
+      return wrap(e.bulkhead, e.breaker).execute(() => unlessCanceled(signal, async () => fn(await connectForUse(e))), signal);
     },
     /**
      * Runs `fn` (a request over a connection of the caller's own, e.g. a transparent session's) under this
@@ -447,7 +451,7 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
         ? retry(handleWhen(isTransient), { maxAttempts: 2, backoff: new ExponentialBackoff({ initialDelay: 100, maxDelay: 1000 }) })
         : undefined;
       const policy = retries ? wrap(e.bulkhead, retries, e.breaker) : wrap(e.bulkhead, e.breaker);
-      return policy.execute(({ signal }) => fn(signal), o.signal);
+      return policy.execute(({ signal }) => unlessCanceled(o.signal, () => fn(signal)), o.signal);
     },
     /** A server's new handshake bound, for the next connect of what this process holds of it. */
     setConnectTimeout(serverId: string, connectTimeoutMs: number) {
