@@ -37,7 +37,7 @@ function LimitSettings({ server }: { server: TServer }) {
           min={1}
           max={1000000}
           placeholder="Gateway default"
-          hint="How often each of its tools may be called, by all sessions together, unless a tool sets its own limit. Leave empty for the gateway default."
+          hint="How often each of its tools and prompts may be called, and its resources read and completions asked for, by all sessions together, unless a tool sets its own limit. Leave empty for the gateway default."
           disabled={mutation.isPending}
           onSave={(rateLimitPerMinute) =>
             mutation.mutate({
