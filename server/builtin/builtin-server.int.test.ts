@@ -12,6 +12,7 @@ import {
   errorMeta,
   firstText,
   misbehavingServer,
+  REPO_ROOT,
   removeTempDirs,
   spawnGatewayProcess,
   startTestGateway,
@@ -26,6 +27,8 @@ import { BUILTIN_SLUG } from "./builtin-server";
 import { builtinToolDefinitions } from "./builtin-tools";
 import { ensureBuiltinServer } from "./ensure-builtin-server";
 import { DEFAULT_EXEC_LIMITS } from "../codemode/executor";
+import { seedDemo } from "../demo/seed-demo";
+import { createLogger } from "../logger";
 
 describe("the built-in server portcullis", () => {
   const db = createTestDb();
@@ -198,5 +201,11 @@ describe("the built-in server portcullis", () => {
     } finally {
       for (const s of started) await stopGatewayProcess(s.child);
     }
+  });
+
+  it("the demo servers are still seeded on a database that holds only the built-in server", async () => {
+    expect(await db.upstreamServer.findMany({ select: { slug: true } })).toEqual([{ slug: BUILTIN_SLUG }]);
+    const seeded = await seedDemo(db, createLogger("silent"), { adminDatabaseUrl: undefined, dataDir: await tempDir("builtin-demo"), root: REPO_ROOT });
+    expect(seeded).toEqual(["files"]);
   });
 });
