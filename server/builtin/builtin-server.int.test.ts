@@ -129,6 +129,10 @@ describe("the built-in server portcullis", () => {
     expect(errorMeta(result).code).toBe("approval_required");
     expect(await auditOf("portcullis__cancel_task")).toMatchObject([{ status: "denied", decision: "require_approval", errorCode: "approval_required" }]);
     expect(await db.approval.count()).toBe(0);
+    // Nor can it be approved ahead: request_approval refuses it.
+    const ahead = await ag.client.callTool({ name: "request_approval", arguments: { tool: "portcullis__cancel_task", arguments: { task_id: "whatever" }, justification: "clean up" } });
+    expect(errorMeta(ahead).code, firstText(ahead)).toBe("unknown_tool");
+    expect(await db.approval.count()).toBe(0);
   });
 
   it("disabled: a built-in tool an admin disabled is not listed and its call is refused tool_disabled", async () => {

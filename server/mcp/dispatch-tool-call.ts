@@ -12,7 +12,7 @@ import type { SessionGrant } from "../policy/evaluate";
 import type { Registry } from "../registry/create-registry";
 import { parseGatewayName } from "../registry/gateway-name";
 import { asCreateTaskResult, taskContextOf } from "../tasks/task-tools";
-import { builtinGatewayName } from "../builtin/builtin-server";
+import { builtinGatewayName, isBuiltinTool } from "../builtin/builtin-server";
 import { auditedRefusal } from "./audited-request";
 import { cancellable } from "./cancellation";
 import type { EndpointNaming } from "./endpoint-naming";
@@ -75,9 +75,12 @@ export async function dispatchToolCall(deps: DispatchDeps, naming: EndpointNamin
 
   const progress = progressRelay(params._meta?.progressToken as string | number | undefined, io.sendProgress);
   const onProgress = progress.onProgress;
+  // request_approval's `tool`, as this endpoint names tools. A built-in tool is never held, so it cannot be approved ahead.
   const resolve = async (name: string) => {
     const r = await deps.registry.resolveTool(naming.registryName(name), session.bucket);
-    return "error" in r ? r : r.refusal ? { error: r.refusal.message } : r.tool;
+    if ("error" in r) return r;
+    if (isBuiltinTool(r.tool)) return { error: `${name} is one of the gateway's own tools: it is never held for approval, so there is nothing to approve ahead.` };
+    return r.refusal ? { error: r.refusal.message } : r.tool;
   };
   const via = builtin ? undefined : naming.via?.(resolved.tool, onProgress);
   const result = await cancellable(deps.bus, session.mcpSessionId, io.requestId, io.signal, (signal) =>
