@@ -25,7 +25,6 @@ import { publishChange } from "../events/change-bus";
 import { formatValidationErrors, validatorFor } from "../pipeline/validate-arguments";
 import { checkAgentSession } from "../sessions/session-auth";
 import { evaluatePolicy, type SessionGrant } from "./evaluate";
-import { isBuiltinGatewayName } from "../builtin/builtin-server";
 import { normalizeWhitelistEntry } from "./path-check";
 import { matchesAny } from "./patterns";
 import { heldFrom, loadPolicySnapshot } from "./policy-cache";
@@ -221,8 +220,7 @@ export function createPolicyAdmin(db: Db) {
       const paths = grants.filter((g) => g.kind === "PATH").map((g) => ({ pattern: g.pattern, from: from(g) }));
       const enabled = await db.tool.findMany({ where: { removedAt: null, enabled: true, server: { enabled: true } }, select: { gatewayName: true }, orderBy: { gatewayName: "asc" } });
       const patterns = tools.map((t) => t.pattern);
-      // As enforcement decides (toolAllowed): the gateway's own tools need no grant.
-      return { userId, role: user.role, tools, paths, callableTools: enabled.map((t) => t.gatewayName).filter((n) => isBuiltinGatewayName(n) || matchesAny(patterns, n)) };
+      return { userId, role: user.role, tools, paths, callableTools: enabled.map((t) => t.gatewayName).filter((n) => matchesAny(patterns, n)) };
     },
 
     async history(opts: { cursor?: string | undefined; limit?: number | undefined; tool?: string | undefined }): Promise<{ items: TPolicyChange[]; nextCursor: string | null }> {
