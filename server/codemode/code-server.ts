@@ -5,7 +5,7 @@
 // rate limit, audit under the execution's request id); search_tools and execute_code are themselves built-in
 // tools, so they pass it too (server/builtin).
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { mcpRequestId, type RequestContext } from "../context";
 import { dispatchDeps, GATEWAY_INFO, sessionToolDefinitions, type AggregateSession } from "../mcp/build-aggregate-server";
 import { auditedRequest } from "../mcp/audited-request";
@@ -17,13 +17,22 @@ import { codeModeToolDefinitions, compactTools } from "./code-mode-tool-definiti
 
 export type { CodeModeDeps } from "./program-runner";
 
+/** What /mcp/code lists, made once per setting (a Server is built per HTTP request). */
+const LISTED = new Map<string, Tool[]>();
+function codeTools(deps: CodeModeDeps, agentSession: boolean): Tool[] {
+  const key = `${JSON.stringify(deps.limits)}:${String(deps.taskTools.pollSeconds)}:${String(!!deps.approvals)}:${String(agentSession)}`;
+  let tools = LISTED.get(key);
+  if (!tools) LISTED.set(key, (tools = [...codeModeToolDefinitions(deps.limits), ...(agentSession ? compactTools(sessionToolDefinitions(deps)) : [])]));
+  return tools;
+}
+
 /** `/mcp/code`: the gateway's own tools only; upstream tools are reached from programs. */
 function codeNaming(deps: CodeModeDeps, agentSession: boolean): EndpointNaming {
   return {
     kind: "code",
     endpoint: "mcp/code",
     serverSlug: "",
-    builtins: [...codeModeToolDefinitions(deps.limits), ...(agentSession ? compactTools(sessionToolDefinitions(deps)) : [])],
+    builtins: codeTools(deps, agentSession),
     expose: () => [],
     registryName: (name) => name,
     // Upstream tools are reached from programs only: a direct call names what to do instead.

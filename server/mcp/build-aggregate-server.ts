@@ -61,7 +61,14 @@ export type AggregateDeps = {
 export const dispatchDeps = (deps: Omit<DispatchDeps, "pollSeconds"> & Pick<AggregateDeps, "taskTools">): DispatchDeps => ({ ...deps, pollSeconds: deps.taskTools.pollSeconds });
 
 /** The task tools, and the approval tools where there are approvals: what an agent session gets on /mcp and /mcp/s. */
-export const sessionToolDefinitions = (deps: Pick<AggregateDeps, "taskTools" | "approvals">): Tool[] => [...taskToolDefinitions(deps.taskTools.pollSeconds), ...(deps.approvals ? approvalToolDefinitions() : [])];
+export function sessionToolDefinitions(deps: Pick<AggregateDeps, "taskTools" | "approvals">): Tool[] {
+  // A Server is built per HTTP request: the definitions are made once per setting, not per request.
+  const key = `${String(deps.taskTools.pollSeconds)}:${String(!!deps.approvals)}`;
+  let defs = SESSION_TOOLS.get(key);
+  if (!defs) SESSION_TOOLS.set(key, (defs = [...taskToolDefinitions(deps.taskTools.pollSeconds), ...(deps.approvals ? approvalToolDefinitions() : [])]));
+  return defs;
+}
+const SESSION_TOOLS = new Map<string, Tool[]>();
 
 /** `/mcp`: every upstream tool under its gateway name, and the task and approval tools under their bare names. */
 function aggregateNaming(deps: AggregateDeps, agentSession: boolean): EndpointNaming {
