@@ -398,3 +398,17 @@ test("server and tool pages send a signed-out visitor to sign in, keeping the de
   }
   await stranger.dispose();
 });
+
+test("the built-in server is listed as built in; its page shows the gateway's own tools without connection or server actions", async ({ page }) => {
+  await signInAsAdmin(page);
+  await page.goto("/servers");
+  const row = page.locator('[data-testid="server-row"][data-slug="portcullis"]');
+  await expect(row.getByTestId("server-status")).toHaveText("Built in");
+  await expect(row.getByRole("button", { name: /Retry/ })).toHaveCount(0);
+  await row.getByRole("link", { name: "Portcullis (built-in)" }).click();
+  await expect(page).toHaveURL(/\/servers\/portcullis$/);
+  await expect(page.getByTestId("server-status")).toHaveText("Built in");
+  await expect(page.getByTestId("tool-row")).toHaveCount(8);
+  await expect(page.getByRole("button", { name: "Remove" })).toHaveCount(0);
+  await expect(page.getByRole("tab", { name: "Logs" })).toHaveCount(0);
+});

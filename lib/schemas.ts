@@ -268,12 +268,15 @@ export const ZServerPackage = z
   .meta({ id: "ServerPackage" });
 export type TServerPackage = z.infer<typeof ZServerPackage>;
 
+/** How a listed server is reached: a registrable transport, or `builtin` for the gateway's own tools (slug portcullis). */
+export const ZServerTransport = z.enum([...ZTransport.options, "builtin"]).meta({ id: "ServerTransport" });
+
 export const ZServer = z
   .object({
     id: z.string(),
     slug: z.string(),
     name: z.string(),
-    transport: ZTransport,
+    transport: ZServerTransport,
     command: z.string().nullable(),
     args: z.array(z.string()),
     envKeys: z.array(z.string()).meta({ description: "Names only: values may hold secrets" }),

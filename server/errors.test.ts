@@ -17,6 +17,8 @@ const EXPECTED: Record<ErrorCode, number> = {
   method_not_allowed: 405,
   headers_too_large: 431,
   conflict: 409,
+  slug_reserved: 409,
+  builtin_server: 409,
   secret_in_use: 409,
   rate_limited: 429,
   upstream_capacity: 503,

@@ -19,6 +19,10 @@ export const ERROR_STATUS = {
   /** The request line and headers exceed what the HTTP server reads (Node's 16 KB by default). */
   headers_too_large: 431,
   conflict: 409,
+  /** A slug the gateway keeps for itself (`portcullis`, its built-in server). */
+  slug_reserved: 409,
+  /** The built-in server cannot be removed, launched or versioned by hand; its tools' settings can be changed. */
+  builtin_server: 409,
   /** A secret that upstream servers still reference cannot be deleted. */
   secret_in_use: 409,
   /** A webhook URL that points at a loopback, private, link-local or metadata address (net/outbound-url.ts). */

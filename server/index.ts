@@ -77,6 +77,9 @@ import { VERSION } from "./version";
 import { createSecretStore, type SecretStore } from "./secrets/secret-store";
 import type { TPutSecret } from "../lib/secret-schemas";
 import { logRefusedAtStart } from "./net/outbound-url";
+import { ensureBuiltinServer } from "./builtin/ensure-builtin-server";
+import { builtinToolDefinitions } from "./builtin/builtin-tools";
+import { executeBuiltin } from "./builtin/execute-builtin";
 
 export type GatewayDeps = {
   db: Db;
@@ -201,7 +204,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         onError: (err) => logger.error({ err }, "loading the redaction settings failed; the built-in patterns stay in force"),
       });
       // Every call leaves one log line bound to its request id (metrics/call-log.ts).
-      const pipeline = logCalls(buildToolPipeline({ db, logger, pool, rateLimit: limiter.middleware, policy, tasks, approvals }, GATEWAY_LIMITS), logger);
+      const pipeline = logCalls(buildToolPipeline({ db, logger, pool, rateLimit: limiter.middleware, policy, tasks, approvals, builtin: executeBuiltin(codeModeDeps) }, GATEWAY_LIMITS), logger);
       // Prompts, resource reads and subscriptions, completions: the same kind of steps, limits and bound.
       const requests = buildRequestPipeline({ db, logger, policy, limiter }, GATEWAY_LIMITS);
       const sessions = createSessionUpstreams({ db, bus, logger, stderr: sessionStderr }, { launcher, limits: config.transparent });
@@ -212,11 +215,27 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     }
     return core;
   };
+  // The gateway's own tools as a registry server (slug portcullis): made or brought up to date once per process,
+  // before its tools are listed or called; a failure is logged and tried again on the next use.
+  let builtinReady: Promise<void> | undefined;
+  const ensureBuiltin = (): Promise<void> =>
+    (builtinReady ??= (async () => {
+      const c = gatewayCore();
+      const tools = builtinToolDefinitions({ pollSeconds: c.tasks.options.pollSeconds, limits: codeLimits });
+      // A new server or version is heard back before anything is served, so no process serves a snapshot without it.
+      await afterEcho(c.bus, (e) => e.kind === "registry", async () => {
+        const { serverId, changed } = await ensureBuiltinServer(db, tools);
+        if (changed) await c.bus.publish({ kind: "registry", serverId });
+      });
+    })().catch((err: unknown) => {
+      builtinReady = undefined;
+      logger.error({ err }, "the built-in server (the gateway's own tools) could not be set up");
+    }));
   let metrics: GatewayMetrics | undefined;
   const codeModeDeps = (): CodeModeDeps => {
     const c = gatewayCore();
     const taskTools = { pollSeconds: c.tasks.options.pollSeconds, maxOutputBytes: GATEWAY_LIMITS.maxOutputBytes };
-    return { registry: c.registry, pipeline: c.pipeline, requests: c.requests, pool: c.pool, bus: c.bus, db, logger, policy: c.caches.policy, taskTools, approvals: c.approvals, executor: executor(), limits: codeLimits, workspace: c.workspace, privacyAlways: config.codeMode.privacyAlways, runGate: c.runGate };
+    return { registry: c.registry, pipeline: c.pipeline, requests: c.requests, pool: c.pool, bus: c.bus, db, logger, policy: c.caches.policy, taskTools, approvals: c.approvals, executor: executor(), limits: codeLimits, workspace: c.workspace, privacyAlways: config.codeMode.privacyAlways, runGate: c.runGate, builtinReady: ensureBuiltin };
   };
   const taskFeed = createTaskFeed({ db, bus: () => gatewayCore().bus });
   const reloadRedaction = () => gatewayCore().redaction.reload().catch((err: unknown) => logger.error({ err }, "reloading the redactor failed"));
@@ -366,7 +385,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         const profiles = support.profiles.map((p) => `${p.profile}: ${p.available ? "available" : "not available"} (${p.detail})`).join("; ");
         logger.info({ defaultProfile: support.defaultProfile, memoryEnforcement: support.memoryEnforcement }, `sandbox profiles: ${profiles}`);
         if (closing) return;
-        await Promise.all([gatewayCore().registry.startAll(), executor().ready()]);
+        await Promise.all([ensureBuiltin(), gatewayCore().registry.startAll(), executor().ready()]);
       })();
       upstreamsStarting = run.catch(() => undefined);
       return run;
@@ -394,7 +413,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
             },
             serve: async (e, session, transport) => {
               const taskTools = { pollSeconds: c.tasks.options.pollSeconds, maxOutputBytes: GATEWAY_LIMITS.maxOutputBytes };
-              const deps = { registry: c.registry, pipeline: c.pipeline, requests: c.requests, pool: c.pool, bus: c.bus, db, logger, sessions: c.sessions, policy: c.caches.policy, taskTools, approvals: c.approvals };
+              const deps = { registry: c.registry, pipeline: c.pipeline, requests: c.requests, pool: c.pool, bus: c.bus, db, logger, sessions: c.sessions, policy: c.caches.policy, taskTools, approvals: c.approvals, builtinReady: ensureBuiltin };
               if (e.kind === "aggregate") await buildAggregateServer(deps, session).connect(transport);
               else if (e.kind === "code") await buildCodeModeServer({ ...deps, executor: executor(), limits: codeLimits, workspace: c.workspace, privacyAlways: config.codeMode.privacyAlways, runGate: c.runGate }, session).connect(transport);
               else {

@@ -6,7 +6,7 @@ import { EmptyState } from "@/components/empty-state";
 import { ServerIcon } from "@/components/icons";
 import { Loading, LoadFailed } from "@/components/load-state";
 import { PageHeader } from "@/components/page-header";
-import { Tabs } from "@/components/tabs";
+import { Tabs, type Tab } from "@/components/tabs";
 import { buttonPrimary } from "@/components/ui";
 import { Breadcrumbs } from "./breadcrumbs";
 import { CanaryPanel } from "./canary-panel";
@@ -22,7 +22,7 @@ import { ServerSettings } from "./server-settings";
 import { ServerTools } from "./server-tools";
 import { ServerVersions } from "./server-versions";
 import { PHASE_LABEL } from "./register-phases";
-import { StatusBadge } from "./status-badge";
+import { BuiltinBadge, StatusBadge } from "./status-badge";
 import { TRANSPORT_LABEL } from "./transport-picker";
 import { VersionLabel } from "./version-label";
 
@@ -71,6 +71,31 @@ export function ServerDetail({ slug }: { slug: string }) {
 
 function ServerPage({ data: { server, tools } }: { data: TServerWithTools }) {
   const live = tools.filter((t) => !t.removed);
+  // The gateway's own tools: nothing is launched or connected, so only its tools (and versions) are shown.
+  const builtin = server.transport === "builtin";
+  const sections: Tab[] = [
+    {
+      id: "tools",
+      label: <TabLabel text="Tools" count={live.length} />,
+      panel: <ServerTools server={server} tools={tools} />,
+    },
+    { id: "offerings", label: "Resources & prompts", panel: <ServerOfferings server={server} /> },
+    { id: "versions", label: "Versions", panel: <ServerVersions server={server} /> },
+    {
+      id: "canary",
+      label: (
+        <>
+          Canary
+          {server.canaryVersion && (
+            <span className="rounded bg-amber-100 px-1.5 text-xs text-amber-800">{server.canaryPercent}%</span>
+          )}
+        </>
+      ),
+      panel: <CanaryPanel server={server} />,
+    },
+    { id: "logs", label: "Logs", panel: <ServerLogs server={server} /> },
+    { id: "settings", label: "Settings", panel: <ServerSettings server={server} /> },
+  ];
   return (
     <>
       <Breadcrumbs items={[{ href: "/servers", label: "Servers & Tools" }, { label: server.name }]} />
@@ -78,7 +103,7 @@ function ServerPage({ data: { server, tools } }: { data: TServerWithTools }) {
         title={server.name}
         description={
           <span className="flex flex-wrap items-center gap-x-3 gap-y-1.5">
-            <StatusBadge status={server.status} lastError={server.lastError} />
+            {builtin ? <BuiltinBadge /> : <StatusBadge status={server.status} lastError={server.lastError} />}
             {server.phase && (
               <span className="text-sky-700" role="status" data-testid="server-phase">
                 {PHASE_LABEL[server.phase]}…
@@ -90,38 +115,20 @@ function ServerPage({ data: { server, tools } }: { data: TServerWithTools }) {
             <VersionLabel server={server} inline />
           </span>
         }
-        actions={<ServerActions server={server} toolCount={live.length} />}
+        actions={builtin ? undefined : <ServerActions server={server} toolCount={live.length} />}
       />
-      {server.lastError && <RecentError server={server} />}
-      <ConnectionSummary server={server} />
-      <PackageCard server={server} />
-      <ProcessCard server={server} />
+      {!builtin && (
+        <>
+          {server.lastError && <RecentError server={server} />}
+          <ConnectionSummary server={server} />
+          <PackageCard server={server} />
+          <ProcessCard server={server} />
+        </>
+      )}
       <div className="mt-6">
         <Tabs
           label={`${server.name} sections`}
-          tabs={[
-            {
-              id: "tools",
-              label: <TabLabel text="Tools" count={live.length} />,
-              panel: <ServerTools server={server} tools={tools} />,
-            },
-            { id: "offerings", label: "Resources & prompts", panel: <ServerOfferings server={server} /> },
-            { id: "versions", label: "Versions", panel: <ServerVersions server={server} /> },
-            {
-              id: "canary",
-              label: (
-                <>
-                  Canary
-                  {server.canaryVersion && (
-                    <span className="rounded bg-amber-100 px-1.5 text-xs text-amber-800">{server.canaryPercent}%</span>
-                  )}
-                </>
-              ),
-              panel: <CanaryPanel server={server} />,
-            },
-            { id: "logs", label: "Logs", panel: <ServerLogs server={server} /> },
-            { id: "settings", label: "Settings", panel: <ServerSettings server={server} /> },
-          ]}
+          tabs={builtin ? sections.filter((t) => t.id === "tools" || t.id === "versions") : sections}
         />
       </div>
     </>

@@ -8,7 +8,7 @@ import { formatLatency, launchSummary } from "./format";
 import { IsolationBadge } from "./isolation-badge";
 import { serverHref } from "./queries";
 import { reportConnection, reportDisabled, useUpdateServer } from "./server-mutations";
-import { StatusBadge } from "./status-badge";
+import { BuiltinBadge, StatusBadge } from "./status-badge";
 import { TRANSPORT_LABEL } from "./transport-picker";
 import { VersionLabel } from "./version-label";
 import { serverState } from "@/lib/server-state";
@@ -75,8 +75,8 @@ function ServerRow({ server: s }: { server: TServer }) {
       </td>
       <td className={t.cell}>
         <div className="flex flex-wrap items-center gap-2">
-          <StatusBadge status={s.status} lastError={s.lastError} />
-          {tone === "down" && (
+          {s.transport === "builtin" ? <BuiltinBadge /> : <StatusBadge status={s.status} lastError={s.lastError} />}
+          {tone === "down" && s.transport !== "builtin" && (
             <button
               type="button"
               className={`${buttonSecondary} px-2 py-1 text-xs`}

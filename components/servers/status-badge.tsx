@@ -28,3 +28,18 @@ export function StatusBadge({ status, lastError }: { status: Status; lastError?:
     </span>
   );
 }
+
+/** The built-in server (the gateway's own tools) runs inside the gateway: there is no connection to show. */
+export function BuiltinBadge() {
+  return (
+    <span
+      className="inline-flex items-center gap-1.5 rounded-md bg-indigo-50 px-2 py-0.5 text-xs font-medium whitespace-nowrap text-indigo-700 ring-1 ring-indigo-600/20 ring-inset"
+      title="The gateway's own tools: they run inside the gateway, with tiers, limits and rules set per tool"
+      data-testid="server-status"
+      data-status="BUILTIN"
+      data-state="builtin"
+    >
+      Built in
+    </span>
+  );
+}

@@ -11,6 +11,7 @@ export const TRANSPORT_LABEL: Record<Transport, string> = {
   sse: "SSE",
   npm: "npm package",
   pypi: "PyPI package",
+  builtin: "built-in",
 };
 
 const OPTIONS: { value: TransportChoice; title: string; text: string }[] = [

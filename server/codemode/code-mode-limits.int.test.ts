@@ -62,7 +62,7 @@ describe("execute_code run limits", () => {
     expect(JSON.stringify(over.content)).toMatch(/at most 3 runs a minute/);
 
     // Each refusal is audited as denied under its request.
-    const denied = await db.auditEvent.findMany({ where: { toolName: "execute_code", status: "denied" } });
+    const denied = await db.auditEvent.findMany({ where: { toolName: "portcullis__execute_code", status: "denied" } });
     expect(denied.map((e) => e.errorCode)).toEqual(["rate_limited", "rate_limited"]);
     expect(denied.every((e) => e.decision === "deny")).toBe(true);
 

@@ -84,7 +84,7 @@ describe("code mode (/mcp/code)", () => {
 
   it("audits every inner call through the pipeline under the execution's request id", async () => {
     await run(agent, `return (await tools.everything["get-sum"]({ a: 40, b: 2 })).content[0].text;`);
-    const exec = await db.auditEvent.findFirstOrThrow({ where: { action: "tool.called", toolName: "execute_code" }, orderBy: { id: "desc" } });
+    const exec = await db.auditEvent.findFirstOrThrow({ where: { action: "tool.called", toolName: "portcullis__execute_code" }, orderBy: { id: "desc" } });
     const inner = await db.auditEvent.findMany({ where: { requestId: exec.requestId, toolName: "everything__get-sum" } });
     expect(inner).toHaveLength(1);
     expect(inner[0]).toMatchObject({ endpoint: "code", status: "ok", decision: "allow" });

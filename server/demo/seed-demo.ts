@@ -45,7 +45,8 @@ export const demoIsolation = {
 
 export async function seedDemo(db: Db, logger: Logger, opts: DemoOptions): Promise<string[]> {
   if (await db.setting.findUnique({ where: { key: SEEDED_KEY } })) return [];
-  if ((await db.upstreamServer.count()) > 0) return [];
+  // The built-in server (the gateway's own tools, made at every start) is not a server someone registered.
+  if ((await db.upstreamServer.count({ where: { transport: { not: "BUILTIN" } } })) > 0) return [];
   const seeded: string[] = [];
   const node = process.execPath;
 

@@ -20,12 +20,13 @@ import {
   ResultSchema,
   SetLevelRequestSchema,
   type ClientRequest,
+  type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { mcpRequestId, type RequestContext } from "../context";
 import type { Db } from "../db/client";
-import { approvalToolDefinitions, callApprovalTool, isApprovalTool } from "../approvals/approval-tools";
+import { approvalToolDefinitions } from "../approvals/approval-tools";
 import type { Approvals } from "../approvals/approvals";
-import { asCreateTaskResult, asTaskCapable, callTaskTool, isTaskTool, mcpTaskStore, TASK_CAPABILITIES, taskContextOf, taskToolDefinitions, type TaskToolDeps } from "../tasks/task-tools";
+import { mcpTaskStore, TASK_CAPABILITIES, taskToolDefinitions, type TaskToolDeps } from "../tasks/task-tools";
 import type { ChangeBus } from "../events/change-bus";
 import type { Logger } from "../logger";
 import type { Operation, OperationHandler, UpstreamSend } from "../pipeline/operation";
@@ -37,9 +38,11 @@ import type { Registry, ServerRoute } from "../registry/create-registry";
 import { parseGatewayName } from "../registry/gateway-name";
 import type { UpstreamPool } from "../upstream/upstream-pool";
 import { VERSION } from "../version";
-import { auditedRefusal, auditedRequest, type ListAction } from "./audited-request";
-import { cancellable } from "./cancellation";
-import { refuseInvalidToolName } from "./refuse-invalid-tool-name";
+import { isBuiltinGatewayName } from "../builtin/builtin-server";
+import { auditedRequest, type ListAction } from "./audited-request";
+import { dispatchToolCall, type DispatchDeps } from "./dispatch-tool-call";
+import type { EndpointNaming } from "./endpoint-naming";
+import { listEndpointTools } from "./list-endpoint-tools";
 
 export type AggregateSession = { bucket: number; ctx: RequestContext; sessionKey: string; mcpSessionId: string; grant: SessionGrant };
 
@@ -56,7 +59,36 @@ export type AggregateDeps = {
   taskTools: Omit<TaskToolDeps, "db">;
   /** request_approval / get_approval_status (absent: the endpoint does not offer them). */
   approvals?: Approvals | undefined;
+  /** Settles once the built-in server (the gateway's own tools) exists in the registry. */
+  builtinReady?: (() => Promise<void>) | undefined;
 };
+
+/** What every endpoint's tools/call needs from the gateway. */
+export const dispatchDeps = (deps: Omit<DispatchDeps, "pollSeconds"> & Pick<AggregateDeps, "taskTools">): DispatchDeps => ({ ...deps, pollSeconds: deps.taskTools.pollSeconds });
+
+/** The task tools, and the approval tools where there are approvals: what an agent session gets on /mcp and /mcp/s. */
+export function sessionToolDefinitions(deps: Pick<AggregateDeps, "taskTools" | "approvals">): Tool[] {
+  // A Server is built per HTTP request: the definitions are made once per setting, not per request.
+  const key = `${String(deps.taskTools.pollSeconds)}:${String(!!deps.approvals)}`;
+  let defs = SESSION_TOOLS.get(key);
+  if (!defs) SESSION_TOOLS.set(key, (defs = [...taskToolDefinitions(deps.taskTools.pollSeconds), ...(deps.approvals ? approvalToolDefinitions() : [])]));
+  return defs;
+}
+const SESSION_TOOLS = new Map<string, Tool[]>();
+
+/** `/mcp`: every upstream tool under its gateway name, and the task and approval tools under their bare names. */
+function aggregateNaming(deps: AggregateDeps, agentSession: boolean): EndpointNaming {
+  return {
+    kind: "mcp",
+    endpoint: "mcp",
+    serverSlug: "",
+    builtins: agentSession ? sessionToolDefinitions(deps) : [],
+    expose: (tools) => tools,
+    registryName: (name) => name,
+    // The gateway's own tools go by their bare names here, as clients have always called them.
+    refuseDirect: (name) => (isBuiltinGatewayName(name) ? `Unknown tool ${name}. The gateway's own tools are called by their bare names (get_task_status, …).` : undefined),
+  };
+}
 
 export const GATEWAY_INFO = { name: "portcullis", title: "Portcullis MCP gateway", version: VERSION };
 
@@ -134,72 +166,18 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
   const listed = <T>(action: ListAction, requestId: string | number, fn: () => Promise<T>) =>
     auditedRequest(deps, requestCtx(requestId), { action, endpoint: "mcp", serverSlug: "", target: action, mcpSessionId: session.mcpSessionId }, fn);
 
+  const naming = aggregateNaming(deps, !!owner);
   server.setRequestHandler(ListToolsRequestSchema, (_req, extra) =>
-    listed("tools.listed", extra.requestId, async () => {
-      const { mayUse } = await access();
-      const tools = (await deps.registry.visibleTools(session.bucket)).filter((t) => mayUse(t.name));
-      return { tools: owner ? [...tools.map(asTaskCapable), ...taskToolDefinitions(taskDeps.pollSeconds), ...(deps.approvals ? approvalToolDefinitions() : [])] : tools };
-    }),
+    listed("tools.listed", extra.requestId, async () => ({ tools: await listEndpointTools(deps, naming, session) })),
   );
 
-  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
-    const malformed = refuseInvalidToolName(deps, requestCtx(extra.requestId), { endpoint: "mcp", serverSlug: "", mcpSessionId: session.mcpSessionId, name: req.params.name, arguments: req.params.arguments });
-    if (malformed) return malformed;
-    const taskTool = req.params.name;
-    if (owner && isTaskTool(taskTool)) {
-      const info = { action: "tool.called" as const, endpoint: "mcp", serverSlug: "portcullis", target: taskTool, argumentKeys: Object.keys(req.params.arguments ?? {}), mcpSessionId: session.mcpSessionId };
-      return auditedRequest(deps, requestCtx(extra.requestId), info, () => callTaskTool(taskDeps, requestCtx(extra.requestId), owner, taskTool, req.params.arguments ?? {}));
-    }
-    if (owner && deps.approvals && isApprovalTool(taskTool)) {
-      const approvals = deps.approvals;
-      const ctx = requestCtx(extra.requestId);
-      const tc = taskContextOf(session.grant, "mcp", {})!;
-      const info = { action: "tool.called" as const, endpoint: "mcp", serverSlug: "portcullis", target: taskTool, argumentKeys: Object.keys(req.params.arguments ?? {}), mcpSessionId: session.mcpSessionId };
-      const resolve = async (name: string) => {
-        const r = await deps.registry.resolveTool(name, session.bucket);
-        return "error" in r ? r : r.refusal ? { error: r.refusal.message } : r.tool;
-      };
-      return auditedRequest(deps, ctx, info, () => callApprovalTool({ approvals, policy: deps.policy, resolve }, ctx, session.grant, tc, taskTool, req.params.arguments ?? {}));
-    }
-    const resolved = await deps.registry.resolveTool(req.params.name, session.bucket);
-    if ("error" in resolved) {
-      // A name that resolves to nothing (a typo, another case, a look-alike) is refused and kept as a security event.
-      const info = { action: "tool.called" as const, endpoint: "mcp", serverSlug: parseGatewayName(req.params.name)?.slug ?? "", target: req.params.name, argumentKeys: Object.keys(req.params.arguments ?? {}), mcpSessionId: session.mcpSessionId, denied: { code: "unknown_tool", reason: resolved.error } };
-      return auditedRefusal(deps, requestCtx(extra.requestId), info);
-    }
-    const token = req.params._meta?.progressToken;
-    // Progress goes out one notification at a time, and the answer after the last: each send stores its event
-    // first (resumable streams), so concurrent sends could overtake one another, or the answer could close the
-    // stream while a notification is still in flight.
-    let progressSent: Promise<unknown> = Promise.resolve();
-    const task = taskContextOf(session.grant, "mcp", req.params);
-    const result = await cancellable(deps.bus, session.mcpSessionId, extra.requestId, extra.signal, (signal) =>
-      deps.pipeline(
-        {
-          tool: resolved.tool,
-          refusal: resolved.refusal,
-          arguments: req.params.arguments ?? {},
-          meta: req.params._meta,
-          endpoint: "mcp",
-          sessionKey: session.sessionKey,
-          mcpSessionId: session.mcpSessionId,
-          grant: session.grant,
-          task,
-          signal,
-          onProgress:
-            token === undefined
-              ? undefined
-              : (p) => {
-                  progressSent = progressSent.then(() => extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, ...p } })).catch(() => undefined);
-                },
-        },
-        requestCtx(extra.requestId),
-        {},
-      ),
-    );
-    await progressSent;
-    return req.params.task ? asCreateTaskResult(deps.db, result, taskDeps.pollSeconds) : result;
-  });
+  server.setRequestHandler(CallToolRequestSchema, (req, extra) =>
+    dispatchToolCall(dispatchDeps(deps), naming, session, req.params, {
+      requestId: extra.requestId,
+      signal: extra.signal,
+      sendProgress: (params) => extra.sendNotification({ method: "notifications/progress", params }),
+    }),
+  );
 
   server.setRequestHandler(ListPromptsRequestSchema, (_req, extra) =>
     listed("prompts.listed", extra.requestId, async () => {

@@ -107,9 +107,11 @@ describe("invalid_tool_name", () => {
   });
 
   it("request_approval naming a tool with a control character is refused invalid_tool_name before the lookup", async () => {
-    const result = await aggregate.client.callTool({ name: "request_approval", arguments: { tool: "named__counted\u0000", arguments: {}, justification: "cleanup" } });
+    // A BEL, not a NUL: request_approval is a built-in tool whose arguments pass the schema step first, which
+    // refuses a NUL in any argument as unstorable (invalid_arguments) before the tool looks at the name.
+    const result = await aggregate.client.callTool({ name: "request_approval", arguments: { tool: "named__counted\u0007", arguments: {}, justification: "cleanup" } });
     expect(errorMeta(result).code, firstText(result)).toBe("invalid_tool_name");
-    expect(firstText(result)).toContain("named__counted\\u0000");
+    expect(firstText(result)).toContain("named__counted\\u0007");
     expect(await db.approval.count()).toBe(0);
   });
 

@@ -1,6 +1,6 @@
 // The order of the gateway path, in one place: audit (outermost, sees every outcome) → refuse (disabled
 // tool) → whitelist → risk tier → parameter rules → schema → rate limit → approval gate → task switch (or
-// output bound) → execute.
+// output bound) → execute (at the upstream, or in process for the gateway's own tools).
 import type { DbTx } from "../db/client";
 import type { Logger } from "../logger";
 import type { UpstreamPool } from "../upstream/upstream-pool";
@@ -9,6 +9,7 @@ import { auditCall } from "./audit-call";
 import { authorize } from "./authorize";
 import { boundOutput } from "./bound-output";
 import { executeUpstream } from "./execute-upstream";
+import { isBuiltinTool } from "../builtin/builtin-server";
 import { approvalGate } from "../approvals/approval-gate";
 import type { Approvals } from "../approvals/approvals";
 import type { TaskEngine } from "../tasks/task-engine";
@@ -25,13 +26,23 @@ export type PipelineOptions = { maxOutputBytes: number };
  * approvals a HIGH-tier call is refused `approval_required`.
  */
 export function buildToolPipeline(
-  deps: { db: DbTx; logger: Logger; pool: UpstreamPool; rateLimit: Middleware; policy: PolicyCache; tasks?: TaskEngine | undefined; approvals?: Approvals | undefined },
+  deps: { db: DbTx; logger: Logger; pool: UpstreamPool; rateLimit: Middleware; policy: PolicyCache; tasks?: TaskEngine | undefined; approvals?: Approvals | undefined; builtin?: CallToolHandler | undefined },
   opts: PipelineOptions,
 ): CallToolHandler {
   const last = deps.tasks ? taskSwitch(deps.tasks, opts.maxOutputBytes) : boundOutput(opts.maxOutputBytes);
   const steps: Middleware[] = [auditCall(deps.db, deps.logger), refuse, authorize(deps.policy, !!deps.approvals), validateArguments(), deps.rateLimit];
   if (deps.approvals) steps.push(approvalGate(deps.approvals));
-  return compose(...steps, last)(executeUpstream(deps.pool));
+  return compose(...steps, last)(executeByServer(executeUpstream(deps.pool), deps.builtin));
+}
+
+/**
+ * The execute step: a built-in tool (server `portcullis`) runs in process, everything else at its upstream.
+ * Built-in calls carry no task context, so a HIGH-tier one is refused `approval_required` (nothing can run it
+ * later) and their answer is bounded like any call's.
+ */
+function executeByServer(upstream: CallToolHandler, builtin: CallToolHandler | undefined): CallToolHandler {
+  if (!builtin) return upstream;
+  return (call, ctx, notes) => (isBuiltinTool(call.tool) ? builtin(call, ctx, notes) : upstream(call, ctx, notes));
 }
 
 /** A call the registry already refused (disabled tool) ends here, after the audit step has seen it. */

@@ -57,6 +57,12 @@ export type ToolCall = {
   approval?: { reason: string; ruleId: string | null } | undefined;
   /** Set for agent sessions: the call may become a durable task (tasks/task-switch.ts). */
   task?: TaskContext | undefined;
+  /**
+   * For the gateway's own tools (server/builtin), what the endpoint the call came in on means by a name: the
+   * endpoint's name for tasks and approvals, the session's canary bucket, and how request_approval's `tool`
+   * resolves there. Absent (the console, a queued task), a built-in tool refuses to run.
+   */
+  builtin?: { endpoint: string; bucket: number; resolve: (name: string) => Promise<ResolvedTool | { error: string }> } | undefined;
 };
 
 /** What the audit step records about a call beyond its result; steps fill it in as they decide. */

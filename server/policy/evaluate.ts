@@ -4,6 +4,7 @@
 // them waits for a person (server/approvals).
 import type { TDecision } from "../../lib/policy-schemas";
 import type { Role } from "../db/client";
+import { isBuiltinGatewayName } from "../builtin/builtin-server";
 import { matchesAny } from "./patterns";
 import { checkPathInWhitelist } from "./path-check";
 import type { HeldGrant, PolicyRule } from "./policy-cache";
@@ -40,8 +41,13 @@ const deny = (step: PolicyVerdict["step"], code: string, reason: string, args: R
   arguments: args,
 });
 
-/** Whether a session may see and call the tool (its whitelist and its user's current grant). */
+/**
+ * Whether a session may see and call the tool (its whitelist and its user's current grant). The gateway's own
+ * tools (`portcullis__…`) are not subject to either: they act only on the session's own tasks, approvals and
+ * programs, and each upstream call they lead to passes this check itself. Tier, rules and limits still apply.
+ */
 export function toolAllowed(session: SessionGrant, held: HeldGrant, gatewayName: string): boolean {
+  if (isBuiltinGatewayName(gatewayName)) return true;
   return matchesAny(session.tools, gatewayName) && matchesAny(held.tools, gatewayName);
 }
 

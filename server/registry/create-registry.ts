@@ -38,6 +38,7 @@ import type { PackageInstaller } from "../packages/package-installer";
 import { isPackageLaunch, type ConnectPhase, type PackageInstallInfo, type PackageLaunch } from "../upstream/upstream-client";
 import { ecosystemOf, packageUpgradeTarget } from "./package-upgrade";
 import type { SessionStderr } from "../upstream/session-stderr";
+import { assertBuiltinChange, assertSlugNotReserved, BUILTIN_SLUG, isBuiltinLaunch } from "../builtin/builtin-server";
 
 type SnapServer = {
   id: string;
@@ -182,7 +183,7 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
 
   const ensuring = new Map<string, Promise<unknown>>();
   async function ensurePool(snap: Snapshot, server: SnapServer, role: Role, launch: UpstreamLaunch) {
-    if (snap.generation !== generation || busy.has(server.id)) return;
+    if (isBuiltinLaunch(launch) || snap.generation !== generation || busy.has(server.id)) return;
     const running = pool.launchOf(server.id, role);
     if (running && canonicalJson(running) === canonicalJson(launch)) return;
     const k = `${server.id}:${role}`;
@@ -411,7 +412,7 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
 
     /** Connects every enabled server (active and canary). Called once at start-up. */
     async startAll() {
-      const rows = await db.upstreamServer.findMany({ where: { enabled: true }, include: { activeVersion: true, canaryVersion: true } });
+      const rows = await db.upstreamServer.findMany({ where: { enabled: true, transport: { not: "BUILTIN" } }, include: { activeVersion: true, canaryVersion: true } });
       await Promise.all(
         rows.map((s) =>
           whileBusy(s.id, () =>
@@ -427,6 +428,7 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
 
     async register(ctx: RequestContext, input: TCreateServer) {
       const data = ZCreateServer.parse(input);
+      assertSlugNotReserved(data.slug);
       if (await db.upstreamServer.findUnique({ where: { slug: data.slug }, select: { id: true } })) {
         throw new GatewayError("conflict", `A server with slug "${data.slug}" already exists.`);
       }
@@ -520,6 +522,7 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
     async update(ctx: RequestContext, slug: string, input: TUpdateServer) {
       const patch = ZUpdateServer.parse(input);
       const s = await getServerRow(slug);
+      assertBuiltinChange(s, patch);
       const isPkg = s.transport === "NPM" || s.transport === "PYPI";
       if ((s.transport !== "STDIO" && !isPkg && patch.isolation) || (s.transport !== "STDIO" && patch.taskCredentials)) {
         throw new GatewayError("validation_failed", "Isolation applies to stdio and package servers, task credentials to stdio servers.");
@@ -646,6 +649,7 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
 
     async remove(ctx: RequestContext, slug: string) {
       const s = await getServerRow(slug);
+      assertBuiltinChange(s);
       return whileBusy(s.id, async () => {
         await pool.remove(s.id);
         await db.$transaction(async (tx) => {
@@ -706,7 +710,8 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
       const out: McpTool[] = [];
       for (const [gatewayName, row] of snap.tools) {
         const server = snap.servers.get(row.serverSlug);
-        if (!row.enabled || !server) continue;
+        // The gateway's own tools are listed by each endpoint under their bare names (mcp/list-endpoint-tools.ts).
+        if (!row.enabled || !server || server.slug === BUILTIN_SLUG) continue;
         const def = server.versions[roleFor(server, bucket)]?.tools.get(row.name);
         if (def) out.push({ ...def, name: gatewayName });
       }
@@ -718,7 +723,7 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
       const snap = await getSnapshot();
       const out: ServerRoute[] = [];
       for (const server of snap.servers.values()) {
-        const route = routeOf(server, bucket);
+        const route = server.slug === BUILTIN_SLUG ? null : routeOf(server, bucket);
         if (route) out.push(route);
       }
       return out.sort((a, b) => (a.slug < b.slug ? -1 : 1));
@@ -731,7 +736,7 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
      */
     async resolveServer(slug: string, bucket: number, opts: { pooled?: boolean } = {}): Promise<ServerRoute | null> {
       const snap = await getSnapshot();
-      const server = snap.servers.get(slug);
+      const server = slug === BUILTIN_SLUG ? undefined : snap.servers.get(slug);
       const route = server ? routeOf(server, bucket) : null;
       if (opts.pooled && server && route) await ensurePool(snap, server, route.role, route.launch);
       return route;

@@ -44,7 +44,8 @@ export function launchOf(s: LaunchRow): UpstreamLaunch {
         isolation: isolationOf(s.isolation),
         taskCredentials: taskCredentialsOf(s.taskCredentials),
       }
-    : { transport: s.transport, url: s.url ?? "", headers: strMap(s.headers) };
+    : // The built-in server has no launch; nothing starts it (builtin/builtin-server.ts), so HTTP's shape is inert.
+      { transport: s.transport as "HTTP" | "SSE", url: s.url ?? "", headers: strMap(s.headers) };
 }
 
 export function toServerDto(s: ServerRow, calls: CallStats = NO_CALLS, process: TProcessStats | null = null): TServer {
@@ -59,7 +60,7 @@ export function toServerDto(s: ServerRow, calls: CallStats = NO_CALLS, process: 
     cwd: s.cwd,
     url: s.url,
     headerKeys: Object.keys(strMap(s.headers)),
-    isolation: s.transport === "HTTP" || s.transport === "SSE" ? null : isolationOf(s.isolation),
+    isolation: s.transport === "HTTP" || s.transport === "SSE" || s.transport === "BUILTIN" ? null : isolationOf(s.isolation),
     taskCredentials: s.transport === "STDIO" ? taskCredentialsOf(s.taskCredentials) : null,
     process,
     enabled: s.enabled,

@@ -19,9 +19,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { mcpRequestId } from "../../context";
 import type { Db } from "../../db/client";
-import { approvalToolDefinitions, callApprovalTool, isApprovalTool } from "../../approvals/approval-tools";
 import type { Approvals } from "../../approvals/approvals";
-import { asCreateTaskResult, asTaskCapable, callTaskTool, isTaskTool, mcpTaskStore, TASK_CAPABILITIES, taskContextOf, taskToolDefinitions, type TaskToolDeps } from "../../tasks/task-tools";
+import { mcpTaskStore, TASK_CAPABILITIES, type TaskToolDeps } from "../../tasks/task-tools";
 import type { ChangeBus } from "../../events/change-bus";
 import type { Logger } from "../../logger";
 import type { Operation, OperationHandler } from "../../pipeline/operation";
@@ -29,15 +28,20 @@ import type { CallToolHandler } from "../../pipeline/types";
 import type { PolicyCache } from "../../policy/policy-cache";
 import { sessionAccess } from "../../policy/session-access";
 import type { Registry, ServerRoute } from "../../registry/create-registry";
-import { auditedRefusal, auditedRequest, listActionOf } from "../audited-request";
-import { refuseInvalidToolName } from "../refuse-invalid-tool-name";
+import { auditedRequest, listActionOf } from "../audited-request";
 import { cancellable } from "../cancellation";
+import { dispatchDeps, sessionToolDefinitions } from "../build-aggregate-server";
+import { dispatchToolCall } from "../dispatch-tool-call";
+import type { EndpointNaming } from "../endpoint-naming";
+import { listEndpointTools } from "../list-endpoint-tools";
+import { progressRelay } from "../progress-relay";
+import { invalidToolNameReason } from "../../registry/gateway-name";
 import type { McpSessionView } from "../handle-mcp-request";
 import { sessionOwner } from "./reserve-upstream";
 import type { InFlight, LiveSession, SessionUpstreams } from "./session-upstreams";
 import { capacityRefusal } from "./capacity-refusal";
 
-export type TransparentDeps = { registry: Registry; pipeline: CallToolHandler; requests: OperationHandler; bus: ChangeBus; db: Db; logger: Logger; sessions: SessionUpstreams; policy: PolicyCache; taskTools: Omit<TaskToolDeps, "db">; approvals?: Approvals | undefined };
+export type TransparentDeps = { registry: Registry; pipeline: CallToolHandler; requests: OperationHandler; bus: ChangeBus; db: Db; logger: Logger; sessions: SessionUpstreams; policy: PolicyCache; taskTools: Omit<TaskToolDeps, "db">; approvals?: Approvals | undefined; builtinReady?: (() => Promise<void>) | undefined };
 
 type Params = Record<string, unknown> & { _meta?: { progressToken?: string | number } & Record<string, unknown> };
 
@@ -49,6 +53,8 @@ function toJsonRpcError(err: unknown): { code: number; message: string; data?: u
   if (err instanceof McpError) return { code: err.code, message: err.message, ...(err.data !== undefined && { data: err.data }) };
   return { code: ErrorCode.InternalError, message: err instanceof Error ? err.message : String(err) };
 }
+
+const MAX_NAME_CHARS = 128;
 
 export function serveTransparent(deps: TransparentDeps, slug: string, view: McpSessionView, transport: WebStandardStreamableHTTPServerTransport): void {
   const log = deps.logger.child({ component: "transparent", server: slug });
@@ -98,7 +104,7 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
   const taskDeps: TaskToolDeps = { db: deps.db, ...deps.taskTools };
   const owner = view.grant.agentSessionId ? { agentSessionId: view.grant.agentSessionId, ownerId: view.grant.userId } : undefined;
 
-  /** The gateway's own task tools and MCP task requests: answered here, never relayed upstream. */
+  /** MCP task requests: answered here from the gateway's task rows, never relayed upstream. */
   async function answerTasks(request: JSONRPCRequest): Promise<Record<string, unknown> | undefined> {
     if (!owner) return undefined;
     const params = (request.params ?? {}) as Params;
@@ -106,22 +112,6 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
     const store = mcpTaskStore(taskDeps, ctx, owner);
     const taskId = str(params.taskId);
     switch (request.method) {
-      case "tools/call": {
-        const name = str(params.name);
-        const info = { action: "tool.called" as const, endpoint, serverSlug: "portcullis", target: name, argumentKeys: Object.keys(params.arguments ?? {}), mcpSessionId: view.mcpSessionId };
-        const args = (params.arguments ?? {}) as Record<string, unknown>;
-        if (deps.approvals && isApprovalTool(name)) {
-          const approvals = deps.approvals;
-          const tc = taskContextOf(view.grant, endpoint, {})!;
-          const resolve = async (tool: string) => {
-            const r = await deps.registry.resolveTool(`${slug}__${tool}`, view.bucket);
-            return "error" in r ? r : r.refusal ? { error: r.refusal.message } : r.tool;
-          };
-          return auditedRequest(deps, ctx, info, () => callApprovalTool({ approvals, policy: deps.policy, resolve }, ctx, view.grant, tc, name, args));
-        }
-        if (!isTaskTool(name)) return undefined;
-        return auditedRequest(deps, ctx, info, () => callTaskTool(taskDeps, ctx, owner, name, args));
-      }
       case "tasks/get": {
         const task = await store.getTask(taskId);
         if (!task) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
@@ -140,14 +130,38 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
     }
   }
 
+  const sendProgress = (request: JSONRPCRequest) => (params: Record<string, unknown>) =>
+    transport.send({ jsonrpc: "2.0", method: "notifications/progress", params }, { relatedRequestId: request.id });
+
+  /** The server's tools under their own names, and the task and approval tools for an agent session. */
+  const naming: EndpointNaming = {
+    kind: "server",
+    endpoint,
+    serverSlug: slug,
+    // A name as the upstream knows it: at most 128 characters (its gateway name adds the slug).
+    maxNameChars: MAX_NAME_CHARS,
+    builtins: owner ? sessionToolDefinitions(deps) : [],
+    expose: (tools) => tools.filter((t) => t.name.startsWith(`${slug}__`)).map((t) => ({ ...t, name: t.name.slice(slug.length + 2) })),
+    registryName: (name) => `${slug}__${name}`,
+    unknown: (error) => error.replace(`${slug}__`, ""),
+  };
+
+  /** tools/call: a built-in tool in process; an upstream tool over the session's own upstream connection. */
+  function callTool(request: JSONRPCRequest, live?: LiveSession): Promise<Record<string, unknown>> {
+    const params = (request.params ?? {}) as Params & { name?: unknown; arguments?: Record<string, unknown> };
+    const via: EndpointNaming["via"] = live
+      ? (tool, onprogress) => async (s, checked) =>
+          CallToolResultSchema.parse(await deps.sessions.forward(live, "tools/call", { ...params, name: tool.name, arguments: checked }, { signal: s, timeoutMs: tool.timeoutMs, onprogress }))
+      : undefined;
+    return dispatchToolCall(dispatchDeps(deps), { ...naming, via }, view, { ...params, name: str(params.name) }, { requestId: request.id, sendProgress: sendProgress(request) });
+  }
+
   async function answer(request: JSONRPCRequest): Promise<Record<string, unknown>> {
     if (request.method === "ping") return {};
     if (request.method === "tools/call") {
-      const params = (request.params ?? {}) as Params;
-      const ctx = { ...view.ctx, requestId: mcpRequestId(view.ctx.requestId, request.id) };
-      // A name as the upstream knows it: at most 128 characters (its gateway name adds the slug).
-      const malformed = refuseInvalidToolName(deps, ctx, { endpoint, serverSlug: slug, mcpSessionId: view.mcpSessionId, name: str(params.name), arguments: params.arguments, maxChars: 128 });
-      if (malformed) return await malformed;
+      // The gateway's own tools, and names that cannot name a tool, are answered without the upstream.
+      const name = str(request.params?.name);
+      if (naming.builtins.some((t) => t.name === name) || invalidToolNameReason(name, MAX_NAME_CHARS) !== null) return callTool(request);
     }
     const own = await answerTasks(request);
     if (own) return own;
@@ -163,7 +177,8 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
       throw new McpError(ErrorCode.InternalError, `The upstream server ${slug} is unavailable: ${err instanceof Error ? err.message : String(err)}`);
     }
     try {
-      const run = () => cancellable(deps.bus, view.mcpSessionId, request.id, undefined, (signal) => dispatch(request, route, live, signal));
+      const run = () =>
+        request.method === "tools/call" ? callTool(request, live) : cancellable(deps.bus, view.mcpSessionId, request.id, undefined, (signal) => dispatch(request, route, live, signal));
       // Listings are audited like every other request (tools/call, reads and prompts audit themselves).
       const listing = listActionOf(request.method);
       if (!listing) return await run();
@@ -180,24 +195,12 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
   async function dispatch(request: JSONRPCRequest, route: ServerRoute, live: LiveSession, signal: AbortSignal): Promise<Record<string, unknown>> {
     const params = (request.params ?? {}) as Params;
     const ctx = { ...view.ctx, requestId: mcpRequestId(view.ctx.requestId, request.id) };
-    const progressToken = params._meta?.progressToken;
-    // Progress goes out one notification at a time, and the answer after the last: each send stores its event
-    // first (resumable streams), so concurrent sends could overtake one another, or the answer could close the
-    // stream while a notification is still in flight.
-    let progressSent: Promise<unknown> = Promise.resolve();
-    const onprogress =
-      progressToken === undefined
-        ? undefined
-        : (p: { progress: number; total?: number | undefined; message?: string | undefined }) => {
-            progressSent = progressSent
-              .then(() => transport.send({ jsonrpc: "2.0", method: "notifications/progress", params: { ...p, progressToken } }, { relatedRequestId: request.id }))
-              .catch(() => undefined);
-          };
+    const progress = progressRelay(params._meta?.progressToken, sendProgress(request));
     const relay = async (method: string, p: Params, s: AbortSignal) => {
       try {
-        return await deps.sessions.forward(live, method, p, { signal: s, timeoutMs: route.timeoutMs, onprogress });
+        return await deps.sessions.forward(live, method, p, { signal: s, timeoutMs: route.timeoutMs, onprogress: progress.onProgress });
       } finally {
-        await progressSent;
+        await progress.flushed();
       }
     };
     const forward = () => relay(request.method, params, signal);
@@ -241,45 +244,8 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
           ...(instructions && { instructions }),
         };
       }
-      case "tools/list": {
-        const prefix = `${slug}__`;
-        const tools = (await deps.registry.visibleTools(view.bucket))
-          .filter((t) => t.name.startsWith(prefix))
-          .map((t) => ({ ...t, name: t.name.slice(prefix.length) }))
-          .filter((t) => mayUse(t.name));
-        return { tools: owner ? [...tools.map(asTaskCapable), ...taskToolDefinitions(taskDeps.pollSeconds), ...(deps.approvals ? approvalToolDefinitions() : [])] : tools };
-      }
-      case "tools/call": {
-        const name = str(params.name);
-        const resolved = await deps.registry.resolveTool(`${slug}__${name}`, view.bucket);
-        if ("error" in resolved) {
-          const denied = { code: "unknown_tool", reason: resolved.error.replace(`${slug}__`, "") };
-          return auditedRefusal(deps, ctx, { action: "tool.called", endpoint, serverSlug: slug, target: name, argumentKeys: Object.keys(params.arguments ?? {}), mcpSessionId: view.mcpSessionId, denied });
-        }
-        const args = (params.arguments ?? {}) as Record<string, unknown>;
-        const result = await deps.pipeline(
-          {
-            tool: resolved.tool,
-            refusal: resolved.refusal,
-            arguments: args,
-            meta: params._meta,
-            endpoint: "server",
-            sessionKey: view.sessionKey,
-            mcpSessionId: view.mcpSessionId,
-            grant: view.grant,
-            task: taskContextOf(view.grant, endpoint, params),
-            signal,
-            via: async (s, checked) =>
-              CallToolResultSchema.parse(
-                await deps.sessions.forward(live, "tools/call", { ...params, name: resolved.tool.name, arguments: checked }, { signal: s, timeoutMs: resolved.tool.timeoutMs, onprogress }),
-              ),
-          },
-          ctx,
-          {},
-        );
-        await progressSent;
-        return params.task ? asCreateTaskResult(deps.db, result, taskDeps.pollSeconds) : result;
-      }
+      case "tools/list":
+        return { tools: await listEndpointTools(deps, naming, view) };
       case "logging/setLevel": {
         const result = await forward();
         await deps.sessions.saveState(view.mcpSessionId, { logLevel: params.level as LoggingLevel });

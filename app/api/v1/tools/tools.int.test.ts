@@ -1,8 +1,8 @@
 // The servers and tools REST API over real HTTP: one `portcullis start` process on the run's PostgreSQL with a
 // misbehaving fixture registered through POST /api/v1/servers; GET one tool, rate-limit overrides.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TServerWithTools, TToolSummary } from "@/lib/schemas";
-import { misbehavingServer, tempDir, removeTempDirs, userWithApiToken } from "@/server/test/gateway-harness";
+import type { TServer, TServerWithTools, TToolSummary } from "@/lib/schemas";
+import { misbehavingServer, tempDir, removeTempDirs, userWithApiToken, waitUntil } from "@/server/test/gateway-harness";
 import { createTestDb, testDatabaseUrl, truncateAll } from "@/server/test/test-db";
 import { apiRequest, type ApiErrorBody, type ApiResponse } from "@/scripts/test-support/api-request";
 import { startApp, stopAllApps } from "@/scripts/test-support/start-app";
@@ -142,5 +142,47 @@ describe("REST API /api/v1/tools and /api/v1/servers", () => {
     expect(res.body.server.calls.count).toBeGreaterThanOrEqual(1);
     expect(res.body.server.calls.errors).toBeGreaterThanOrEqual(1);
     expect(typeof res.body.server.calls.p50Ms).toBe("number");
+  });
+
+  // The gateway's own tools: a built-in server made at start-up, shown and set like any other.
+  const builtinListed = () =>
+    waitUntil("the built-in server to be listed", async () => {
+      const res = await apiRequest<{ items: TServer[] }>(base, "/api/v1/servers", admin);
+      return res.body.items.find((s) => s.slug === "portcullis");
+    });
+
+  it("GET /api/v1/servers – lists the built-in server portcullis, and GET /api/v1/tools its tools as portcullis__<tool>", async () => {
+    expect(await builtinListed()).toMatchObject({ slug: "portcullis", transport: "builtin", status: "HEALTHY", enabled: true, isolation: null, toolCount: 8 });
+    const tools = await apiRequest<{ items: TToolSummary[] }>(base, "/api/v1/tools", admin);
+    expect(tools.body.items.filter((t) => t.server === "portcullis").map((t) => [t.name, t.riskTier])).toEqual([
+      ["portcullis__cancel_task", "MEDIUM"],
+      ["portcullis__execute_code", "MEDIUM"],
+      ["portcullis__get_approval_status", "LOW"],
+      ["portcullis__get_task_result", "LOW"],
+      ["portcullis__get_task_status", "LOW"],
+      ["portcullis__list_my_tasks", "LOW"],
+      ["portcullis__request_approval", "MEDIUM"],
+      ["portcullis__search_tools", "LOW"],
+    ]);
+  });
+
+  it("PATCH /api/v1/tools/portcullis__get_task_status – 200 sets its rate limit and tier like any tool's", async () => {
+    await builtinListed();
+    const res = await apiRequest<TToolSummary>(base, tool("portcullis__get_task_status"), { ...admin, method: "PATCH", body: { rateLimitPerMinute: 30, riskTier: "MEDIUM" } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ name: "portcullis__get_task_status", server: "portcullis", rateLimitPerMinute: 30, riskTier: "MEDIUM" });
+  });
+
+  it("POST /api/v1/servers – 409 slug_reserved for the slug portcullis", async () => {
+    await builtinListed();
+    const res = await apiRequest(base, "/api/v1/servers", { ...admin, body: misbehavingServer(await tempDir("tools-api"), { slug: "portcullis" }) });
+    expectError(res, 409, "slug_reserved");
+  });
+
+  it("DELETE /api/v1/servers/portcullis – 409 builtin_server, and it stays", async () => {
+    await builtinListed();
+    expectError(await apiRequest(base, "/api/v1/servers/portcullis", { ...admin, method: "DELETE" }), 409, "builtin_server");
+    expectError(await apiRequest(base, "/api/v1/servers/portcullis", { ...admin, method: "PATCH", body: { enabled: false } }), 409, "builtin_server");
+    expect(await builtinListed()).toMatchObject({ enabled: true });
   });
 });

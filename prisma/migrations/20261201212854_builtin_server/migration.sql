@@ -1,0 +1,2 @@
+-- AlterEnum
+ALTER TYPE "Transport" ADD VALUE 'BUILTIN';
