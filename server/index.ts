@@ -223,7 +223,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       const c = gatewayCore();
       const tools = builtinToolDefinitions({ pollSeconds: c.tasks.options.pollSeconds, limits: codeLimits });
       // A new server or version is heard back before anything is served, so no process serves a snapshot without it.
-      await afterEcho(c.bus, (e) => e.kind === "registry", async () => {
+      await c.bus.heardEverywhere(async () => {
         const { serverId, changed } = await ensureBuiltinServer(db, tools);
         if (changed) await c.bus.publish({ kind: "registry", serverId });
       });
