@@ -8,7 +8,7 @@ import type { RequestContext } from "../context";
 import { toJson, type AgentSession, type Db, type DbTx } from "../db/client";
 import { forbidden, GatewayError, notFound } from "../errors";
 import { publishChange } from "../events/change-bus";
-import { canaryBucket } from "../mcp/mcp-sessions";
+import { canaryBucket } from "./canary-bucket";
 import { NO_OUTBOUND_EXCEPTIONS, OutboundUrlError, resolveOutbound, type OutboundPolicy } from "../net/outbound-url";
 import { intersectPathLists, normalizeWhitelistEntry } from "../policy/path-check";
 import { intersectToolPatterns } from "../policy/patterns";

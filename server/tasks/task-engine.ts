@@ -23,7 +23,7 @@ import type { Logger } from "../logger";
 import { boundResult } from "../pipeline/bound-output";
 import { executeUpstream } from "../pipeline/execute-upstream";
 import { errorCodeOf } from "../pipeline/tool-error";
-import type { ResolvedTool, ToolCall } from "../pipeline/types";
+import type { ResolvedTool, TaskContext, ToolCall } from "../pipeline/types";
 import type { Registry } from "../registry/create-registry";
 import type { UpstreamPool } from "../upstream/upstream-pool";
 import { NO_OUTBOUND_EXCEPTIONS, type OutboundPolicy } from "../net/outbound-url";
@@ -68,20 +68,8 @@ export const DEFAULT_TASK_OPTIONS: TaskOptions = {
   webhookBackoffMs: DEFAULT_WEBHOOK_BACKOFF_MS,
 };
 
-/** Who submitted a call that may become a task (set by the MCP endpoints for agent sessions). */
-export type TaskContext = {
-  ownerId: string;
-  agentSessionId: string;
-  endpoint: string;
-  idempotencyKey?: string | undefined;
-  /** The client asked for an MCP task (protocol 2025-11-25 `params.task`). */
-  mcpTask?: { ttl?: number | null | undefined } | undefined;
-  /**
-   * A call from inside a code-mode program: it runs to its end where it was made, never becomes a task and is
-   * never answered from an earlier identical call; the context only lets a HIGH-tier call be held for a person.
-   */
-  inline?: boolean | undefined;
-};
+// Declared beside ToolCall (which carries it), so the pipeline needs nothing from the task engine.
+export type { TaskContext } from "../pipeline/types";
 
 export const RUN_TASK_JOB = "portcullis_run_task";
 const CLEANUP_JOB = "portcullis_task_cleanup";
