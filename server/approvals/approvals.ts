@@ -18,7 +18,7 @@ import { toJson, type Approval, type Db, type DbTx, type Prisma, type Role, type
 import { forbidden, GatewayError, notFound } from "../errors";
 import { publishChange } from "../events/change-bus";
 import type { Logger } from "../logger";
-import { toolError } from "../pipeline/tool-error";
+import { toolError, type ToolErrorCode } from "../pipeline/tool-error";
 import type { CallNotes, ToolCall } from "../pipeline/types";
 import { hashArguments } from "../tasks/hash-arguments";
 import { lockClaim } from "../tasks/lock-claim";
@@ -310,7 +310,7 @@ export function createApprovals(deps: { db: Db; logger: Logger; engine: TaskEngi
     return row;
   }
 
-  async function endTask(tx: DbTx, taskId: string | null, status: "CANCELED" | "EXPIRED", errorCode: string, message: string, event: Record<string, unknown>): Promise<Task | null> {
+  async function endTask(tx: DbTx, taskId: string | null, status: "CANCELED" | "EXPIRED", errorCode: ToolErrorCode, message: string, event: Record<string, unknown>): Promise<Task | null> {
     if (!taskId) return null;
     const now = new Date();
     const changed = await tx.task.updateMany({

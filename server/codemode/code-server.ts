@@ -211,7 +211,7 @@ export function buildCodeModeServer(deps: CodeModeDeps, session: AggregateSessio
       return auditedRequest(deps, ctx, gatewayInfo(name, args), () => callApprovalTool({ approvals, policy: deps.policy, resolve }, ctx, session.grant, tc, name, args));
     }
     // Upstream tools are reached from programs only: a direct call names what to do instead.
-    const info = { ...gatewayInfo(name, args), serverSlug: parseGatewayName(name)?.slug ?? "", denied: { code: "unknown_tool", reason: `This endpoint offers search_tools and execute_code; call ${name} from a program: await tools.<server>.<tool>(args).` } };
+    const info = { ...gatewayInfo(name, args), serverSlug: parseGatewayName(name)?.slug ?? "", denied: { code: "unknown_tool" as const, reason: `This endpoint offers search_tools and execute_code; call ${name} from a program: await tools.<server>.<tool>(args).` } };
     return auditedRefusal(deps, ctx, info);
   });
 

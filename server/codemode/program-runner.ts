@@ -6,6 +6,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "../context";
 import { auditedRefusal } from "../mcp/audited-request";
 import type { AggregateDeps } from "../mcp/build-aggregate-server";
+import { errorCodeOf, type ToolErrorCode } from "../pipeline/tool-error";
 import type { CallNotes } from "../pipeline/types";
 import type { SessionGrant } from "../policy/evaluate";
 import { invalidToolName } from "../mcp/refuse-invalid-tool-name";
@@ -37,17 +38,18 @@ export type InnerCall = {
   /** ok: answered; error: the tool answered with an error; refused: the gateway said no; held: waiting for a person. */
   status: "ok" | "error" | "refused" | "held";
   decision: string | null;
-  code: string | null;
+  code: ToolErrorCode | null;
   durationMs: number;
   approvalId?: string;
 };
 
 /** The pipeline's own refusal of a call (tool_not_allowed, rate_limited, …), if `result` is one. */
-function gatewayRefusal(result: CallToolResult): { code: string; message: string } | undefined {
-  const meta = result._meta?.["portcullis/error"] as { code?: string; message?: string } | undefined;
-  if (!result.isError || !meta?.code) return undefined;
+function gatewayRefusal(result: CallToolResult): { code: ToolErrorCode; message: string } | undefined {
+  const meta = result._meta?.["portcullis/error"] as { message?: string } | undefined;
+  const code = errorCodeOf(result);
+  if (!result.isError || !code) return undefined;
   const text = (result.content ?? []).find((c) => c.type === "text")?.text;
-  return { code: meta.code, message: meta.message ?? text ?? meta.code };
+  return { code, message: meta?.message ?? text ?? code };
 }
 
 export async function runProgram(
@@ -102,7 +104,7 @@ export async function runProgram(
       record("refused", { errorCode: "unknown_tool" });
       const refused: BridgeAnswer = { ok: false, error: { name: "UnknownTool", code: "unknown_tool", message: resolved.error } };
       // Refused before the pipeline, and an audit event all the same (as on /mcp), under the caller's request id.
-      const info = { action: "tool.called" as const, endpoint: scope.endpoint ?? "code", serverSlug, target: gatewayName, argumentKeys: Object.keys(args ?? {}), mcpSessionId: scope.mcpSessionId, denied: { code: "unknown_tool", reason: resolved.error } };
+      const info = { action: "tool.called" as const, endpoint: scope.endpoint ?? "code", serverSlug, target: gatewayName, argumentKeys: Object.keys(args ?? {}), mcpSessionId: scope.mcpSessionId, denied: { code: "unknown_tool" as const, reason: resolved.error } };
       return auditedRefusal(deps, scope.ctx, info, () => refused);
     }
     const tc = taskContextOf(scope.grant, "mcp/code", {});

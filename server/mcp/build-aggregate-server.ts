@@ -127,7 +127,7 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
     const resolved = await deps.registry.resolveTool(req.params.name, session.bucket);
     if ("error" in resolved) {
       // A name that resolves to nothing (a typo, another case, a look-alike) is refused and kept as a security event.
-      const info = { action: "tool.called" as const, endpoint: "mcp", serverSlug: parseGatewayName(req.params.name)?.slug ?? "", target: req.params.name, argumentKeys: Object.keys(req.params.arguments ?? {}), mcpSessionId: session.mcpSessionId, denied: { code: "unknown_tool", reason: resolved.error } };
+      const info = { action: "tool.called" as const, endpoint: "mcp", serverSlug: parseGatewayName(req.params.name)?.slug ?? "", target: req.params.name, argumentKeys: Object.keys(req.params.arguments ?? {}), mcpSessionId: session.mcpSessionId, denied: { code: "unknown_tool" as const, reason: resolved.error } };
       return auditedRefusal(deps, requestCtx(extra.requestId), info);
     }
     const token = req.params._meta?.progressToken;

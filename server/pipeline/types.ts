@@ -78,7 +78,7 @@ export type CallNotes = {
   decision?: "allow" | "deny" | "require_approval";
   ruleId?: string;
   reason?: string;
-  errorCode?: string;
+  errorCode?: ToolErrorCode;
   truncated?: boolean;
   resultBytes?: number;
   attempts?: number;

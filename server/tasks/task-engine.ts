@@ -22,7 +22,7 @@ import { publishChange } from "../events/change-bus";
 import type { Logger } from "../logger";
 import { boundResult } from "../pipeline/bound-output";
 import { executeUpstream } from "../pipeline/execute-upstream";
-import { errorCodeOf } from "../pipeline/tool-error";
+import { errorCodeOf, type ToolErrorCode } from "../pipeline/tool-error";
 import type { ResolvedTool, TaskContext, ToolCall } from "../pipeline/types";
 import type { Registry } from "../registry/create-registry";
 import type { UpstreamPool } from "../upstream/upstream-pool";
@@ -365,13 +365,13 @@ export function createTaskEngine(deps: {
         result: toJson(outcome.result),
         resultBytes: outcome.bytes,
         resultTruncated: outcome.truncated,
-        errorCode: failed ? (errorCodeOf(outcome.result) ?? "tool_error") : null,
+        errorCode: failed ? (errorCodeOf(outcome.result) ?? ("tool_error" satisfies ToolErrorCode)) : null,
         errorMessage: message,
       };
     } else {
       status = "FAILED";
       const message = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
-      data = { status, errorCode: "internal", errorMessage: storableText(message, 2000).text };
+      data = { status, errorCode: "internal" satisfies ToolErrorCode, errorMessage: storableText(message, 2000).text };
     }
     const row = await deps.db.$transaction(async (tx) => {
       const changed = await tx.task.updateMany({
@@ -503,7 +503,7 @@ export function createTaskEngine(deps: {
           result: {
             isError: true,
             content: [{ type: "text", text: message }],
-            _meta: { "portcullis/error": { code: "tool_unavailable", message } },
+            _meta: { "portcullis/error": { code: "error" in resolved ? ("unknown_tool" satisfies ToolErrorCode) : resolved.refusal!.code, message } },
           },
           bytes: 0,
           truncated: false,
@@ -574,7 +574,7 @@ export function createTaskEngine(deps: {
               where: { id: t.id },
               data: {
                 status: "FAILED",
-                errorCode: "interrupted",
+                errorCode: "interrupted" satisfies ToolErrorCode,
                 errorMessage: reason,
                 finishedAt: new Date(),
                 runnerId: null,

@@ -2,7 +2,7 @@
 import { BrokenCircuitError, BulkheadRejectedError, IsolatedCircuitError } from "cockatiel";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { toolError } from "../pipeline/tool-error";
+import { toolError, type ToolErrorCode } from "../pipeline/tool-error";
 
 export class UpstreamUnavailableError extends Error {
   override name = "UpstreamUnavailableError";
@@ -15,7 +15,7 @@ export function isTransient(err: unknown): boolean {
   return false;
 }
 
-export function upstreamFailureResult(err: unknown, serverSlug: string, timeoutMs: number, halfOpenAfterMs: number): { result: CallToolResult; code: string } {
+export function upstreamFailureResult(err: unknown, serverSlug: string, timeoutMs: number, halfOpenAfterMs: number): { result: CallToolResult; code: ToolErrorCode } {
   if (err instanceof BrokenCircuitError || err instanceof IsolatedCircuitError) {
     const after = Math.ceil(halfOpenAfterMs / 1000);
     return {

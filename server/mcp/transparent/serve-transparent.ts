@@ -233,7 +233,7 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
         const name = str(params.name);
         const resolved = await deps.registry.resolveTool(`${slug}__${name}`, view.bucket);
         if ("error" in resolved) {
-          const denied = { code: "unknown_tool", reason: resolved.error.replace(`${slug}__`, "") };
+          const denied = { code: "unknown_tool" as const, reason: resolved.error.replace(`${slug}__`, "") };
           return auditedRefusal(deps, ctx, { action: "tool.called", endpoint, serverSlug: slug, target: name, argumentKeys: Object.keys(params.arguments ?? {}), mcpSessionId: view.mcpSessionId, denied });
         }
         const args = (params.arguments ?? {}) as Record<string, unknown>;
@@ -286,7 +286,7 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
       }
       case "prompts/get": {
         const name = str(params.name);
-        const denied = mayUse(name) ? undefined : { code: "tool_not_allowed", reason: `This session may not use the prompt ${name}: it is not on the session's whitelist.` };
+        const denied = mayUse(name) ? undefined : { code: "tool_not_allowed" as const, reason: `This session may not use the prompt ${name}: it is not on the session's whitelist.` };
         return audited({ action: "prompt.fetched", target: name, argumentKeys: Object.keys(params.arguments ?? {}), denied });
       }
       case "completion/complete": {
