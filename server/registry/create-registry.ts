@@ -1,6 +1,5 @@
 // The registry: upstream servers and their tools, connected through the upstream pool. Every process keeps
 // a snapshot of what is callable; a change anywhere invalidates it everywhere through the change bus.
-import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import {
   ZCreateServer,
   ZUpdateServer,
@@ -17,11 +16,10 @@ import { recordAudit } from "../audit/record-audit";
 import { recordPolicyChange } from "../policy/policy-admin";
 import { systemContext, type RequestContext } from "../context";
 import type { LimitHit, Usage } from "../sandbox/supervisor";
-import { Prisma, toJson, type Db, type ServerVersion, type Tool } from "../db/client";
+import { Prisma, toJson, type Db, type ServerVersion } from "../db/client";
 import { GatewayError, notFound } from "../errors";
 import type { ChangeBus } from "../events/change-bus";
 import type { Logger } from "../logger";
-import type { ResolvedTool } from "../pipeline/types";
 import type { UpstreamLaunch } from "../upstream/upstream-client";
 import type { Role, UpstreamPool, UpstreamSpec } from "../upstream/upstream-pool";
 import { canonicalJson } from "./content-hash";
@@ -29,6 +27,11 @@ import type { UpstreamDefinitions } from "./definitions";
 import { findNearDuplicates } from "./near-duplicates";
 import { callStats } from "./call-stats";
 import { launchOf, toServerDto, toToolDto } from "./registry-dto";
+import { loadSnapshot, type SnapServer, type Snapshot } from "./registry-snapshot";
+import { resolveServer, resolveTool, visibleServers, visibleTools } from "./tool-routing";
+
+// Where the rest of the gateway has always imported them.
+export { roleFor, type ServerRoute } from "./registry-snapshot";
 import { syncDefinitions, syncToolRows } from "./sync-definitions";
 import { serverLogs, stderrRedactor } from "./server-logs";
 import type { TServerLogs } from "../../lib/server-logs-schemas";
@@ -38,22 +41,6 @@ import type { PackageInstaller } from "../packages/package-installer";
 import { isPackageLaunch, type ConnectPhase, type PackageInstallInfo, type PackageLaunch } from "../upstream/upstream-client";
 import { ecosystemOf, packageUpgradeTarget } from "./package-upgrade";
 import type { SessionStderr } from "../upstream/session-stderr";
-
-type SnapServer = {
-  id: string;
-  slug: string;
-  timeoutMs: number;
-  connectTimeoutMs: number;
-  canaryPercent: number;
-  maxConcurrency: number;
-  rateLimitPerMinute: number | null;
-  versions: Partial<Record<Role, SnapVersion>>;
-};
-type SnapVersion = { id: string; version: string; launch: UpstreamLaunch; tools: Map<string, McpTool>; defs: UpstreamDefinitions };
-
-/** One server as an endpoint serves it to a session: the version for the session's bucket and how to reach it. */
-export type ServerRoute = { serverId: string; slug: string; timeoutMs: number; role: Role; versionId: string; version: string; launch: UpstreamLaunch; defs: UpstreamDefinitions };
-type Snapshot = { servers: Map<string, SnapServer>; tools: Map<string, Tool & { serverSlug: string }>; loadedAt: number; generation: number };
 
 export type RegistryDeps = {
   db: Db;
@@ -73,11 +60,6 @@ export type RegistryDeps = {
 const SNAPSHOT_TTL_MS = 30_000;
 const SERVER_ACTIONS = { promote: "server.promoted", rollback: "server.rolled_back", restart: "server.restarted" } as const;
 const serverInclude = { activeVersion: true, canaryVersion: true, _count: { select: { tools: { where: { removedAt: null } } } } } as const;
-
-/** Which version serves a session: its stable 0–99 bucket against the canary share. */
-export function roleFor(server: { canaryPercent: number; versions: SnapServer["versions"] }, bucket: number): Role {
-  return server.versions.canary && bucket < server.canaryPercent ? "canary" : "active";
-}
 
 /** The server row's launch columns for `launch`: the row always describes how the active version runs. */
 function launchColumns(launch: UpstreamLaunch) {
@@ -105,13 +87,6 @@ function launchColumns(launch: UpstreamLaunch) {
     : { url: launch.url, headers: toJson(launch.headers) };
 }
 
-function routeOf(server: SnapServer, bucket: number): ServerRoute | null {
-  const role = roleFor(server, bucket);
-  const v = server.versions[role];
-  if (!v) return null;
-  return { serverId: server.id, slug: server.slug, timeoutMs: server.timeoutMs, role, versionId: v.id, version: v.version, launch: v.launch, defs: v.defs };
-}
-
 export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packages, sessionStderr }: RegistryDeps) {
   const log = logger.child({ component: "registry" });
   let snapshot: Promise<Snapshot> | undefined;
@@ -126,30 +101,9 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
     if (e.kind === "registry") invalidate();
   });
 
-  async function loadSnapshot(): Promise<Snapshot> {
-    const loadedGeneration = generation;
-    const rows = await db.upstreamServer.findMany({
-      where: { enabled: true },
-      include: { activeVersion: true, canaryVersion: true, tools: { where: { removedAt: null } } },
-    });
-    const servers = new Map<string, SnapServer>();
-    const tools = new Map<string, Tool & { serverSlug: string }>();
-    const versionOf = (v: ServerVersion | null) =>
-      v
-        ? { id: v.id, version: v.version, launch: v.launch as UpstreamLaunch, defs: v.definitions as UpstreamDefinitions, tools: new Map(((v.definitions as UpstreamDefinitions).tools ?? []).map((t) => [t.name, t])) }
-        : undefined;
-    for (const s of rows) {
-      const active = versionOf(s.activeVersion);
-      const canary = versionOf(s.canaryVersion);
-      servers.set(s.slug, { id: s.id, slug: s.slug, timeoutMs: s.timeoutMs, connectTimeoutMs: s.connectTimeoutMs, canaryPercent: s.canaryPercent, maxConcurrency: s.maxConcurrency, rateLimitPerMinute: s.rateLimitPerMinute, versions: { ...(active && { active }), ...(canary && { canary }) } });
-      for (const t of s.tools) tools.set(t.gatewayName, { ...t, serverSlug: s.slug });
-    }
-    return { servers, tools, loadedAt: Date.now(), generation: loadedGeneration };
-  }
-
   function getSnapshot(): Promise<Snapshot> {
     if (!snapshot) {
-      const loading = loadSnapshot();
+      const loading = loadSnapshot(db, generation);
       snapshot = loading;
       loading.then(
         (snap) => {
@@ -699,79 +653,13 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
     },
 
     /** The tools a session in canary bucket `bucket` may see, under their gateway names. */
-    async visibleTools(bucket: number): Promise<McpTool[]> {
-      const snap = await getSnapshot();
-      const out: McpTool[] = [];
-      for (const [gatewayName, row] of snap.tools) {
-        const server = snap.servers.get(row.serverSlug);
-        if (!row.enabled || !server) continue;
-        const def = server.versions[roleFor(server, bucket)]?.tools.get(row.name);
-        if (def) out.push({ ...def, name: gatewayName });
-      }
-      return out.sort((a, b) => (a.name < b.name ? -1 : 1));
-    },
-
+    visibleTools: (bucket: number) => visibleTools(getSnapshot, bucket),
     /** The enabled servers as a session sees them (the version for its bucket), sorted by slug. */
-    async visibleServers(bucket: number): Promise<ServerRoute[]> {
-      const snap = await getSnapshot();
-      const out: ServerRoute[] = [];
-      for (const server of snap.servers.values()) {
-        const route = routeOf(server, bucket);
-        if (route) out.push(route);
-      }
-      return out.sort((a, b) => (a.slug < b.slug ? -1 : 1));
-    },
-
+    visibleServers: (bucket: number) => visibleServers(getSnapshot, bucket),
     /** One enabled server for a session, or null when it is unknown, disabled or has no version yet. */
-    async resolveServer(slug: string, bucket: number): Promise<ServerRoute | null> {
-      const snap = await getSnapshot();
-      const server = snap.servers.get(slug);
-      return server ? routeOf(server, bucket) : null;
-    },
-
-    /**
-     * Resolves a gateway tool name for a call, or says why it cannot be called. A disabled tool still resolves
-     * (with `refusal`) so the pipeline audits the refused call.
-     */
-    async resolveTool(
-      gatewayName: string,
-      bucket: number,
-    ): Promise<{ tool: ResolvedTool; refusal?: { code: "tool_disabled"; message: string } } | { error: string }> {
-      const snap = await getSnapshot();
-      const row = snap.tools.get(gatewayName);
-      const server = row && snap.servers.get(row.serverSlug);
-      if (!row || !server) return { error: `Unknown tool ${gatewayName}. List the tools to see what you can call.` };
-      const role = roleFor(server, bucket);
-      const version = server.versions[role];
-      const def = version?.tools.get(row.name);
-      if (!version || !def) return { error: `The tool ${gatewayName} is not available in the version serving this session.` };
-      const refusal = row.enabled ? undefined : { code: "tool_disabled" as const, message: `The tool ${gatewayName} is disabled by an administrator.` };
-      if (!refusal) await ensurePool(snap, server, role, version.launch);
-      const ann = (def.annotations ?? {}) as { readOnlyHint?: boolean; idempotentHint?: boolean };
-      return {
-        tool: {
-          role,
-          id: row.id,
-          serverId: server.id,
-          serverSlug: server.slug,
-          name: row.name,
-          gatewayName,
-          inputSchema: def.inputSchema,
-          outputSchema: (def.outputSchema as Record<string, unknown> | undefined) ?? null,
-          annotations: (def.annotations as Record<string, unknown> | undefined) ?? null,
-          strict: row.strict,
-          riskTier: row.riskTier,
-          timeoutMs: row.timeoutMs ?? server.timeoutMs,
-          rateLimitPerMinute: row.rateLimitPerMinute ?? server.rateLimitPerMinute ?? null,
-          retryable: ann.readOnlyHint === true || ann.idempotentHint === true,
-          async: row.async,
-          requiredApprovals: row.requiredApprovals,
-          versionId: version.id,
-          version: version.version,
-        },
-        ...(refusal && { refusal }),
-      };
-    },
+    resolveServer: (slug: string, bucket: number) => resolveServer(getSnapshot, slug, bucket),
+    /** A gateway tool name resolved for a call, or why it cannot be called (tool-routing.ts). */
+    resolveTool: (gatewayName: string, bucket: number) => resolveTool({ getSnapshot, ensurePool }, gatewayName, bucket),
   };
 }
 
