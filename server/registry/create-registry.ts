@@ -3,7 +3,6 @@
 import {
   ZCreateServer,
   ZUpdateServer,
-  ZUpdateTool,
   type TCreateServer,
   type TServer,
   type TServerOfferings,
@@ -13,7 +12,6 @@ import {
 } from "../../lib/schemas";
 import { ZIsolation, type TIsolation, type TProcessStats, type TSandboxSupport, type TTaskCredentials } from "../../lib/sandbox-schemas";
 import { recordAudit } from "../audit/record-audit";
-import { recordPolicyChange } from "../policy/policy-admin";
 import { systemContext, type RequestContext } from "../context";
 import type { LimitHit, Usage } from "../sandbox/supervisor";
 import { Prisma, toJson, type Db, type ServerVersion } from "../db/client";
@@ -24,11 +22,11 @@ import type { UpstreamLaunch } from "../upstream/upstream-client";
 import type { Role, UpstreamPool, UpstreamSpec } from "../upstream/upstream-pool";
 import { canonicalJson } from "./content-hash";
 import type { UpstreamDefinitions } from "./definitions";
-import { findNearDuplicates } from "./near-duplicates";
 import { callStats } from "./call-stats";
 import { launchOf, toServerDto, toToolDto } from "./registry-dto";
 import { loadSnapshot, type SnapServer, type Snapshot } from "./registry-snapshot";
 import { resolveServer, resolveTool, visibleServers, visibleTools } from "./tool-routing";
+import { getTool, listTools, updateTool } from "./tool-settings";
 
 // Where the rest of the gateway has always imported them.
 export { roleFor, type ServerRoute } from "./registry-snapshot";
@@ -610,47 +608,10 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
       });
     },
 
-    async listTools(): Promise<{ items: TToolSummary[]; nearDuplicates: ReturnType<typeof findNearDuplicates> }> {
-      const rows = await db.tool.findMany({ where: { removedAt: null }, include: { server: { select: { slug: true, enabled: true } } }, orderBy: { gatewayName: "asc" } });
-      const items = rows.map((t) => toToolDto(t, t.server.slug));
-      const visible = rows.filter((t) => t.enabled && t.server.enabled);
-      const nearDuplicates = findNearDuplicates(visible.map((t) => ({ gatewayName: t.gatewayName, name: t.name, ...(t.description ? { description: t.description } : {}) })));
-      return { items, nearDuplicates };
-    },
-
+    listTools: () => listTools(db),
     /** One tool by its gateway name, also when its server no longer offers it (`removed`). */
-    async getTool(gatewayName: string): Promise<TToolSummary> {
-      const t = await db.tool.findUnique({ where: { gatewayName }, include: { server: { select: { slug: true } } } });
-      if (!t) throw notFound(`Tool ${gatewayName}`);
-      return toToolDto(t, t.server.slug);
-    },
-
-    async updateTool(ctx: RequestContext, gatewayName: string, input: TUpdateTool): Promise<TToolSummary> {
-      const patch = ZUpdateTool.parse(input);
-      const t = await db.tool.findUnique({ where: { gatewayName }, include: { server: { select: { slug: true } } } });
-      if (!t) throw notFound(`Tool ${gatewayName}`);
-      const updated = await db.$transaction(async (tx) => {
-        const u = await tx.tool.update({
-          where: { id: t.id },
-          data: {
-            ...(patch.enabled !== undefined && { enabled: patch.enabled }),
-            ...(patch.strict !== undefined && { strict: patch.strict }),
-            ...(patch.timeoutMs !== undefined && { timeoutMs: patch.timeoutMs }),
-            ...(patch.rateLimitPerMinute !== undefined && { rateLimitPerMinute: patch.rateLimitPerMinute }),
-            ...(patch.riskTier !== undefined && { riskTier: patch.riskTier, tierOverride: true }),
-            ...(patch.async !== undefined && { async: patch.async }),
-            ...(patch.requiredApprovals !== undefined && { requiredApprovals: patch.requiredApprovals }),
-          },
-        });
-        await recordAudit(tx, ctx, { action: "tool.updated", targetType: "tool", targetId: t.id, details: { tool: gatewayName, changes: toJson(patch) } });
-        if (patch.riskTier !== undefined && patch.riskTier !== t.riskTier) {
-          await recordPolicyChange(tx, ctx, { entityType: "tool_tier", entityId: t.id, toolId: t.id, action: "updated", before: { tier: t.riskTier }, after: { tier: patch.riskTier } });
-        }
-        return u;
-      });
-      await changed(t.serverId);
-      return toToolDto(updated, t.server.slug);
-    },
+    getTool: (gatewayName: string) => getTool(db, gatewayName),
+    updateTool: (ctx: RequestContext, gatewayName: string, input: TUpdateTool) => updateTool({ db, changed }, ctx, gatewayName, input),
 
     /** The tools a session in canary bucket `bucket` may see, under their gateway names. */
     visibleTools: (bucket: number) => visibleTools(getSnapshot, bucket),
