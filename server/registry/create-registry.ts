@@ -12,8 +12,7 @@ import {
 } from "../../lib/schemas";
 import { ZIsolation, type TIsolation, type TProcessStats, type TSandboxSupport, type TTaskCredentials } from "../../lib/sandbox-schemas";
 import { recordAudit } from "../audit/record-audit";
-import { systemContext, type RequestContext } from "../context";
-import type { LimitHit, Usage } from "../sandbox/supervisor";
+import type { RequestContext } from "../context";
 import { Prisma, toJson, type Db, type ServerVersion } from "../db/client";
 import { GatewayError, notFound } from "../errors";
 import type { ChangeBus } from "../events/change-bus";
@@ -27,6 +26,7 @@ import { launchOf, toServerDto, toToolDto } from "./registry-dto";
 import { loadSnapshot, type SnapServer, type Snapshot } from "./registry-snapshot";
 import { resolveServer, resolveTool, visibleServers, visibleTools } from "./tool-routing";
 import { getTool, listTools, updateTool } from "./tool-settings";
+import { createServerReports } from "./server-reports";
 
 // Where the rest of the gateway has always imported them.
 export { roleFor, type ServerRoute } from "./registry-snapshot";
@@ -36,7 +36,7 @@ import type { TServerLogs } from "../../lib/server-logs-schemas";
 import { recognizePackageCommand } from "../../lib/package-command";
 import { ZPackageUpgrade, type TPackageLatest, type TPackageUpgrade, type TPackageUpgraded, type TServerHint } from "../../lib/schemas";
 import type { PackageInstaller } from "../packages/package-installer";
-import { isPackageLaunch, type ConnectPhase, type PackageInstallInfo, type PackageLaunch } from "../upstream/upstream-client";
+import { isPackageLaunch, type PackageLaunch } from "../upstream/upstream-client";
 import { ecosystemOf, packageUpgradeTarget } from "./package-upgrade";
 import type { SessionStderr } from "../upstream/session-stderr";
 
@@ -87,6 +87,7 @@ function launchColumns(launch: UpstreamLaunch) {
 
 export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packages, sessionStderr }: RegistryDeps) {
   const log = logger.child({ component: "registry" });
+  const reports = createServerReports({ db, log });
   let snapshot: Promise<Snapshot> | undefined;
   // Bumped on every known change: a snapshot from an older generation may describe a state already gone.
   let generation = 0;
@@ -156,33 +157,6 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
     }
   }
 
-  const statusWrites = new Map<string, Promise<void>>();
-  /** One write at a time per server, in the order reported (status and phase share the queue). */
-  async function queueWrite(serverId: string, fn: () => Promise<void>) {
-    const previous = statusWrites.get(serverId) ?? Promise.resolve();
-    const write = previous.then(fn);
-    statusWrites.set(serverId, write);
-    await write;
-    if (statusWrites.get(serverId) === write) statusWrites.delete(serverId);
-  }
-  async function writeStatus(spec: UpstreamSpec, status: string, info: { lastError?: string; latencyMs?: number }) {
-    await db.upstreamServer
-      .update({
-        where: { id: spec.serverId },
-        data: {
-          status: status as "HEALTHY",
-          lastCheckedAt: new Date(),
-          // Stderr may echo a secret the gateway handed the server (its env, a header): redacted like the logs.
-          ...(info.lastError !== undefined && { lastError: info.lastError ? stderrRedactor(spec.launch)(info.lastError) : null }),
-          ...(info.latencyMs !== undefined && { latencyMs: info.latencyMs }),
-        },
-      })
-      .then(
-        () => undefined,
-        () => undefined, // the server may have been removed meanwhile
-      );
-  }
-
   async function changed(serverId?: string) {
     invalidate();
     await bus.publish({ kind: "registry", serverId }).catch((err: unknown) => log.warn({ err }, "could not publish a registry change"));
@@ -208,7 +182,7 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
       // No definitions: a live connection was ended; the pool's reconnect reports what it finds.
       if (defs) await db.$transaction((tx) => syncDefinitions(tx, s.id, role, launch, defs));
       // The status the pool reported on the way (CONNECTING, then HEALTHY) is written before the caller reads the row.
-      if (role === "active") await statusWrites.get(s.id);
+      if (role === "active") await reports.settled(s.id);
       return undefined;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
@@ -302,62 +276,11 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
         await changed(spec.serverId);
       }
     },
-    /** Pool callback: health of an upstream. Only the active role's state is the server's state. */
-    async onStatus(spec: UpstreamSpec, status: string, info: { lastError?: string; latencyMs?: number }) {
-      if (spec.role !== "active") return;
-      // One write at a time per server, in the order reported: CONNECTING then DOWN a millisecond apart (a
-      // command that fails at once) would otherwise race on two pooled connections and could leave CONNECTING.
-      await queueWrite(spec.serverId, () => writeStatus(spec, status, info));
-    },
-    /** Pool callback: what a connect of the active version is doing now, for every process's GET to show. */
-    async onPhase(spec: UpstreamSpec, phase: ConnectPhase | null) {
-      if (spec.role !== "active") return;
-      await queueWrite(spec.serverId, () =>
-        db.upstreamServer.update({ where: { id: spec.serverId }, data: { phase } }).then(
-          () => undefined,
-          () => undefined, // removed meanwhile
-        ),
-      );
-    },
-    /** Pool callback: a package install was found or made (audited when made); the active one's date is kept. */
-    async onPackage(spec: UpstreamSpec, info: PackageInstallInfo) {
-      if (!isPackageLaunch(spec.launch)) return;
-      // Every install made is on record: which package, version and integrity, for which server and role.
-      if (info.fresh) {
-        await recordAudit(db, systemContext("packages"), {
-          action: "server.package_installed",
-          targetType: "server",
-          targetId: spec.serverId,
-          details: { slug: spec.slug, role: spec.role, package: spec.launch.package.name, version: info.version, integrity: info.integrity },
-        });
-      }
-      if (spec.role !== "active") return;
-      await db.upstreamServer.updateMany({
-        where: { id: spec.serverId, packageVersion: info.version },
-        data: { packageInstalledAt: new Date(info.installedAt), ...(info.integrity && { packageIntegrity: info.integrity }) },
-      });
-    },
-
-    /** Pool callback: a sandboxed process was ended for reaching a limit. Audited; the pool restarts it. */
-    async onLimit(spec: UpstreamSpec, hit: LimitHit) {
-      log.warn({ server: spec.slug, role: spec.role, limit: hit.limit }, `server process ended: ${hit.message}`);
-      await recordAudit(db, systemContext("sandbox"), {
-        action: "upstream.limit_exceeded",
-        targetType: "server",
-        targetId: spec.serverId,
-        details: { slug: spec.slug, role: spec.role, limit: hit.limit, message: hit.message },
-      });
-    },
-
-    /** Pool callback: memory crossed the breaker threshold (circuit opened) or fell back under it (closed). */
-    async onThreshold(spec: UpstreamSpec, over: boolean, usage: Usage) {
-      await recordAudit(db, systemContext("sandbox"), {
-        action: over ? "upstream.threshold_exceeded" : "upstream.threshold_cleared",
-        targetType: "server",
-        targetId: spec.serverId,
-        details: { slug: spec.slug, role: spec.role, memoryMb: Math.round(usage.memoryMb) },
-      });
-    },
+    onStatus: reports.onStatus,
+    onPhase: reports.onPhase,
+    onPackage: reports.onPackage,
+    onLimit: reports.onLimit,
+    onThreshold: reports.onThreshold,
 
     /** Connects every enabled server (active and canary). Called once at start-up. */
     async startAll() {
