@@ -46,3 +46,6 @@ export const ZCodeTypes = z
   })
   .meta({ id: "CodeTypes" });
 export type TCodeTypes = z.infer<typeof ZCodeTypes>;
+
+/** GET /api/v1/codemode/types: under one of the caller's agent sessions (empty or absent: the caller's own grants). */
+export const ZCodeTypesQuery = z.object({ agentSessionId: z.string().optional() });

@@ -1,7 +1,7 @@
 // Contracts of least privilege: agent sessions, grants, parameter rules, policy history and the simulator.
 // Shared by the REST routes (server-side parsing) and the console (live validation in the editors).
 import { z } from "zod";
-import { ZRiskTier, ZRole } from "./schemas";
+import { ZPageQuery, ZRiskTier, ZRole } from "./schemas";
 
 // ── agent sessions ────────────────────────────────────────────────────────────────────────────────────
 
@@ -258,3 +258,10 @@ export const ZDecision = z
   })
   .meta({ id: "Decision" });
 export type TDecision = z.infer<typeof ZDecision>;
+
+/** GET /api/v1/grants: one role's or one user's grants (both, or neither: every grant). */
+export const ZGrantQuery = z.object({ role: ZRole.optional(), userId: z.string().min(1).optional() });
+/** GET /api/v1/policy/history */
+export const ZPolicyHistoryQuery = ZPageQuery.extend({ tool: z.string().min(1).optional() });
+/** GET /api/v1/sessions: all=1 lists every user's sessions (admins). */
+export const ZSessionListQuery = z.object({ all: z.enum(["1", "0"]).optional() });

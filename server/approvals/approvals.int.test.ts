@@ -309,7 +309,7 @@ describe("human approval", () => {
     await a.gateway.sessions.revoke(userContext(requester), session.id);
     expect(await db.approval.findUniqueOrThrow({ where: { id: h.approval_id } })).toMatchObject({ status: "CANCELED", decisionComment: "The agent session was revoked." });
     expect(await db.approval.findUniqueOrThrow({ where: { id: grant.approval_id! } })).toMatchObject({ status: "CANCELED" });
-    expect(await db.task.findUniqueOrThrow({ where: { id: h.task_id } })).toMatchObject({ status: "CANCELED", errorCode: "session_revoked" });
+    expect(await db.task.findUniqueOrThrow({ where: { id: h.task_id } })).toMatchObject({ status: "CANCELED", errorCode: "authorization_revoked" });
     expect((await rejection(decide(approverA, h.approval_id, "approve"))).code).toBe("conflict");
     expect(starts(t)).toBe(0);
   });

@@ -1,7 +1,7 @@
 // JSON Schema (draft-07 and 2020-12, as MCP servers send them) → compact TypeScript declarations for code
 // mode. Pure and bounded: a hostile schema (huge enums, $ref fan-out, deep nesting) costs at most the cap,
 // then falls back to a loose type with a note, so it can never flood the model's context.
-import { compareCodeUnits } from "../registry/compare-code-units";
+import { compareCodeUnits } from "../../lib/compare-code-units";
 
 export type SearchableTool = {
   /** Gateway name, `<server>__<tool>`. */

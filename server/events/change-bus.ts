@@ -3,8 +3,9 @@
 import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import pg from "pg";
+// pino's type, not ../logger: the logger redacts through audit/, which publishes on this bus.
+import type { Logger } from "pino";
 import type { DbTx } from "../db/client";
-import type { Logger } from "../logger";
 
 const CHANNEL = "portcullis_changes";
 const LISTEN = `LISTEN ${CHANNEL}`;

@@ -7,6 +7,7 @@ import { auditWriterFor } from "../audit/audit-writer";
 import type { RequestContext } from "../context";
 import type { DbTx } from "../db/client";
 import type { Logger } from "../logger";
+import type { ToolErrorCode } from "../pipeline/tool-error";
 
 export type ListAction = "tools.listed" | "prompts.listed" | "resources.listed" | "resource_templates.listed";
 const LIST_ACTIONS: readonly string[] = ["tools.listed", "prompts.listed", "resources.listed", "resource_templates.listed"];
@@ -30,11 +31,11 @@ export type AuditedRequestInfo = {
   upstreamVersion?: string | undefined;
   mcpSessionId?: string | undefined;
   /** Set when the session may not make this request: it is audited as a security event and refused, never sent. */
-  denied?: { code: string; reason: string } | undefined;
+  denied?: { code: ToolErrorCode; reason: string } | undefined;
 };
 
 /** A request's record when it is refused: the reason is required. */
-export type RefusalInfo = AuditedRequestInfo & { denied: { code: string; reason: string } };
+export type RefusalInfo = AuditedRequestInfo & { denied: { code: ToolErrorCode; reason: string } };
 
 /**
  * A request refused before anything ran (`info.denied`), recorded as a security event and answered with

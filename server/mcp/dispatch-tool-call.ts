@@ -54,7 +54,7 @@ async function resolveName(deps: DispatchDeps, naming: EndpointNaming, session: 
   const notHere = builtin ? undefined : naming.refuseDirect?.(params.name);
   const refused = (reason: string) => {
     const serverSlug = naming.serverSlug || (parseGatewayName(params.name)?.slug ?? "");
-    const info = { action: "tool.called" as const, endpoint: naming.endpoint, serverSlug, target: params.name, argumentKeys: Object.keys(params.arguments ?? {}), mcpSessionId: session.mcpSessionId, denied: { code: "unknown_tool", reason } };
+    const info = { action: "tool.called" as const, endpoint: naming.endpoint, serverSlug, target: params.name, argumentKeys: Object.keys(params.arguments ?? {}), mcpSessionId: session.mcpSessionId, denied: { code: "unknown_tool" as const, reason } };
     // A name that resolves to nothing (a typo, another case, a look-alike) is refused and kept as a security event.
     return { refusal: auditedRefusal<CallToolResult>(deps, ctx, info) };
   };

@@ -1,7 +1,7 @@
 // MCP protocol sessions live in PostgreSQL, so a session started on one gateway process continues on any.
 // A gateway process caches the rows it reads (attachMcpSessionCache): a call then reads no session row, and a
 // session closed on any process is dropped everywhere through the change bus ("session-closed").
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { toJson, type Db, type McpSession } from "../db/client";
 import type { ChangeBus } from "../events/change-bus";
 import { createInvalidatedCache, type InvalidatedCache } from "../events/invalidated-cache";
@@ -35,10 +35,7 @@ export function newSessionId(): string {
   return randomBytes(24).toString("base64url");
 }
 
-/** A stable 0–99 bucket for canary routing, from the agent session (or the MCP session without one). */
-export function canaryBucket(key: string): number {
-  return createHash("sha256").update(key).digest().readUInt16BE(0) % 100;
-}
+export { canaryBucket } from "../sessions/canary-bucket";
 
 export async function createMcpSession(
   db: Db,

@@ -18,7 +18,7 @@ export function invalidToolName(call: NamedCall): { reason: string; info: Refusa
   const shown = printableToolName(call.name);
   const reason = `The tool name "${shown}" ${why}. List the tools to see what you can call.`;
   const argumentKeys = call.arguments && typeof call.arguments === "object" ? Object.keys(call.arguments) : [];
-  const denied = { code: "invalid_tool_name", reason };
+  const denied = { code: "invalid_tool_name" as const, reason };
   return { reason, info: { action: "tool.called", endpoint: call.endpoint, serverSlug: call.serverSlug, target: shown, argumentKeys, mcpSessionId: call.mcpSessionId, denied } };
 }
 

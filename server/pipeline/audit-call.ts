@@ -10,7 +10,7 @@ import { GatewayError } from "../errors";
 import type { Logger } from "../logger";
 import { observeCall } from "../metrics/metrics";
 import { endCallSpan, tracer } from "../telemetry";
-import { errorCodeOf } from "./tool-error";
+import { errorCodeOf, type AuditErrorCode, type ToolErrorCode } from "./tool-error";
 import type { SessionGrant } from "../policy/evaluate";
 import type { CallNotes, Middleware } from "./types";
 
@@ -19,9 +19,9 @@ export type AuditStatus = "ok" | "error" | "denied" | "held";
 /** How the audited work is recorded: the kind's own columns, and how its result and its failures are read. */
 export type AuditSpec<R> = {
   /** Whether a result is an error answer (a tool result with isError), and the code it carries. */
-  judge: (result: R) => { isError: boolean; code?: string | undefined };
+  judge: (result: R) => { isError: boolean; code?: ToolErrorCode | undefined };
   /** The code of an error thrown that no step noted. */
-  thrown: (err: unknown) => string;
+  thrown: (err: unknown) => AuditErrorCode;
   row: (status: AuditStatus, durationMs: number) => AuditRow;
   /** What is thrown instead of the answer when the event can be neither committed nor spooled. */
   withheld: (err: unknown) => Error;

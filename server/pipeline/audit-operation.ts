@@ -18,7 +18,7 @@ export function auditOperation(db: DbTx, logger: Logger): OperationStep {
       // An upstream's JSON-RPC error keeps its number (mcp_-32002: not found); anything else is the upstream's fault.
       thrown: (err) => {
         const code = (err as { code?: unknown } | null)?.code;
-        return typeof code === "number" ? `mcp_${String(code)}` : "upstream_error";
+        return typeof code === "number" ? (`mcp_${code}` as const) : "upstream_error";
       },
       row: (status, durationMs) => ({
         ...auditColumns(ctx, notes, status, op),

@@ -1,7 +1,7 @@
 // The last step: the call goes to the upstream through the pool's resilience policies.
 import type { UpstreamPool } from "../upstream/upstream-pool";
-import { upstreamFailureResult } from "../upstream/upstream-errors";
 import { toolError } from "./tool-error";
+import { upstreamFailureResult } from "./upstream-failure-result";
 import type { CallToolHandler } from "./types";
 
 export function executeUpstream(pool: UpstreamPool): CallToolHandler {

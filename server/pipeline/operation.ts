@@ -4,6 +4,7 @@
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "../context";
 import type { SessionGrant } from "../policy/evaluate";
+import type { ToolErrorCode } from "./tool-error";
 import type { CallNotes } from "./types";
 
 export type OperationKind = "prompt" | "resource.read" | "resource.subscribe" | "resource.unsubscribe" | "completion";
@@ -45,7 +46,7 @@ export type OperationStep = (next: OperationHandler) => OperationHandler;
  * Ends an operation with a refusal: noted for the audit step (decision deny, the code), answered as a JSON-RPC
  * InvalidParams error whose message leads with the code (`[rate_limited] …`) and whose data carries it.
  */
-export function refuseOperation(notes: CallNotes, code: string, message: string, extra: Record<string, unknown> = {}): never {
+export function refuseOperation(notes: CallNotes, code: ToolErrorCode, message: string, extra: Record<string, unknown> = {}): never {
   notes.decision = "deny";
   notes.errorCode = code;
   notes.reason ??= message;

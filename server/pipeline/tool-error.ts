@@ -17,11 +17,26 @@ export type ToolErrorCode =
   | "task_not_found"
   | "task_finished"
   | "approval_not_found"
+  /** A held call's approval was rejected, withdrawn by its requester, or expired undecided: the call was not made. */
+  | "approval_rejected"
+  | "approval_withdrawn"
+  | "approval_expired"
+  /** A resource read outside the session's allowed paths. */
+  | "path_not_allowed"
+  /** The tool itself answered with isError and no code of the gateway's (a task's outcome). */
+  | "tool_error"
+  /** A fault inside the gateway while running the call (the audit step's default, a task that threw). */
+  | "internal"
+  /** The process running a task died and the task may not run twice (tasks/task-engine.ts sweep). */
+  | "interrupted"
   /** A queued task whose session, user, grant, tool or tier no longer lets it run (tasks/revoke-task.ts). */
   | "authorization_revoked"
   | "unknown_tool"
   /** A name that cannot name any tool (control characters, outside the MCP alphabet, over-long): refused before any lookup. */
   | "invalid_tool_name";
+
+/** What an audit event's errorCode holds: a tool-error code, or an upstream's JSON-RPC error kept by its number (`mcp_-32002`: not found). */
+export type AuditErrorCode = ToolErrorCode | `mcp_${number}`;
 
 /**
  * No structuredContent: clients check it against the tool's outputSchema, which an error does not match.
@@ -35,7 +50,42 @@ export function toolError(code: ToolErrorCode, message: string, extra: Record<st
   };
 }
 
-export function errorCodeOf(result: CallToolResult): string | undefined {
+/** Every code once: the type makes this list complete and forbids an unknown one. */
+const TOOL_ERROR_CODES: Record<ToolErrorCode, true> = {
+  invalid_arguments: true,
+  tool_not_allowed: true,
+  policy_denied: true,
+  approval_required: true,
+  rate_limited: true,
+  upstream_unavailable: true,
+  upstream_timeout: true,
+  upstream_error: true,
+  upstream_capacity: true,
+  canceled: true,
+  tool_disabled: true,
+  request_too_large: true,
+  task_not_found: true,
+  task_finished: true,
+  approval_not_found: true,
+  approval_rejected: true,
+  approval_withdrawn: true,
+  approval_expired: true,
+  path_not_allowed: true,
+  tool_error: true,
+  internal: true,
+  interrupted: true,
+  authorization_revoked: true,
+  unknown_tool: true,
+  invalid_tool_name: true,
+};
+
+export const isToolErrorCode = (code: unknown): code is ToolErrorCode => typeof code === "string" && Object.hasOwn(TOOL_ERROR_CODES, code);
+
+/**
+ * The gateway's code of an error result. A result is the upstream's own when it passes through, and an upstream
+ * may put anything in `_meta`: a code outside the vocabulary is not taken for one of ours.
+ */
+export function errorCodeOf(result: CallToolResult): ToolErrorCode | undefined {
   const meta = result._meta?.["portcullis/error"] as { code?: unknown } | undefined;
-  return typeof meta?.code === "string" ? meta.code : undefined;
+  return isToolErrorCode(meta?.code) ? meta.code : undefined;
 }

@@ -2,8 +2,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "../context";
 import type { SessionGrant } from "../policy/evaluate";
-import type { TaskContext } from "../tasks/task-engine";
-import type { ToolErrorCode } from "./tool-error";
+import type { AuditErrorCode, ToolErrorCode } from "./tool-error";
 
 /** A tool as the pipeline sees it: the registry row plus where it is served. */
 export type ResolvedTool = {
@@ -30,6 +29,21 @@ export type ResolvedTool = {
   role: "active" | "canary";
   versionId: string;
   version: string;
+};
+
+/** Who submitted a call that may become a task (set by the MCP endpoints for agent sessions). */
+export type TaskContext = {
+  ownerId: string;
+  agentSessionId: string;
+  endpoint: string;
+  idempotencyKey?: string | undefined;
+  /** The client asked for an MCP task (protocol 2025-11-25 `params.task`). */
+  mcpTask?: { ttl?: number | null | undefined } | undefined;
+  /**
+   * A call from inside a code-mode program: it runs to its end where it was made, never becomes a task and is
+   * never answered from an earlier identical call; the context only lets a HIGH-tier call be held for a person.
+   */
+  inline?: boolean | undefined;
 };
 
 export type ToolCall = {
@@ -70,7 +84,7 @@ export type CallNotes = {
   decision?: "allow" | "deny" | "require_approval";
   ruleId?: string;
   reason?: string;
-  errorCode?: string;
+  errorCode?: AuditErrorCode;
   truncated?: boolean;
   resultBytes?: number;
   attempts?: number;

@@ -5,6 +5,7 @@
 import type { TDecision } from "../../lib/policy-schemas";
 import type { Role } from "../db/client";
 import { isBuiltinGatewayName } from "../builtin/builtin-server";
+import type { ToolErrorCode } from "../pipeline/tool-error";
 import { matchesAny } from "./patterns";
 import { checkPathInWhitelist } from "./path-check";
 import type { HeldGrant, PolicyRule } from "./policy-cache";
@@ -30,9 +31,9 @@ export type PolicyInput = {
   rules: readonly PolicyRule[];
 };
 
-export type PolicyVerdict = Omit<TDecision, "step"> & { step: "whitelist" | "tier" | "rule" | "allow"; capped?: { argument: string; from: unknown; to: number }[] };
+export type PolicyVerdict = Omit<TDecision, "step" | "code"> & { step: "whitelist" | "tier" | "rule" | "allow"; code: ToolErrorCode | null; capped?: { argument: string; from: unknown; to: number }[] };
 
-const deny = (step: PolicyVerdict["step"], code: string, reason: string, args: Record<string, unknown>, ruleId: string | null = null): PolicyVerdict => ({
+const deny = (step: PolicyVerdict["step"], code: ToolErrorCode, reason: string, args: Record<string, unknown>, ruleId: string | null = null): PolicyVerdict => ({
   decision: step === "tier" ? "require_approval" : "deny",
   step,
   code,

@@ -3,7 +3,7 @@
 // Filesystem paths are POSIX and resolved through symlinks like the kernel does; URIs never touch the disk.
 import { realpath } from "node:fs/promises";
 import path from "node:path";
-import { compareCodeUnits } from "../registry/compare-code-units";
+import { compareCodeUnits } from "../../lib/compare-code-units";
 
 export type PathVerdict = { ok: true; normalized: string } | { ok: false; reason: string };
 

@@ -23,7 +23,7 @@ import { toJson, type Db, type DbTx, type Grant, type ParameterRule, type Policy
 import { GatewayError, notFound } from "../errors";
 import { publishChange } from "../events/change-bus";
 import { formatValidationErrors, validatorFor } from "../pipeline/validate-arguments";
-import { checkAgentSession } from "../sessions/session-auth";
+import { checkAgentSession } from "./check-agent-session";
 import { evaluatePolicy, type SessionGrant } from "./evaluate";
 import { normalizeWhitelistEntry } from "./path-check";
 import { matchesAny } from "./patterns";

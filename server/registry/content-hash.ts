@@ -2,7 +2,7 @@
 // not produce a new version.
 import { createHash } from "node:crypto";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import { compareCodeUnits } from "./compare-code-units";
+import { compareCodeUnits } from "../../lib/compare-code-units";
 import type { UpstreamDefinitions } from "./definitions";
 
 /**

@@ -1,10 +1,8 @@
 // The registry: upstream servers and their tools, connected through the upstream pool. Every process keeps
 // a snapshot of what is callable; a change anywhere invalidates it everywhere through the change bus.
-import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import {
   ZCreateServer,
   ZUpdateServer,
-  ZUpdateTool,
   type TCreateServer,
   type TServer,
   type TServerOfferings,
@@ -14,49 +12,34 @@ import {
 } from "../../lib/schemas";
 import { ZIsolation, type TIsolation, type TProcessStats, type TSandboxSupport, type TTaskCredentials } from "../../lib/sandbox-schemas";
 import { recordAudit } from "../audit/record-audit";
-import { recordPolicyChange } from "../policy/policy-admin";
-import { systemContext, type RequestContext } from "../context";
-import type { LimitHit, Usage } from "../sandbox/supervisor";
-import { Prisma, toJson, type Db, type ServerVersion, type Tool } from "../db/client";
+import type { RequestContext } from "../context";
+import { Prisma, toJson, type Db, type ServerVersion } from "../db/client";
 import { GatewayError, notFound } from "../errors";
 import type { ChangeBus } from "../events/change-bus";
 import type { Logger } from "../logger";
-import type { ResolvedTool } from "../pipeline/types";
 import type { UpstreamLaunch } from "../upstream/upstream-client";
 import type { Role, UpstreamPool, UpstreamSpec } from "../upstream/upstream-pool";
 import { canonicalJson } from "./content-hash";
 import type { UpstreamDefinitions } from "./definitions";
-import { findNearDuplicates } from "./near-duplicates";
 import { callStats } from "./call-stats";
 import { launchOf, toServerDto, toToolDto } from "./registry-dto";
+import { loadSnapshot, type SnapServer, type Snapshot } from "./registry-snapshot";
+import { resolveServer, resolveTool, visibleServers, visibleTools } from "./tool-routing";
+import { getTool, listTools, updateTool } from "./tool-settings";
+import { createServerReports } from "./server-reports";
+
+// Where the rest of the gateway has always imported them.
+export { roleFor, type ServerRoute } from "./registry-snapshot";
 import { syncDefinitions, syncToolRows } from "./sync-definitions";
 import { serverLogs, stderrRedactor } from "./server-logs";
 import type { TServerLogs } from "../../lib/server-logs-schemas";
 import { recognizePackageCommand } from "../../lib/package-command";
 import { ZPackageUpgrade, type TPackageLatest, type TPackageUpgrade, type TPackageUpgraded, type TServerHint } from "../../lib/schemas";
 import type { PackageInstaller } from "../packages/package-installer";
-import { isPackageLaunch, type ConnectPhase, type PackageInstallInfo, type PackageLaunch } from "../upstream/upstream-client";
+import { isPackageLaunch, type PackageLaunch } from "../upstream/upstream-client";
 import { ecosystemOf, packageUpgradeTarget } from "./package-upgrade";
 import type { SessionStderr } from "../upstream/session-stderr";
-import { assertBuiltinChange, assertSlugNotReserved, BUILTIN_SLUG, isBuiltinLaunch } from "../builtin/builtin-server";
-
-type SnapServer = {
-  id: string;
-  slug: string;
-  timeoutMs: number;
-  connectTimeoutMs: number;
-  canaryPercent: number;
-  maxConcurrency: number;
-  rateLimitPerMinute: number | null;
-  versions: Partial<Record<Role, SnapVersion>>;
-};
-type SnapVersion = { id: string; version: string; launch: UpstreamLaunch; tools: Map<string, McpTool>; defs: UpstreamDefinitions };
-
-/** One server as an endpoint serves it to a session: the version for the session's bucket and how to reach it. */
-export type ServerRoute = { serverId: string; slug: string; timeoutMs: number; role: Role; versionId: string; version: string; launch: UpstreamLaunch; defs: UpstreamDefinitions;
-  /** Requests per minute to the server's prompts, resources and completions (null: the gateway default). */
-  rateLimitPerMinute: number | null };
-type Snapshot = { servers: Map<string, SnapServer>; tools: Map<string, Tool & { serverSlug: string }>; loadedAt: number; generation: number };
+import { assertBuiltinChange, assertSlugNotReserved, isBuiltinLaunch } from "../builtin/builtin-server";
 
 export type RegistryDeps = {
   db: Db;
@@ -76,11 +59,6 @@ export type RegistryDeps = {
 const SNAPSHOT_TTL_MS = 30_000;
 const SERVER_ACTIONS = { promote: "server.promoted", rollback: "server.rolled_back", restart: "server.restarted" } as const;
 const serverInclude = { activeVersion: true, canaryVersion: true, _count: { select: { tools: { where: { removedAt: null } } } } } as const;
-
-/** Which version serves a session: its stable 0–99 bucket against the canary share. */
-export function roleFor(server: { canaryPercent: number; versions: SnapServer["versions"] }, bucket: number): Role {
-  return server.versions.canary && bucket < server.canaryPercent ? "canary" : "active";
-}
 
 /** The server row's launch columns for `launch`: the row always describes how the active version runs. */
 function launchColumns(launch: UpstreamLaunch) {
@@ -108,15 +86,9 @@ function launchColumns(launch: UpstreamLaunch) {
     : { url: launch.url, headers: toJson(launch.headers) };
 }
 
-function routeOf(server: SnapServer, bucket: number): ServerRoute | null {
-  const role = roleFor(server, bucket);
-  const v = server.versions[role];
-  if (!v) return null;
-  return { serverId: server.id, slug: server.slug, timeoutMs: server.timeoutMs, role, versionId: v.id, version: v.version, launch: v.launch, defs: v.defs, rateLimitPerMinute: server.rateLimitPerMinute };
-}
-
 export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packages, sessionStderr }: RegistryDeps) {
   const log = logger.child({ component: "registry" });
+  const reports = createServerReports({ db, log });
   let snapshot: Promise<Snapshot> | undefined;
   // Bumped on every known change: a snapshot from an older generation may describe a state already gone.
   let generation = 0;
@@ -129,30 +101,9 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
     if (e.kind === "registry") invalidate();
   });
 
-  async function loadSnapshot(): Promise<Snapshot> {
-    const loadedGeneration = generation;
-    const rows = await db.upstreamServer.findMany({
-      where: { enabled: true },
-      include: { activeVersion: true, canaryVersion: true, tools: { where: { removedAt: null } } },
-    });
-    const servers = new Map<string, SnapServer>();
-    const tools = new Map<string, Tool & { serverSlug: string }>();
-    const versionOf = (v: ServerVersion | null) =>
-      v
-        ? { id: v.id, version: v.version, launch: v.launch as UpstreamLaunch, defs: v.definitions as UpstreamDefinitions, tools: new Map(((v.definitions as UpstreamDefinitions).tools ?? []).map((t) => [t.name, t])) }
-        : undefined;
-    for (const s of rows) {
-      const active = versionOf(s.activeVersion);
-      const canary = versionOf(s.canaryVersion);
-      servers.set(s.slug, { id: s.id, slug: s.slug, timeoutMs: s.timeoutMs, connectTimeoutMs: s.connectTimeoutMs, canaryPercent: s.canaryPercent, maxConcurrency: s.maxConcurrency, rateLimitPerMinute: s.rateLimitPerMinute, versions: { ...(active && { active }), ...(canary && { canary }) } });
-      for (const t of s.tools) tools.set(t.gatewayName, { ...t, serverSlug: s.slug });
-    }
-    return { servers, tools, loadedAt: Date.now(), generation: loadedGeneration };
-  }
-
   function getSnapshot(): Promise<Snapshot> {
     if (!snapshot) {
-      const loading = loadSnapshot();
+      const loading = loadSnapshot(db, generation);
       snapshot = loading;
       loading.then(
         (snap) => {
@@ -207,33 +158,6 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
     }
   }
 
-  const statusWrites = new Map<string, Promise<void>>();
-  /** One write at a time per server, in the order reported (status and phase share the queue). */
-  async function queueWrite(serverId: string, fn: () => Promise<void>) {
-    const previous = statusWrites.get(serverId) ?? Promise.resolve();
-    const write = previous.then(fn);
-    statusWrites.set(serverId, write);
-    await write;
-    if (statusWrites.get(serverId) === write) statusWrites.delete(serverId);
-  }
-  async function writeStatus(spec: UpstreamSpec, status: string, info: { lastError?: string; latencyMs?: number }) {
-    await db.upstreamServer
-      .update({
-        where: { id: spec.serverId },
-        data: {
-          status: status as "HEALTHY",
-          lastCheckedAt: new Date(),
-          // Stderr may echo a secret the gateway handed the server (its env, a header): redacted like the logs.
-          ...(info.lastError !== undefined && { lastError: info.lastError ? stderrRedactor(spec.launch)(info.lastError) : null }),
-          ...(info.latencyMs !== undefined && { latencyMs: info.latencyMs }),
-        },
-      })
-      .then(
-        () => undefined,
-        () => undefined, // the server may have been removed meanwhile
-      );
-  }
-
   async function changed(serverId?: string) {
     invalidate();
     await bus.publish({ kind: "registry", serverId }).catch((err: unknown) => log.warn({ err }, "could not publish a registry change"));
@@ -259,7 +183,7 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
       // No definitions: a live connection was ended; the pool's reconnect reports what it finds.
       if (defs) await db.$transaction((tx) => syncDefinitions(tx, s.id, role, launch, defs));
       // The status the pool reported on the way (CONNECTING, then HEALTHY) is written before the caller reads the row.
-      if (role === "active") await statusWrites.get(s.id);
+      if (role === "active") await reports.settled(s.id);
       return undefined;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
@@ -353,62 +277,11 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
         await changed(spec.serverId);
       }
     },
-    /** Pool callback: health of an upstream. Only the active role's state is the server's state. */
-    async onStatus(spec: UpstreamSpec, status: string, info: { lastError?: string; latencyMs?: number }) {
-      if (spec.role !== "active") return;
-      // One write at a time per server, in the order reported: CONNECTING then DOWN a millisecond apart (a
-      // command that fails at once) would otherwise race on two pooled connections and could leave CONNECTING.
-      await queueWrite(spec.serverId, () => writeStatus(spec, status, info));
-    },
-    /** Pool callback: what a connect of the active version is doing now, for every process's GET to show. */
-    async onPhase(spec: UpstreamSpec, phase: ConnectPhase | null) {
-      if (spec.role !== "active") return;
-      await queueWrite(spec.serverId, () =>
-        db.upstreamServer.update({ where: { id: spec.serverId }, data: { phase } }).then(
-          () => undefined,
-          () => undefined, // removed meanwhile
-        ),
-      );
-    },
-    /** Pool callback: a package install was found or made (audited when made); the active one's date is kept. */
-    async onPackage(spec: UpstreamSpec, info: PackageInstallInfo) {
-      if (!isPackageLaunch(spec.launch)) return;
-      // Every install made is on record: which package, version and integrity, for which server and role.
-      if (info.fresh) {
-        await recordAudit(db, systemContext("packages"), {
-          action: "server.package_installed",
-          targetType: "server",
-          targetId: spec.serverId,
-          details: { slug: spec.slug, role: spec.role, package: spec.launch.package.name, version: info.version, integrity: info.integrity },
-        });
-      }
-      if (spec.role !== "active") return;
-      await db.upstreamServer.updateMany({
-        where: { id: spec.serverId, packageVersion: info.version },
-        data: { packageInstalledAt: new Date(info.installedAt), ...(info.integrity && { packageIntegrity: info.integrity }) },
-      });
-    },
-
-    /** Pool callback: a sandboxed process was ended for reaching a limit. Audited; the pool restarts it. */
-    async onLimit(spec: UpstreamSpec, hit: LimitHit) {
-      log.warn({ server: spec.slug, role: spec.role, limit: hit.limit }, `server process ended: ${hit.message}`);
-      await recordAudit(db, systemContext("sandbox"), {
-        action: "upstream.limit_exceeded",
-        targetType: "server",
-        targetId: spec.serverId,
-        details: { slug: spec.slug, role: spec.role, limit: hit.limit, message: hit.message },
-      });
-    },
-
-    /** Pool callback: memory crossed the breaker threshold (circuit opened) or fell back under it (closed). */
-    async onThreshold(spec: UpstreamSpec, over: boolean, usage: Usage) {
-      await recordAudit(db, systemContext("sandbox"), {
-        action: over ? "upstream.threshold_exceeded" : "upstream.threshold_cleared",
-        targetType: "server",
-        targetId: spec.serverId,
-        details: { slug: spec.slug, role: spec.role, memoryMb: Math.round(usage.memoryMb) },
-      });
-    },
+    onStatus: reports.onStatus,
+    onPhase: reports.onPhase,
+    onPackage: reports.onPackage,
+    onLimit: reports.onLimit,
+    onThreshold: reports.onThreshold,
 
     /** Connects every enabled server (active and canary). Called once at start-up. */
     async startAll() {
@@ -662,129 +535,19 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
       });
     },
 
-    async listTools(): Promise<{ items: TToolSummary[]; nearDuplicates: ReturnType<typeof findNearDuplicates> }> {
-      const rows = await db.tool.findMany({ where: { removedAt: null }, include: { server: { select: { slug: true, enabled: true } } }, orderBy: { gatewayName: "asc" } });
-      const items = rows.map((t) => toToolDto(t, t.server.slug));
-      const visible = rows.filter((t) => t.enabled && t.server.enabled);
-      const nearDuplicates = findNearDuplicates(visible.map((t) => ({ gatewayName: t.gatewayName, name: t.name, ...(t.description ? { description: t.description } : {}) })));
-      return { items, nearDuplicates };
-    },
-
+    listTools: () => listTools(db),
     /** One tool by its gateway name, also when its server no longer offers it (`removed`). */
-    async getTool(gatewayName: string): Promise<TToolSummary> {
-      const t = await db.tool.findUnique({ where: { gatewayName }, include: { server: { select: { slug: true } } } });
-      if (!t) throw notFound(`Tool ${gatewayName}`);
-      return toToolDto(t, t.server.slug);
-    },
-
-    async updateTool(ctx: RequestContext, gatewayName: string, input: TUpdateTool): Promise<TToolSummary> {
-      const patch = ZUpdateTool.parse(input);
-      const t = await db.tool.findUnique({ where: { gatewayName }, include: { server: { select: { slug: true } } } });
-      if (!t) throw notFound(`Tool ${gatewayName}`);
-      const updated = await db.$transaction(async (tx) => {
-        const u = await tx.tool.update({
-          where: { id: t.id },
-          data: {
-            ...(patch.enabled !== undefined && { enabled: patch.enabled }),
-            ...(patch.strict !== undefined && { strict: patch.strict }),
-            ...(patch.timeoutMs !== undefined && { timeoutMs: patch.timeoutMs }),
-            ...(patch.rateLimitPerMinute !== undefined && { rateLimitPerMinute: patch.rateLimitPerMinute }),
-            ...(patch.riskTier !== undefined && { riskTier: patch.riskTier, tierOverride: true }),
-            ...(patch.async !== undefined && { async: patch.async }),
-            ...(patch.requiredApprovals !== undefined && { requiredApprovals: patch.requiredApprovals }),
-          },
-        });
-        await recordAudit(tx, ctx, { action: "tool.updated", targetType: "tool", targetId: t.id, details: { tool: gatewayName, changes: toJson(patch) } });
-        if (patch.riskTier !== undefined && patch.riskTier !== t.riskTier) {
-          await recordPolicyChange(tx, ctx, { entityType: "tool_tier", entityId: t.id, toolId: t.id, action: "updated", before: { tier: t.riskTier }, after: { tier: patch.riskTier } });
-        }
-        return u;
-      });
-      await changed(t.serverId);
-      return toToolDto(updated, t.server.slug);
-    },
+    getTool: (gatewayName: string) => getTool(db, gatewayName),
+    updateTool: (ctx: RequestContext, gatewayName: string, input: TUpdateTool) => updateTool({ db, changed }, ctx, gatewayName, input),
 
     /** The tools a session in canary bucket `bucket` may see, under their gateway names. */
-    async visibleTools(bucket: number): Promise<McpTool[]> {
-      const snap = await getSnapshot();
-      const out: McpTool[] = [];
-      for (const [gatewayName, row] of snap.tools) {
-        const server = snap.servers.get(row.serverSlug);
-        // The gateway's own tools are listed by each endpoint under their bare names (mcp/list-endpoint-tools.ts).
-        if (!row.enabled || !server || server.slug === BUILTIN_SLUG) continue;
-        const def = server.versions[roleFor(server, bucket)]?.tools.get(row.name);
-        if (def) out.push({ ...def, name: gatewayName });
-      }
-      return out.sort((a, b) => (a.name < b.name ? -1 : 1));
-    },
-
+    visibleTools: (bucket: number) => visibleTools(getSnapshot, bucket),
     /** The enabled servers as a session sees them (the version for its bucket), sorted by slug. */
-    async visibleServers(bucket: number): Promise<ServerRoute[]> {
-      const snap = await getSnapshot();
-      const out: ServerRoute[] = [];
-      for (const server of snap.servers.values()) {
-        const route = server.slug === BUILTIN_SLUG ? null : routeOf(server, bucket);
-        if (route) out.push(route);
-      }
-      return out.sort((a, b) => (a.slug < b.slug ? -1 : 1));
-    },
-
-    /**
-     * One enabled server for a session, or null when it is unknown, disabled or has no version yet. With `pooled`
-     * (the caller sends through the pool: /mcp's prompts, reads, completions), this process's pool connects a
-     * server another process added or changed first, as resolveTool does for a tool.
-     */
-    async resolveServer(slug: string, bucket: number, opts: { pooled?: boolean } = {}): Promise<ServerRoute | null> {
-      const snap = await getSnapshot();
-      const server = slug === BUILTIN_SLUG ? undefined : snap.servers.get(slug);
-      const route = server ? routeOf(server, bucket) : null;
-      if (opts.pooled && server && route) await ensurePool(snap, server, route.role, route.launch);
-      return route;
-    },
-
-    /**
-     * Resolves a gateway tool name for a call, or says why it cannot be called. A disabled tool still resolves
-     * (with `refusal`) so the pipeline audits the refused call.
-     */
-    async resolveTool(
-      gatewayName: string,
-      bucket: number,
-    ): Promise<{ tool: ResolvedTool; refusal?: { code: "tool_disabled"; message: string } } | { error: string }> {
-      const snap = await getSnapshot();
-      const row = snap.tools.get(gatewayName);
-      const server = row && snap.servers.get(row.serverSlug);
-      if (!row || !server) return { error: `Unknown tool ${gatewayName}. List the tools to see what you can call.` };
-      const role = roleFor(server, bucket);
-      const version = server.versions[role];
-      const def = version?.tools.get(row.name);
-      if (!version || !def) return { error: `The tool ${gatewayName} is not available in the version serving this session.` };
-      const refusal = row.enabled ? undefined : { code: "tool_disabled" as const, message: `The tool ${gatewayName} is disabled by an administrator.` };
-      if (!refusal) await ensurePool(snap, server, role, version.launch);
-      const ann = (def.annotations ?? {}) as { readOnlyHint?: boolean; idempotentHint?: boolean };
-      return {
-        tool: {
-          role,
-          id: row.id,
-          serverId: server.id,
-          serverSlug: server.slug,
-          name: row.name,
-          gatewayName,
-          inputSchema: def.inputSchema,
-          outputSchema: (def.outputSchema as Record<string, unknown> | undefined) ?? null,
-          annotations: (def.annotations as Record<string, unknown> | undefined) ?? null,
-          strict: row.strict,
-          riskTier: row.riskTier,
-          timeoutMs: row.timeoutMs ?? server.timeoutMs,
-          rateLimitPerMinute: row.rateLimitPerMinute ?? server.rateLimitPerMinute ?? null,
-          retryable: ann.readOnlyHint === true || ann.idempotentHint === true,
-          async: row.async,
-          requiredApprovals: row.requiredApprovals,
-          versionId: version.id,
-          version: version.version,
-        },
-        ...(refusal && { refusal }),
-      };
-    },
+    visibleServers: (bucket: number) => visibleServers(getSnapshot, bucket),
+    /** One enabled server for a session, or null when it is unknown, disabled or has no version yet. */
+    resolveServer: (slug: string, bucket: number, opts: { pooled?: boolean } = {}) => resolveServer({ getSnapshot, ensurePool }, slug, bucket, opts),
+    /** A gateway tool name resolved for a call, or why it cannot be called (tool-routing.ts). */
+    resolveTool: (gatewayName: string, bucket: number) => resolveTool({ getSnapshot, ensurePool }, gatewayName, bucket),
   };
 }
 

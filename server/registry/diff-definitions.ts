@@ -2,7 +2,7 @@
 // version could break. Every field that feeds definitionsHash shows up here, so "hash changed" ⇔ "diff not
 // empty" and a new hash always gets a new version number.
 import type { Prompt, Resource, ResourceTemplate, Tool } from "@modelcontextprotocol/sdk/types.js";
-import { compareCodeUnits } from "./compare-code-units";
+import { compareCodeUnits } from "../../lib/compare-code-units";
 import { canonicalJson } from "./content-hash";
 import type { UpstreamDefinitions } from "./definitions";
 import { schemaBreakingChanges } from "./schema-breaking-changes";

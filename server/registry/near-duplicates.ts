@@ -1,7 +1,7 @@
 // Tools a model could confuse: near-identical names (`get_user` / `get_users`, `createInvoice` /
 // `create_invoice`) or descriptions. O(n²) pairs with cheap bounds before the costly checks; 500 tools is
 // ~125k pairs.
-import { compareCodeUnits } from "./compare-code-units";
+import { compareCodeUnits } from "../../lib/compare-code-units";
 import { splitIdentifier } from "./split-identifier";
 
 export type NearDuplicate = { a: string; b: string; score: number; reason: "name" | "description" | "both" };

@@ -8,13 +8,13 @@ import type { RequestContext } from "../context";
 import { toJson, type AgentSession, type Db, type DbTx } from "../db/client";
 import { forbidden, GatewayError, notFound } from "../errors";
 import { publishChange } from "../events/change-bus";
-import { canaryBucket } from "../mcp/mcp-sessions";
+import { canaryBucket } from "./canary-bucket";
 import { NO_OUTBOUND_EXCEPTIONS, OutboundUrlError, resolveOutbound, type OutboundPolicy } from "../net/outbound-url";
 import { intersectPathLists, normalizeWhitelistEntry } from "../policy/path-check";
 import { intersectToolPatterns } from "../policy/patterns";
 import { heldFrom, loadPolicySnapshot } from "../policy/policy-cache";
 import { newCallbackSecret } from "../tasks/webhook-signature";
-import { revokePendingTasks } from "../tasks/revoke-task";
+import { AUTHORIZATION_REVOKED, revokePendingTasks } from "../tasks/revoke-task";
 
 const SETTINGS_KEY = "sessions";
 export const DEFAULT_SESSION_SETTINGS: TSessionSettings = { defaultTtlSeconds: 3600, maxTtlSeconds: 86_400 };
@@ -157,7 +157,7 @@ export async function revokeAgentSession(db: Db, ctx: RequestContext, id: string
 }
 
 /**
- * A revoked session's approvals go with it: its held calls end CANCELED (`session_revoked`) instead of running
+ * A revoked session's approvals go with it: its held calls end CANCELED (`authorization_revoked`, like its queued tasks) instead of running
  * once approved, and its unused grants and standing approvals are withdrawn. In the revoking transaction.
  */
 async function withdrawApprovals(tx: DbTx, agentSessionId: string): Promise<void> {
@@ -169,7 +169,7 @@ async function withdrawApprovals(tx: DbTx, agentSessionId: string): Promise<void
   for (const a of open) {
     await publishChange(tx, { kind: "approval", approvalId: a.id, status: "CANCELED" });
     if (!a.taskId) continue;
-    const ended = await tx.task.updateMany({ where: { id: a.taskId, status: "AWAITING_APPROVAL" }, data: { status: "CANCELED", errorCode: "session_revoked", errorMessage: why, finishedAt: now } });
+    const ended = await tx.task.updateMany({ where: { id: a.taskId, status: "AWAITING_APPROVAL" }, data: { status: "CANCELED", errorCode: AUTHORIZATION_REVOKED, errorMessage: why, finishedAt: now } });
     if (ended.count) {
       await tx.taskEvent.create({ data: { taskId: a.taskId, type: "canceled", data: { reason: why, approvalId: a.id } } });
       await publishChange(tx, { kind: "task", taskId: a.taskId, status: "CANCELED" });

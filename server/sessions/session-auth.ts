@@ -8,28 +8,16 @@ import { GatewayError } from "../errors";
 import type { ChangeBus } from "../events/change-bus";
 import { createInvalidatedCache } from "../events/invalidated-cache";
 import type { Logger } from "../logger";
-import type { SessionGrant } from "../policy/evaluate";
+import { checkAgentSession, type AgentPrincipal } from "../policy/check-agent-session";
 
 export const SESSION_CACHE_TTL_MS = 10_000;
 
-export type AgentPrincipal = { user: User; session: AgentSession; grant: SessionGrant };
+// The check itself is in policy/ (the task engine and the policy simulator use it too); re-exported for the endpoints.
+export { checkAgentSession, type AgentPrincipal } from "../policy/check-agent-session";
 
 type Row = AgentSession & { user: User };
 
 const invalid = (message: string) => new GatewayError("invalid_token", message);
-
-export function checkAgentSession(row: Row | null, now = new Date()): AgentPrincipal {
-  if (!row) throw invalid("The agent session token is unknown (it was never issued, or it was altered).");
-  if (row.revokedAt) throw invalid("The agent session token was revoked. Ask the user for a new one.");
-  if (row.expiresAt <= now) throw invalid(`The agent session token expired at ${row.expiresAt.toISOString()}. Ask the user for a new one.`);
-  if (row.user.disabled) throw invalid("The agent session's user is disabled.");
-  const { user, ...session } = row;
-  return {
-    user,
-    session,
-    grant: { userId: user.id, role: user.role, agentId: session.agentId, agentSessionId: session.id, tools: session.tools, paths: session.paths },
-  };
-}
 
 /** Throws `invalid_token` unless `token` has the shape of an agent session token. */
 export function assertAgentTokenShape(token: string): void {

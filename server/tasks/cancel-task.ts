@@ -7,6 +7,7 @@ import type { Db } from "../db/client";
 import { GatewayError } from "../errors";
 import { publishChange } from "../events/change-bus";
 import { auditWriterFor } from "../audit/audit-writer";
+import type { ToolErrorCode } from "../pipeline/tool-error";
 import { webhookOnFinish } from "./webhook-jobs";
 import { findVisibleTask, TASK_INCLUDE, toTaskDto, type TaskViewer } from "./task-dto";
 
@@ -18,7 +19,7 @@ export async function cancelTask(db: Db, ctx: RequestContext, viewer: TaskViewer
   const row = await db.$transaction(async (tx) => {
     const changed = await tx.task.updateMany({
       where: { id, status: { in: [...CANCELLABLE] } },
-      data: { status: "CANCELED", finishedAt: new Date(), errorCode: "canceled", errorMessage: reason },
+      data: { status: "CANCELED", finishedAt: new Date(), errorCode: "canceled" satisfies ToolErrorCode, errorMessage: reason },
     });
     if (changed.count === 0) {
       const now = await tx.task.findUniqueOrThrow({ where: { id }, select: { status: true } });
@@ -56,7 +57,7 @@ export async function cancelTask(db: Db, ctx: RequestContext, viewer: TaskViewer
     ruleId: null,
     reason,
     status: "ok",
-    errorCode: "canceled",
+    errorCode: "canceled" satisfies ToolErrorCode,
     durationMs: null,
     resultBytes: null,
     truncated: false,

@@ -7,7 +7,7 @@ import type { Db, Task } from "../db/client";
 import { isGatewayError } from "../errors";
 import { evaluatePolicy } from "../policy/evaluate";
 import { heldFrom, loadPolicySnapshot } from "../policy/policy-cache";
-import { checkAgentSession } from "../sessions/session-auth";
+import { checkAgentSession } from "../policy/check-agent-session";
 import { hashArguments } from "./hash-arguments";
 
 export type Reauthorization =

@@ -32,7 +32,7 @@ export function capacityRefusal(
     target: typeof params.name === "string" ? params.name : "",
     argumentKeys: Object.keys(params.arguments ?? {}),
     mcpSessionId: view.mcpSessionId,
-    denied: { code: err.code, reason: err.message },
+    denied: { code: "upstream_capacity" as const, reason: err.message },
   };
   return auditedRefusal(deps, ctx, info, () => refusal);
 }

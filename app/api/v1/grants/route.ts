@@ -1,14 +1,12 @@
 // GET /api/v1/grants – tool and path grants to roles and users · POST – add one (admin)
 import { NextResponse } from "next/server";
-import { apiRoute, readJson } from "@/app/_lib/api";
+import { apiRoute, readJson, readQuery } from "@/app/_lib/api";
 import { getGateway } from "@/app/_lib/gateway";
-import { ZCreateGrant } from "@/lib/policy-schemas";
-import { ZRole } from "@/lib/schemas";
+import { ZCreateGrant, ZGrantQuery } from "@/lib/policy-schemas";
 
 export const GET = apiRoute("ADMIN", async ({ req }) => {
-  const q = req.nextUrl.searchParams;
-  const role = ZRole.safeParse(q.get("role"));
-  return { items: await getGateway().policy.listGrants({ userId: q.get("userId") ?? undefined, role: role.success ? role.data : undefined }) };
+  const q = readQuery(req, ZGrantQuery);
+  return { items: await getGateway().policy.listGrants({ userId: q.userId, role: q.role }) };
 });
 
 export const POST = apiRoute("ADMIN", async ({ req, ctx }) =>

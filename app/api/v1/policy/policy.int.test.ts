@@ -182,4 +182,17 @@ describe("REST API: sessions, grants, rules, tiers, history, simulator", () => {
     expect(ok.body).toEqual({ defaultTtlSeconds: 600, maxTtlSeconds: 7200 });
     expectError(await apiRequest(base, "/api/v1/sessions", { token: admin.token, body: { agentId: "x", tools: ["*"], ttlSeconds: 7201 } }), 422, "validation_failed");
   });
+
+  it("GET /api/v1/grants, /policy/history, /sessions, /codemode/types – query parameters are read with the contract's schemas: a bad value is a 422, not ignored", async () => {
+    expectError(await apiRequest(base, "/api/v1/grants?role=OWNER", { token: admin.token }), 422, "validation_failed");
+    expectError(await apiRequest(base, "/api/v1/policy/history?limit=0", { token: admin.token }), 422, "validation_failed");
+    expectError(await apiRequest(base, "/api/v1/sessions?all=yes", { token: admin.token }), 422, "validation_failed");
+    const grants = await apiRequest<{ items: TGrant[] }>(base, "/api/v1/grants?role=USER", { token: admin.token });
+    expect(grants.status, grants.text).toBe(200);
+    expect(grants.body.items.every((g) => g.role === "USER")).toBe(true);
+    const page = await apiRequest<{ items: TPolicyChange[] }>(base, "/api/v1/policy/history?limit=1", { token: admin.token });
+    expect(page.body.items).toHaveLength(1);
+    const types = await apiRequest<{ toolCount: number }>(base, "/api/v1/codemode/types?agentSessionId=", { token: admin.token });
+    expect(types.status, types.text).toBe(200);
+  });
 });

@@ -1,11 +1,11 @@
 // GET /api/v1/sessions – the caller's agent sessions (admins: everyone's with ?all=1) · POST – create one (token shown once)
 import { NextResponse } from "next/server";
-import { apiRoute, readJson } from "@/app/_lib/api";
+import { apiRoute, readJson, readQuery } from "@/app/_lib/api";
 import { getGateway } from "@/app/_lib/gateway";
-import { ZCreateSession } from "@/lib/policy-schemas";
+import { ZCreateSession, ZSessionListQuery } from "@/lib/policy-schemas";
 
 export const GET = apiRoute("USER", async ({ req, user }) => {
-  const all = req.nextUrl.searchParams.get("all") === "1" && user.role === "ADMIN";
+  const all = readQuery(req, ZSessionListQuery).all === "1" && user.role === "ADMIN";
   return { items: await getGateway().sessions.list(all ? {} : { userId: user.id }) };
 });
 

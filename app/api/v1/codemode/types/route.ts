@@ -1,7 +1,8 @@
 // GET /api/v1/codemode/types?agentSessionId= – TypeScript declarations of what a program may call, for the editor
-import { apiRoute } from "@/app/_lib/api";
+import { apiRoute, readQuery } from "@/app/_lib/api";
 import { getGateway } from "@/app/_lib/gateway";
+import { ZCodeTypesQuery } from "@/lib/codemode-schemas";
 
 export const GET = apiRoute("USER", async ({ req, ctx }) =>
-  getGateway().codeMode.types(ctx, new URL(req.url).searchParams.get("agentSessionId") || null),
+  getGateway().codeMode.types(ctx, readQuery(req, ZCodeTypesQuery).agentSessionId || null),
 );

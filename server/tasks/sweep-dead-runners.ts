@@ -1,0 +1,69 @@
+// Tasks of stopped gateway processes (their runner's advisory lock is free): retryable ones are queued again
+// (until maxAttempts), the others end FAILED `interrupted`; a claim nobody was handed is deleted.
+import type { Task } from "../db/client";
+import { publishChange } from "../events/change-bus";
+import type { ToolErrorCode } from "../pipeline/tool-error";
+import { auditTransition } from "./audit-transition";
+import { CLAIM_ORIGIN } from "./claim-origin";
+import { enqueueTask, taskEvent } from "./task-event";
+import { expiryFrom, RUNNER_LOCK_CLASS, type TaskScope } from "./task-scope";
+import { webhookOnFinish } from "./webhook-jobs";
+
+/** Tasks of dead runners: retryable ones are queued again (until maxAttempts), the rest fail `interrupted`. */
+export async function sweepDeadRunners(s: TaskScope): Promise<number> {
+  const { db, log, opts, runnerId } = s;
+  const rows = await db.$queryRaw<{ runnerId: string }[]>`
+    SELECT DISTINCT "runnerId" FROM tasks WHERE status = 'RUNNING' AND "runnerId" IS NOT NULL AND "runnerId" <> ${runnerId}`;
+  let recovered = 0;
+  for (const { runnerId: other } of rows) {
+    const finished: Task[] = [];
+    await db.$transaction(async (tx) => {
+      // Free only if its process is gone (a live runner holds it on its own connection).
+      const [lock] = await tx.$queryRaw<
+        { free: boolean }[]
+      >`SELECT pg_try_advisory_xact_lock(${RUNNER_LOCK_CLASS}::int, hashtext(${other})) AS free`;
+      if (!lock?.free) return;
+      const tasks = await tx.$queryRaw<
+        Task[]
+      >`SELECT * FROM tasks WHERE status = 'RUNNING' AND "runnerId" = ${other} FOR UPDATE`;
+      const workers = [...new Set(tasks.map((t) => t.workerId).filter((w): w is string => !!w))];
+      if (workers.length) await tx.$executeRaw`SELECT graphile_worker.force_unlock_workers(${workers}::text[])`;
+      for (const t of tasks) {
+        // A claim was never handed to anyone: its caller's request died with the process.
+        if (t.origin === CLAIM_ORIGIN) {
+          await tx.task.delete({ where: { id: t.id } });
+          continue;
+        }
+        recovered++;
+        if (t.retryable && t.attempts < t.maxAttempts) {
+          await tx.task.update({ where: { id: t.id }, data: { status: "PENDING", runnerId: null, workerId: null } });
+          await taskEvent(tx, t.id, "recovered", { action: "requeued", deadRunner: other, attempt: t.attempts });
+          await enqueueTask(tx, t.id);
+          await publishChange(tx, { kind: "task", taskId: t.id, status: "PENDING" });
+        } else {
+          const reason = t.retryable
+            ? `The gateway process running this task stopped, and it has already started ${String(t.attempts)} times.`
+            : "The gateway process running this task stopped before it finished. The tool is neither read-only nor idempotent, so it was not run again: check its effects before you retry.";
+          const done = await tx.task.update({
+            where: { id: t.id },
+            data: {
+              status: "FAILED",
+              errorCode: "interrupted" satisfies ToolErrorCode,
+              errorMessage: reason,
+              finishedAt: new Date(),
+              runnerId: null,
+              expiresAt: expiryFrom(opts, new Date()),
+            },
+          });
+          await taskEvent(tx, t.id, "recovered", { action: "failed", deadRunner: other, attempt: t.attempts });
+          await webhookOnFinish(tx, done);
+          await publishChange(tx, { kind: "task", taskId: t.id, status: "FAILED" });
+          finished.push(done);
+        }
+      }
+    });
+    for (const t of finished) await auditTransition(s, t, t.toolName);
+  }
+  if (recovered) log.warn({ recovered }, "recovered tasks of stopped gateway processes");
+  return recovered;
+}
