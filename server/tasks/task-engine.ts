@@ -29,6 +29,7 @@ import type { UpstreamPool } from "../upstream/upstream-pool";
 import { NO_OUTBOUND_EXCEPTIONS, type OutboundPolicy } from "../net/outbound-url";
 import { CLAIM_ORIGIN } from "./claim-origin";
 import { hashArguments } from "./hash-arguments";
+import { createCallClaims } from "./call-claims";
 import { lockClaim } from "./lock-claim";
 import { reauthorizeTask } from "./reauthorize-task";
 import { revokeTask } from "./revoke-task";
@@ -123,6 +124,7 @@ export function createTaskEngine(deps: {
   let starting: Promise<void> | undefined;
   let sweepTimer: NodeJS.Timeout | undefined;
   let closed = false;
+  const callClaims = createCallClaims(deps.databaseUrl, log);
 
   // A canceled task is aborted wherever it runs: the upstream request's signal sends notifications/cancelled.
   const unsubscribe = deps.bus.subscribe((e) => {
@@ -266,6 +268,12 @@ export function createTaskEngine(deps: {
     const queued = origin === "async" || origin === "mcp_task";
     if (queued) await starting;
     else await live();
+    // An ordinary call's claim, on every call: one round trip (call-claims.ts); an earlier identical call found
+    // there is answered through the full path below.
+    if (origin === CLAIM_ORIGIN && !replayOnly && !tc.idempotencyKey) {
+      const fast = await callClaims.claim({ ...taskRow(call, tc, ctx, origin, "RUNNING"), runnerId }, dedupeMs);
+      if (fast) return { task: fast, replay: false };
+    }
     const lockParts = tc.idempotencyKey ? ["key", tc.agentSessionId, tc.idempotencyKey] : ["call", tc.agentSessionId, call.tool.gatewayName, hashArguments(call.arguments)];
     const claimed = await deps.db.$transaction(async (tx): Promise<(Claim & { audit: boolean }) | null> => {
       await lockClaim(tx, lockParts);
@@ -294,8 +302,7 @@ export function createTaskEngine(deps: {
 
   /** A claim answered in time: deleted, unless it became a task meanwhile (then it is tracked like one). */
   async function dropClaim(taskId: string): Promise<boolean> {
-    const { count } = await deps.db.task.deleteMany({ where: { id: taskId, origin: CLAIM_ORIGIN } });
-    return count === 1;
+    return callClaims.drop(taskId);
   }
 
   /** A claim still running after the threshold becomes a task (if nobody promoted it first). */
@@ -694,6 +701,7 @@ export function createTaskEngine(deps: {
       if (sweepTimer) clearTimeout(sweepTimer);
       await runner?.stop().catch((err: unknown) => log.warn({ err }, "stopping the task workers failed"));
       if (liveness) await (await liveness).end().catch(() => undefined);
+      await callClaims.close().catch(() => undefined);
     },
   };
 }
