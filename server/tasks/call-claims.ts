@@ -65,7 +65,10 @@ COMMIT;
 }
 
 export function createCallClaims(databaseUrl: string, logger?: Logger): CallClaims {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4, connectionTimeoutMillis: 5_000 });
+  // A claim coordinates calls that are running (other processes must see it at once, which commit gives them
+  // whatever synchronous_commit says); it need not outlive a PostgreSQL crash, which ends those calls anyway.
+  // So its commits do not wait for the WAL flush: two fsyncs fewer on every call's path.
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4, connectionTimeoutMillis: 5_000, options: "-c synchronous_commit=off" });
   pool.on("error", (err) => logger?.warn({ err }, "call-claim connection failed"));
 
   // Claims that arrive together are sent together: one string of one short transaction each (each its own
