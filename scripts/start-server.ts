@@ -132,8 +132,8 @@ export async function startServer(opts: { port?: number | undefined; build: bool
       // A client that leaves ends its GET stream and cancels what it was waiting for.
       res.once("close", () => res.writableFinished || aborted.abort());
       try {
-        const request = await toWebRequest(req, origin, GATEWAY_LIMITS.maxRequestBytes, aborted.signal);
-        await sendWebResponse(res, await served.mcp.handle(request, endpoint));
+        const { request, body } = await toWebRequest(req, origin, GATEWAY_LIMITS.maxRequestBytes, aborted.signal);
+        await sendWebResponse(res, await served.mcp.handle(request, endpoint, body));
       } catch (err) {
         logger.error({ err, url: req.url }, "MCP request failed");
         if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });

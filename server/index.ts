@@ -401,7 +401,8 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       return gatewayCore().tasks;
     },
     mcp: {
-      handle(req: Request, endpoint: McpEndpoint): Promise<Response> {
+      /** `body`: the request's body already read (the node adapter hands it over as text), else read from `req`. */
+      handle(req: Request, endpoint: McpEndpoint, body?: string): Promise<Response> {
         const c = gatewayCore();
         return handleMcpRequest(
           {
@@ -428,6 +429,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
           },
           req,
           endpoint,
+          body,
         );
       },
     },

@@ -56,11 +56,11 @@ export async function startBenchGateway(): Promise<BenchGateway> {
     const { user } = await gw.users.create(admin, { email: "bench@example.test", name: "Benchmark", role: "USER", password: "bench-password-1" });
     await gw.policy.createGrant(admin, { kind: "tool", pattern: "*", userId: user.id });
     const { token } = await gw.sessions.create(admin, user.id, { agentId: "bench-agent", tools: ["*"], paths: [], ttlSeconds: 86_400 });
-    http = await serveWebHandler((req) => {
+    http = await serveWebHandler((req, body) => {
       const pathname = new URL(req.url).pathname;
       const slug = /^\/mcp\/s\/([^/?]+)/.exec(pathname)?.[1];
-      if (slug) return gw.mcp.handle(req, { kind: "server", slug: decodeURIComponent(slug) });
-      return gw.mcp.handle(req, pathname.startsWith("/mcp/code") ? { kind: "code" } : { kind: "aggregate" });
+      if (slug) return gw.mcp.handle(req, { kind: "server", slug: decodeURIComponent(slug) }, body);
+      return gw.mcp.handle(req, pathname.startsWith("/mcp/code") ? { kind: "code" } : { kind: "aggregate" }, body);
     });
     return {
       gateway: gw,

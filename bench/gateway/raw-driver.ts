@@ -59,14 +59,19 @@ export async function openRawSession(url: string, token: string | undefined, too
   if (initialized.status !== 202) throw new Error(`notifications/initialized: ${initialized.status} ${initialized.body.slice(0, 300)}`);
 
   let id = 0;
-  const args = { text };
+  // Each call's text is its own (same length): identical calls of one agent session made while the first runs
+  // are answered with the first one's task by Portcullis (its dedupe window), which is not the load to measure.
+  const own = `${sessionId.slice(0, 8)}-`;
   return {
     async call() {
       const callId = ++id;
-      const res = await send("POST", session, JSON.stringify({ jsonrpc: "2.0", id: callId, method: "tools/call", params: { name: tool, arguments: args } }));
+      const echo = (own + String(callId) + text).slice(0, Math.max(text.length, own.length + String(callId).length));
+      const res = await send("POST", session, JSON.stringify({ jsonrpc: "2.0", id: callId, method: "tools/call", params: { name: tool, arguments: { text: echo } } }));
       if (res.status !== 200) throw new Error(`tools/call: ${res.status} ${res.body.slice(0, 300)}`);
-      const msg = answerOf(res.headers["content-type"], res.body, callId) as { result?: { isError?: boolean }; error?: unknown };
+      const msg = answerOf(res.headers["content-type"], res.body, callId) as { result?: { isError?: boolean; content?: { text?: string }[] }; error?: unknown };
       if (!msg.result || msg.result.isError) throw new Error(`tools/call failed: ${res.body.slice(0, 300)}`);
+      // The upstream's answer to this very call, not a task handle or an earlier call's result.
+      if (msg.result.content?.[0]?.text !== echo) throw new Error(`tools/call answered something else than the echo: ${res.body.slice(0, 300)}`);
     },
     async close() {
       await send("DELETE", session).catch(() => undefined);

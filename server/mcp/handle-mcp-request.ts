@@ -119,10 +119,13 @@ export function rebindingRefusal(req: Request, allowedHosts: readonly string[]):
   return null;
 }
 
-/** Handles one HTTP request to an MCP endpoint; whatever fails, the answer is a JSON-RPC error. */
-export async function handleMcpRequest(deps: McpHttpDeps, req: Request, endpoint: McpEndpoint): Promise<Response> {
+/**
+ * Handles one HTTP request to an MCP endpoint; whatever fails, the answer is a JSON-RPC error. `body`: the
+ * request's body already read (the node adapter's), else it is read from `req`.
+ */
+export async function handleMcpRequest(deps: McpHttpDeps, req: Request, endpoint: McpEndpoint, body?: string): Promise<Response> {
   try {
-    return await serveMcpRequest(deps, req, endpoint);
+    return await serveMcpRequest(deps, req, endpoint, body);
   } catch (err) {
     const requestId = req.headers.get("x-request-id") ?? crypto.randomUUID();
     deps.logger?.error({ err, requestId, endpoint: endpointName(endpoint) }, "MCP request failed");
@@ -130,7 +133,7 @@ export async function handleMcpRequest(deps: McpHttpDeps, req: Request, endpoint
   }
 }
 
-async function serveMcpRequest(deps: McpHttpDeps, req: Request, endpoint: McpEndpoint): Promise<Response> {
+async function serveMcpRequest(deps: McpHttpDeps, req: Request, endpoint: McpEndpoint, preread: string | undefined): Promise<Response> {
   const refusal = rebindingRefusal(req, deps.allowedHosts);
   if (refusal) return jsonRpcError(403, -32000, refusal);
   const principal = await authenticate(deps, req);
@@ -170,7 +173,7 @@ async function serveMcpRequest(deps: McpHttpDeps, req: Request, endpoint: McpEnd
 
   const length = Number(req.headers.get("content-length") ?? "0");
   if (length > deps.maxRequestBytes) return jsonRpcError(413, -32000, `Request too large: at most ${deps.maxRequestBytes} bytes`);
-  const text = await req.text();
+  const text = preread ?? (await req.text());
   if (Buffer.byteLength(text) > deps.maxRequestBytes) return jsonRpcError(413, -32000, `Request too large: at most ${deps.maxRequestBytes} bytes`);
   let body: unknown;
   try {

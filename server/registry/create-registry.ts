@@ -133,10 +133,14 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
   }
 
   const ensuring = new Map<string, Promise<unknown>>();
+  // Every call compares launches: each one's canonical form is computed once (a launch is never changed in
+  // place; a change is a new snapshot with new objects).
+  const launchForms = new WeakMap<UpstreamLaunch, string>();
+  const formOf = (l: UpstreamLaunch) => launchForms.get(l) ?? launchForms.set(l, canonicalJson(l)).get(l)!;
   async function ensurePool(snap: Snapshot, server: SnapServer, role: Role, launch: UpstreamLaunch) {
     if (isBuiltinLaunch(launch) || snap.generation !== generation || busy.has(server.id)) return;
     const running = pool.launchOf(server.id, role);
-    if (running && canonicalJson(running) === canonicalJson(launch)) return;
+    if (running && (running === launch || formOf(running) === formOf(launch))) return;
     const k = `${server.id}:${role}`;
     let connecting = ensuring.get(k);
     if (!connecting) {

@@ -58,6 +58,12 @@ export async function claimTask(s: TaskScope, call: ToolCall, tc: TaskContext, c
   const queued = origin === "async" || origin === "mcp_task";
   if (queued) await s.started();
   else await live();
+  // An ordinary call's claim, on every call: one round trip (call-claims.ts); an earlier identical call found
+  // there is answered through the full path below.
+  if (origin === CLAIM_ORIGIN && !replayOnly && !tc.idempotencyKey) {
+    const fast = await s.callClaims.claim({ ...taskRow(s, call, tc, ctx, origin, "RUNNING"), runnerId }, dedupeMs);
+    if (fast) return { task: fast, replay: false };
+  }
   const lockParts = tc.idempotencyKey ? ["key", tc.agentSessionId, tc.idempotencyKey] : ["call", tc.agentSessionId, call.tool.gatewayName, hashArguments(call.arguments)];
   const claimed = await db.$transaction(async (tx): Promise<(Claim & { audit: boolean }) | null> => {
     await lockClaim(tx, lockParts);
@@ -86,9 +92,7 @@ export async function claimTask(s: TaskScope, call: ToolCall, tc: TaskContext, c
 
 /** A claim answered in time: deleted, unless it became a task meanwhile (then it is tracked like one). */
 export async function dropClaim(s: TaskScope, taskId: string): Promise<boolean> {
-  const { db } = s;
-  const { count } = await db.task.deleteMany({ where: { id: taskId, origin: CLAIM_ORIGIN } });
-  return count === 1;
+  return s.callClaims.drop(taskId);
 }
 
 /** A claim still running after the threshold becomes a task (if nobody promoted it first). */

@@ -5,9 +5,9 @@ import { createHash } from "node:crypto";
 import type { DbTx } from "../db/client";
 
 /** First key of the claim locks (the second is a hash of what is claimed). */
-const CLAIM_LOCK_CLASS = 0x7063636c; // "pccl"
+export const CLAIM_LOCK_CLASS = 0x7063636c; // "pccl"
 /** The second key of a claim lock, hashed here (a key may hold anything, and PostgreSQL text no NUL). */
-const claimLockKey = (parts: string[]): number => createHash("sha256").update(JSON.stringify(parts)).digest().readInt32BE(0);
+export const claimLockKey = (parts: string[]): number => createHash("sha256").update(JSON.stringify(parts)).digest().readInt32BE(0);
 
 /** Serializes, across processes, the look-then-insert of one claim until the transaction ends. */
 export async function lockClaim(tx: DbTx, parts: string[]): Promise<void> {

@@ -22,6 +22,7 @@ import type { UpstreamPool } from "../upstream/upstream-pool";
 import { NO_OUTBOUND_EXCEPTIONS, type OutboundPolicy } from "../net/outbound-url";
 import { adoptTask } from "./adopt-task";
 import { auditTransition } from "./audit-transition";
+import { createCallClaims } from "./call-claims";
 import { claimTask, dropClaim, promoteClaim } from "./claim-task";
 import type { CLAIM_ORIGIN } from "./claim-origin";
 import { cleanupTasks } from "./cleanup-tasks";
@@ -67,6 +68,7 @@ export function createTaskEngine(deps: {
   let starting: Promise<void> | undefined;
   let sweepTimer: NodeJS.Timeout | undefined;
   let closed = false;
+  const callClaims = createCallClaims(deps.databaseUrl, log);
 
   // A canceled task is aborted wherever it runs: the upstream request's signal sends notifications/cancelled.
   const unsubscribe = deps.bus.subscribe((e) => {
@@ -74,7 +76,7 @@ export function createTaskEngine(deps: {
       running.get(e.taskId)?.controller.abort(new Error("task canceled"));
   });
 
-  const s: TaskScope = { db: deps.db, bus: deps.bus, log, opts, runnerId, running, live, started: () => starting, closed: () => closed };
+  const s: TaskScope = { db: deps.db, bus: deps.bus, log, opts, runnerId, running, live, started: () => starting, closed: () => closed, callClaims };
 
   /** This process's advisory lock: held until the process (or its connection) dies. */
   function live(): Promise<pg.Client> {
@@ -174,6 +176,7 @@ export function createTaskEngine(deps: {
       if (sweepTimer) clearTimeout(sweepTimer);
       await runner?.stop().catch((err: unknown) => log.warn({ err }, "stopping the task workers failed"));
       if (liveness) await (await liveness).end().catch(() => undefined);
+      await callClaims.close().catch(() => undefined);
     },
   };
 }

@@ -5,6 +5,7 @@ import type { Db, Task } from "../db/client";
 import type { ChangeBus } from "../events/change-bus";
 import type { Logger } from "../logger";
 import { DEFAULT_WEBHOOK_BACKOFF_MS } from "./webhooks";
+import type { CallClaims } from "./call-claims";
 
 export type TaskOptions = {
   /** A call still running after this long is answered with a task id (0 disables the switch-over). */
@@ -62,6 +63,8 @@ export type TaskScope = {
   /** Set by start(): graphile-worker installs its schema first, and add_job needs it. */
   started: () => Promise<void> | undefined;
   closed: () => boolean;
+  /** An ordinary call's claim and drop in one round trip each (call-claims.ts). */
+  callClaims: CallClaims;
 };
 
 /** When a task that finished at `finishedAt` is deleted by the retention job. */

@@ -225,7 +225,7 @@ export async function startTestGateway(
   });
   if (opts.tasks) await gateway.startTasks();
   // The app's routes: /mcp (aggregate), /mcp/code (code mode) and /mcp/s/<slug> (one server, transparent).
-  const http = await serveWebHandler((req) => gateway.mcp.handle(req, mcpEndpointOf(new URL(req.url).pathname) ?? { kind: "aggregate" }));
+  const http = await serveWebHandler((req, body) => gateway.mcp.handle(req, mcpEndpointOf(new URL(req.url).pathname) ?? { kind: "aggregate" }, body));
   return {
     gateway,
     db,

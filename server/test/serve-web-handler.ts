@@ -5,7 +5,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { sendWebResponse, toWebRequest } from "../http/node-web";
 
-export type WebHandler = (req: Request) => Promise<Response>;
+/** `body`: the request's body as read by the adapter (the Request carries none). */
+export type WebHandler = (req: Request, body: string | undefined) => Promise<Response>;
 export type ServedHandler = { url: string; close(): Promise<void> };
 
 /** Listens on 127.0.0.1 on a free port; a client disconnect aborts the Request's signal. */
@@ -18,7 +19,8 @@ export async function serveWebHandler(handler: WebHandler): Promise<ServedHandle
     });
     void (async () => {
       try {
-        const response = await handler(await toWebRequest(req, origin, Number.POSITIVE_INFINITY, abort.signal));
+        const { request, body } = await toWebRequest(req, origin, Number.POSITIVE_INFINITY, abort.signal);
+        const response = await handler(request, body);
         await sendWebResponse(res, response);
       } catch (err) {
         if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
