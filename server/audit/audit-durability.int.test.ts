@@ -133,6 +133,8 @@ describe("audit durability", () => {
       return t?.status === "FAILED" && t;
     });
     expect(task.errorMessage).toBe("failed \u2400 on \ufffd purpose");
+    // The engine commits FAILED first and audits the end after it: wait for the event, then there is exactly one.
+    await waitUntil("the task's end to be audited", async () => (await db.auditEvent.count({ where: { action: "task.failed", taskId: task.id } })) > 0);
     expect(await db.auditEvent.count({ where: { action: "task.failed", taskId: task.id } })).toBe(1);
   });
 
@@ -156,7 +158,7 @@ describe("audit durability", () => {
     const code = `// mail jane.roe@example.com\nconst r = await tools.dur.counted({ name: "from-code" });\nawait tools.dur["counted\\u0000"]({}).catch(() => null);\nreturn r.content[0].text;`;
     const result = await coder.client.callTool({ name: "execute_code", arguments: { code } });
     expect(result.isError ?? false, firstText(result)).toBe(false);
-    const run = await db.auditEvent.findFirstOrThrow({ where: { action: "tool.called", toolName: "execute_code" }, orderBy: { id: "desc" } });
+    const run = await db.auditEvent.findFirstOrThrow({ where: { action: "tool.called", toolName: "portcullis__execute_code" }, orderBy: { id: "desc" } });
     expect((run.arguments as { code: string }).code).toBe(code.replace("jane.roe@example.com", (run.arguments as { code: string }).code.match(/\[email[^\]]*\]/)![0]));
     expect((run.arguments as { code: string }).code).not.toContain("jane.roe");
     expect(run.mcpSessionId).toBe(coder.sessionId);
