@@ -1,0 +1,109 @@
+// What the upstream pool's parts share: its options, events and deps, and the entries it holds, one per
+// (server, role). Built once by createUpstreamPool (upstream-pool.ts).
+import type { BulkheadPolicy, CircuitBreakerPolicy } from "cockatiel";
+import type { Logger } from "../logger";
+import type { UpstreamDefinitions } from "../registry/definitions";
+import type { LimitHit, Usage } from "../sandbox/supervisor";
+import type { ConnectPhase, ConnectedUpstream, PackageInstallInfo, ProcessLauncher, StdioLaunch, UpstreamLaunch } from "./upstream-client";
+import type { StderrLog } from "./stderr-log";
+
+export type Role = "active" | "canary";
+export type UpstreamStatus = "CONNECTING" | "HEALTHY" | "DEGRADED" | "DOWN";
+
+export type PoolOptions = {
+  pingIntervalMs: number;
+  /** Ping latency above this marks a server DEGRADED. */
+  degradedLatencyMs: number;
+  connectTimeoutMs: number;
+  breakerFailures: number;
+  halfOpenAfterMs: number;
+  /** The first wait before reconnecting; it doubles per failed attempt up to maxReconnectDelayMs (±20 %). */
+  reconnectDelayMs: number;
+  maxReconnectDelayMs: number;
+};
+
+export const DEFAULT_POOL_OPTIONS: PoolOptions = {
+  pingIntervalMs: 15_000,
+  degradedLatencyMs: 2_000,
+  connectTimeoutMs: 15_000,
+  breakerFailures: 5,
+  halfOpenAfterMs: 10_000,
+  reconnectDelayMs: 500,
+  maxReconnectDelayMs: 30_000,
+};
+
+export type UpstreamSpec = {
+  serverId: string;
+  slug: string;
+  role: Role;
+  launch: UpstreamLaunch;
+  maxConcurrency: number;
+  /** The server's own handshake bound; absent = the pool's connectTimeoutMs. */
+  connectTimeoutMs?: number | undefined;
+};
+
+export type PoolEvents = {
+  onStatus?: (spec: UpstreamSpec, status: UpstreamStatus, info: { lastError?: string; latencyMs?: number }) => void;
+  /** The upstream's definitions changed (list_changed, or a reconnect found new ones). */
+  onDefinitions?: (spec: UpstreamSpec, defs: UpstreamDefinitions) => void;
+  /** A sandboxed process was ended for reaching a limit (it restarts with backoff). */
+  onLimit?: (spec: UpstreamSpec, hit: LimitHit) => void;
+  /** A process's use crossed (or fell back under) its breaker threshold. */
+  onThreshold?: (spec: UpstreamSpec, over: boolean, usage: Usage) => void;
+  /** The step a connect has reached; null once it is connected with its tools listed, or has failed. */
+  onPhase?: (spec: UpstreamSpec, phase: ConnectPhase | null) => void;
+  /** A package server's install was found or made for a start. */
+  onPackage?: (spec: UpstreamSpec, info: PackageInstallInfo) => void;
+};
+
+/** Credentials minted for one call of a per-task server, revoked when it ends. */
+export type MintedForTask = { env: Record<string, string>; revoke(): Promise<void> };
+
+export type PoolDeps = {
+  launcher?: ProcessLauncher | undefined;
+  /** Mints a per-task server's credentials (server/sandbox/launcher.ts). */
+  mintForTask?: ((launch: StdioLaunch, taskKey: string) => Promise<MintedForTask>) | undefined;
+};
+
+export type Entry = {
+  spec: UpstreamSpec;
+  conn?: ConnectedUpstream | undefined;
+  connecting?: Promise<ConnectedUpstream> | undefined;
+  status: UpstreamStatus;
+  lastError?: string | undefined;
+  stderr: StderrLog;
+  breaker: CircuitBreakerPolicy;
+  bulkhead: BulkheadPolicy;
+  reconnectAttempt: number;
+  reconnectTimer?: NodeJS.Timeout | undefined;
+  removed: boolean;
+  restarts: number;
+  connectedOnce?: boolean;
+  usage?: Usage | undefined;
+  limitHits: number;
+  lastLimit?: LimitHit | undefined;
+  /** The step a connect has reached, as last reported (null: none under way). */
+  phase?: ConnectPhase | null | undefined;
+  /** Holds the circuit open while the process is over its breaker threshold. */
+  thresholdHold?: { dispose(): void } | undefined;
+  /** Ends the connect under way when the entry is removed (or the pool closed), instead of waiting it out. */
+  abort?: AbortController | undefined;
+};
+
+export const key = (serverId: string, role: Role) => `${serverId}:${role}`;
+
+export type PoolScope = {
+  opts: PoolOptions;
+  events: PoolEvents;
+  deps: PoolDeps;
+  /** The pool's own logger (reconnect scheduling logs here, at debug). */
+  logger: Logger;
+  /** The pool's component logger. */
+  log: Logger;
+  entries: Map<string, Entry>;
+};
+
+/** A tools/call's params as the pool forwards them. */
+export type CallToolParams = { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> | undefined };
+/** How a tools/call runs: its caller's signal, its timeout (reset by progress), and whether it may be retried. */
+export type CallToolOptions = { signal: AbortSignal; timeoutMs: number; retryable: boolean; onProgress?: ((p: { progress: number; total?: number | undefined; message?: string | undefined }) => void) | undefined };
