@@ -178,6 +178,8 @@ describe("human approval", () => {
     expect((await approvalStatus(agent, h.approval_id)).status).toBe("EXPIRED");
     await expect(rejection(decide(approverA, h.approval_id, "approve"))).resolves.toMatchObject({ code: "conflict" });
     expect(starts(t)).toBe(0);
+    // The expiry commits the statuses first and audits after them: wait for the event, then there is exactly one.
+    await waitUntil("the expiry to be audited", async () => (await db.auditEvent.count({ where: { approvalId: h.approval_id, action: "approval.expired" } })) > 0);
     expect(await db.auditEvent.count({ where: { approvalId: h.approval_id, action: "approval.expired" } })).toBe(1);
 
     // Decided after its time but before a sweep got to it: expired all the same, never run.
