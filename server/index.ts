@@ -1,7 +1,7 @@
 // Composition root: every service of the gateway is built here from explicit dependencies.
 import path from "node:path";
 import type { TChangeOwnPassword, TCreateUser, TPageQuery, TResetPassword, TUpdateUser } from "../lib/schemas";
-import { attachAuditWriter, createAuditWriter, pgSink, type AuditWriter } from "./audit/audit-writer";
+import { createAuditWriter, pgSink, type AuditWriter } from "./audit/audit-writer";
 import { deleteExpiredAudit, DEFAULT_AUDIT_RETENTION_DAYS } from "./audit/audit-retention";
 import { exportAudit, getAuditEventDetail, searchAudit } from "./audit/audit-search";
 import type { TAuditExportQuery, TAuditQuery } from "../lib/audit-schemas";
@@ -16,7 +16,7 @@ import { checkHealth } from "./health/check-health";
 import type { Logger } from "./logger";
 import { buildAggregateServer } from "./mcp/build-aggregate-server";
 import { handleMcpRequest, type McpEndpoint } from "./mcp/handle-mcp-request";
-import { attachMcpSessionCache } from "./mcp/mcp-sessions";
+import { createMcpSessionCache, type McpSessionCache } from "./mcp/mcp-sessions";
 import { createSessionUpstreams, type SessionUpstreams } from "./mcp/transparent/session-upstreams";
 import { serveTransparent } from "./mcp/transparent/serve-transparent";
 import { reserveUpstream } from "./mcp/transparent/reserve-upstream";
@@ -119,7 +119,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         requests: OperationHandler;
         limiter: CallLimiter;
         sessions: SessionUpstreams;
-        caches: { sessions: { close(): void }; agents: SessionAuth; policy: PolicyCache };
+        caches: { sessions: McpSessionCache; agents: SessionAuth; policy: PolicyCache };
         audit: AuditWriter;
         tasks: TaskEngine;
         approvals: Approvals;
@@ -134,16 +134,15 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     if (!core) {
       const bus = createChangeBus(databaseUrl, logger);
       // Built with the bus, so they hear from the start whether it is listening (until then they serve nothing).
-      const sessionCache = attachMcpSessionCache(db, bus, logger);
+      const sessionCache = createMcpSessionCache(bus, logger);
       const agentAuth = createSessionAuth({ db, bus, logger });
       const policy = createPolicyCache({ db, bus });
-      // Tool calls' audit events: group-committed over a small pool of their own (the pipeline finds it by db).
+      // Tool calls' audit events: group-committed over a small pool of their own (handed to every step that audits).
       const audit = createAuditWriter(pgSink(databaseUrl), {
         // Events the database cannot take now wait here, fsync'd, and are replayed in order when it is back.
         spoolDir: path.join(config.dataDir, "audit-spool"),
         onError: (err, msg) => logger.error({ err }, msg),
       });
-      attachAuditWriter(db, audit);
       // Encrypted secrets (SECRETS_KEY or DATA_DIR/secrets.key), resolved into launches and scrubbed from logs.
       const secrets = createSecretStore({ db, dataDir: config.dataDir, key: config.secretsKey, onUndecryptable: (err, name) => logger.error({ err, secret: name }, "a stored secret cannot be decrypted") });
       // Package servers' packages: installed once per (server, version), claimed across processes.
@@ -183,6 +182,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       const approvalOpts = { ...config.approvals, sweepIntervalMs: config.tasks.sweepIntervalMs, ...approvalOptions };
       const tasks = createTaskEngine({
         db,
+        audit,
         databaseUrl,
         logger,
         bus,
@@ -194,7 +194,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         // Audit retention: the one path that deletes audit events (D27).
         hourly: { portcullis_audit_retention: () => deleteExpiredAudit(db, config.auditRetentionDays) },
       });
-      const approvals = createApprovals({ db, logger, engine: tasks, options: approvalOpts });
+      const approvals = createApprovals({ db, audit, logger, engine: tasks, options: approvalOpts });
       if (approvalOpts.webhookUrl) void logRefusedAtStart("APPROVAL_WEBHOOK_URL", approvalOpts.webhookUrl, config.outbound, logger);
       // Redaction of audit rows and log lines: this process's settings, key and known secrets, kept current.
       const redaction = installRedaction({
@@ -205,9 +205,9 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         onError: (err) => logger.error({ err }, "loading the redaction settings failed; the built-in patterns stay in force"),
       });
       // Every call leaves one log line bound to its request id (metrics/call-log.ts).
-      const pipeline = logCalls(buildToolPipeline({ db, logger, pool, rateLimit: limiter.middleware, policy, tasks, approvals, builtin: executeBuiltin(codeModeDeps) }, GATEWAY_LIMITS), logger);
+      const pipeline = logCalls(buildToolPipeline({ audit, logger, pool, rateLimit: limiter.middleware, policy, tasks, approvals, builtin: executeBuiltin(codeModeDeps) }, GATEWAY_LIMITS), logger);
       // Prompts, resource reads and subscriptions, completions: the same kind of steps, limits and bound.
-      const requests = buildRequestPipeline({ db, logger, policy, limiter }, GATEWAY_LIMITS);
+      const requests = buildRequestPipeline({ audit, logger, policy, limiter }, GATEWAY_LIMITS);
       const sessions = createSessionUpstreams({ db, bus, logger, stderr: sessionStderr }, { launcher, limits: config.transparent });
       // Code mode: programs run in QuickJS inside worker threads, warmed at start (startUpstreams).
       const workspace = createWorkspace(db);
@@ -236,7 +236,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
   const codeModeDeps = (): CodeModeDeps => {
     const c = gatewayCore();
     const taskTools = { pollSeconds: c.tasks.options.pollSeconds, maxOutputBytes: GATEWAY_LIMITS.maxOutputBytes };
-    return { registry: c.registry, pipeline: c.pipeline, requests: c.requests, pool: c.pool, bus: c.bus, db, logger, policy: c.caches.policy, taskTools, approvals: c.approvals, executor: executor(), limits: codeLimits, workspace: c.workspace, privacyAlways: config.codeMode.privacyAlways, runGate: c.runGate, builtinReady: ensureBuiltin };
+    return { registry: c.registry, pipeline: c.pipeline, requests: c.requests, pool: c.pool, bus: c.bus, db, audit: c.audit, logger, policy: c.caches.policy, taskTools, approvals: c.approvals, executor: executor(), limits: codeLimits, workspace: c.workspace, privacyAlways: config.codeMode.privacyAlways, runGate: c.runGate, builtinReady: ensureBuiltin };
   };
   const taskFeed = createTaskFeed({ db, bus: () => gatewayCore().bus });
   const reloadRedaction = () => gatewayCore().redaction.reload().catch((err: unknown) => logger.error({ err }, "reloading the redactor failed"));
@@ -280,7 +280,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     tasks: {
       list: (viewer: TaskViewer, q: TTaskQuery) => listTasks(db, viewer, q),
       get: (viewer: TaskViewer, id: string) => getTaskDetail(db, viewer, id),
-      cancel: (ctx: RequestContext, viewer: TaskViewer, id: string) => cancelTask(db, ctx, viewer, id),
+      cancel: (ctx: RequestContext, viewer: TaskViewer, id: string) => cancelTask(db, gatewayCore().audit, ctx, viewer, id),
       /** The delivery log of a task's webhook. */
       webhooks: async (viewer: TaskViewer, id: string) => listDeliveries(db, { taskId: (await findVisibleTask(db, viewer, id)).id }),
       /** Task changes from every process (over PostgreSQL NOTIFY), each only to viewers who may see the task. */
@@ -293,6 +293,10 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       export: (ctx: RequestContext, q: TAuditExportQuery) => exportAudit(db, ctx, q),
       /** Deletes events older than `days` (the only delete audit_events allows); answers how many. */
       deleteExpired: (days: number = DEFAULT_AUDIT_RETENTION_DAYS) => deleteExpiredAudit(db, days),
+      /** Resolves once this process's writer has replayed its spool (at once when none is pending or the core is not built). */
+      replayed: async () => {
+        await core?.audit.replayed?.();
+      },
     },
     /** Prometheus metrics of this process (GET /metrics); scraping does not build the gateway core. */
     metrics: () => (metrics ??= createGatewayMetrics({ db, logger, live: () => core && { pool: core.pool, audit: core.audit, sessions: core.sessions } })),
@@ -377,7 +381,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     /** The tool page's "Rules in force": grants, tier, parameter rules, argument checking, rate limit. */
     toolRulesInForce: (gatewayName: string) => toolRulesInForce(db, config.rateLimits, gatewayName),
     tryToolCall: (ctx: RequestContext, gatewayName: string, args: Record<string, unknown>) =>
-      tryToolCall({ ...gatewayCore(), db, logger }, ctx, gatewayName, args),
+      tryToolCall({ ...gatewayCore(), logger }, ctx, gatewayName, args),
     /** Connects every enabled upstream server; the HTTP server calls it once at start-up. */
     /** Start-up: finds which isolation profiles this host runs (and says so), then connects every server. */
     startUpstreams(): Promise<void> {
@@ -407,6 +411,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         return handleMcpRequest(
           {
             db,
+            sessionCache: c.caches.sessions,
             bus: c.bus,
             authenticate: (token) => c.caches.agents.authenticate(token),
             endpointExists: async (e) => e.kind !== "server" || (await c.registry.resolveServer(e.slug, 0)) !== null,
@@ -415,7 +420,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
             },
             serve: async (e, session, transport) => {
               const taskTools = { pollSeconds: c.tasks.options.pollSeconds, maxOutputBytes: GATEWAY_LIMITS.maxOutputBytes };
-              const deps = { registry: c.registry, pipeline: c.pipeline, requests: c.requests, pool: c.pool, bus: c.bus, db, logger, sessions: c.sessions, policy: c.caches.policy, taskTools, approvals: c.approvals, builtinReady: ensureBuiltin };
+              const deps = { registry: c.registry, pipeline: c.pipeline, requests: c.requests, pool: c.pool, bus: c.bus, db, audit: c.audit, logger, sessions: c.sessions, policy: c.caches.policy, taskTools, approvals: c.approvals, builtinReady: ensureBuiltin };
               if (e.kind === "aggregate") await buildAggregateServer(deps, session).connect(transport);
               else if (e.kind === "code") await buildCodeModeServer({ ...deps, executor: executor(), limits: codeLimits, workspace: c.workspace, privacyAlways: config.codeMode.privacyAlways, runGate: c.runGate }, session).connect(transport);
               else {

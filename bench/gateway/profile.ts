@@ -12,7 +12,7 @@ import { createLogger } from "../../server/logger";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import { GATEWAY_INFO } from "../../server/mcp/build-aggregate-server";
-import { attachMcpSessionCache, findMcpSession } from "../../server/mcp/mcp-sessions";
+import { createMcpSessionCache, findMcpSession } from "../../server/mcp/mcp-sessions";
 import { createCallLimiter } from "../../server/pipeline/rate-limit";
 import { createSessionAuth } from "../../server/sessions/session-auth";
 import { connectUpstream } from "../../server/upstream/upstream-client";
@@ -120,7 +120,7 @@ export async function profileGateway(input: ProfileInput): Promise<ProfileRow[]>
   const tokenCache = createSessionAuth({ db: cached.db, bus, logger });
   // A TTL of 0: every lookup reads the session row (the cost without the cache).
   const uncachedAuth = createSessionAuth({ db: counted.db, bus, logger, ttlMs: 0 });
-  const sessionCache = attachMcpSessionCache(cached.db, bus, logger);
+  const sessionCache = createMcpSessionCache(bus, logger);
   const writer = createAuditWriter(pgSink(databaseUrl));
   const callLimiter = createCallLimiter(databaseUrl, { perSessionPerMinute: 1e9, perToolPerMinute: 1e9 });
   const passThrough = callLimiter.middleware(async () => ({ content: [] }));
@@ -213,13 +213,13 @@ export async function profileGateway(input: ProfileInput): Promise<ProfileRow[]>
     await step(
       "session lookup (uncached)",
       "findMcpSession: mcp_sessions by id",
-      () => findMcpSession(counted.db, sessionId, principal.session.id, "mcp"),
+      () => findMcpSession(counted.db, undefined, sessionId, principal.session.id, "mcp"),
       counts,
     );
     await step(
       "session (cached)",
       "findMcpSession with the gateway's session cache",
-      () => findMcpSession(cached.db, sessionId, principal.session.id, "mcp"),
+      () => findMcpSession(cached.db, sessionCache, sessionId, principal.session.id, "mcp"),
       { count: cached.statements, warm: true },
     );
     await step(

@@ -1,5 +1,6 @@
 // The approvals subsystem's shared vocabulary: its options, who looks, why a call is held, and the dependencies
 // every approval operation is handed (the factory in approvals.ts builds them once).
+import type { AuditWriter } from "../audit/audit-writer";
 import type { Db, Role } from "../db/client";
 import type { Logger } from "../logger";
 import type { TaskEngine } from "../tasks/task-engine";
@@ -37,4 +38,4 @@ export type HoldReason = { reason: string; ruleId?: string | null | undefined };
 
 
 /** What every approval operation is handed: the database, the task engine that runs held calls, options, a log. */
-export type ApprovalScope = { db: Db; engine: TaskEngine; opts: ApprovalOptions; log: Logger };
+export type ApprovalScope = { db: Db; audit: AuditWriter; engine: TaskEngine; opts: ApprovalOptions; log: Logger };

@@ -10,6 +10,7 @@
 // requester never decides their own request; a tool may require a second approver.
 import type { TApprovalDecisionInput, TApprovalQuery } from "../../lib/approval-schemas";
 import type { RequestContext } from "../context";
+import type { AuditWriter } from "../audit/audit-writer";
 import type { Db } from "../db/client";
 import type { Logger } from "../logger";
 import { toolError } from "../pipeline/tool-error";
@@ -30,10 +31,10 @@ export { APPROVAL_META, APPROVAL_REQUESTED_EVENT, DEFAULT_APPROVAL_OPTIONS, type
 export { toApprovalDto } from "./approval-dto";
 
 /** The approvals of one gateway: each operation is its own module (this folder), handed the same scope. */
-export function createApprovals(deps: { db: Db; logger: Logger; engine: TaskEngine; options?: Partial<ApprovalOptions> }) {
+export function createApprovals(deps: { db: Db; audit: AuditWriter; logger: Logger; engine: TaskEngine; options?: Partial<ApprovalOptions> }) {
   const opts: ApprovalOptions = { ...DEFAULT_APPROVAL_OPTIONS, ...deps.options };
   const log = deps.logger.child({ component: "approvals" });
-  const s: ApprovalScope = { db: deps.db, engine: deps.engine, opts, log };
+  const s: ApprovalScope = { db: deps.db, audit: deps.audit, engine: deps.engine, opts, log };
   let sweepTimer: NodeJS.Timeout | undefined;
   let stopped = false;
   const expire = () => expireApprovals(s);

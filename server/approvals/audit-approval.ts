@@ -1,14 +1,14 @@
 // One audit event of an approval (requested, decided, revealed, expired…). A failed write is logged, not thrown:
 // the decision it records is committed already.
-import { auditWriterFor, type AuditRow } from "../audit/audit-writer";
+import type { AuditRow } from "../audit/audit-writer";
 import type { RequestContext } from "../context";
 import type { Approval } from "../db/client";
 import type { ApprovalScope } from "./approval-scope";
 
 export async function auditApproval(s: ApprovalScope, row: Partial<AuditRow> & { action: string }, a: Approval, ctx?: RequestContext) {
-  const { db, log } = s;
+  const { audit, log } = s;
   try {
-    await auditWriterFor(db).write({
+    await audit.write({
       requestId: ctx?.requestId ?? null,
       category: "gateway",
       actorType: ctx?.actor.type ?? "system",

@@ -5,9 +5,8 @@
 // database refuses is retried row by row (a row it still refuses, in a last-resort ASCII form), and rows the
 // database cannot take at all are fsync'd to a local spool before their calls are answered and replayed in
 // order when it is back (audit-spool.ts).
-import type { DbTx } from "../db/client";
 import { storableText } from "../db/storable";
-import { insertRows, prismaSink, refusedAsData, type AuditSink } from "./audit-sink";
+import { insertRows, refusedAsData, type AuditSink } from "./audit-sink";
 import { eventId } from "./event-id";
 import { openAuditSpool, type AuditSpool, type SpooledRow } from "./audit-spool";
 import { redactor, storedArguments } from "./redaction";
@@ -261,17 +260,4 @@ export function createAuditWriter(sink: AuditSink, opts: AuditWriterOptions = {}
       spool: opened ? { pending: opened.pending(), oldestSince: opened.oldestSince(), replayed } : null,
     }),
   };
-}
-
-// The writer a gateway built for its database client (see attachAuditWriter in server/index.ts); steps that
-// are handed only `db` find it here.
-const attached = new WeakMap<object, AuditWriter>();
-
-export function attachAuditWriter(db: DbTx, writer: AuditWriter): void {
-  attached.set(db, writer);
-}
-
-/** The writer attached to `db`, or a new one that writes through `db` itself. */
-export function auditWriterFor(db: DbTx): AuditWriter {
-  return attached.get(db) ?? createAuditWriter(prismaSink(db));
 }

@@ -23,7 +23,7 @@ export function executeBuiltin(deps: () => CodeModeDeps): CallToolHandler {
       return toolError("tool_not_allowed", `${name} acts on an agent session's own tasks, approvals and programs: call it from an MCP endpoint with an agent session token.`);
     }
     const d = deps();
-    if (isTaskTool(name)) return callTaskTool({ db: d.db, ...d.taskTools }, ctx, owner!, name, call.arguments);
+    if (isTaskTool(name)) return callTaskTool({ db: d.db, audit: d.audit, ...d.taskTools }, ctx, owner!, name, call.arguments);
     if (isApprovalTool(name)) {
       if (!d.approvals) return toolError("unknown_tool", `${name} is not offered: this gateway has no approvals.`);
       const tc = taskContextOf(grant, scope.endpoint, {})!;

@@ -1,9 +1,8 @@
 // Reads through the gateway (resources, prompts, completions) are audited like calls: one event per request
 // with its outcome, and no answer when the event cannot be committed.
 import { describe, expect, it } from "vitest";
-import { attachAuditWriter, type AuditRow, type AuditWriter } from "../audit/audit-writer";
+import type { AuditRow, AuditWriter } from "../audit/audit-writer";
 import type { RequestContext } from "../context";
-import type { DbTx } from "../db/client";
 import { createLogger } from "../logger";
 import { auditedRequest } from "./audited-request";
 
@@ -24,9 +23,7 @@ function writer(fail = false): AuditWriter & { rows: AuditRow[] } {
 }
 
 function deps(w: AuditWriter) {
-  const db = {} as DbTx;
-  attachAuditWriter(db, w);
-  return { db, logger: createLogger("silent") };
+  return { audit: w, logger: createLogger("silent") };
 }
 
 describe("auditedRequest", () => {

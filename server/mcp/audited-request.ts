@@ -3,9 +3,8 @@
 // resource's URI; of prompt and completion arguments only the names are kept). If the event can be neither
 // committed nor spooled (audit/audit-writer.ts), the answer is withheld.
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { auditWriterFor } from "../audit/audit-writer";
+import type { AuditWriter } from "../audit/audit-writer";
 import type { RequestContext } from "../context";
-import type { DbTx } from "../db/client";
 import type { Logger } from "../logger";
 import type { ToolErrorCode } from "../pipeline/tool-error";
 
@@ -43,7 +42,7 @@ export type RefusalInfo = AuditedRequestInfo & { denied: { code: ToolErrorCode; 
  * InvalidParams protocol error. Nothing is executed: there is no `fn` to stand in for.
  */
 export function auditedRefusal<T>(
-  deps: { db: DbTx; logger: Logger },
+  deps: { audit: AuditWriter; logger: Logger },
   ctx: RequestContext,
   info: RefusalInfo,
   answer?: () => T,
@@ -56,7 +55,7 @@ export function auditedRefusal<T>(
  * `deniedAnswer` is what it answers, and `fn` is never called.
  */
 export async function auditedRequest<T>(
-  deps: { db: DbTx; logger: Logger },
+  deps: { audit: AuditWriter; logger: Logger },
   ctx: RequestContext,
   info: AuditedRequestInfo,
   fn: (() => Promise<T>) | null,
@@ -81,7 +80,7 @@ export async function auditedRequest<T>(
   }
   try {
     // The same group-committing writer as tool calls: nothing is answered that is not audited.
-    await auditWriterFor(deps.db).write({
+    await deps.audit.write({
       requestId: ctx.requestId,
       action: info.action,
       category: info.denied ? "security" : "gateway",

@@ -23,6 +23,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { mcpRequestId, type RequestContext } from "../context";
+import type { AuditWriter } from "../audit/audit-writer";
 import type { Db } from "../db/client";
 import { approvalToolDefinitions } from "../approvals/approval-tools";
 import type { Approvals } from "../approvals/approvals";
@@ -54,9 +55,11 @@ export type AggregateDeps = {
   pool: UpstreamPool;
   bus: ChangeBus;
   db: Db;
+  /** The gateway's audit writer (created once by createGateway). */
+  audit: AuditWriter;
   logger: Logger;
   policy: PolicyCache;
-  taskTools: Omit<TaskToolDeps, "db">;
+  taskTools: Omit<TaskToolDeps, "db" | "audit">;
   /** request_approval / get_approval_status (absent: the endpoint does not offer them). */
   approvals?: Approvals | undefined;
   /** Settles once the built-in server (the gateway's own tools) exists in the registry. */
@@ -104,7 +107,7 @@ function serverForUri(routes: ServerRoute[], uri: string): ServerRoute | undefin
 }
 
 export function buildAggregateServer(deps: AggregateDeps, session: AggregateSession): Server {
-  const taskDeps: TaskToolDeps = { db: deps.db, ...deps.taskTools };
+  const taskDeps: TaskToolDeps = { db: deps.db, audit: deps.audit, ...deps.taskTools };
   const owner = session.grant.agentSessionId ? { agentSessionId: session.grant.agentSessionId, ownerId: session.grant.userId } : undefined;
   const server = new Server(GATEWAY_INFO, {
     jsonSchemaValidator: SHARED_VALIDATOR,

@@ -13,6 +13,7 @@ import type { Registry } from "../registry/create-registry";
 import { parseGatewayName } from "../registry/gateway-name";
 import { asCreateTaskResult, taskContextOf } from "../tasks/task-tools";
 import { builtinGatewayName, isBuiltinTool } from "../builtin/builtin-server";
+import type { AuditWriter } from "../audit/audit-writer";
 import { auditedRefusal } from "./audited-request";
 import { cancellable } from "./cancellation";
 import type { EndpointNaming } from "./endpoint-naming";
@@ -21,6 +22,7 @@ import { refuseInvalidToolName } from "./refuse-invalid-tool-name";
 
 export type DispatchDeps = {
   db: Db;
+  audit: AuditWriter;
   logger: Logger;
   bus: ChangeBus;
   registry: Registry;

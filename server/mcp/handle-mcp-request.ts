@@ -16,7 +16,7 @@ import { isGatewayError, type GatewayError } from "../errors";
 import type { ChangeBus } from "../events/change-bus";
 import type { SessionGrant } from "../policy/evaluate";
 import type { AgentPrincipal } from "../sessions/session-auth";
-import { closeMcpSession, createMcpSession, findMcpSession, newSessionId } from "./mcp-sessions";
+import { closeMcpSession, createMcpSession, findMcpSession, newSessionId, type McpSessionCache } from "./mcp-sessions";
 import { malformedBody } from "./malformed-body";
 import { createStreamEventStore, resumeStream, SSE_RETRY_MS } from "./stream-events";
 import { sendingUnprefixedErrors } from "./unprefixed-errors";
@@ -42,6 +42,8 @@ export type McpSessionView = {
 
 export type McpHttpDeps = {
   db: Db;
+  /** This process's cache of open sessions (created once by createGateway). */
+  sessionCache: McpSessionCache;
   bus: ChangeBus;
   /** An agent session token (pcs_…) to its session; throws `invalid_token` with the reason. */
   authenticate(token: string): Promise<AgentPrincipal>;
@@ -149,8 +151,8 @@ async function serveMcpRequest(deps: McpHttpDeps, req: Request, endpoint: McpEnd
 
   if (req.method === "DELETE") {
     if (!sessionId) return jsonRpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required");
-    if (!(await findMcpSession(deps.db, sessionId, agentSession.id, name))) return jsonRpcError(404, -32001, "Session not found");
-    await closeMcpSession(deps.db, sessionId);
+    if (!(await findMcpSession(deps.db, deps.sessionCache, sessionId, agentSession.id, name))) return jsonRpcError(404, -32001, "Session not found");
+    await closeMcpSession(deps.db, deps.sessionCache, sessionId);
     await deps.bus.publish({ kind: "session-closed", mcpSessionId: sessionId });
     return new Response(null, { status: 200 });
   }
@@ -160,7 +162,7 @@ async function serveMcpRequest(deps: McpHttpDeps, req: Request, endpoint: McpEnd
       return jsonRpcError(406, -32000, "Not Acceptable: Client must accept text/event-stream");
     }
     if (!sessionId) return jsonRpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required");
-    if (!(await findMcpSession(deps.db, sessionId, agentSession.id, name))) return jsonRpcError(404, -32001, "Session not found");
+    if (!(await findMcpSession(deps.db, deps.sessionCache, sessionId, agentSession.id, name))) return jsonRpcError(404, -32001, "Session not found");
     const lastEventId = req.headers.get("last-event-id");
     if (lastEventId) {
       const resumed = await resumeStream(deps.db, sessionId, lastEventId, req.signal);
@@ -195,7 +197,7 @@ async function serveMcpRequest(deps: McpHttpDeps, req: Request, endpoint: McpEnd
     view = { mcpSessionId: id, isNew: true, bucket: agentSession.canaryBucket, sessionKey: agentSession.id, ctx, clientCapabilities: init.params.capabilities, grant };
   } else {
     if (!sessionId) return jsonRpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required");
-    const s = await findMcpSession(deps.db, sessionId, agentSession.id, name);
+    const s = await findMcpSession(deps.db, deps.sessionCache, sessionId, agentSession.id, name);
     if (!s) return jsonRpcError(404, -32001, "Session not found");
     protocolVersion = s.protocolVersion;
     view = { mcpSessionId: s.id, isNew: false, bucket: agentSession.canaryBucket, sessionKey: agentSession.id, ctx, clientCapabilities: (s.capabilities ?? {}) as ClientCapabilities, grant };

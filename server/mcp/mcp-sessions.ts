@@ -1,6 +1,7 @@
 // MCP protocol sessions live in PostgreSQL, so a session started on one gateway process continues on any.
-// A gateway process caches the rows it reads (attachMcpSessionCache): a call then reads no session row, and a
-// session closed on any process is dropped everywhere through the change bus ("session-closed").
+// A gateway process caches the rows it reads (createMcpSessionCache, built once by createGateway and handed
+// to the HTTP handler): a call then reads no session row, and a session closed on any process is dropped
+// everywhere through the change bus ("session-closed").
 import { randomBytes } from "node:crypto";
 import { toJson, type Db, type McpSession } from "../db/client";
 import type { ChangeBus } from "../events/change-bus";
@@ -10,25 +11,17 @@ import type { Logger } from "../logger";
 const TOUCH_EVERY_MS = 30_000;
 export const SESSION_CACHE_TTL_MS = 10_000;
 
-type SessionCache = { rows: InvalidatedCache<McpSession>; logger: Logger };
-// Keyed by the database client a gateway was built with, so the HTTP handler keeps calling
-// findMcpSession(db, …) and two gateways in one process (tests) keep separate caches.
-const caches = new WeakMap<Db, SessionCache>();
+/** A gateway process's cache of open sessions, handed to the HTTP handler (handle-mcp-request.ts). */
+export type McpSessionCache = { rows: InvalidatedCache<McpSession>; logger: Logger; close(): void };
 
-/** Caches the sessions read through `db` until the bus says they changed (or for SESSION_CACHE_TTL_MS). */
-export function attachMcpSessionCache(db: Db, bus: ChangeBus, logger: Logger, ttlMs = SESSION_CACHE_TTL_MS): { close(): void } {
+/** Caches the sessions read until the bus says they changed (or for SESSION_CACHE_TTL_MS). */
+export function createMcpSessionCache(bus: ChangeBus, logger: Logger, ttlMs = SESSION_CACHE_TTL_MS): McpSessionCache {
   const rows = createInvalidatedCache<McpSession>({
     bus,
     ttlMs,
     invalidates: (e) => (e.kind === "session-closed" ? e.mcpSessionId : undefined),
   });
-  caches.set(db, { rows, logger });
-  return {
-    close() {
-      rows.close();
-      if (caches.get(db)?.rows === rows) caches.delete(db);
-    },
-  };
+  return { rows, logger, close: () => rows.close() };
 }
 
 export function newSessionId(): string {
@@ -57,11 +50,10 @@ export async function createMcpSession(
 /**
  * The open session with this id that belongs to the agent session `agentSessionId` on `endpoint`, or null
  * (another agent session of the same user cannot continue it). The row may come from this
- * process's cache: what identifies the session is current, but `state` and `lastSeenAt` may not be — read
- * those from the table.
+ * process's cache (`cache`; without one it is read each time): what identifies the session is current, but
+ * `state` and `lastSeenAt` may not be — read those from the table.
  */
-export async function findMcpSession(db: Db, id: string, agentSessionId: string, endpoint: string): Promise<McpSession | null> {
-  const cache = caches.get(db);
+export async function findMcpSession(db: Db, cache: McpSessionCache | undefined, id: string, agentSessionId: string, endpoint: string): Promise<McpSession | null> {
   // Only open sessions are cached: a closed or unknown one is read again each time.
   const load = async () => {
     const row = await db.mcpSession.findUnique({ where: { id } });
@@ -83,8 +75,8 @@ export async function findMcpSession(db: Db, id: string, agentSessionId: string,
   return s;
 }
 
-export async function closeMcpSession(db: Db, id: string): Promise<void> {
+export async function closeMcpSession(db: Db, cache: McpSessionCache, id: string): Promise<void> {
   await db.mcpSession.update({ where: { id }, data: { closedAt: new Date() } });
   // Other processes drop it when the caller publishes "session-closed"; this one at once.
-  caches.get(db)?.rows.delete(id);
+  cache.rows.delete(id);
 }

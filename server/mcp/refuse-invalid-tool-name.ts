@@ -3,7 +3,7 @@
 // its printable form (control characters and other code points escaped).
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "../context";
-import type { DbTx } from "../db/client";
+import type { AuditWriter } from "../audit/audit-writer";
 import type { Logger } from "../logger";
 import { toolError } from "../pipeline/tool-error";
 import { invalidToolNameReason, printableToolName } from "../registry/gateway-name";
@@ -23,7 +23,7 @@ export function invalidToolName(call: NamedCall): { reason: string; info: Refusa
 }
 
 /** On the MCP endpoints: the audited invalid_tool_name tool error, or undefined for a well-formed name. */
-export function refuseInvalidToolName(deps: { db: DbTx; logger: Logger }, ctx: RequestContext, call: NamedCall): Promise<CallToolResult> | undefined {
+export function refuseInvalidToolName(deps: { audit: AuditWriter; logger: Logger }, ctx: RequestContext, call: NamedCall): Promise<CallToolResult> | undefined {
   const refused = invalidToolName(call);
   if (!refused) return undefined;
   const answer = () => toolError("invalid_tool_name", refused.reason);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { systemContext } from "../context";
+import { createAuditWriter, prismaSink } from "../audit/audit-writer";
 import type { DbTx } from "../db/client";
 import { createLogger } from "../logger";
 import { auditCall } from "./audit-call";
@@ -18,7 +19,7 @@ const okDb = (rows: unknown[]) =>
 describe("auditCall", () => {
   it("answers with an error, not the result, when the audit event cannot be committed", async () => {
     let ran = false;
-    const handler = auditCall(failingDb, createLogger("silent"))(async () => ((ran = true), { content: [{ type: "text", text: "secret result" }] }));
+    const handler = auditCall(createAuditWriter(prismaSink(failingDb)), createLogger("silent"))(async () => ((ran = true), { content: [{ type: "text", text: "secret result" }] }));
     const err = await handler(call, systemContext("t"), {}).then(
       () => undefined,
       (e: unknown) => e,
@@ -30,7 +31,7 @@ describe("auditCall", () => {
 
   it("records a throwing step as an internal error and rethrows its error once the event is committed", async () => {
     const rows: Record<string, unknown>[] = [];
-    const handler = auditCall(okDb(rows), createLogger("silent"))(() => Promise.reject(new Error("boom")));
+    const handler = auditCall(createAuditWriter(prismaSink(okDb(rows))), createLogger("silent"))(() => Promise.reject(new Error("boom")));
     await expect(handler(call, systemContext("t"), {})).rejects.toThrow("boom");
     expect(rows).toMatchObject([{ action: "tool.called", status: "error", errorCode: "internal", reason: "boom", arguments: { a: 1 } }]);
   });

@@ -3,9 +3,8 @@
 // database cannot take is fsync'd to the local spool first. If it can be neither committed nor spooled the call
 // is answered with an error, never with an unaudited result. Arguments are stored
 // redacted (server/audit/redaction.ts), with the caller's stated intent (`_meta.intent`) kept apart.
-import { auditWriterFor, type AuditRow, type AuditWriter } from "../audit/audit-writer";
+import type { AuditRow, AuditWriter } from "../audit/audit-writer";
 import type { RequestContext } from "../context";
-import type { DbTx } from "../db/client";
 import { GatewayError } from "../errors";
 import type { Logger } from "../logger";
 import { observeCall } from "../metrics/metrics";
@@ -94,8 +93,7 @@ export function auditColumns(
   };
 }
 
-export function auditCall(db: DbTx, logger: Logger): Middleware {
-  const writer = auditWriterFor(db);
+export function auditCall(writer: AuditWriter, logger: Logger): Middleware {
   return (next) => async (call, ctx, notes) => {
     const span = tracer().startSpan(`tools/call ${call.tool.gatewayName}`, {
       attributes: {

@@ -1,6 +1,7 @@
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { systemContext } from "../context";
+import { createAuditWriter, prismaSink } from "../audit/audit-writer";
 import type { DbTx } from "../db/client";
 import { createLogger } from "../logger";
 import { auditOperation } from "./audit-operation";
@@ -25,7 +26,7 @@ const okDb = (rows: unknown[]) =>
 describe("auditOperation", () => {
   it("records a step's refusal as a security denial with its code, and answers it as the step's JSON-RPC error", async () => {
     const rows: Record<string, unknown>[] = [];
-    const handler = auditOperation(okDb(rows), createLogger("silent"))((_op, _ctx, notes) => refuseOperation(notes, "rate_limited", "Too many calls. Try again in 3 s.", { retryAfterSeconds: 3 }));
+    const handler = auditOperation(createAuditWriter(prismaSink(okDb(rows))), createLogger("silent"))((_op, _ctx, notes) => refuseOperation(notes, "rate_limited", "Too many calls. Try again in 3 s.", { retryAfterSeconds: 3 }));
     const err = await handler(op, systemContext("t"), {}).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(McpError);
     expect(err).toMatchObject({ code: ErrorCode.InvalidParams, data: { code: "rate_limited", retryAfterSeconds: 3 } });
@@ -36,9 +37,9 @@ describe("auditOperation", () => {
 
   it("records an upstream's JSON-RPC error by its number, and a result with its size", async () => {
     const rows: Record<string, unknown>[] = [];
-    const failing = auditOperation(okDb(rows), createLogger("silent"))(() => Promise.reject(new McpError(-32002, "Resource not found")));
+    const failing = auditOperation(createAuditWriter(prismaSink(okDb(rows))), createLogger("silent"))(() => Promise.reject(new McpError(-32002, "Resource not found")));
     await expect(failing({ ...op, kind: "resource.read", target: "docs://x" }, systemContext("t"), {})).rejects.toThrow("Resource not found");
-    const ok = auditOperation(okDb(rows), createLogger("silent"))((_op, _ctx, notes) => ((notes.resultBytes = 12), Promise.resolve({ messages: [] })));
+    const ok = auditOperation(createAuditWriter(prismaSink(okDb(rows))), createLogger("silent"))((_op, _ctx, notes) => ((notes.resultBytes = 12), Promise.resolve({ messages: [] })));
     await expect(ok(op, systemContext("t"), {})).resolves.toEqual({ messages: [] });
     expect(rows).toMatchObject([
       { action: "resource.read", status: "error", errorCode: "mcp_-32002", toolName: null, arguments: { uri: "docs://x" } },
@@ -48,7 +49,7 @@ describe("auditOperation", () => {
 
   it("withholds the answer with an internal error when the event cannot be committed", async () => {
     let ran = false;
-    const handler = auditOperation(failingDb, createLogger("silent"))(() => ((ran = true), Promise.resolve({ messages: [{ role: "user", content: { type: "text", text: "secret" } }] })));
+    const handler = auditOperation(createAuditWriter(prismaSink(failingDb)), createLogger("silent"))(() => ((ran = true), Promise.resolve({ messages: [{ role: "user", content: { type: "text", text: "secret" } }] })));
     const err = await handler(op, systemContext("t"), {}).catch((e: unknown) => e);
     expect(ran).toBe(true);
     expect(err).toMatchObject({ code: ErrorCode.InternalError });

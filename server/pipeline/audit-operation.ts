@@ -2,15 +2,13 @@
 // same core as tool calls (audit-call.ts `audited`): committed before the answer leaves, refusals recorded from
 // the refusing step's notes as security events, the answer withheld when the event cannot be kept.
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { auditWriterFor } from "../audit/audit-writer";
-import type { DbTx } from "../db/client";
+import type { AuditWriter } from "../audit/audit-writer";
 import type { Logger } from "../logger";
 import { audited, auditColumns } from "./audit-call";
 import type { OperationStep } from "./operation";
 import { OPERATION_KINDS } from "./operation-kinds";
 
-export function auditOperation(db: DbTx, logger: Logger): OperationStep {
-  const writer = auditWriterFor(db);
+export function auditOperation(writer: AuditWriter, logger: Logger): OperationStep {
   return (next) => async (op, ctx, notes) => {
     const kind = OPERATION_KINDS[op.kind];
     return audited(writer, logger, ctx, notes, () => next(op, ctx, notes), {

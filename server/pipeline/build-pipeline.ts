@@ -1,7 +1,7 @@
 // The order of the gateway path, in one place: audit (outermost, sees every outcome) → refuse (disabled
 // tool) → whitelist → risk tier → parameter rules → schema → rate limit → approval gate → task switch (or
 // output bound) → execute (at the upstream, or in process for the gateway's own tools).
-import type { DbTx } from "../db/client";
+import type { AuditWriter } from "../audit/audit-writer";
 import type { Logger } from "../logger";
 import type { UpstreamPool } from "../upstream/upstream-pool";
 import type { PolicyCache } from "../policy/policy-cache";
@@ -26,11 +26,11 @@ export type PipelineOptions = { maxOutputBytes: number };
  * approvals a HIGH-tier call is refused `approval_required`.
  */
 export function buildToolPipeline(
-  deps: { db: DbTx; logger: Logger; pool: UpstreamPool; rateLimit: Middleware; policy: PolicyCache; tasks?: TaskEngine | undefined; approvals?: Approvals | undefined; builtin?: CallToolHandler | undefined },
+  deps: { audit: AuditWriter; logger: Logger; pool: UpstreamPool; rateLimit: Middleware; policy: PolicyCache; tasks?: TaskEngine | undefined; approvals?: Approvals | undefined; builtin?: CallToolHandler | undefined },
   opts: PipelineOptions,
 ): CallToolHandler {
   const last = deps.tasks ? taskSwitch(deps.tasks, opts.maxOutputBytes) : boundOutput(opts.maxOutputBytes);
-  const steps: Middleware[] = [auditCall(deps.db, deps.logger), refuse, authorize(deps.policy, !!deps.approvals), validateArguments(), deps.rateLimit];
+  const steps: Middleware[] = [auditCall(deps.audit, deps.logger), refuse, authorize(deps.policy, !!deps.approvals), validateArguments(), deps.rateLimit];
   if (deps.approvals) steps.push(approvalGate(deps.approvals));
   return compose(...steps, last)(executeByServer(executeUpstream(deps.pool), deps.builtin));
 }

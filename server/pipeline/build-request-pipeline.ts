@@ -3,7 +3,7 @@
 // (build-pipeline.ts): audit (outermost, sees every outcome) → authorize (agent session; prompt on the tool
 // whitelist ∩ live grant; URI in the session's paths) → rate limit (session, target) → output bound → execute.
 // Prompts and resources have no parameter rules of their own: the rule model holds rules per tool.
-import type { DbTx } from "../db/client";
+import type { AuditWriter } from "../audit/audit-writer";
 import type { Logger } from "../logger";
 import type { PolicyCache } from "../policy/policy-cache";
 import { auditOperation } from "./audit-operation";
@@ -16,8 +16,8 @@ import type { CallLimiter } from "./rate-limit";
 import { compose } from "./types";
 
 export function buildRequestPipeline(
-  deps: { db: DbTx; logger: Logger; policy: PolicyCache; limiter: Pick<CallLimiter, "admit"> },
+  deps: { audit: AuditWriter; logger: Logger; policy: PolicyCache; limiter: Pick<CallLimiter, "admit"> },
   opts: { maxOutputBytes: number },
 ): OperationHandler {
-  return compose<OperationHandler>(auditOperation(deps.db, deps.logger), authorizeOperation(deps.policy), limitOperation(deps.limiter), boundOperation(opts.maxOutputBytes))(executeOperation);
+  return compose<OperationHandler>(auditOperation(deps.audit, deps.logger), authorizeOperation(deps.policy), limitOperation(deps.limiter), boundOperation(opts.maxOutputBytes))(executeOperation);
 }

@@ -1,8 +1,8 @@
 // A tool call from the console ("try it"): the same pipeline as an agent's call, audited as endpoint "console".
 // The admin calls as themself: what they hold by grants, every rule and tier, as any session would.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { AuditWriter } from "../audit/audit-writer";
 import type { RequestContext } from "../context";
-import type { DbTx } from "../db/client";
 import { GatewayError } from "../errors";
 import type { Logger } from "../logger";
 import { auditedRefusal } from "../mcp/audited-request";
@@ -12,7 +12,7 @@ import type { SessionGrant } from "../policy/evaluate";
 import type { Registry } from "./create-registry";
 
 export async function tryToolCall(
-  deps: { registry: Registry; pipeline: CallToolHandler; db: DbTx; logger: Logger },
+  deps: { registry: Registry; pipeline: CallToolHandler; audit: AuditWriter; logger: Logger },
   ctx: RequestContext,
   gatewayName: string,
   args: Record<string, unknown>,

@@ -1,5 +1,4 @@
 // One audit event per task transition (started, and each way a task ends), linked to the submitting request.
-import { auditWriterFor } from "../audit/audit-writer";
 import type { RequestContext } from "../context";
 import type { Task } from "../db/client";
 import type { TaskScope } from "./task-scope";
@@ -7,12 +6,12 @@ import type { TaskScope } from "./task-scope";
 /** One audit event per transition (started, and each way a task ends), linked to the submitting request. */
 /** `by`: who caused the transition (an approver's rejection), its actor; the task's owner otherwise. */
 export async function auditTransition(s: TaskScope, t: Task, toolName: string, by?: RequestContext) {
-  const { db, log } = s;
+  const { db, log, audit } = s;
   const durationMs = t.startedAt && t.finishedAt ? t.finishedAt.getTime() - t.startedAt.getTime() : null;
   try {
     // The event names the agent, as its call's event does (the row keeps only the session).
     const agent = t.agentSessionId ? await db.agentSession.findUnique({ where: { id: t.agentSessionId }, select: { agentId: true } }) : null;
-    await auditWriterFor(db).write({
+    await audit.write({
       requestId: t.requestId,
       action: t.status === "RUNNING" ? "task.started" : `task.${t.status.toLowerCase()}`,
       category: "gateway",

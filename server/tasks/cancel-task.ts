@@ -6,7 +6,7 @@ import type { RequestContext } from "../context";
 import type { Db } from "../db/client";
 import { GatewayError } from "../errors";
 import { publishChange } from "../events/change-bus";
-import { auditWriterFor } from "../audit/audit-writer";
+import type { AuditWriter } from "../audit/audit-writer";
 import type { ToolErrorCode } from "../pipeline/tool-error";
 import { webhookOnFinish } from "./webhook-jobs";
 import { findVisibleTask, TASK_INCLUDE, toTaskDto, type TaskViewer } from "./task-dto";
@@ -14,7 +14,7 @@ import { findVisibleTask, TASK_INCLUDE, toTaskDto, type TaskViewer } from "./tas
 export const CANCELLABLE = ["PENDING", "AWAITING_APPROVAL", "RUNNING"] as const;
 
 /** Cancels a task the viewer may see; 404 for others' tasks, 409 once it has finished. */
-export async function cancelTask(db: Db, ctx: RequestContext, viewer: TaskViewer, id: string, reason = "Canceled by the user."): Promise<TTask> {
+export async function cancelTask(db: Db, audit: AuditWriter, ctx: RequestContext, viewer: TaskViewer, id: string, reason = "Canceled by the user."): Promise<TTask> {
   const before = await findVisibleTask(db, viewer, id);
   const row = await db.$transaction(async (tx) => {
     const changed = await tx.task.updateMany({
@@ -38,7 +38,7 @@ export async function cancelTask(db: Db, ctx: RequestContext, viewer: TaskViewer
     return tx.task.findUniqueOrThrow({ where: { id }, include: TASK_INCLUDE });
   });
   // The cancel is a task transition like the others, with who canceled it as the actor.
-  await auditWriterFor(db).write({
+  await audit.write({
     requestId: ctx.requestId,
     action: "task.canceled",
     category: "gateway",

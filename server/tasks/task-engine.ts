@@ -12,6 +12,7 @@ import { randomUUID } from "node:crypto";
 import { Logger as GraphileLogger, run, type Runner } from "graphile-worker";
 import pg from "pg";
 import type { RequestContext } from "../context";
+import type { AuditWriter } from "../audit/audit-writer";
 import type { Db, DbTx, Task } from "../db/client";
 import type { ChangeBus } from "../events/change-bus";
 import type { Logger } from "../logger";
@@ -44,6 +45,8 @@ type TrackArgs = Parameters<typeof trackTask> extends [TaskScope, ...infer Rest]
 /** The task engine of one gateway: each part is its own module (this folder), handed the same scope. */
 export function createTaskEngine(deps: {
   db: Db;
+  /** The gateway's audit writer: task transitions are recorded through it. */
+  audit: AuditWriter;
   databaseUrl: string;
   logger: Logger;
   bus: ChangeBus;
@@ -76,7 +79,7 @@ export function createTaskEngine(deps: {
       running.get(e.taskId)?.controller.abort(new Error("task canceled"));
   });
 
-  const s: TaskScope = { db: deps.db, bus: deps.bus, log, opts, runnerId, running, live, started: () => starting, closed: () => closed, callClaims };
+  const s: TaskScope = { db: deps.db, audit: deps.audit, bus: deps.bus, log, opts, runnerId, running, live, started: () => starting, closed: () => closed, callClaims };
 
   /** This process's advisory lock: held until the process (or its connection) dies. */
   function live(): Promise<pg.Client> {

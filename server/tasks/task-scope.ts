@@ -1,6 +1,7 @@
 // What the task engine's parts share: its options, this process's runner identity and advisory lock, the calls
 // it follows, and whether it has started or closed. Built once by createTaskEngine (task-engine.ts).
 import type pg from "pg";
+import type { AuditWriter } from "../audit/audit-writer";
 import type { Db, Task } from "../db/client";
 import type { ChangeBus } from "../events/change-bus";
 import type { Logger } from "../logger";
@@ -51,6 +52,8 @@ export type RunningTask = { controller: AbortController; taskId: string };
 
 export type TaskScope = {
   db: Db;
+  /** The gateway's audit writer (created once by createGateway). */
+  audit: AuditWriter;
   bus: ChangeBus;
   log: Logger;
   opts: TaskOptions;

@@ -7,6 +7,7 @@ import type { CallToolResult, Task as McpTask, Tool } from "@modelcontextprotoco
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { isTerminalTaskStatus, TASK_STATUSES, type TTaskStatus } from "../../lib/task-schemas";
 import type { RequestContext } from "../context";
+import type { AuditWriter } from "../audit/audit-writer";
 import type { Db, Task } from "../db/client";
 import { isGatewayError } from "../errors";
 import { boundResult } from "../pipeline/bound-output";
@@ -115,7 +116,7 @@ const TASK_HANDLE_SCHEMA = {
 };
 
 export type TaskToolSession = { agentSessionId: string; ownerId: string };
-export type TaskToolDeps = { db: Db; pollSeconds: number; maxOutputBytes: number };
+export type TaskToolDeps = { db: Db; audit: AuditWriter; pollSeconds: number; maxOutputBytes: number };
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
@@ -218,7 +219,7 @@ export async function callTaskTool(deps: TaskToolDeps, ctx: RequestContext, sess
       const t = await ownTask(deps.db, session, args.task_id);
       if (!t) return notFound(args.task_id);
       try {
-        const done = await cancelTask(deps.db, ctx, { userId: session.ownerId, role: "USER" }, t.id, "Canceled by the agent.");
+        const done = await cancelTask(deps.db, deps.audit, ctx, { userId: session.ownerId, role: "USER" }, t.id, "Canceled by the agent.");
         return { content: [{ type: "text", text: `Task ${t.id} is ${done.status}.` }], structuredContent: { task_id: t.id, status: done.status } };
       } catch (err) {
         if (isGatewayError(err) && err.code === "conflict") return toolError("task_finished", err.message);
@@ -289,7 +290,7 @@ export function mcpTaskStore(deps: TaskToolDeps, ctx: RequestContext, session: T
     async updateTaskStatus(taskId, status) {
       const t = await own(taskId);
       if (status !== "cancelled") throw new McpError(ErrorCode.InvalidParams, "Only cancellation can be requested.");
-      await cancelTask(deps.db, ctx, { userId: session.ownerId, role: "USER" }, t.id, "Canceled by the client (tasks/cancel).");
+      await cancelTask(deps.db, deps.audit, ctx, { userId: session.ownerId, role: "USER" }, t.id, "Canceled by the client (tasks/cancel).");
     },
     async listTasks(cursor) {
       const rows = await deps.db.task.findMany({

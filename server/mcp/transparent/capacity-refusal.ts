@@ -3,7 +3,7 @@
 // can act on (audited as denied), anything else as a JSON-RPC error whose data carries the code.
 import { McpError, type JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
 import { mcpRequestId } from "../../context";
-import type { DbTx } from "../../db/client";
+import type { AuditWriter } from "../../audit/audit-writer";
 import type { Logger } from "../../logger";
 import { toolError } from "../../pipeline/tool-error";
 import { auditedRefusal } from "../audited-request";
@@ -12,7 +12,7 @@ import { isUpstreamCapacityError } from "./upstream-capacity";
 
 /** The answer to `request` when `err` is a capacity refusal, else undefined. */
 export function capacityRefusal(
-  deps: { db: DbTx; logger: Logger },
+  deps: { audit: AuditWriter; logger: Logger },
   view: McpSessionView,
   endpoint: string,
   slug: string,

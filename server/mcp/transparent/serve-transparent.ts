@@ -18,6 +18,7 @@ import {
   type LoggingLevel,
 } from "@modelcontextprotocol/sdk/types.js";
 import { mcpRequestId } from "../../context";
+import type { AuditWriter } from "../../audit/audit-writer";
 import type { Db } from "../../db/client";
 import type { Approvals } from "../../approvals/approvals";
 import { mcpTaskStore, TASK_CAPABILITIES, type TaskToolDeps } from "../../tasks/task-tools";
@@ -41,7 +42,7 @@ import { sessionOwner } from "./reserve-upstream";
 import type { InFlight, LiveSession, SessionUpstreams } from "./session-upstreams";
 import { capacityRefusal } from "./capacity-refusal";
 
-export type TransparentDeps = { registry: Registry; pipeline: CallToolHandler; requests: OperationHandler; bus: ChangeBus; db: Db; logger: Logger; sessions: SessionUpstreams; policy: PolicyCache; taskTools: Omit<TaskToolDeps, "db">; approvals?: Approvals | undefined; builtinReady?: (() => Promise<void>) | undefined };
+export type TransparentDeps = { registry: Registry; pipeline: CallToolHandler; requests: OperationHandler; bus: ChangeBus; db: Db; audit: AuditWriter; logger: Logger; sessions: SessionUpstreams; policy: PolicyCache; taskTools: Omit<TaskToolDeps, "db" | "audit">; approvals?: Approvals | undefined; builtinReady?: (() => Promise<void>) | undefined };
 
 type Params = Record<string, unknown> & { _meta?: { progressToken?: string | number } & Record<string, unknown> };
 
@@ -101,7 +102,7 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
     }
   }
 
-  const taskDeps: TaskToolDeps = { db: deps.db, ...deps.taskTools };
+  const taskDeps: TaskToolDeps = { db: deps.db, audit: deps.audit, ...deps.taskTools };
   const owner = view.grant.agentSessionId ? { agentSessionId: view.grant.agentSessionId, ownerId: view.grant.userId } : undefined;
 
   /** MCP task requests: answered here from the gateway's task rows, never relayed upstream. */
