@@ -14,7 +14,7 @@ import type { Db } from "./db/client";
 import { createChangeBus, type ChangeBus } from "./events/change-bus";
 import { checkHealth } from "./health/check-health";
 import type { Logger } from "./logger";
-import { buildAggregateServer } from "./mcp/build-aggregate-server";
+import { aggregateToolCall, buildAggregateServer } from "./mcp/build-aggregate-server";
 import { handleMcpRequest, type McpEndpoint } from "./mcp/handle-mcp-request";
 import { createMcpSessionCache, type McpSessionCache } from "./mcp/mcp-sessions";
 import { createSessionUpstreams, type SessionUpstreams } from "./mcp/transparent/session-upstreams";
@@ -223,15 +223,30 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     (builtinReady ??= (async () => {
       const c = gatewayCore();
       const tools = builtinToolDefinitions({ pollSeconds: c.tasks.options.pollSeconds, limits: codeLimits });
-      // A new server or version is heard back before anything is served, so no process serves a snapshot without it.
-      await c.bus.heardEverywhere(async () => {
-        const { serverId, changed } = await ensureBuiltinServer(db, tools);
-        if (changed) await c.bus.publish({ kind: "registry", serverId });
-      });
+      // A new server or version is heard back before anything is served, so no process serves a snapshot without
+      // it; an unchanged one has nothing to announce.
+      const { serverId, changed } = await ensureBuiltinServer(db, tools);
+      if (changed) await c.bus.heardEverywhere(() => c.bus.publish({ kind: "registry", serverId }));
     })().catch((err: unknown) => {
       builtinReady = undefined;
       logger.error({ err }, "the built-in server (the gateway's own tools) could not be set up");
     }));
+  /** What the MCP endpoints' servers and the direct tools/call path are built from. */
+  const endpointDeps = (c: NonNullable<typeof core>) => ({
+    registry: c.registry,
+    pipeline: c.pipeline,
+    requests: c.requests,
+    pool: c.pool,
+    bus: c.bus,
+    db,
+    audit: c.audit,
+    logger,
+    sessions: c.sessions,
+    policy: c.caches.policy,
+    taskTools: { pollSeconds: c.tasks.options.pollSeconds, maxOutputBytes: GATEWAY_LIMITS.maxOutputBytes },
+    approvals: c.approvals,
+    builtinReady: ensureBuiltin,
+  });
   let metrics: GatewayMetrics | undefined;
   const codeModeDeps = (): CodeModeDeps => {
     const c = gatewayCore();
@@ -418,9 +433,9 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
             abandon: (e, session) => {
               if (e.kind === "server") c.sessions.abandon(session.mcpSessionId);
             },
+            directToolCall: (e, session) => (e.kind === "aggregate" ? aggregateToolCall(endpointDeps(c), session) : undefined),
             serve: async (e, session, transport) => {
-              const taskTools = { pollSeconds: c.tasks.options.pollSeconds, maxOutputBytes: GATEWAY_LIMITS.maxOutputBytes };
-              const deps = { registry: c.registry, pipeline: c.pipeline, requests: c.requests, pool: c.pool, bus: c.bus, db, audit: c.audit, logger, sessions: c.sessions, policy: c.caches.policy, taskTools, approvals: c.approvals, builtinReady: ensureBuiltin };
+              const deps = endpointDeps(c);
               if (e.kind === "aggregate") await buildAggregateServer(deps, session).connect(transport);
               else if (e.kind === "code") await buildCodeModeServer({ ...deps, executor: executor(), limits: codeLimits, workspace: c.workspace, privacyAlways: config.codeMode.privacyAlways, runGate: c.runGate }, session).connect(transport);
               else {

@@ -41,6 +41,7 @@ import type { UpstreamPool } from "../upstream/upstream-pool";
 import { VERSION } from "../version";
 import { isBuiltinGatewayName } from "../builtin/builtin-server";
 import { auditedRequest, type ListAction } from "./audited-request";
+import type { DirectToolCall } from "./direct-tool-call";
 import { dispatchToolCall, type DispatchDeps } from "./dispatch-tool-call";
 import type { EndpointNaming } from "./endpoint-naming";
 import { listEndpointTools } from "./list-endpoint-tools";
@@ -104,6 +105,12 @@ function serverForUri(routes: ServerRoute[], uri: string): ServerRoute | undefin
     routes.find((r) => r.defs.resources.some((res) => res.uri === uri)) ??
     routes.find((r) => r.defs.resourceTemplates.some((t) => new UriTemplate(t.uriTemplate).match(uri) !== null))
   );
+}
+
+/** `/mcp`'s tools/call: what the SDK Server's handler runs, and the direct path (direct-tool-call.ts) too. */
+export function aggregateToolCall(deps: AggregateDeps, session: AggregateSession): DirectToolCall {
+  const naming = aggregateNaming(deps, !!session.grant.agentSessionId);
+  return (params, io) => dispatchToolCall(dispatchDeps(deps), naming, session, params, io);
 }
 
 export function buildAggregateServer(deps: AggregateDeps, session: AggregateSession): Server {
@@ -174,8 +181,9 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
     listed("tools.listed", extra.requestId, async () => ({ tools: await listEndpointTools(deps, naming, session) })),
   );
 
+  const callTool = aggregateToolCall(deps, session);
   server.setRequestHandler(CallToolRequestSchema, (req, extra) =>
-    dispatchToolCall(dispatchDeps(deps), naming, session, req.params, {
+    callTool(req.params, {
       requestId: extra.requestId,
       signal: extra.signal,
       sendProgress: (params) => extra.sendNotification({ method: "notifications/progress", params }),

@@ -17,6 +17,7 @@ import type { ChangeBus } from "../events/change-bus";
 import type { SessionGrant } from "../policy/evaluate";
 import type { AgentPrincipal } from "../sessions/session-auth";
 import { closeMcpSession, createMcpSession, findMcpSession, newSessionId, type McpSessionCache } from "./mcp-sessions";
+import { answerToolCall, directToolCallOf, type DirectToolCall } from "./direct-tool-call";
 import { malformedBody } from "./malformed-body";
 import { createStreamEventStore, resumeStream, SSE_RETRY_MS } from "./stream-events";
 import { sendingUnprefixedErrors } from "./unprefixed-errors";
@@ -51,6 +52,8 @@ export type McpHttpDeps = {
   endpointExists(endpoint: McpEndpoint): Promise<boolean>;
   /** Attaches the endpoint's message handling (an SDK Server, or the transparent relay) to this request's transport. */
   serve(endpoint: McpEndpoint, session: McpSessionView, transport: WebStandardStreamableHTTPServerTransport): Promise<void>;
+  /** The endpoint's plain tools/call, answered without the SDK's per-request Server and transport (direct-tool-call.ts). */
+  directToolCall?(endpoint: McpEndpoint, session: McpSessionView): DirectToolCall | undefined;
   /** An initialize the transport refused (its answer not 200): what `serve` set aside for the session is given up. */
   abandon?(endpoint: McpEndpoint, session: McpSessionView): void;
   maxRequestBytes: number;
@@ -213,6 +216,13 @@ async function serveMcpRequest(deps: McpHttpDeps, req: Request, endpoint: McpEnd
   // `/mcp` sends nothing but the answer unless progress was asked for: a plain JSON answer then saves the SSE
   // stream. The transparent endpoint may relay the upstream's requests and notifications, so it streams.
   const enableJsonResponse = endpoint.kind !== "server" && !messages.some(wantsProgress);
+  // The hot path: a plain tools/call answered straight from the endpoint's dispatch (D81).
+  const direct = !init && enableJsonResponse && !Array.isArray(body) ? directToolCallOf(body, req.headers) : undefined;
+  const call = direct && deps.directToolCall?.(endpoint, view);
+  if (direct && call) {
+    const answer = await answerToolCall(call, direct.id, direct.params, { signal: req.signal });
+    return new Response(answer, { status: 200, headers: { "content-type": "application/json" } });
+  }
   // An SSE answer is resumable: its events are stored, and it opens with a priming event and a retry hint.
   const transport = sendingUnprefixedErrors(
     new WebStandardStreamableHTTPServerTransport({
