@@ -7,7 +7,8 @@
 // order when it is back (audit-spool.ts).
 import type { DbTx } from "../db/client";
 import { storableText } from "../db/storable";
-import { insertRows, prismaSink, refusedAsData, type AuditSink } from "./audit-sink";
+import { insertRows, prismaSink, refusedAsData, STARTED, type AuditSink } from "./audit-sink";
+import { sweepInterruptedCalls, type AuditOwner } from "./audit-owner";
 import { eventId } from "./event-id";
 import { openAuditSpool, type AuditSpool, type SpooledRow } from "./audit-spool";
 import { redactor, storedArguments } from "./redaction";
@@ -66,6 +67,12 @@ function redactRow(row: AuditRow): AuditRow {
 export type AuditWriter = {
   /** Resolves once the event is committed; rejects if it could not be (the caller must not report success). */
   write(row: AuditRow): Promise<void>;
+  /**
+   * Splits a call's event (when the writer has an owner, see audit-owner.ts): the request record (status
+   * `started`) is handed over now, `committed` resolving once it is committed or spooled; `end` writes the
+   * outcome into the same row (same eventId). Absent: one event, written when the call ends.
+   */
+  begin?(row: AuditRow): { committed: Promise<void>; end(row: AuditRow): Promise<void> };
   /** Resolves when everything handed over so far has been written or has failed. */
   drain(): Promise<void>;
   close(): Promise<void>;
@@ -91,6 +98,10 @@ export type AuditWriterOptions = {
   timeoutMs?: number;
   /** Where rows go when the database cannot take them (DATA_DIR/audit-spool); none: such calls are answered with an error. */
   spoolDir?: string;
+  /** Whose request records this writer commits; with one, calls' events are split (begin) and the records of dead owners are swept. */
+  owner?: AuditOwner;
+  /** How often the records of dead owners are looked for (besides at start); default 60 s. */
+  sweepIntervalMs?: number;
   /** Problems the writer handles itself but someone should hear of (spool unreadable, replay failing). */
   onError?: (err: unknown, msg: string) => void;
 };
@@ -233,14 +244,40 @@ export function createAuditWriter(sink: AuditSink, opts: AuditWriterOptions = {}
   }
 
   const drain = () => flushing ?? Promise.resolve();
+  const enqueue = (row: AuditRow, id: string) =>
+    new Promise<void>((resolve, reject) => {
+      // Made storable before redaction, so the row records what was sanitized (redaction hides NUL too).
+      queue.push({ row: { ...redactRow(storableRow(row)), eventId: id, occurredAt: new Date().toISOString() }, resolve, reject });
+      flushing ??= flush();
+    });
+
+  // Request records of dead processes are marked interrupted: at start, then now and then (a process that
+  // crashes while this one lives). Only once this writer's own lock is held, so its records are never swept.
+  const owner = opts.owner;
+  let sweeper: NodeJS.Timeout | undefined;
+  let sweeping: Promise<unknown> | undefined;
+  const sweep = () => {
+    sweeping ??= sweepInterruptedCalls(sink, owner!.id)
+      .catch((err: unknown) => onError(err, "marking the calls of stopped gateway processes interrupted failed"))
+      .finally(() => (sweeping = undefined));
+  };
+  const swept: Promise<void> | undefined = owner?.held.then(() => {
+    if (closed) return;
+    sweep();
+    sweeper = setInterval(sweep, opts.sweepIntervalMs ?? 60_000);
+    sweeper.unref();
+  });
   return {
-    write(row) {
-      return new Promise<void>((resolve, reject) => {
-        // Made storable before redaction, so the row records what was sanitized (redaction hides NUL too).
-        queue.push({ row: { ...redactRow(storableRow(row)), eventId: eventId(), occurredAt: new Date().toISOString() }, resolve, reject });
-        flushing ??= flush();
-      });
-    },
+    write: (row) => enqueue(row, eventId()),
+    ...(owner && {
+      begin(row: AuditRow) {
+        const id = eventId();
+        const details = row.details && typeof row.details === "object" && !Array.isArray(row.details) ? row.details : {};
+        // Named for the sweep only once the owner lock is held: a record must not look like a dead process's.
+        const committed = owner.held.then(() => enqueue({ ...row, status: STARTED, details: { ...details, owner: owner.id } }, id));
+        return { committed, end: (outcome: AuditRow) => enqueue(outcome, id) };
+      },
+    }),
     drain,
     /** Resolves when the spool is empty (or the writer closes). */
     replayed: async () => {
@@ -249,6 +286,10 @@ export function createAuditWriter(sink: AuditSink, opts: AuditWriterOptions = {}
     async close() {
       await drain();
       closed = true;
+      clearInterval(sweeper);
+      await swept;
+      await sweeping;
+      await owner?.close();
       wake?.();
       await replaying;
       await (await spool)?.close();
