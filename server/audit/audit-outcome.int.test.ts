@@ -6,7 +6,31 @@
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectAgent, firstText, misbehavingServer, setUpGatewayTest, spawnGatewayProcess, startTestGateway, tempDir, waitUntil, type Agent, type GatewayTestEnv } from "../test/gateway-harness";
-import { createTestDb } from "../test/test-db";
+import { createTestDb, testDatabaseUrl } from "../test/test-db";
+import { holdAuditOwner, sweepInterruptedCalls } from "./audit-owner";
+import { createAuditWriter, pgSink, prismaSink, type AuditRow } from "./audit-writer";
+
+const row = (name: string, status = "ok"): AuditRow => ({
+  requestId: name,
+  action: "tool.called",
+  category: "gateway",
+  actorType: "user",
+  userId: null,
+  ip: null,
+  endpoint: "mcp",
+  serverSlug: "w",
+  toolName: "w__t",
+  arguments: { name },
+  decision: status === "ok" ? "allow" : null,
+  ruleId: null,
+  reason: null,
+  status,
+  errorCode: null,
+  durationMs: status === "ok" ? 5 : null,
+  resultBytes: null,
+  truncated: false,
+  upstreamVersion: null,
+});
 
 describe("audit record before the answer, outcome after it", () => {
   const db = createTestDb();
@@ -25,6 +49,28 @@ describe("audit record before the answer, outcome after it", () => {
   afterAll(async () => {
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
     await env?.close();
+  });
+
+  it("a record and its outcome in one batch are one row; only an open record's outcome may change a row; a closed owner's open record is swept", async () => {
+    const url = testDatabaseUrl();
+    const writer = createAuditWriter(pgSink(url), { owner: holdAuditOwner(url, () => undefined) });
+    // x's insert is under way when a's record and outcome queue: they go in the next batch together.
+    const x = writer.begin!(row("unit-x", "started"));
+    const a = writer.begin!(row("unit-a", "started"));
+    await Promise.all([x.committed, a.committed, a.end(row("unit-a"))]);
+    const [xr] = await byName("unit-x");
+    const [ar, ...more] = await byName("unit-a");
+    expect(more).toEqual([]);
+    expect(ar).toMatchObject({ status: "ok", decision: "allow", durationMs: 5 });
+    expect(xr).toMatchObject({ status: "started", decision: null, durationMs: null });
+    await expect(db.$executeRawUnsafe(`UPDATE audit_events SET status = 'error' WHERE id = $1`, ar!.id)).rejects.toThrow(/append-only/);
+    await expect(db.$executeRawUnsafe(`UPDATE audit_events SET status = 'ok', arguments = '{}' WHERE id = $1`, xr!.id)).rejects.toThrow(/append-only/);
+    // Its owner is alive: not swept. Closed (its lock released): swept.
+    await sweepInterruptedCalls(prismaSink(db), "another-process");
+    expect((await byName("unit-x"))[0]!.status).toBe("started");
+    await writer.close();
+    await sweepInterruptedCalls(prismaSink(db), "another-process");
+    expect((await byName("unit-x"))[0]).toMatchObject({ status: "interrupted", errorCode: "interrupted" });
   });
 
   it("the request's record is committed while the upstream runs (status started), and the outcome completes the same row", async () => {

@@ -275,7 +275,8 @@ export function createAuditWriter(sink: AuditSink, opts: AuditWriterOptions = {}
         const details = row.details && typeof row.details === "object" && !Array.isArray(row.details) ? row.details : {};
         // Named for the sweep only once the owner lock is held: a record must not look like a dead process's.
         const committed = owner.held.then(() => enqueue({ ...row, status: STARTED, details: { ...details, owner: owner.id } }, id));
-        return { committed, end: (outcome: AuditRow) => enqueue(outcome, id) };
+        // Queued behind its record even if called before the record is committed (callbacks on `held` run in order).
+        return { committed, end: (outcome: AuditRow) => owner.held.then(() => enqueue(outcome, id)) };
       },
     }),
     drain,
