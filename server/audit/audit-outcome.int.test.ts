@@ -8,29 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectAgent, firstText, misbehavingServer, setUpGatewayTest, spawnGatewayProcess, startTestGateway, tempDir, waitUntil, type Agent, type GatewayTestEnv } from "../test/gateway-harness";
 import { createTestDb, testDatabaseUrl } from "../test/test-db";
 import { holdAuditOwner, sweepInterruptedCalls } from "./audit-owner";
-import { createAuditWriter, pgSink, prismaSink, type AuditRow } from "./audit-writer";
+import { createAuditWriter, pgSink, prismaSink } from "./audit-writer";
+import { auditRow } from "../test/audit-row";
 
-const row = (name: string, status = "ok"): AuditRow => ({
-  requestId: name,
-  action: "tool.called",
-  category: "gateway",
-  actorType: "user",
-  userId: null,
-  ip: null,
-  endpoint: "mcp",
-  serverSlug: "w",
-  toolName: "w__t",
-  arguments: { name },
-  decision: status === "ok" ? "allow" : null,
-  ruleId: null,
-  reason: null,
-  status,
-  errorCode: null,
-  durationMs: status === "ok" ? 5 : null,
-  resultBytes: null,
-  truncated: false,
-  upstreamVersion: null,
-});
+/** A request record as the pipeline hands it to `begin` (no decision or duration yet). */
+const record = (name: string) => auditRow(name, { status: "started", decision: null, durationMs: null });
 
 describe("audit record before the answer, outcome after it", () => {
   const db = createTestDb();
@@ -55,9 +37,9 @@ describe("audit record before the answer, outcome after it", () => {
     const url = testDatabaseUrl();
     const writer = createAuditWriter(pgSink(url), { owner: holdAuditOwner(url, () => undefined) });
     // x's insert is under way when a's record and outcome queue: they go in the next batch together.
-    const x = writer.begin!(row("unit-x", "started"));
-    const a = writer.begin!(row("unit-a", "started"));
-    await Promise.all([x.committed, a.committed, a.end(row("unit-a"))]);
+    const x = writer.begin!(record("unit-x"));
+    const a = writer.begin!(record("unit-a"));
+    await Promise.all([x.committed, a.committed, a.end(auditRow("unit-a", { durationMs: 5 }))]);
     const [xr] = await byName("unit-x");
     const [ar, ...more] = await byName("unit-a");
     expect(more).toEqual([]);

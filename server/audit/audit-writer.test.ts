@@ -1,28 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
 import type { DbTx } from "../db/client";
-import { createAuditWriter, prismaSink, type AuditRow } from "./audit-writer";
+import { createAuditWriter, prismaSink } from "./audit-writer";
+import { auditRow } from "../test/audit-row";
 
-const row = (requestId: string): AuditRow => ({
-  requestId,
-  action: "tool.called",
-  category: "gateway",
-  actorType: "user",
-  userId: "u1",
-  ip: null,
-  endpoint: "mcp",
-  serverSlug: "s",
-  toolName: "s__t",
-  arguments: { keys: [] },
-  decision: "allow",
-  ruleId: null,
-  reason: null,
-  status: "ok",
-  errorCode: null,
-  durationMs: 1,
-  resultBytes: 2,
-  truncated: false,
-  upstreamVersion: "1.0.0",
-});
+const row = (requestId: string) => auditRow("s__t", { requestId, userId: "u1", serverSlug: "s", arguments: { keys: [] }, resultBytes: 2 });
 
 /** A database whose inserts finish when the test says so; records the request ids of each INSERT. */
 function fakeDb(fail?: (batch: number) => Error | undefined) {
