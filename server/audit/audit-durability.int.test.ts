@@ -9,6 +9,7 @@ import { connectAgent, firstText, fixtureEvents, misbehavingServer, setUpGateway
 import { parsePromText, sampleValue } from "../test/prom-text";
 import { createTestDb } from "../test/test-db";
 import { printableToolName } from "../registry/gateway-name";
+import { auditWriterFor } from "./audit-writer";
 
 describe("audit durability", () => {
   const db = createTestDb();
@@ -116,6 +117,8 @@ describe("audit durability", () => {
     });
     expect(replayed.map((r) => (r.arguments as { name: string }).name)).toEqual(names);
     expect(replayed.every((r) => r.status === "ok" && r.eventId)).toBe(true);
+    // The rows are in the database a moment before the replay counts them (after emptying the spool file).
+    await auditWriterFor(gw.db).replayed?.();
     const samples = parsePromText(await gw.gateway.metrics().scrape());
     expect(sampleValue(samples, "portcullis_audit_spool_pending_rows")).toBe(0);
     expect(sampleValue(samples, "portcullis_audit_spool_replayed_rows_total")).toBeGreaterThanOrEqual(names.length);
