@@ -44,7 +44,7 @@ describe("audit record before the answer, outcome after it", () => {
     const [ar, ...more] = await byName("unit-a");
     expect(more).toEqual([]);
     expect(ar).toMatchObject({ status: "ok", decision: "allow", durationMs: 5 });
-    expect(xr).toMatchObject({ status: "started", decision: null, durationMs: null });
+    expect(xr).toMatchObject({ status: "started", decision: null, durationMs: null, details: { owner: expect.stringMatching(/^audit-/) as unknown } });
     await expect(db.$executeRawUnsafe(`UPDATE audit_events SET status = 'error' WHERE id = $1`, ar!.id)).rejects.toThrow(/append-only/);
     await expect(db.$executeRawUnsafe(`UPDATE audit_events SET status = 'ok', arguments = '{}' WHERE id = $1`, xr!.id)).rejects.toThrow(/append-only/);
     // Its owner is alive: not swept. Closed (its lock released): swept.

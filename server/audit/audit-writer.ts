@@ -244,10 +244,14 @@ export function createAuditWriter(sink: AuditSink, opts: AuditWriterOptions = {}
   }
 
   const drain = () => flushing ?? Promise.resolve();
-  const enqueue = (row: AuditRow, id: string) =>
+  const enqueue = (row: AuditRow, id: string, ownerId?: string) =>
     new Promise<void>((resolve, reject) => {
       // Made storable before redaction, so the row records what was sanitized (redaction hides NUL too).
-      queue.push({ row: { ...redactRow(storableRow(row)), eventId: id, occurredAt: new Date().toISOString() }, resolve, reject });
+      const stored = redactRow(storableRow(row));
+      // The owner is the sweep's key: added after redaction, whose patterns could mask it.
+      const d = stored.details;
+      const details = ownerId && { details: { ...(d && typeof d === "object" && !Array.isArray(d) ? d : d == null ? {} : { value: d }), owner: ownerId } };
+      queue.push({ row: { ...stored, ...details, eventId: id, occurredAt: new Date().toISOString() }, resolve, reject });
       flushing ??= flush();
     });
 
@@ -272,9 +276,8 @@ export function createAuditWriter(sink: AuditSink, opts: AuditWriterOptions = {}
     ...(owner && {
       begin(row: AuditRow) {
         const id = eventId();
-        const details = row.details && typeof row.details === "object" && !Array.isArray(row.details) ? row.details : {};
         // Named for the sweep only once the owner lock is held: a record must not look like a dead process's.
-        const committed = owner.held.then(() => enqueue({ ...row, status: STARTED, details: { ...details, owner: owner.id } }, id));
+        const committed = owner.held.then(() => enqueue({ ...row, status: STARTED }, id, owner.id));
         // Queued behind its record even if called before the record is committed (callbacks on `held` run in order).
         return { committed, end: (outcome: AuditRow) => owner.held.then(() => enqueue(outcome, id)) };
       },
