@@ -3,7 +3,9 @@
 import { z } from "zod";
 import { ZPageQuery } from "./schemas";
 
-export const AUDIT_STATUSES = ["ok", "error", "denied", "held"] as const;
+// started: a call's request record whose outcome is not written yet (it is written just after the answer);
+// interrupted: the gateway process stopped before writing it (the sweep marks such records).
+export const AUDIT_STATUSES = ["ok", "error", "denied", "held", "started", "interrupted"] as const;
 export const AUDIT_DECISIONS = ["allow", "deny", "require_approval"] as const;
 export const AUDIT_CATEGORIES = ["gateway", "security", "admin", "system"] as const;
 /** `-occurredAt` newest first (default), `occurredAt` oldest first, `-durationMs` slowest first. */
@@ -95,7 +97,7 @@ export const ZAuditEvent = z
     decision: z.string().nullable(),
     ruleId: z.string().nullable(),
     reason: z.string().nullable(),
-    status: z.string().meta({ description: "ok, error, denied or held" }),
+    status: z.string().meta({ description: "ok, error, denied, held, started (outcome not yet written) or interrupted (the process stopped first)" }),
     errorCode: z.string().nullable(),
     durationMs: z.number().int().nullable(),
     resultBytes: z.number().int().nullable(),

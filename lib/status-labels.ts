@@ -50,6 +50,8 @@ export const AUDIT_STATUS_LABEL: Record<(typeof AUDIT_STATUSES)[number], string>
   error: "Error",
   denied: "Denied",
   held: "Held for approval",
+  started: "Running",
+  interrupted: "Interrupted",
 };
 
 export const AUDIT_DECISION_LABEL: Record<(typeof AUDIT_DECISIONS)[number], string> = {

@@ -38,6 +38,7 @@ describe("loadConfig", () => {
       otlp: { endpoint: null, headers: {} },
       metricsToken: null,
       auditRetentionDays: 90,
+      auditOutcome: "after_answer",
       outbound: { allowedHosts: [] },
       packages: { dir: path.resolve(".data/packages"), npmRegistry: "https://registry.npmjs.org", installTimeoutMs: 180_000, installMaxBytes: 500 * 1024 * 1024 },
     });

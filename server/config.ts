@@ -33,6 +33,7 @@ const ZEnv = z.object({
   TASK_DEDUPE_WINDOW_SECONDS: z.coerce.number().min(0).default(30),
   TASK_SWEEP_INTERVAL_MS: z.coerce.number().int().min(50).default(5000),
   AUDIT_RETENTION_DAYS: z.coerce.number().min(0).default(90),
+  AUDIT_OUTCOME: z.enum(["after_answer", "with_answer"]).default("after_answer"),
   METRICS_TOKEN: z.string().trim().min(16, "must be at least 16 characters").optional(),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
   OTEL_EXPORTER_OTLP_HEADERS: z.string().optional(),
@@ -125,6 +126,8 @@ export type Config = {
   tasks: { thresholdMs: number; concurrency: number; resultMaxBytes: number; retentionDays: number; dedupeWindowMs: number; sweepIntervalMs: number };
   /** Audit events older than this are deleted by an hourly job (0 = keep forever). */
   auditRetentionDays: number;
+  /** after_answer: a call's record is committed while it runs and its outcome after the answer; with_answer: one event, committed before the answer. */
+  auditOutcome: "after_answer" | "with_answer";
   /** A Prometheus scraper's bearer token for /metrics (admins' own credentials work without it). */
   metricsToken: string | null;
   /** OpenTelemetry: where traces go (OTLP/HTTP), and headers for the collector (`k=v,k=v`); none = no tracing. */
@@ -203,6 +206,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     metricsToken: e.METRICS_TOKEN ?? null,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+    auditOutcome: e.AUDIT_OUTCOME,
     otlp: {
       endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT ?? null,
       headers: Object.fromEntries(

@@ -2,6 +2,7 @@
 import path from "node:path";
 import type { TChangeOwnPassword, TCreateUser, TPageQuery, TResetPassword, TUpdateUser } from "../lib/schemas";
 import { createAuditWriter, pgSink, type AuditWriter } from "./audit/audit-writer";
+import { holdAuditOwner } from "./audit/audit-owner";
 import { deleteExpiredAudit, DEFAULT_AUDIT_RETENTION_DAYS } from "./audit/audit-retention";
 import { exportAudit, getAuditEventDetail, searchAudit } from "./audit/audit-search";
 import type { TAuditExportQuery, TAuditQuery } from "../lib/audit-schemas";
@@ -142,6 +143,8 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         // Events the database cannot take now wait here, fsync'd, and are replayed in order when it is back.
         spoolDir: path.join(config.dataDir, "audit-spool"),
         onError: (err, msg) => logger.error({ err }, msg),
+        // A call's record is committed while it runs; this process's lock tells others its records are live.
+        ...(config.auditOutcome === "after_answer" && { owner: holdAuditOwner(databaseUrl, (err, msg) => logger.error({ err }, msg)), sweepIntervalMs: config.tasks.sweepIntervalMs }),
       });
       // Encrypted secrets (SECRETS_KEY or DATA_DIR/secrets.key), resolved into launches and scrubbed from logs.
       const secrets = createSecretStore({ db, dataDir: config.dataDir, key: config.secretsKey, onUndecryptable: (err, name) => logger.error({ err, secret: name }, "a stored secret cannot be decrypted") });

@@ -7,7 +7,7 @@ const query = (href: string) => filterFromSearch(new URLSearchParams(href.split(
 describe("dashboard links into the audit search", () => {
   it.each([
     ["calls", {}],
-    ["errors", { status: "error" }],
+    ["errors", { status: "error,interrupted" }],
     ["latency", { sort: "-durationMs" }],
     ["denials", { status: "denied" }],
     ["held", { status: "held" }],
@@ -23,7 +23,7 @@ describe("dashboard links into the audit search", () => {
   it("a top tool's bar selects that tool over the whole window", () => {
     expect(query(auditSearchHref("errors", { from: "2026-05-04T09:15:00.000Z" }, "orders__query_orders"))).toEqual({
       action: "tool.called",
-      status: "error",
+      status: "error,interrupted",
       tool: "orders__query_orders",
       from: "2026-05-04T09:15:00.000Z",
     });

@@ -9,7 +9,7 @@ export type Series = "calls" | "errors" | "latency" | "denials" | "held";
 
 const SERIES_FILTER: Record<Series, AuditFilterParams> = {
   calls: {},
-  errors: { status: "error" },
+  errors: { status: "error,interrupted" },
   latency: { sort: "-durationMs" },
   denials: { status: "denied" },
   held: { status: "held" },

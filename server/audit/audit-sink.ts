@@ -50,9 +50,27 @@ const COLUMNS = [
   "intent",
 ] as const;
 const LIST = COLUMNS.map((c) => `"${c}"`).join(", ");
+/** A call's request record, committed while the call runs; its outcome later replaces this status. */
+export const STARTED = "started";
+// What a call's outcome sets on its request record; who called what, when and with which arguments stay as
+// the record has them (the table's UPDATE trigger refuses any other change, migration audit_outcome).
+const OUTCOME_COLUMNS = ["category", "details", "decision", "ruleId", "reason", "status", "errorCode", "durationMs", "resultBytes", "truncated", "upstreamVersion", "approvalId", "taskId"] as const;
+const OUTCOME = OUTCOME_COLUMNS.map((c) => `"${c}" = EXCLUDED."${c}"`).join(", ");
 // One parameter whatever the batch size: the rows as a JSON array, typed by the table's own row type. A row
-// already there (a spool replay after a crash, an insert that timed out but committed) is skipped.
-const INSERT_SQL = `INSERT INTO audit_events (${LIST}) SELECT ${LIST} FROM json_populate_recordset(NULL::audit_events, $1::json) ON CONFLICT ("eventId") DO NOTHING`;
+// already there is a replay (after a crash, or an insert that timed out but committed) or a call's outcome
+// arriving for its request record: a replayed request record or final event changes nothing, an outcome
+// completes a row still `started` (or marked `interrupted` by the sweep: the outcome is what happened).
+const INSERT_SQL = `INSERT INTO audit_events (${LIST}) SELECT ${LIST} FROM json_populate_recordset(NULL::audit_events, $1::json) ON CONFLICT ("eventId") DO UPDATE SET ${OUTCOME} WHERE EXCLUDED."status" <> '${STARTED}' AND audit_events."status" IN ('${STARTED}', 'interrupted')`;
+
+/**
+ * One row per event: a statement may not update a row twice, so a request record and its outcome in one batch
+ * (a quick call, or a spool replay) are sent as the outcome alone, which holds everything the record does.
+ */
+function lastPerEvent(rows: SpooledRow[]): SpooledRow[] {
+  const last = new Map<string, number>();
+  rows.forEach((r, i) => last.set(r.eventId, i));
+  return last.size === rows.length ? rows : rows.filter((r, i) => last.get(r.eventId) === i);
+}
 
 
 /**
@@ -65,7 +83,7 @@ export async function insertRows(sink: AuditSink, rows: SpooledRow[], timeoutMs:
     timer = setTimeout(() => reject(new Error(`the audit insert took longer than ${timeoutMs} ms`)), timeoutMs);
   });
   try {
-    await Promise.race([sink.execute(INSERT_SQL, JSON.stringify(rows)), timeout]);
+    await Promise.race([sink.execute(INSERT_SQL, JSON.stringify(lastPerEvent(rows))), timeout]);
   } finally {
     clearTimeout(timer);
   }

@@ -7,7 +7,8 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAuditWriter, pgSink, type AuditRow, type AuditSink } from "./audit-writer";
+import { createAuditWriter, pgSink, type AuditSink } from "./audit-writer";
+import { auditRow } from "../test/audit-row";
 import { insertUser, userContext } from "../test/contexts";
 import {
   connectAgent,
@@ -87,28 +88,7 @@ describe("audit group commit", () => {
   });
 });
 
-const row = (toolName: string, extra: Partial<AuditRow> = {}): AuditRow => ({
-  requestId: `w-${toolName}`,
-  action: "tool.called",
-  category: "gateway",
-  actorType: "user",
-  userId: null,
-  ip: null,
-  endpoint: "mcp",
-  serverSlug: "w",
-  toolName,
-  arguments: { name: toolName },
-  decision: "allow",
-  ruleId: null,
-  reason: null,
-  status: "ok",
-  errorCode: null,
-  durationMs: 1,
-  resultBytes: 1,
-  truncated: false,
-  upstreamVersion: "1.0.0",
-  ...extra,
-});
+const row = auditRow;
 
 /** A TCP proxy to the test database that can stop (connections refused, open ones cut) and start again. */
 async function databaseProxy(): Promise<{ url: string; down(): Promise<void>; up(): Promise<void>; close(): Promise<void> }> {

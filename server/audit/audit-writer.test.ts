@@ -1,28 +1,10 @@
 import { describe, expect, it, vi } from "vitest";
 import type { DbTx } from "../db/client";
-import { createAuditWriter, prismaSink, type AuditRow } from "./audit-writer";
+import { createAuditWriter, prismaSink, type AuditSink } from "./audit-writer";
+import type { AuditOwner } from "./audit-owner";
+import { auditRow } from "../test/audit-row";
 
-const row = (requestId: string): AuditRow => ({
-  requestId,
-  action: "tool.called",
-  category: "gateway",
-  actorType: "user",
-  userId: "u1",
-  ip: null,
-  endpoint: "mcp",
-  serverSlug: "s",
-  toolName: "s__t",
-  arguments: { keys: [] },
-  decision: "allow",
-  ruleId: null,
-  reason: null,
-  status: "ok",
-  errorCode: null,
-  durationMs: 1,
-  resultBytes: 2,
-  truncated: false,
-  upstreamVersion: "1.0.0",
-});
+const row = (requestId: string) => auditRow("s__t", { requestId, userId: "u1", serverSlug: "s", arguments: { keys: [] }, resultBytes: 2 });
 
 /** A database whose inserts finish when the test says so; records the request ids of each INSERT. */
 function fakeDb(fail?: (batch: number) => Error | undefined) {
@@ -95,5 +77,40 @@ describe("createAuditWriter – group commit", () => {
     const db = { $executeRawUnsafe: () => new Promise(() => undefined) } as unknown as DbTx;
     const writer = createAuditWriter(prismaSink(db), { timeoutMs: 50 });
     await expect(writer.write(row("a"))).rejects.toThrow(/longer than 50 ms/);
+  });
+});
+
+describe("createAuditWriter – a call's record and its outcome", () => {
+  it("commits a call's request record while earlier calls' outcomes are still being written (lanes of their own)", async () => {
+    // Outcome statements hang until released; records and the owner sweep answer at once.
+    const held: (() => void)[] = [];
+    const statements: { status: string; requestId: string }[][] = [];
+    const sink: AuditSink = {
+      execute: (sql: string, json: string) => {
+        const parsed = JSON.parse(json) as unknown;
+        if (!Array.isArray(parsed)) return Promise.resolve(0); // the sweep of dead owners' records
+        const rows = parsed as { status: string; requestId: string }[];
+        statements.push(rows.map((r) => ({ status: r.status, requestId: r.requestId })));
+        if (rows.every((r) => r.status === "started")) return Promise.resolve(rows.length);
+        return new Promise<number>((resolve) => held.push(() => resolve(rows.length)));
+      },
+    };
+    const owner: AuditOwner = { id: "owner-1", held: Promise.resolve(true), close: () => Promise.resolve() };
+    const writer = createAuditWriter(sink, { owner, sweepIntervalMs: 3_600_000 });
+    const first = writer.begin!(row("a"));
+    await first.committed;
+    const firstOutcome = first.end(row("a"));
+    await vi.waitFor(() => expect(held).toHaveLength(1));
+    // The first outcome's statement is in flight; the next call's record must not wait for it.
+    const second = writer.begin!(row("b"));
+    await second.committed;
+    expect(statements.map((s) => s.map((r) => `${r.requestId}:${r.status}`))).toEqual([["a:started"], ["a:ok"], ["b:started"]]);
+    held.shift()!();
+    await firstOutcome;
+    const secondOutcome = second.end(row("b"));
+    await vi.waitFor(() => expect(held).toHaveLength(1));
+    held.shift()!();
+    await secondOutcome;
+    await writer.close();
   });
 });

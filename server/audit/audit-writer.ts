@@ -6,7 +6,8 @@
 // database cannot take at all are fsync'd to a local spool before their calls are answered and replayed in
 // order when it is back (audit-spool.ts).
 import { storableText } from "../db/storable";
-import { insertRows, refusedAsData, type AuditSink } from "./audit-sink";
+import { insertRows, refusedAsData, STARTED, type AuditSink } from "./audit-sink";
+import { sweepInterruptedCalls, type AuditOwner } from "./audit-owner";
 import { eventId } from "./event-id";
 import { openAuditSpool, type AuditSpool, type SpooledRow } from "./audit-spool";
 import { redactor, storedArguments } from "./redaction";
@@ -65,6 +66,12 @@ function redactRow(row: AuditRow): AuditRow {
 export type AuditWriter = {
   /** Resolves once the event is committed; rejects if it could not be (the caller must not report success). */
   write(row: AuditRow): Promise<void>;
+  /**
+   * Splits a call's event (when the writer has an owner, see audit-owner.ts): the request record (status
+   * `started`) is handed over now, `committed` resolving once it is committed or spooled; `end` writes the
+   * outcome into the same row (same eventId). Absent: one event, written when the call ends.
+   */
+  begin?(row: AuditRow): { committed: Promise<void>; end(row: AuditRow): Promise<void> };
   /** Resolves when everything handed over so far has been written or has failed. */
   drain(): Promise<void>;
   close(): Promise<void>;
@@ -90,6 +97,10 @@ export type AuditWriterOptions = {
   timeoutMs?: number;
   /** Where rows go when the database cannot take them (DATA_DIR/audit-spool); none: such calls are answered with an error. */
   spoolDir?: string;
+  /** Whose request records this writer commits; with one, calls' events are split (begin) and the records of dead owners are swept. */
+  owner?: AuditOwner;
+  /** How often the records of dead owners are looked for (besides at start); default 60 s. */
+  sweepIntervalMs?: number;
   /** Problems the writer handles itself but someone should hear of (spool unreadable, replay failing). */
   onError?: (err: unknown, msg: string) => void;
 };
@@ -98,9 +109,6 @@ export function createAuditWriter(sink: AuditSink, opts: AuditWriterOptions = {}
   const maxBatch = opts.maxBatch ?? 500;
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const onError = opts.onError ?? (() => undefined);
-  let queue: Pending[] = [];
-  let flushing: Promise<void> | undefined;
-  let inFlight: { rows: number; since: number } | undefined;
   let lastBatch: AuditWriterStats["lastBatch"] = null;
   let replayed = 0;
   let closed = false;
@@ -170,23 +178,44 @@ export function createAuditWriter(sink: AuditSink, opts: AuditWriterOptions = {}
     }
   }
 
-  async function flush() {
-    while (queue.length > 0) {
-      const batch = queue.length <= maxBatch ? queue : queue.slice(0, maxBatch);
-      queue = queue.length <= maxBatch ? [] : queue.slice(maxBatch);
-      const started = performance.now();
-      inFlight = { rows: batch.length, since: Date.parse(batch[0]!.row.occurredAt) };
-      let ok = true;
-      const failed = (p: Pending) => (err: unknown) => {
-        ok = false;
-        p.reject(err);
-      };
-      await write(batch.map((p) => ({ ...p, reject: failed(p) })));
-      lastBatch = { rows: batch.length, ms: performance.now() - started, ok };
-      inFlight = undefined;
+  /**
+   * A queue of rows and its group commit: the first row goes at once, rows arriving meanwhile form the next
+   * batch. Calls' request records (and whole events) and calls' outcomes go in lanes of their own, so a record,
+   * which its call's answer waits for, never waits behind the outcomes of earlier calls.
+   */
+  function lane() {
+    let queue: Pending[] = [];
+    let flushing: Promise<void> | undefined;
+    let inFlight: { rows: number; since: number } | undefined;
+    async function flush() {
+      while (queue.length > 0) {
+        const batch = queue.length <= maxBatch ? queue : queue.slice(0, maxBatch);
+        queue = queue.length <= maxBatch ? [] : queue.slice(maxBatch);
+        const started = performance.now();
+        inFlight = { rows: batch.length, since: Date.parse(batch[0]!.row.occurredAt) };
+        let ok = true;
+        const failed = (p: Pending) => (err: unknown) => {
+          ok = false;
+          p.reject(err);
+        };
+        await write(batch.map((p) => ({ ...p, reject: failed(p) })));
+        lastBatch = { rows: batch.length, ms: performance.now() - started, ok };
+        inFlight = undefined;
+      }
+      flushing = undefined;
     }
-    flushing = undefined;
+    return {
+      push(p: Pending) {
+        queue.push(p);
+        flushing ??= flush();
+      },
+      drain: () => flushing ?? Promise.resolve(),
+      pending: () => (inFlight?.rows ?? 0) + queue.length,
+      oldestSince: () => inFlight?.since ?? (queue[0] ? Date.parse(queue[0].row.occurredAt) : null),
+    };
   }
+  const records = lane();
+  const outcomes = lane();
 
   // Replay: the spool's rows in order, a batch at a time, until it is empty; while the database refuses, again
   // after a growing pause (100 ms to 5 s). Close ends the pause.
@@ -231,15 +260,47 @@ export function createAuditWriter(sink: AuditSink, opts: AuditWriterOptions = {}
     }
   }
 
-  const drain = () => flushing ?? Promise.resolve();
+  const drain = async () => {
+    await Promise.all([records.drain(), outcomes.drain()]);
+  };
+  const enqueue = (row: AuditRow, id: string, ownerId?: string, to = records) =>
+    new Promise<void>((resolve, reject) => {
+      // Made storable before redaction, so the row records what was sanitized (redaction hides NUL too).
+      const stored = redactRow(storableRow(row));
+      // The owner is the sweep's key: added after redaction, whose patterns could mask it.
+      const d = stored.details;
+      const details = ownerId && { details: { ...(d && typeof d === "object" && !Array.isArray(d) ? d : d == null ? {} : { value: d }), owner: ownerId } };
+      to.push({ row: { ...stored, ...details, eventId: id, occurredAt: new Date().toISOString() }, resolve, reject });
+    });
+
+  // Request records of dead processes are marked interrupted: at start, then now and then (a process that
+  // crashes while this one lives). Only once this writer's own lock is held, so its records are never swept.
+  const owner = opts.owner;
+  let sweeper: NodeJS.Timeout | undefined;
+  let sweeping: Promise<unknown> | undefined;
+  const sweep = () => {
+    sweeping ??= sweepInterruptedCalls(sink, owner!.id)
+      .catch((err: unknown) => onError(err, "marking the calls of stopped gateway processes interrupted failed"))
+      .finally(() => (sweeping = undefined));
+  };
+  const swept: Promise<void> | undefined = owner?.held.then(() => {
+    if (closed) return;
+    sweep();
+    sweeper = setInterval(sweep, opts.sweepIntervalMs ?? 60_000);
+    sweeper.unref();
+  });
   return {
-    write(row) {
-      return new Promise<void>((resolve, reject) => {
-        // Made storable before redaction, so the row records what was sanitized (redaction hides NUL too).
-        queue.push({ row: { ...redactRow(storableRow(row)), eventId: eventId(), occurredAt: new Date().toISOString() }, resolve, reject });
-        flushing ??= flush();
-      });
-    },
+    write: (row) => enqueue(row, eventId()),
+    ...(owner && {
+      begin(row: AuditRow) {
+        const id = eventId();
+        // Named for the sweep only once the owner lock is held: a record must not look like a dead process's.
+        const committed = owner.held.then(() => enqueue({ ...row, status: STARTED }, id, owner.id));
+        // Either order is safe: an outcome holds everything its record does, and a record arriving after its
+        // outcome changes nothing (audit-sink.ts's upsert).
+        return { committed, end: (outcome: AuditRow) => enqueue(outcome, id, undefined, outcomes) };
+      },
+    }),
     drain,
     /** Resolves when the spool is empty (or the writer closes). */
     replayed: async () => {
@@ -248,14 +309,18 @@ export function createAuditWriter(sink: AuditSink, opts: AuditWriterOptions = {}
     async close() {
       await drain();
       closed = true;
+      clearInterval(sweeper);
+      await swept;
+      await sweeping;
+      await owner?.close();
       wake?.();
       await replaying;
       await (await spool)?.close();
       await sink.close?.();
     },
     stats: () => ({
-      pending: (inFlight?.rows ?? 0) + queue.length,
-      oldestPendingSince: inFlight?.since ?? (queue[0] ? Date.parse(queue[0].row.occurredAt) : null),
+      pending: records.pending() + outcomes.pending(),
+      oldestPendingSince: [records.oldestSince(), outcomes.oldestSince()].reduce<number | null>((a, b) => (a === null ? b : b === null ? a : Math.min(a, b)), null),
       lastBatch,
       spool: opened ? { pending: opened.pending(), oldestSince: opened.oldestSince(), replayed } : null,
     }),

@@ -138,7 +138,7 @@ export async function getDashboard(
   const [minutes, tools, approvals, servers] = await Promise.all([
     db.$queryRaw<MinuteRow[]>`
       SELECT date_trunc('minute', "occurredAt") AS minute, count(*) AS calls,
-             count(*) FILTER (WHERE status = 'error') AS errors,
+             count(*) FILTER (WHERE status IN ('error', 'interrupted')) AS errors,
              count(*) FILTER (WHERE status = 'denied') AS denials,
              count(*) FILTER (WHERE status = 'held') AS held,
              percentile_cont(0.95) WITHIN GROUP (ORDER BY "durationMs") AS p95
@@ -148,7 +148,7 @@ export async function getDashboard(
        GROUP BY GROUPING SETS ((date_trunc('minute', "occurredAt")), ())`,
     db.$queryRaw<ToolRow[]>`
       SELECT "toolName" AS tool, count(*) AS calls,
-             count(*) FILTER (WHERE status = 'error') AS errors,
+             count(*) FILTER (WHERE status IN ('error', 'interrupted')) AS errors,
              count(*) FILTER (WHERE status = 'denied') AS denials,
              percentile_cont(0.95) WITHIN GROUP (ORDER BY "durationMs") AS p95
         FROM audit_events

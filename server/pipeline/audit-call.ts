@@ -1,5 +1,7 @@
 // Outermost step: one audit event per tool call (and, through `audited`, per other operation), committed before
-// the answer leaves, even when a later step throws. Events of calls that finish together are committed together (audit/audit-writer.ts); an event the
+// the answer leaves, even when a later step throws. With a writer that splits events (audit-owner.ts), the
+// request's record is committed while the call runs and the answer waits for it; the outcome completes the same
+// row after the answer. Events of calls that finish together are committed together (audit/audit-writer.ts); an event the
 // database cannot take is fsync'd to the local spool first. If it can be neither committed nor spooled the call
 // is answered with an error, never with an unaudited result. Arguments are stored
 // redacted (server/audit/redaction.ts), with the caller's stated intent (`_meta.intent`) kept apart.
@@ -35,6 +37,13 @@ export type AuditSpec<R> = {
  */
 export async function audited<R>(writer: AuditWriter, logger: Logger, ctx: RequestContext, notes: CallNotes, run: () => Promise<R>, spec: AuditSpec<R>): Promise<R> {
   const started = performance.now();
+  // The request's record is committed while the call runs (not awaited here: the call does not wait for it),
+  // and the answer waits for it below. A rejection is read there, never left unhandled.
+  const record = writer.begin?.({ ...spec.row("ok", 0), decision: null, durationMs: null });
+  const committed = record?.committed.then(
+    () => undefined,
+    (err: unknown) => ({ err }),
+  );
   let status: AuditStatus = "error";
   let outcome: { result: R } | { error: unknown };
   try {
@@ -54,7 +63,13 @@ export async function audited<R>(writer: AuditWriter, logger: Logger, ctx: Reque
   const row = spec.row(status, Math.round(performance.now() - started));
   spec.ended?.(row);
   try {
-    await writer.write(row);
+    if (record) {
+      const failed = await committed;
+      if (failed) throw failed.err;
+      // The outcome completes the record after the answer (group-committed; a clean shutdown drains it). If it
+      // is lost the record stays `started` and is marked interrupted once this process is gone.
+      void record.end(row).catch((err: unknown) => logger.error({ err, requestId: ctx.requestId }, "the outcome of an answered call could not be audited"));
+    } else await writer.write(row);
   } catch (err) {
     logger.error({ err, requestId: ctx.requestId }, "audit write failed; the request is answered with an error");
     throw spec.withheld(err);

@@ -217,7 +217,9 @@ export async function startTestGateway(
     db,
     databaseUrl: testDatabaseUrl(),
     logger: opts.logger ?? createLogger(logLevel),
-    config: loadConfig({ NODE_ENV: "test", LOG_LEVEL: logLevel, ...opts.env }),
+    // Tests that read a call's event right after its answer get it final: the outcome is committed before the
+    // answer. The split record (the default) is tested where it is set (AUDIT_OUTCOME, audit-outcome.int.test.ts).
+    config: loadConfig({ NODE_ENV: "test", LOG_LEVEL: logLevel, AUDIT_OUTCOME: "with_answer", ...opts.env }),
     ...(opts.pool && { pool: opts.pool }),
     // Tests of other things keep calls synchronous; task tests set a threshold (and start the workers).
     tasks: { thresholdMs: 0, ...opts.tasks },
