@@ -7,29 +7,28 @@
 //   npm run bench:search-quality -- --json            # machine-readable
 //   npm run bench:search-quality -- --option server=github --option detail=name   # extra search options
 //   npm run bench:search-quality -- --runs 5 --no-scale
+//   BENCH_WRITE_DOCS=1 npm run bench:search-quality   # also rewrites its block in docs/benchmarks.md
 //
-// Recall is measured at 500 tools only. Timing is measured at 500 and at 5,000 (the 500 under ten server-name
-// variants, queries unchanged). Held-out queries report only aggregates: tune the ranker on the tune split.
+// Recall is measured at 508 tools only. Timing is measured at 508 and at 5,080 (the dataset under ten
+// server-name variants, queries unchanged). Held-out queries report only aggregates: tune on the tune split.
+import path from "node:path";
 import { parseArgs } from "node:util";
-import { createToolIndex, MAX_LIMIT, type SearchOptions, type ToolIndex } from "../../../server/codemode/tool-search";
+import { createToolIndex, type SearchableTool, type ToolIndex } from "../../../server/codemode/tool-search";
+import { writeDocsBlock } from "../../docs-block";
 import { machineFacts } from "../../gateway/report";
-import { answerTokens } from "./answer-tokens";
-import { loadQueries, loadTools, toolKey, type DatasetQuery, type Split } from "./dataset";
-import { percentile, rankOf, summarize, type QualitySummary, type QueryOutcome } from "./metrics";
+import { loadQueries, loadTools, type DatasetQuery, type Split } from "./dataset";
+import { evaluate, type SearchOptionsIn, type SubsetReport, type TuneMiss } from "./evaluate";
+import { percentile } from "./metrics";
 import { replicated, SCALE_SUFFIXES, toSearchable } from "./searchable-tools";
 
-type Options = SearchOptions & Record<string, unknown>;
-type Scored = { query: DatasetQuery; outcome: QueryOutcome; rankWithin50: number | null; top: string[] };
-type SubsetReport = QualitySummary & { recallAt50: number };
 type Timing = { tools: number; buildMs: number; medianMs: number; p95Ms: number; searches: number };
-type Failure = { id: string; query: string; expected: string; rank: number | null; lexical: boolean; top: string[] };
 type Result = {
   machine: Record<string, string>;
-  options: Options;
+  options: SearchOptionsIn;
   dataset: Record<string, number>;
   quality: Record<string, SubsetReport>;
   timing: Timing[];
-  failures: Failure[] | undefined;
+  failures: TuneMiss[] | undefined;
 };
 
 const { values: args } = parseArgs({
@@ -52,8 +51,8 @@ if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`--runs must be a posit
 const OPTIONS = parseOptions(args.option);
 
 /** `key=value` pairs; a value that parses as JSON (numbers, booleans, arrays) is taken as such, else a string. */
-function parseOptions(pairs: readonly string[]): Options {
-  const options: Options = {};
+function parseOptions(pairs: readonly string[]): SearchOptionsIn {
+  const options: SearchOptionsIn = {};
   for (const pair of pairs) {
     const at = pair.indexOf("=");
     if (at < 1) throw new Error(`--option takes key=value (got ${pair})`);
@@ -69,36 +68,14 @@ function parseOptions(pairs: readonly string[]): Options {
   return options;
 }
 
-function score(index: ToolIndex, queries: readonly DatasetQuery[], nameOf: Map<string, string>): Scored[] {
-  return queries.map((query) => {
-    const expected = nameOf.get(query.expected)!;
-    const answer = index.search(query.query, { ...OPTIONS });
-    const names = answer.tools.map((hit) => hit.name);
-    const deep = index.search(query.query, { ...OPTIONS, limit: MAX_LIMIT }).tools.map((hit) => hit.name);
-    return {
-      query,
-      outcome: { rank: rankOf(names, expected), answerTokens: answerTokens(answer) },
-      rankWithin50: rankOf(deep, expected),
-      top: names.slice(0, 3),
-    };
-  });
+function build(tools: readonly SearchableTool[]): { index: ToolIndex; buildMs: number } {
+  const started = performance.now();
+  const index = createToolIndex(tools);
+  return { index, buildMs: performance.now() - started };
 }
 
-function subset(scored: readonly Scored[]): SubsetReport {
-  const n = scored.length;
-  return {
-    ...summarize(scored.map((s) => s.outcome)),
-    recallAt50: n === 0 ? 0 : scored.filter((s) => s.rankWithin50 !== null).length / n,
-  };
-}
-
-function time(
-  index: ToolIndex,
-  queries: readonly DatasetQuery[],
-  runs: number,
-  buildMs: number,
-  tools: number,
-): Timing {
+/** Median and p95 of single searches, after one unmeasured pass over the queries. */
+function time(index: ToolIndex, queries: readonly DatasetQuery[], runs: number, buildMs: number): Timing {
   for (const query of queries) index.search(query.query, { ...OPTIONS });
   const samples: number[] = [];
   for (let run = 0; run < runs; run++) {
@@ -108,67 +85,46 @@ function time(
       samples.push(performance.now() - started);
     }
   }
-  return {
-    tools,
-    buildMs,
-    medianMs: percentile(samples, 50),
-    p95Ms: percentile(samples, 95),
-    searches: samples.length,
-  };
-}
-
-function build(tools: Parameters<typeof createToolIndex>[0]): { index: ToolIndex; buildMs: number } {
-  const started = performance.now();
-  const index = createToolIndex(tools);
-  return { index, buildMs: performance.now() - started };
+  const p = (q: number) => percentile(samples, q);
+  return { tools: index.size, buildMs, medianMs: p(50), p95Ms: p(95), searches: samples.length };
 }
 
 function main(): void {
   const tools = loadTools();
   const queries = loadQueries();
-  const searchable = tools.map((tool) => toSearchable(tool));
-  const nameOf = new Map(tools.map((tool, i) => [toolKey(tool), searchable[i]!.name]));
-  const real = new Set(tools.filter((tool) => tool.source !== undefined).map(toolKey));
-
-  const small = build(searchable);
-  const scored = score(small.index, queries, nameOf);
-  const quality: Record<string, SubsetReport> = {};
-  for (const split of SPLITS) {
-    const inSplit = scored.filter((s) => s.query.split === split);
-    quality[split] = subset(inSplit);
-    quality[`${split} non-lexical`] = subset(inSplit.filter((s) => !s.query.lexical));
-    quality[`${split} real tools`] = subset(inSplit.filter((s) => real.has(s.query.expected)));
-  }
-
-  const timing = [time(small.index, queries, RUNS, small.buildMs, searchable.length)];
+  const small = build(tools.map((tool) => toSearchable(tool)));
+  const { quality, tuneMisses } = evaluate(small.index, tools, queries, SPLITS, OPTIONS);
+  const timing = [time(small.index, queries, RUNS, small.buildMs)];
   if (!args["no-scale"]) {
     const large = build(replicated(tools, SCALE_SUFFIXES));
-    timing.push(time(large.index, queries, Math.max(1, Math.ceil(RUNS / 2)), large.buildMs, large.index.size));
+    timing.push(time(large.index, queries, Math.max(1, Math.ceil(RUNS / 2)), large.buildMs));
   }
-
-  // Only tune-split misses are ever listed: held-out misses must not steer the ranker.
-  const failures: Failure[] | undefined = args.failures
-    ? scored
-        .filter((s) => s.query.split === "tune" && s.outcome.rank !== 1)
-        .sort((a, b) => (a.rankWithin50 ?? 99) - (b.rankWithin50 ?? 99) || a.query.id.localeCompare(b.query.id))
-        .map((s) => ({
-          id: s.query.id,
-          query: s.query.query,
-          expected: nameOf.get(s.query.expected)!,
-          rank: s.rankWithin50,
-          lexical: s.query.lexical,
-          top: s.top,
-        }))
-    : undefined;
-
   const dataset = {
     tools: tools.length,
-    realTools: real.size,
+    realTools: tools.filter((tool) => tool.source !== undefined).length,
     servers: new Set(tools.map((tool) => tool.server)).size,
     queries: queries.length,
   };
-  const result: Result = { machine: machineFacts(), options: OPTIONS, dataset, quality, timing, failures };
+  const result: Result = {
+    machine: machineFacts(),
+    options: OPTIONS,
+    dataset,
+    quality,
+    timing,
+    failures: args.failures ? tuneMisses : undefined,
+  };
   console.log(args.json ? JSON.stringify(result, null, 2) : render(result));
+  if (process.env.BENCH_WRITE_DOCS === "1") {
+    writeDocsBlock(
+      path.resolve(import.meta.dirname, "../../../docs/benchmarks.md"),
+      {
+        begin: "<!-- bench:search-quality:begin (written by bench/codemode/search-quality/run.ts) -->",
+        end: "<!-- bench:search-quality:end -->",
+        heading: "Search quality of code mode (bench/codemode/search-quality)",
+      },
+      render({ ...result, failures: undefined }),
+    );
+  }
 }
 
 function render(result: Result): string {
@@ -176,9 +132,9 @@ function render(result: Result): string {
   const ms = (v: number) => (v < 10 ? v.toFixed(2) : v.toFixed(1));
   const m = result.machine;
   const lines = [
-    `search_tools quality, ${m.date}, commit ${m.commit}; ${m.cpu} (${m.nproc} cores), node ${m.node}`,
-    `dataset: ${result.dataset.tools} tools (${result.dataset.realTools} real) of ${result.dataset.servers} servers, ` +
-      `${result.dataset.queries} queries; options ${JSON.stringify(result.options)}`,
+    `Run of ${m.date} at commit ${m.commit}: ${m.cpu} (${m.nproc} cores), ${m.memory}, node ${m.node}.`,
+    `Dataset: ${result.dataset.tools} tools (${result.dataset.realTools} real) of ${result.dataset.servers} servers, ` +
+      `${result.dataset.queries} queries; search options ${JSON.stringify(result.options)}.`,
     "",
     "| queries | n | recall@1 | recall@5 | recall@10 | MRR@10 | recall@50 | answer tokens |",
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
