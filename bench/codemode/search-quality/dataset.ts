@@ -2,7 +2,6 @@
 // business servers) and task queries, each with exactly one correct tool. Fixed before any ranker tuning.
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { format, resolveConfig } from "prettier";
 
 export type DatasetTool = {
   server: string;
@@ -40,6 +39,8 @@ export const toolKey = (tool: Pick<DatasetTool, "server" | "name">): string => `
 
 /** Writes a dataset file as the repository formats JSON, so a rebuild leaves no formatting diff. */
 export async function writeJson(file: string, value: unknown): Promise<void> {
+  // Loaded only here: the bench and the tests read the dataset without needing a formatter.
+  const { format, resolveConfig } = await import("prettier");
   const options = await resolveConfig(file);
   writeFileSync(file, await format(JSON.stringify(value), { ...options, filepath: file }));
 }
