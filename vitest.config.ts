@@ -5,7 +5,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
-    include: ["{server,lib,app,scripts,components}/**/*.test.{ts,tsx}"],
+    include: ["{server,lib,app,scripts,components,bench}/**/*.test.{ts,tsx}"],
     exclude: ["**/*.int.test.ts", "node_modules/**", ".next/**"],
     environment: "node",
   },

@@ -1,0 +1,72 @@
+// The dataset's invariants: size, uniqueness, one existing expected tool per query, a half/half split and
+// mostly non-lexical queries, with the lexical flag as computed, not as written.
+import { describe, expect, it } from "vitest";
+import { loadQueries, loadTools, toolKey } from "./dataset";
+import { sharesWord } from "./lexical-overlap";
+
+const tools = loadTools();
+const queries = loadQueries();
+const byKey = new Map(tools.map((tool) => [toolKey(tool), tool]));
+
+describe("search-quality dataset", () => {
+  it("has at least 500 tools, each server/name once, each with an object input schema", () => {
+    expect(tools.length).toBeGreaterThanOrEqual(500);
+    expect(byKey.size).toBe(tools.length);
+    for (const tool of tools) {
+      expect(tool.server).toMatch(/^[a-z0-9][a-z0-9-]*$/);
+      expect(tool.inputSchema.type).toBe("object");
+    }
+  });
+
+  it("has at least 90 real tools captured from at least 10 servers", () => {
+    const real = tools.filter((tool) => tool.source !== undefined);
+    expect(real.length).toBeGreaterThanOrEqual(90);
+    expect(new Set(real.map((tool) => tool.server)).size).toBeGreaterThanOrEqual(10);
+  });
+
+  it("has at least 150 queries with unique ids and unique texts", () => {
+    expect(queries.length).toBeGreaterThanOrEqual(150);
+    expect(new Set(queries.map((query) => query.id)).size).toBe(queries.length);
+    expect(new Set(queries.map((query) => query.query.trim().toLowerCase())).size).toBe(queries.length);
+  });
+
+  it("names an existing tool as every query's answer", () => {
+    const missing = queries.filter((query) => !byKey.has(query.expected)).map((query) => query.id);
+    expect(missing).toEqual([]);
+  });
+
+  it("splits the queries half tune, half held out (±2)", () => {
+    const heldout = queries.filter((query) => query.split === "heldout").length;
+    const tune = queries.filter((query) => query.split === "tune").length;
+    expect(heldout + tune).toBe(queries.length);
+    expect(Math.abs(heldout - tune)).toBeLessThanOrEqual(2);
+  });
+
+  it("marks lexical overlap as computed, and at least half of the queries share no word with their tool", () => {
+    const wrong = queries
+      .filter((query) => query.lexical !== sharesWord(query.query, byKey.get(query.expected)!))
+      .map((query) => query.id);
+    expect(wrong).toEqual([]);
+    expect(queries.filter((query) => !query.lexical).length).toBeGreaterThanOrEqual(queries.length / 2);
+    const heldout = queries.filter((query) => query.split === "heldout");
+    expect(heldout.filter((query) => !query.lexical).length).toBeGreaterThanOrEqual(heldout.length / 3);
+  });
+});
+
+describe("sharesWord", () => {
+  it.each([
+    [
+      "what are the lat/long of 1600 Amphitheatre Parkway",
+      "maps_geocode",
+      "Convert an address into geographic coordinates",
+      false,
+    ],
+    ["geocode this address", "maps_geocode", "Convert an address into geographic coordinates", true],
+    ["who's away next week", "whos_out", "List who is out of office", false],
+    ["list the issues", "list_issues", "", true],
+    ["ping Maria", "whatsapp_send", "Send a WhatsApp message", false],
+    ["post on WhatsApp", "send", "Send a WhatsApp message", true],
+  ])("%s vs %s → %s", (query, name, description, expected) => {
+    expect(sharesWord(query, { name, description })).toBe(expected);
+  });
+});

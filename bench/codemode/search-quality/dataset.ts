@@ -1,0 +1,46 @@
+// The search-quality dataset: tool definitions (real ones captured from MCP server packages plus realistic
+// business servers) and task queries, each with exactly one correct tool. Fixed before any ranker tuning.
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+
+export type DatasetTool = {
+  server: string;
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  /** The npm package a real definition was captured from; absent for the written ones. */
+  source?: string;
+};
+
+export type Split = "tune" | "heldout";
+
+export type DatasetQuery = {
+  id: string;
+  query: string;
+  /** `<server>/<tool>`. */
+  expected: string;
+  split: Split;
+  /** Whether the query shares a word with the expected tool's name, title or description (computed). */
+  lexical: boolean;
+};
+
+const DIR = import.meta.dirname;
+
+export function loadTools(): DatasetTool[] {
+  return JSON.parse(readFileSync(path.join(DIR, "tools.json"), "utf8")) as DatasetTool[];
+}
+
+export function loadQueries(): DatasetQuery[] {
+  return JSON.parse(readFileSync(path.join(DIR, "queries.json"), "utf8")) as DatasetQuery[];
+}
+
+export const toolKey = (tool: Pick<DatasetTool, "server" | "name">): string => `${tool.server}/${tool.name}`;
+
+/** Writes a dataset file as the repository formats JSON, so a rebuild leaves no formatting diff. */
+export async function writeJson(file: string, value: unknown): Promise<void> {
+  // Loaded only here: the bench and the tests read the dataset without needing a formatter.
+  const { format, resolveConfig } = await import("prettier");
+  const options = await resolveConfig(file);
+  writeFileSync(file, await format(JSON.stringify(value), { ...options, filepath: file }));
+}

@@ -1,0 +1,166 @@
+// Search quality of code mode's search_tools: createToolIndex (server/codemode/tool-search.ts) over the dataset
+// (508 tools, 245 task queries with one correct tool each), every query with default options.
+//
+//   npm run bench:search-quality                      # held-out report (recall@1/5/10, MRR@10, tokens, timing)
+//   npm run bench:search-quality -- --split all       # tune and held-out
+//   npm run bench:search-quality -- --failures        # misses of the TUNE split (held-out misses are never shown)
+//   npm run bench:search-quality -- --json            # machine-readable
+//   npm run bench:search-quality -- --option server=github --option detail=name   # extra search options
+//   npm run bench:search-quality -- --runs 5 --no-scale
+//   BENCH_WRITE_DOCS=1 npm run bench:search-quality   # also rewrites its block in docs/benchmarks.md
+//
+// Recall is measured at 508 tools only. Timing is measured at 508 and at 5,080 (the dataset under ten
+// server-name variants, queries unchanged). Held-out queries report only aggregates: tune on the tune split.
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { createToolIndex, type SearchableTool, type ToolIndex } from "../../../server/codemode/tool-search";
+import { writeDocsBlock } from "../../docs-block";
+import { machineFacts } from "../../gateway/report";
+import { loadQueries, loadTools, type DatasetQuery, type Split } from "./dataset";
+import { evaluate, type SearchOptionsIn, type SubsetReport, type TuneMiss } from "./evaluate";
+import { percentile } from "./metrics";
+import { replicated, SCALE_SUFFIXES, toSearchable } from "./searchable-tools";
+
+type Timing = { tools: number; buildMs: number; medianMs: number; p95Ms: number; searches: number };
+type Result = {
+  machine: Record<string, string>;
+  options: SearchOptionsIn;
+  dataset: Record<string, number>;
+  quality: Record<string, SubsetReport>;
+  timing: Timing[];
+  failures: TuneMiss[] | undefined;
+};
+
+const { values: args } = parseArgs({
+  options: {
+    json: { type: "boolean", default: false },
+    split: { type: "string", default: "heldout" },
+    failures: { type: "boolean", default: false },
+    option: { type: "string", multiple: true, default: [] },
+    runs: { type: "string", default: "5" },
+    "no-scale": { type: "boolean", default: false },
+  },
+  strict: true,
+});
+
+const SPLITS: Split[] =
+  args.split === "all" ? ["tune", "heldout"] : args.split === "tune" || args.split === "heldout" ? [args.split] : [];
+if (SPLITS.length === 0) throw new Error(`--split must be heldout, tune or all (got ${args.split})`);
+const RUNS = Number(args.runs);
+if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`--runs must be a positive integer (got ${args.runs})`);
+const OPTIONS = parseOptions(args.option);
+
+/** `key=value` pairs; a value that parses as JSON (numbers, booleans, arrays) is taken as such, else a string. */
+function parseOptions(pairs: readonly string[]): SearchOptionsIn {
+  const options: SearchOptionsIn = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf("=");
+    if (at < 1) throw new Error(`--option takes key=value (got ${pair})`);
+    const raw = pair.slice(at + 1);
+    let value: unknown = raw;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      /* a plain string */
+    }
+    options[pair.slice(0, at)] = value;
+  }
+  return options;
+}
+
+function build(tools: readonly SearchableTool[]): { index: ToolIndex; buildMs: number } {
+  const started = performance.now();
+  const index = createToolIndex(tools);
+  return { index, buildMs: performance.now() - started };
+}
+
+/** Median and p95 of single searches, after one unmeasured pass over the queries. */
+function time(index: ToolIndex, queries: readonly DatasetQuery[], runs: number, buildMs: number): Timing {
+  for (const query of queries) index.search(query.query, { ...OPTIONS });
+  const samples: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    for (const query of queries) {
+      const started = performance.now();
+      index.search(query.query, { ...OPTIONS });
+      samples.push(performance.now() - started);
+    }
+  }
+  const p = (q: number) => percentile(samples, q);
+  return { tools: index.size, buildMs, medianMs: p(50), p95Ms: p(95), searches: samples.length };
+}
+
+function main(): void {
+  const tools = loadTools();
+  const queries = loadQueries();
+  const small = build(tools.map((tool) => toSearchable(tool)));
+  const { quality, tuneMisses } = evaluate(small.index, tools, queries, SPLITS, OPTIONS);
+  const timing = [time(small.index, queries, RUNS, small.buildMs)];
+  if (!args["no-scale"]) {
+    const large = build(replicated(tools, SCALE_SUFFIXES));
+    timing.push(time(large.index, queries, Math.max(1, Math.ceil(RUNS / 2)), large.buildMs));
+  }
+  const dataset = {
+    tools: tools.length,
+    realTools: tools.filter((tool) => tool.source !== undefined).length,
+    servers: new Set(tools.map((tool) => tool.server)).size,
+    queries: queries.length,
+  };
+  const result: Result = {
+    machine: machineFacts(),
+    options: OPTIONS,
+    dataset,
+    quality,
+    timing,
+    failures: args.failures ? tuneMisses : undefined,
+  };
+  console.log(args.json ? JSON.stringify(result, null, 2) : render(result));
+  if (process.env.BENCH_WRITE_DOCS === "1") {
+    writeDocsBlock(
+      path.resolve(import.meta.dirname, "../../../docs/benchmarks.md"),
+      {
+        begin: "<!-- bench:search-quality:begin (written by bench/codemode/search-quality/run.ts) -->",
+        end: "<!-- bench:search-quality:end -->",
+        heading: "Search quality of code mode (bench/codemode/search-quality)",
+      },
+      render({ ...result, failures: undefined }),
+    );
+  }
+}
+
+function render(result: Result): string {
+  const pct = (v: number) => `${(v * 100).toFixed(1)}%`;
+  const ms = (v: number) => (v < 10 ? v.toFixed(2) : v.toFixed(1));
+  const m = result.machine;
+  const lines = [
+    `Run of ${m.date} at commit ${m.commit}: ${m.cpu} (${m.nproc} cores), ${m.memory}, node ${m.node}.`,
+    `Dataset: ${result.dataset.tools} tools (${result.dataset.realTools} real) of ${result.dataset.servers} servers, ` +
+      `${result.dataset.queries} queries; search options ${JSON.stringify(result.options)}.`,
+    "",
+    "| queries | n | recall@1 | recall@5 | recall@10 | MRR@10 | recall@50 | answer tokens |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ...Object.entries(result.quality).map(
+      ([name, q]) =>
+        `| ${name} | ${q.queries} | ${pct(q.recallAt1)} | ${pct(q.recallAt5)} | ${pct(q.recallAt10)} | ` +
+        `${q.mrr.toFixed(3)} | ${pct(q.recallAt50)} | ${q.meanAnswerTokens.toFixed(0)} |`,
+    ),
+    "",
+    "| tools | index build ms | search median ms | search p95 ms | searches |",
+    "| ---: | ---: | ---: | ---: | ---: |",
+    ...result.timing.map(
+      (t) => `| ${t.tools} | ${ms(t.buildMs)} | ${ms(t.medianMs)} | ${ms(t.p95Ms)} | ${t.searches} |`,
+    ),
+  ];
+  if (result.failures) {
+    lines.push("", `tune-split misses (not ranked first): ${result.failures.length}`);
+    for (const f of result.failures) {
+      const rank = f.rank === null ? ">50" : String(f.rank);
+      lines.push(
+        `${f.id.padEnd(20)} rank ${rank.padStart(3)} ${f.lexical ? "lex   " : "nonlex"} "${f.query}"`,
+        `${"".padEnd(20)} want ${f.expected}; got ${f.top.join(", ")}`,
+      );
+    }
+  }
+  return lines.join("\n");
+}
+
+main();
