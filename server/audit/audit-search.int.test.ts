@@ -2,12 +2,12 @@
 // estimated totals, the story of one request, the streamed export, the append-only trigger and retention.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ZAuditExportQuery, ZAuditQuery, type TAuditEvent } from "../../lib/audit-schemas";
-import type { Db, User } from "../db/client";
+import { Prisma, type Db, type User } from "../db/client";
 import { isGatewayError } from "../errors";
 import { insertUser, userContext } from "../test/contexts";
 import { createTestDb, truncateAll } from "../test/test-db";
 import { deleteExpiredAudit } from "./audit-retention";
-import { csvField, exportAudit, getAuditEventDetail, searchAudit } from "./audit-search";
+import { csvField, exportAudit, getAuditEventDetail, searchAudit, textFilterSql } from "./audit-search";
 
 const T0 = Date.parse("2026-06-01T12:00:00.000Z");
 const minutes = (m: number) => new Date(T0 + m * 60_000);
@@ -138,6 +138,14 @@ describe("audit search", () => {
     const page = await search(db, q);
     expect(ids(page.items)).toEqual(expected);
     expect(page.total).toBe(expected.length);
+  });
+
+  it("a text search is served by the trigram index, which leaves out calls' request records until their outcome is written", async () => {
+    const plan = await db.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe("SET LOCAL enable_seqscan = off");
+      return tx.$queryRaw<{ "QUERY PLAN": unknown }[]>(Prisma.sql`EXPLAIN (FORMAT JSON) SELECT e.id FROM audit_events e WHERE ${textFilterSql("customers")}`);
+    });
+    expect(JSON.stringify(plan)).toContain("audit_events_search_trgm_idx");
   });
 
   it("filters by user id as well as e-mail", async () => {
