@@ -10,7 +10,7 @@ export async function callStats(db: DbTx, slugs?: string[]): Promise<Map<string,
   const since = new Date(Date.now() - CALL_STATS_WINDOW_MINUTES * 60_000);
   const rows = await db.$queryRaw<{ slug: string; count: bigint; errors: bigint; p50: number | null }[]>`
     SELECT "serverSlug" AS slug, count(*) AS count,
-           count(*) FILTER (WHERE status = 'error') AS errors,
+           count(*) FILTER (WHERE status IN ('error', 'interrupted')) AS errors,
            percentile_cont(0.5) WITHIN GROUP (ORDER BY "durationMs") AS p50
       FROM audit_events
      WHERE action = 'tool.called' AND "occurredAt" >= ${since} AND "serverSlug" IS NOT NULL
