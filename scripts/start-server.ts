@@ -94,14 +94,16 @@ export async function startServer(opts: { port?: number | undefined; build: bool
   releaseEmbeddedSignalHooks();
 
   try {
-    const applied = await applyMigrations({ databaseUrl: database.url, prismaDir: path.join(root, "prisma") });
+    const applied = await applyMigrations({ databaseUrl: database.localUrl, prismaDir: path.join(root, "prisma") });
     if (applied.length) logger.info({ applied }, "applied migrations");
 
-    process.env.DATABASE_URL = database.url;
+    // The gateway's own connections (here and the one the Next.js handlers build from DATABASE_URL) take the
+    // embedded server's Unix socket when it has one (D83); the demo's servers, sandboxed, reach it over TCP.
+    process.env.DATABASE_URL = database.localUrl;
     process.env.NEXTAUTH_SECRET = await authSecret(config.dataDir, config.authSecret);
     process.env.NEXTAUTH_URL ??= config.publicUrl;
 
-    gateway = createGateway({ db: createDb(database.url, { max: 3 }), databaseUrl: database.url, logger, config });
+    gateway = createGateway({ db: createDb(database.localUrl, { max: 3 }), databaseUrl: database.localUrl, logger, config });
     const admin = await gateway.users.ensureAdmin({ email: config.adminEmail, password: config.adminPassword });
     if (admin.kind === "created") {
       logger.info({ email: admin.email }, "created the first admin");

@@ -21,6 +21,7 @@ import {
   DataDirInUseError,
   resolveDatabase,
   runningOwner,
+  socketPathFits,
   startEmbeddedPostgres,
   type EmbeddedDatabase,
 } from "./embedded";
@@ -64,11 +65,26 @@ async function holder(dataDir: string): Promise<Holder> {
   return h;
 }
 
+describe("socketPathFits", () => {
+  it.each([
+    ["/var/lib/portcullis/pg", 5432, true],
+    [`/${"d".repeat(91)}`, 54321, true], // 92 + "/.s.PGSQL.54321" (15) = 107 bytes
+    [`/${"d".repeat(92)}`, 54321, false],
+    [`/${"é".repeat(47)}`, 54321, false], // counted in bytes, not characters
+  ])("%s, port %d: %s", (dir, port, fits) => {
+    expect(socketPathFits(dir, port)).toBe(fits);
+  });
+});
+
 describe("startEmbeddedPostgres", () => {
   it("starts, answers queries, stops without leaving a process, and keeps its data for the next start", async () => {
     const dataDir = await tempDataDir();
     const first = await start(dataDir);
     expect(first.url).toMatch(/^postgresql:\/\/postgres:[^@]+@127\.0\.0\.1:\d+\/portcullis$/);
+    // The process's own connections go over the server's Unix socket (inet_server_addr() is NULL there), others over TCP.
+    expect(first.localUrl).toMatch(/^postgresql:\/\/postgres:[^@]+@localhost:\d+\/portcullis\?host=/);
+    expect(await query<{ addr: string | null }>(first.localUrl, "SELECT inet_server_addr()::text AS addr")).toEqual([{ addr: null }]);
+    expect(await query<{ addr: string | null }>(first.url, "SELECT inet_server_addr()::text AS addr")).toEqual([{ addr: "127.0.0.1/32" }]);
     await query(first.url, "CREATE TABLE kept (id int PRIMARY KEY, note text)");
     await query(first.url, "INSERT INTO kept VALUES (1, 'survives a restart')");
 

@@ -24,7 +24,13 @@ export class DataDirInUseError extends Error {
   }
 }
 
-export type EmbeddedDatabase = { url: string; port: number; stop(): Promise<void> };
+/** `url`: over TCP, for anyone; `localUrl`: the same database over its Unix socket, for this process (else `url`). */
+export type EmbeddedDatabase = { url: string; localUrl: string; port: number; stop(): Promise<void> };
+
+/** Whether PostgreSQL's socket file for `port` in `dir` fits the 107-byte limit of a Unix socket path. */
+export function socketPathFits(dir: string, port: number): boolean {
+  return Buffer.byteLength(path.join(dir, `.s.PGSQL.${String(port)}`)) <= 107;
+}
 
 const DB_NAME = "portcullis";
 
@@ -131,7 +137,12 @@ export async function startEmbeddedPostgres(opts: {
     const port = opts.port || (Number.isInteger(saved) && saved > 0 && (await portIsFree(saved)) ? saved : await freePort());
     await writeFile(paths.portFile, `${port}\n`);
     const pgLog = logger.child({ component: "postgres" });
-    const postgresFlags = ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="];
+    // Besides TCP on 127.0.0.1 (for the CLI, sandboxed servers and other tools), a Unix socket in the server's own
+    // directory for this process's connections: a round trip over it costs a third to a half of one over TCP
+    // loopback in time and CPU (measured: 24–32 against 60–85 µs per SELECT 1), and a tool call makes several
+    // (D83). Socket paths are limited to 107 bytes: a longer data directory keeps TCP only.
+    const socketDir = socketPathFits(paths.pgDir, port) ? paths.pgDir : "";
+    const postgresFlags = ["-c", "listen_addresses=127.0.0.1", "-c", `unix_socket_directories=${socketDir}`, "-c", "unix_socket_permissions=0700"];
     const pg = new EmbeddedPostgres({
       databaseDir: paths.pgDir,
       port,
@@ -166,6 +177,7 @@ export async function startEmbeddedPostgres(opts: {
     }
 
     const url = `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${DB_NAME}`;
+    const localUrl = socketDir ? `postgresql://postgres:${encodeURIComponent(password)}@localhost:${port}/${DB_NAME}?host=${encodeURIComponent(socketDir)}` : url;
     await writeFile(paths.urlFile, `${url}\n`, { mode: 0o600 });
     logger.info({ port }, "embedded PostgreSQL is running");
 
@@ -182,6 +194,7 @@ export async function startEmbeddedPostgres(opts: {
     let stopped = false;
     return {
       url,
+      localUrl,
       port,
       async stop() {
         if (stopped) return;
@@ -198,7 +211,8 @@ export async function startEmbeddedPostgres(opts: {
   }
 }
 
-export type DatabaseHandle = { url: string; embedded: boolean; stop(): Promise<void> };
+/** `localUrl`: the fastest way for this process to reach the database (the embedded server's socket), else `url`. */
+export type DatabaseHandle = { url: string; localUrl: string; embedded: boolean; stop(): Promise<void> };
 
 /**
  * The database this process should use: DATABASE_URL when set (never starting a server); else the
@@ -212,13 +226,13 @@ export async function resolveDatabase(opts: {
   /** false for `npm start`: a running owner is an error. true for CLI commands: share it. */
   shareRunning: boolean;
 }): Promise<DatabaseHandle> {
-  if (opts.databaseUrl) return { url: opts.databaseUrl, embedded: false, stop: async () => undefined };
+  if (opts.databaseUrl) return { url: opts.databaseUrl, localUrl: opts.databaseUrl, embedded: false, stop: async () => undefined };
   if (opts.shareRunning && (await runningOwner(opts.dataDir)) !== undefined) {
     const url = (await readFile(dataPaths(opts.dataDir).urlFile, "utf8").catch(() => "")).trim();
-    if (url) return { url, embedded: false, stop: async () => undefined };
+    if (url) return { url, localUrl: url, embedded: false, stop: async () => undefined };
   }
   const db = await startEmbeddedPostgres(opts);
-  return { url: db.url, embedded: true, stop: () => db.stop() };
+  return { url: db.url, localUrl: db.localUrl, embedded: true, stop: () => db.stop() };
 }
 
 /**
