@@ -5,6 +5,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { embeddingFailure } from "../../test/embedding-failure";
 import { tinyEmbeddingModel } from "../../test/fixtures/tiny-onnx-model";
 import { EmbeddingError } from "./embedding-error";
 import { onnxLocal, pool } from "./onnx-local";
@@ -32,15 +33,6 @@ function expected(ids: number[]): number[] {
   const mean = [0, 1, 2].map((d) => ids.reduce((s, id) => s + TABLE[id]![d]!, 0) / ids.length);
   const n = Math.hypot(...mean);
   return mean.map((v) => v / n);
-}
-
-async function failure(promise: Promise<unknown>): Promise<EmbeddingError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(EmbeddingError);
-  return err as EmbeddingError;
 }
 
 describe("wordPieceTokenizer", () => {
@@ -113,11 +105,11 @@ describe("onnxLocal (onnxruntime-node, a generated model)", () => {
 
   it("a missing file, a file that is not a model, or a tokenizer it cannot use is embedding_unavailable", async () => {
     const dir = modelDir();
-    expect((await failure(onnxLocal({ modelPath: path.join(dir, "missing.onnx") }))).message).toMatch(/cannot read .*missing\.onnx: ENOENT/);
+    expect((await embeddingFailure(onnxLocal({ modelPath: path.join(dir, "missing.onnx") }))).message).toMatch(/cannot read .*missing\.onnx: ENOENT/);
     writeFileSync(path.join(dir, "garbage.onnx"), "not a model");
-    expect((await failure(onnxLocal({ modelPath: path.join(dir, "garbage.onnx") }))).code).toBe("embedding_unavailable");
+    expect((await embeddingFailure(onnxLocal({ modelPath: path.join(dir, "garbage.onnx") }))).code).toBe("embedding_unavailable");
     const bpe = modelDir(TABLE, { tokenizer: JSON.stringify({ model: { type: "BPE", vocab: {} } }) });
-    expect((await failure(onnxLocal({ modelPath: path.join(bpe, "model.onnx") }))).code).toBe("embedding_unavailable");
+    expect((await embeddingFailure(onnxLocal({ modelPath: path.join(bpe, "model.onnx") }))).code).toBe("embedding_unavailable");
   });
 });
 

@@ -5,7 +5,7 @@ import { once } from "node:events";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EmbeddingError } from "./embedding-error";
+import { embeddingFailure } from "../../test/embedding-failure";
 import { openAiCompatible, type OpenAiCompatibleOptions } from "./open-ai-compatible";
 
 const FIXTURE = path.resolve(import.meta.dirname, "../../test/fixtures/embeddings-server.mjs");
@@ -33,15 +33,6 @@ const unit = (...xs: number[]) => {
   const n = Math.hypot(...xs);
   return xs.map((x) => x / n);
 };
-
-async function failure(promise: Promise<unknown>): Promise<EmbeddingError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(EmbeddingError);
-  return err as EmbeddingError;
-}
 
 async function requests(): Promise<{ authorization: string | null; body: { model: string; input: string[]; encoding_format: string } }[]> {
   return (await (await fetch(`${base}/requests`)).json()) as never;
@@ -83,11 +74,11 @@ describe("openAiCompatible", () => {
 
   it("holds later answers to the dimensions of the first", async () => {
     const p = provider("ok", { dimensions: 5 });
-    expect((await failure(p.embed(["a"]))).message).toMatch(/4 dimensions, expected 5/);
+    expect((await embeddingFailure(p.embed(["a"]))).message).toMatch(/4 dimensions, expected 5/);
     const learned = provider("ok");
     await learned.embed(["a"]);
     const switched = openAiCompatible({ url: `${base}/v1`, model: "five-dims", timeoutMs: 5_000, maxBatch: 4, dimensions: learned.dimensions });
-    expect((await failure(switched.embed(["a"]))).code).toBe("embedding_bad_response");
+    expect((await embeddingFailure(switched.embed(["a"]))).code).toBe("embedding_bad_response");
   });
 
   it.each([
@@ -102,38 +93,38 @@ describe("openAiCompatible", () => {
     ["not-json", /not JSON/],
     ["no-data", /no data array/],
   ])("refuses a hostile answer (%s) with embedding_bad_response", async (model, message) => {
-    const err = await failure(provider(model).embed(["a", "bb"]));
+    const err = await embeddingFailure(provider(model).embed(["a", "bb"]));
     expect(err.code).toBe("embedding_bad_response");
     expect(err.message).toMatch(message);
   });
 
   it("stops reading a body past maxResponseBytes, declared or streamed", async () => {
     for (const model of ["huge", "huge-declared"]) {
-      const err = await failure(provider(model, { maxResponseBytes: 1024 * 1024 }).embed(["a"]));
+      const err = await embeddingFailure(provider(model, { maxResponseBytes: 1024 * 1024 }).embed(["a"]));
       expect(err.code).toBe("embedding_bad_response");
       expect(err.message).toMatch(/more than 1048576 bytes/);
     }
   });
 
   it("an HTTP 500 is embedding_unavailable, and the message never repeats the key the server echoed", async () => {
-    const err = await failure(provider("error-500").embed(["a"]));
+    const err = await embeddingFailure(provider("error-500").embed(["a"]));
     expect(err.code).toBe("embedding_unavailable");
     expect(err.message).toMatch(/HTTP 500/);
     expect(JSON.stringify({ message: err.message, stack: err.stack, cause: String(err.cause) })).not.toContain(API_KEY);
   });
 
   it("a redirect is not followed (the key would go with it)", async () => {
-    expect((await failure(provider("redirect").embed(["a"]))).code).toBe("embedding_unavailable");
+    expect((await embeddingFailure(provider("redirect").embed(["a"]))).code).toBe("embedding_unavailable");
   });
 
   it("a server that does not answer in timeoutMs is embedding_timeout", async () => {
-    const err = await failure(provider("hang", { timeoutMs: 300 }).embed(["a"]));
+    const err = await embeddingFailure(provider("hang", { timeoutMs: 300 }).embed(["a"]));
     expect(err.code).toBe("embedding_timeout");
   });
 
   it("an unreachable server is embedding_unavailable", async () => {
     const closed = openAiCompatible({ url: "http://127.0.0.1:1/v1", model: "ok", timeoutMs: 5_000, maxBatch: 4 });
-    expect((await failure(closed.embed(["a"]))).code).toBe("embedding_unavailable");
+    expect((await embeddingFailure(closed.embed(["a"]))).code).toBe("embedding_unavailable");
   });
 
   it("the caller's abort is passed on as the caller's reason, not counted as a provider fault", async () => {
