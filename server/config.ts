@@ -280,6 +280,11 @@ export type SearchEmbeddingsConfig =
     }
   | { kind: "onnx"; modelPath: string; tokenizerPath: string; weight: number };
 
+/** The embedding provider's API key, for the log and audit redactor's list of secrets. */
+export function searchEmbeddingsSecret(config: SearchEmbeddingsConfig): string | undefined {
+  return config.kind === "openai" ? config.apiKey : undefined;
+}
+
 function searchEmbeddings(e: z.infer<typeof ZEnv>): SearchEmbeddingsConfig {
   const fail = (variable: string, why: string) => new ConfigError(`Invalid configuration:\n  ${variable}: ${why}`);
   if (e.SEARCH_EMBEDDINGS === "off") return { kind: "off" };

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../config";
+import { ConfigError, loadConfig, searchEmbeddingsSecret } from "../../config";
 
 describe("loadConfig – SEARCH_EMBEDDINGS", () => {
   it("is off by default (lexical search, no network)", () => {
@@ -59,5 +59,12 @@ describe("loadConfig – SEARCH_EMBEDDINGS", () => {
   it("never puts the API key into an error message", () => {
     const env = { SEARCH_EMBEDDINGS: "openai", SEARCH_EMBEDDINGS_API_KEY: "sk-very-secret-key", SEARCH_EMBEDDINGS_MODEL: "m" };
     expect(() => loadConfig(env)).toThrow(/^(?![\s\S]*sk-very-secret-key)/);
+  });
+
+  it("hands the API key to the redactor's secrets (server/index.ts), and nothing when there is none", () => {
+    const openai = { SEARCH_EMBEDDINGS: "openai", SEARCH_EMBEDDINGS_URL: "https://h/v1", SEARCH_EMBEDDINGS_MODEL: "m" };
+    expect(searchEmbeddingsSecret(loadConfig({ ...openai, SEARCH_EMBEDDINGS_API_KEY: "sk-x" }).searchEmbeddings)).toBe("sk-x");
+    expect(searchEmbeddingsSecret(loadConfig(openai).searchEmbeddings)).toBeUndefined();
+    expect(searchEmbeddingsSecret(loadConfig({}).searchEmbeddings)).toBeUndefined();
   });
 });
