@@ -7,7 +7,9 @@ export type EmbeddingErrorCode =
   /** An answer that is not the promised shape: not JSON, too big, wrong count or dimensions, NaN. */
   | "embedding_bad_response"
   /** No complete answer within the configured time. */
-  | "embedding_timeout";
+  | "embedding_timeout"
+  /** The stored vectors could not be read or written (PostgreSQL); counted like a provider fault. */
+  | "embedding_store_failed";
 
 export class EmbeddingError extends Error {
   override name = "EmbeddingError";

@@ -4,7 +4,7 @@
 // ships in a registry package; see the embeddings notes).
 import { Writable } from "node:stream";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import type { Db } from "../../db/client";
+import { createDb, type Db } from "../../db/client";
 import { createLogger } from "../../logger";
 import { metricsRegistry } from "../../metrics/metrics";
 import { deterministicTestProvider } from "../../test/fixtures/deterministic-embedding-provider";
@@ -152,6 +152,18 @@ describe("semantic ranker and its tool embedding store", () => {
     await ranker.warm(set);
     expect((await storedRows(db)).filter((r) => r.hasVector)).toHaveLength(tools.length);
     expect(lines.filter((l) => l.msg === "embedding provider answers again; semantic ranking resumed")).toHaveLength(1);
+  });
+
+  it("an unreachable database is a fault like the provider's: the search keeps its lexical order, counted as embedding_store_failed", async () => {
+    const down = createDb("postgresql://portcullis@127.0.0.1:1/none", { max: 1 });
+    pools.push(down);
+    const provider = deterministicTestProvider();
+    const ranker = createSemanticRanker({ db: down, provider, weight: 0.5, logger: createLogger("silent") });
+    const set = ranker.prepare(tools.slice(0, 3));
+    const before = await failureCount("embedding_store_failed");
+    await ranker.warm(set);
+    expect(await failureCount("embedding_store_failed")).toBe(before + 1);
+    expect(provider.embedded).toEqual([]);
   });
 
   it("a claim left by a process that died is taken over after the claim timeout, a fresh one is not", async () => {

@@ -8,7 +8,7 @@ import type { Db } from "../../db/client";
 import type { Logger } from "../../logger";
 import { countEmbeddingFailure } from "../../metrics/metrics";
 import type { SearchableTool } from "../declarations";
-import { EmbeddingError } from "./embedding-error";
+import { EmbeddingError, type EmbeddingErrorCode } from "./embedding-error";
 import type { EmbeddingProvider } from "./embedding-provider";
 import { embeddingText, textHash } from "./embedding-text";
 import { hybridRank, type ScoredName } from "./hybrid-rank";
@@ -45,6 +45,8 @@ export type SemanticRanker = {
 };
 
 const DEFAULT_BATCH = 64;
+// As the lexical index: a pasted essay is cut here (and a remote provider bills by the token).
+const MAX_QUERY_CHARS = 500;
 const DEFAULT_COOL_DOWN_MS = 30_000;
 const DEFAULT_MAX_CACHED = 20_000;
 
@@ -57,7 +59,7 @@ export function createSemanticRanker(options: SemanticRankerOptions): SemanticRa
   let failingSince: number | null = null;
 
   function reportFailure(err: unknown): void {
-    const code = err instanceof EmbeddingError ? err.code : "embedding_store_failed";
+    const code: EmbeddingErrorCode = err instanceof EmbeddingError ? err.code : "embedding_store_failed";
     countEmbeddingFailure(code);
     if (failingSince === null) {
       logger.warn({ provider: provider.id, code, err: err instanceof Error ? err.message : String(err) }, "embedding provider failed; tool search falls back to lexical ranking");
@@ -135,7 +137,7 @@ export function createSemanticRanker(options: SemanticRankerOptions): SemanticRa
       if (toolVecs.size < set.hashes.size) void warm(set);
       let queryVec: Float32Array;
       try {
-        queryVec = await queryVector(query, signal);
+        queryVec = await queryVector(query.slice(0, MAX_QUERY_CHARS), signal);
         reportSuccess();
       } catch (err) {
         if (signal?.aborted) throw err;
