@@ -2,19 +2,24 @@
 // concurrent fillers (separate connection pools, as two gateway processes have) compute each vector once, and
 // a provider fault that never fails a search. The provider is the deterministic TEST provider (no real model
 // ships in a registry package; see the embeddings notes).
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import path from "node:path";
+import { createInterface } from "node:readline";
 import { Writable } from "node:stream";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../../db/client";
 import { createLogger } from "../../logger";
 import { metricsRegistry } from "../../metrics/metrics";
 import { deterministicTestProvider } from "../../test/fixtures/deterministic-embedding-provider";
-import { createTestDb, truncateAll } from "../../test/test-db";
+import { createTestDb, testDatabaseUrl, truncateAll } from "../../test/test-db";
 import type { SearchableTool } from "../declarations";
 import { realisticTools } from "../fixtures/realistic-tools";
 import { createSemanticRanker } from "./semantic-ranker";
 import { toolEmbeddingStore } from "./tool-embedding-store";
 
 const tools = realisticTools(120);
+const FILLER = path.resolve(import.meta.dirname, "../../test/fixtures/embedding-filler-process.ts");
 
 function capturedLogger() {
   const lines: Record<string, unknown>[] = [];
@@ -70,6 +75,25 @@ describe("semantic ranker and its tool embedding store", () => {
     const later = createSemanticRanker({ db: pool(), provider: fresh, weight: 0.5, logger: createLogger("silent") });
     await later.warm(later.prepare(tools));
     expect(fresh.embedded).toEqual([]);
+  });
+
+  it("two processes filling the same tool set at once embed and store each vector once", async () => {
+    const n = 200;
+    const children = [0, 1].map(() =>
+      spawn(process.execPath, ["--import", "tsx", FILLER, String(n)], {
+        env: { ...process.env, DATABASE_URL: testDatabaseUrl() },
+        stdio: ["pipe", "pipe", "inherit"],
+      }),
+    );
+    const lines = children.map((c) => createInterface({ input: c.stdout! })[Symbol.asyncIterator]());
+    for (const line of lines) expect((await line.next()).value).toBe("ready");
+    for (const c of children) c.stdin!.end("go\n");
+    const reports = await Promise.all(lines.map(async (line) => JSON.parse((await line.next()).value as string) as { embedded: number }));
+    await Promise.all(children.map((c) => (c.exitCode === null ? once(c, "exit") : null)));
+    expect(reports.reduce((sum, r) => sum + r.embedded, 0)).toBe(n);
+    const rows = await storedRows(db);
+    expect(rows).toHaveLength(n);
+    expect(rows.every((r) => r.hasVector)).toBe(true);
   });
 
   it("a changed definition is embedded again, the unchanged ones are not; another provider id keeps its own vectors", async () => {
