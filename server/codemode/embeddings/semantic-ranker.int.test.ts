@@ -85,11 +85,11 @@ describe("semantic ranker and its tool embedding store", () => {
         stdio: ["pipe", "pipe", "inherit"],
       }),
     );
-    const lines = children.map((c) => createInterface({ input: c.stdout! })[Symbol.asyncIterator]());
+    const lines = children.map((c) => createInterface({ input: c.stdout })[Symbol.asyncIterator]());
     for (const line of lines) expect((await line.next()).value).toBe("ready");
-    for (const c of children) c.stdin!.end("go\n");
+    for (const c of children) c.stdin.end("go\n");
     const reports = await Promise.all(lines.map(async (line) => JSON.parse((await line.next()).value as string) as { embedded: number }));
-    await Promise.all(children.map((c) => (c.exitCode === null ? once(c, "exit") : null)));
+    await Promise.all(children.filter((c) => c.exitCode === null).map((c) => once(c, "exit")));
     expect(reports.reduce((sum, r) => sum + r.embedded, 0)).toBe(n);
     const rows = await storedRows(db);
     expect(rows).toHaveLength(n);
