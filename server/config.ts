@@ -294,6 +294,8 @@ function searchEmbeddings(e: z.infer<typeof ZEnv>): SearchEmbeddingsConfig {
     const url = new URL(e.SEARCH_EMBEDDINGS_URL);
     // A credential in the URL would travel into log lines and error messages; it belongs in the API key.
     if (url.username || url.password) throw fail("SEARCH_EMBEDDINGS_URL", "must not contain a user or password; set SEARCH_EMBEDDINGS_API_KEY");
+    // `/embeddings` is appended to the path; a query (where some proxies take a key) or fragment would break it.
+    if (url.search || url.hash) throw fail("SEARCH_EMBEDDINGS_URL", "must be a base URL without a query or fragment; set SEARCH_EMBEDDINGS_API_KEY for the key");
     return {
       kind: "openai",
       url: e.SEARCH_EMBEDDINGS_URL.replace(/\/+$/, ""),

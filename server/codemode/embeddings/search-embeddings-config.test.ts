@@ -47,6 +47,7 @@ describe("loadConfig – SEARCH_EMBEDDINGS", () => {
     [{ SEARCH_EMBEDDINGS: "openai", SEARCH_EMBEDDINGS_URL: "https://h/v1" }, "SEARCH_EMBEDDINGS_MODEL: required"],
     [{ SEARCH_EMBEDDINGS: "openai", SEARCH_EMBEDDINGS_URL: "ftp://h/v1", SEARCH_EMBEDDINGS_MODEL: "m" }, "SEARCH_EMBEDDINGS_URL"],
     [{ SEARCH_EMBEDDINGS: "openai", SEARCH_EMBEDDINGS_URL: "https://u:p@h/v1", SEARCH_EMBEDDINGS_MODEL: "m" }, "must not contain a user or password"],
+    [{ SEARCH_EMBEDDINGS: "openai", SEARCH_EMBEDDINGS_URL: "https://h/v1?api-key=k", SEARCH_EMBEDDINGS_MODEL: "m" }, "without a query or fragment"],
     [{ SEARCH_EMBEDDINGS_WEIGHT: "1.5" }, "SEARCH_EMBEDDINGS_WEIGHT"],
     [{ SEARCH_EMBEDDINGS_BATCH: "0" }, "SEARCH_EMBEDDINGS_BATCH"],
     [{ SEARCH_EMBEDDINGS: "onnx" }, "SEARCH_EMBEDDINGS_ONNX_MODEL: required"],
