@@ -41,6 +41,7 @@ describe("loadConfig", () => {
       auditOutcome: "after_answer",
       outbound: { allowedHosts: [] },
       packages: { dir: path.resolve(".data/packages"), npmRegistry: "https://registry.npmjs.org", installTimeoutMs: 180_000, installMaxBytes: 500 * 1024 * 1024 },
+      searchEmbeddings: { kind: "off" },
     });
   });
 

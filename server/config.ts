@@ -1,4 +1,5 @@
 // The only reader of process.env: every setting is parsed and checked here once.
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { forbiddenRange, normalizeAllowedHost, type OutboundPolicy } from "./net/outbound-url";
@@ -70,6 +71,17 @@ const ZEnv = z.object({
   PACKAGE_INSTALL_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(180_000),
   PACKAGE_INSTALL_MAX_MB: z.coerce.number().int().min(1).max(100_000).default(500),
   SECRETS_KEY: z.string().refine((v) => parseSecretsKey(v) !== null, SECRETS_KEY_HINT).optional(),
+  // Code mode's semantic tool search (off: lexical only, no network); checked together in searchEmbeddings().
+  SEARCH_EMBEDDINGS: z.enum(["off", "openai", "onnx"]).default("off"),
+  SEARCH_EMBEDDINGS_URL: z.url({ protocol: /^https?$/ }).optional(),
+  SEARCH_EMBEDDINGS_MODEL: z.string().trim().min(1).optional(),
+  SEARCH_EMBEDDINGS_API_KEY: z.string().min(1).optional(),
+  SEARCH_EMBEDDINGS_DIMENSIONS: z.coerce.number().int().min(1).max(65_536).optional(),
+  SEARCH_EMBEDDINGS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  SEARCH_EMBEDDINGS_BATCH: z.coerce.number().int().min(1).max(2048).default(64),
+  SEARCH_EMBEDDINGS_ONNX_MODEL: z.string().optional(),
+  SEARCH_EMBEDDINGS_ONNX_TOKENIZER: z.string().optional(),
+  SEARCH_EMBEDDINGS_WEIGHT: z.coerce.number().min(0).max(1).default(0.5),
 }).refine((e) => !e.APPROVAL_WEBHOOK_URL || e.APPROVAL_WEBHOOK_SECRET, { message: "APPROVAL_WEBHOOK_URL needs APPROVAL_WEBHOOK_SECRET (the HMAC signing key)", path: ["APPROVAL_WEBHOOK_SECRET"] });
 
 export type Config = {
@@ -140,6 +152,8 @@ export type Config = {
   outbound: OutboundPolicy;
   /** Package servers: where installs live (default DATA_DIR/packages), the npm registry, the install's bounds. */
   packages: { dir: string; npmRegistry: string; installTimeoutMs: number; installMaxBytes: number };
+  /** Code mode's semantic tool search: the embedding provider and its share of the fused rank (off: lexical only). */
+  searchEmbeddings: SearchEmbeddingsConfig;
 };
 
 export class ConfigError extends Error {
@@ -230,6 +244,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       installMaxBytes: e.PACKAGE_INSTALL_MAX_MB * 1024 * 1024,
     },
     secretsKey: e.SECRETS_KEY === undefined ? undefined : (parseSecretsKey(e.SECRETS_KEY) ?? undefined),
+    searchEmbeddings: searchEmbeddings(e),
     mcpAllowedHosts: [
       ...new Set([
         ...(e.PUBLIC_URL ? [new URL(e.PUBLIC_URL).hostname.toLowerCase()] : []),
@@ -251,4 +266,55 @@ function checkApprovalWebhookUrl(raw: string | undefined, outbound: OutboundPoli
   if (range && range !== "not an IP address") {
     throw new ConfigError(`Invalid configuration:\n  APPROVAL_WEBHOOK_URL: [outbound_url_refused] ${host} is a ${range} address; add it to OUTBOUND_ALLOWED_HOSTS to allow it`);
   }
+}
+
+export type SearchEmbeddingsConfig =
+  | { kind: "off" }
+  | {
+      kind: "openai";
+      /** Base URL; the provider POSTs to `{url}/embeddings`. */
+      url: string;
+      model: string;
+      /** A secret: sent as a bearer token only, to be added to the log redactor's secrets. */
+      apiKey: string | undefined;
+      dimensions: number | undefined;
+      timeoutMs: number;
+      maxBatch: number;
+      weight: number;
+    }
+  | { kind: "onnx"; modelPath: string; tokenizerPath: string; weight: number };
+
+/** The embedding provider's API key, for the log and audit redactor's list of secrets. */
+export function searchEmbeddingsSecret(config: SearchEmbeddingsConfig): string | undefined {
+  return config.kind === "openai" ? config.apiKey : undefined;
+}
+
+function searchEmbeddings(e: z.infer<typeof ZEnv>): SearchEmbeddingsConfig {
+  const fail = (variable: string, why: string) => new ConfigError(`Invalid configuration:\n  ${variable}: ${why}`);
+  if (e.SEARCH_EMBEDDINGS === "off") return { kind: "off" };
+  if (e.SEARCH_EMBEDDINGS === "openai") {
+    if (!e.SEARCH_EMBEDDINGS_URL) throw fail("SEARCH_EMBEDDINGS_URL", "required with SEARCH_EMBEDDINGS=openai (the base URL, e.g. https://api.openai.com/v1)");
+    if (!e.SEARCH_EMBEDDINGS_MODEL) throw fail("SEARCH_EMBEDDINGS_MODEL", "required with SEARCH_EMBEDDINGS=openai (e.g. text-embedding-3-small)");
+    const url = new URL(e.SEARCH_EMBEDDINGS_URL);
+    // A credential in the URL would travel into log lines and error messages; it belongs in the API key.
+    if (url.username || url.password) throw fail("SEARCH_EMBEDDINGS_URL", "must not contain a user or password; set SEARCH_EMBEDDINGS_API_KEY");
+    // `/embeddings` is appended to the path; a query (where some proxies take a key) or fragment would break it.
+    if (url.search || url.hash) throw fail("SEARCH_EMBEDDINGS_URL", "must be a base URL without a query or fragment; set SEARCH_EMBEDDINGS_API_KEY for the key");
+    return {
+      kind: "openai",
+      url: e.SEARCH_EMBEDDINGS_URL.replace(/\/+$/, ""),
+      model: e.SEARCH_EMBEDDINGS_MODEL,
+      apiKey: e.SEARCH_EMBEDDINGS_API_KEY,
+      dimensions: e.SEARCH_EMBEDDINGS_DIMENSIONS,
+      timeoutMs: e.SEARCH_EMBEDDINGS_TIMEOUT_MS,
+      maxBatch: e.SEARCH_EMBEDDINGS_BATCH,
+      weight: e.SEARCH_EMBEDDINGS_WEIGHT,
+    };
+  }
+  if (!e.SEARCH_EMBEDDINGS_ONNX_MODEL) throw fail("SEARCH_EMBEDDINGS_ONNX_MODEL", "required with SEARCH_EMBEDDINGS=onnx (the path of a sentence-transformers model.onnx)");
+  const modelPath = path.resolve(e.SEARCH_EMBEDDINGS_ONNX_MODEL);
+  const tokenizerPath = path.resolve(e.SEARCH_EMBEDDINGS_ONNX_TOKENIZER ?? path.join(path.dirname(modelPath), "tokenizer.json"));
+  if (!existsSync(modelPath)) throw fail("SEARCH_EMBEDDINGS_ONNX_MODEL", `no file at ${modelPath}`);
+  if (!existsSync(tokenizerPath)) throw fail("SEARCH_EMBEDDINGS_ONNX_TOKENIZER", `no file at ${tokenizerPath} (a tokenizer.json or vocab.txt of the model)`);
+  return { kind: "onnx", modelPath, tokenizerPath, weight: e.SEARCH_EMBEDDINGS_WEIGHT };
 }

@@ -10,6 +10,7 @@ import { authenticateApiToken } from "./auth/authenticate-api-token";
 import { createLoginLimiter } from "./auth/login-limiter";
 import { verifyCredentials } from "./auth/verify-credentials";
 import type { Config } from "./config";
+import { searchEmbeddingsSecret } from "./config";
 import type { RequestContext } from "./context";
 import type { Db } from "./db/client";
 import { createChangeBus, type ChangeBus } from "./events/change-bus";
@@ -204,7 +205,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         db,
         bus,
         secretValues: () => secrets.values(),
-        secrets: [config.authSecret, approvalOpts.webhookSecret].filter((x): x is string => !!x),
+        secrets: [config.authSecret, approvalOpts.webhookSecret, searchEmbeddingsSecret(config.searchEmbeddings)].filter((x): x is string => !!x),
         onError: (err) => logger.error({ err }, "loading the redaction settings failed; the built-in patterns stay in force"),
       });
       // Every call leaves one log line bound to its request id (metrics/call-log.ts).

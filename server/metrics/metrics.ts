@@ -35,3 +35,15 @@ export function ensureDefaultMetrics(): void {
   defaults = true;
   collectDefaultMetrics({ register: metricsRegistry });
 }
+
+const embeddingFailures = new Counter({
+  name: "portcullis_search_embedding_failures_total",
+  help: "Embedding provider faults during code mode's tool search (search fell back to lexical ranking), by error code",
+  labelNames: ["code"] as const,
+  registers: [metricsRegistry],
+});
+
+/** One embedding provider fault (code mode's search went on with lexical ranking). */
+export function countEmbeddingFailure(code: string): void {
+  embeddingFailures.inc({ code });
+}
