@@ -27,7 +27,11 @@ export async function onnxLocal(options: OnnxLocalOptions): Promise<EmbeddingPro
   const tokenizerPath = options.tokenizerPath ?? path.join(path.dirname(options.modelPath), "tokenizer.json");
   const [model, tokenizerSource] = await Promise.all([readOrFail(options.modelPath), readOrFail(tokenizerPath)]);
   const tokenizer = wordPieceTokenizer(tokenizerSource.toString("utf8"), tokenizerPath, options.maxTokens);
-  const ort = await import("onnxruntime-node");
+  // A development dependency only (its binaries for every platform are ~290 MB): an operator who chooses a local
+  // model installs it (D84). Without it the start stops with this error instead of a bare module-not-found.
+  const ort = await import("onnxruntime-node").catch((err: unknown) => {
+    throw new EmbeddingError("embedding_unavailable", `SEARCH_EMBEDDINGS=onnx needs onnxruntime-node: run \`npm install onnxruntime-node@1.30.0\` in the Portcullis directory (${(err as Error).message})`, { cause: err });
+  });
   let session: Awaited<ReturnType<typeof ort.InferenceSession.create>>;
   try {
     session = await ort.InferenceSession.create(model, {
