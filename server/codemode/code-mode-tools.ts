@@ -11,6 +11,7 @@ import type { CallNotes, ToolCall } from "../pipeline/types";
 import { CALL_TOOL_RESULT_PREAMBLE } from "./declarations";
 import { runProgram, type CodeModeDeps } from "./program-runner";
 import { cachedToolIndex } from "./tool-index-cache";
+import { unknownServer } from "./browse-catalog";
 import type { SearchAnswer } from "./tool-search";
 
 const MAX_CODE_CHARS = 100_000;
@@ -20,6 +21,7 @@ const ZSearch = z
     query: z.string().min(1).max(500),
     detail: z.enum(["name", "summary", "full"]).default("summary"),
     limit: z.number().int().min(1).max(50).default(10),
+    server: z.string().min(1).max(200).optional(),
   })
   .strict();
 
@@ -59,8 +61,14 @@ export async function searchTools(deps: CodeModeDeps, grant: Grant, bucket: numb
   const parsed = ZSearch.safeParse(args);
   if (!parsed.success) invalid(parsed.error);
   const { mayUse } = await sessionAccess(deps.policy, grant);
-  const index = cachedToolIndex((await deps.registry.visibleTools(bucket)).filter((t) => mayUse(t.name)));
-  const answer = index.search(parsed.data.query, { detail: parsed.data.detail, limit: parsed.data.limit });
+  const { server } = parsed.data;
+  // The server filter narrows the tools indexed (a smaller index, cached apart); `server` is passed on as well
+  // for an index that weighs it itself. A server the session may not use is refused as browse_catalog does.
+  const prefix = server === undefined ? "" : `${server}__`;
+  const usable = (await deps.registry.visibleTools(bucket)).filter((t) => mayUse(t.name) && t.name.startsWith(prefix));
+  if (server !== undefined && usable.length === 0) return unknownServer();
+  const index = cachedToolIndex(usable);
+  const answer = index.search(parsed.data.query, { detail: parsed.data.detail, limit: parsed.data.limit, ...(server !== undefined && { server }) });
   return { content: [{ type: "text" as const, text: searchText(answer, parsed.data.detail) }] };
 }
 
