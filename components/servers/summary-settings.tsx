@@ -21,7 +21,7 @@ export function SummarySettings({ server }: { server: TServer }) {
       <form
         method="post"
         className="mt-4 space-y-3"
-        aria-label="Summary for agents"
+        aria-labelledby="server-summary-heading"
         onSubmit={(e) => {
           e.preventDefault();
           if (problem || mutation.isPending) return;
