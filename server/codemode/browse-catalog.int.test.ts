@@ -48,7 +48,7 @@ describe("browse_catalog (/mcp/code)", () => {
   let opsGrantId: string;
 
   beforeAll(async () => {
-    env = await setUpGatewayTest(db, "catalog");
+    env = await setUpGatewayTest(db, "catalog", { startUpstreams: true }); // as at start-up: the built-in server and its tool rows exist
     const g = env.gateways[0]!.gateway;
     const withInstructions = (slug: string, instructions: string) => {
       const s = misbehavingServer(env.dir, { slug });
@@ -71,6 +71,23 @@ describe("browse_catalog (/mcp/code)", () => {
 
   afterAll(async () => {
     await env.close();
+  });
+
+  // First, while the tool's budget is untouched: the rate-limit step leases a minute's budget under the limit it
+  // sees, so a lower limit set after calls in the same minute would only apply from the next lease.
+  it("browse_catalog passes the rate-limit step: an admin's per-tool limit refuses the call after it", async () => {
+    const g = env.gateways[0]!.gateway;
+    await g.registry.updateTool(env.admin, "portcullis__browse_catalog", { rateLimitPerMinute: 1 });
+    try {
+      expect((await browse(agent)).isError ?? false).toBe(false);
+      // One call a minute: of the next two at least one is refused, even when a minute's window ends between them.
+      const next = [errorMeta(await browse(agent)), errorMeta(await browse(agent))];
+      expect(next).toContainEqual(expect.objectContaining({ code: "rate_limited", retryAfterSeconds: expect.any(Number) as unknown }));
+    } finally {
+      // A raised limit takes effect at once (the step leases again), so the tests below are not held up.
+      await g.registry.updateTool(env.admin, "portcullis__browse_catalog", { rateLimitPerMinute: null });
+    }
+    expect((await browse(agent)).isError ?? false).toBe(false);
   });
 
   it("lists the servers a line each: the admin's summary, else the first sentence of the instructions, else the tool names", async () => {
