@@ -181,6 +181,15 @@ describe("browse_catalog (/mcp/code)", () => {
     const third = await browseText(agent, { limit: 2, cursor: cursorOf(second) });
     expect(slugsOf(third)).toEqual(["shop"]);
     expect(cursorOf(third)).toBeFalsy();
+    // Out-of-range pages and unknown arguments are a JSON-RPC error naming the argument, like search_tools'.
+    for (const args of [{ limit: 0 }, { limit: 201 }, { page: 2 }]) {
+      const err = await browse(agent, args).then(
+        () => undefined,
+        (e: unknown) => e as Error & { code?: number },
+      );
+      expect(err?.code, JSON.stringify(args)).toBe(-32602);
+      expect(err?.message).toMatch(/limit|page/);
+    }
     // The listing line says how to call the tools and where their arguments are.
     expect((await browseText(agent, { server: "ops", limit: 1 })).split("\n")[0]).toBe(
       'ops: tools 1–1 of 10; call tools["ops"][name](args), arguments: search_tools({query, server: "ops", detail: "full"})',

@@ -4,7 +4,7 @@
 // session's whitelist and the user's live grant; a server shows only if one of its tools does, with only those
 // tools counted, so nothing the session cannot use is named. Pages are in code-unit order and resume after the
 // cursor's last key.
-import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { compareCodeUnits } from "../../lib/compare-code-units";
 import { toolError } from "../pipeline/tool-error";
@@ -13,6 +13,7 @@ import { sessionAccess } from "../policy/session-access";
 import { parseGatewayName } from "../registry/gateway-name";
 import { catalogSummary } from "./catalog-summary";
 import { decodeCursor, encodeCursor } from "./catalog-cursor";
+import { invalidArguments } from "./invalid-arguments";
 import type { CodeModeDeps } from "./program-runner";
 
 export const DEFAULT_SERVERS_PAGE = 25;
@@ -61,7 +62,7 @@ const text = (s: string): CallToolResult => ({ content: [{ type: "text", text: s
 
 export async function browseCatalog(deps: CodeModeDeps, grant: Grant, bucket: number, args: Record<string, unknown>): Promise<CallToolResult> {
   const parsed = ZBrowse.safeParse(args);
-  if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `Invalid arguments: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}`);
+  if (!parsed.success) invalidArguments(parsed.error);
   const { server, cursor, limit } = parsed.data;
   const listing = server ?? "";
   const position = cursor === undefined ? undefined : decodeCursor(cursor, listing);

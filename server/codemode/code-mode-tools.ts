@@ -2,7 +2,7 @@
 // search ranks the tools the session may call; execute runs a program whose every tool call passes the pipeline
 // again. execute_code keeps its run gate (runs per caller per minute and at once), counted here, after the
 // pipeline's own per-tool and per-session limits.
-import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { RequestContext } from "../context";
 import { sessionAccess } from "../policy/session-access";
@@ -12,6 +12,7 @@ import { CALL_TOOL_RESULT_PREAMBLE } from "./declarations";
 import { runProgram, type CodeModeDeps } from "./program-runner";
 import { cachedToolIndex } from "./tool-index-cache";
 import { unknownServer } from "./browse-catalog";
+import { invalidArguments } from "./invalid-arguments";
 import type { SearchAnswer } from "./tool-search";
 
 const MAX_CODE_CHARS = 100_000;
@@ -34,10 +35,6 @@ const ZExecute = z
   })
   .strict();
 
-function invalid(err: z.ZodError): never {
-  throw new McpError(ErrorCode.InvalidParams, `Invalid arguments: ${err.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}`);
-}
-
 /** search_tools' answer as the model reads it: one line per tool (or its declaration), text only. */
 function searchText(answer: SearchAnswer, detail: "name" | "summary" | "full"): string {
   if (answer.tools.length === 0) return "No tool you may call matches. Try other words.";
@@ -59,7 +56,7 @@ type Grant = NonNullable<ToolCall["grant"]>;
 /** search_tools: the tools this session may call, ranked for `query`. */
 export async function searchTools(deps: CodeModeDeps, grant: Grant, bucket: number, args: Record<string, unknown>): Promise<CallToolResult> {
   const parsed = ZSearch.safeParse(args);
-  if (!parsed.success) invalid(parsed.error);
+  if (!parsed.success) invalidArguments(parsed.error);
   const { mayUse } = await sessionAccess(deps.policy, grant);
   const { server } = parsed.data;
   // The server filter narrows the tools indexed (a smaller index, cached apart); `server` is passed on as well
@@ -75,7 +72,7 @@ export async function searchTools(deps: CodeModeDeps, grant: Grant, bucket: numb
 /** execute_code: one program, admitted by the run gate, its tool calls each through the pipeline. */
 export async function executeCode(deps: CodeModeDeps, call: ToolCall & { grant: Grant }, ctx: RequestContext, notes: CallNotes, bucket: number): Promise<CallToolResult> {
   const parsed = ZExecute.safeParse(call.arguments);
-  if (!parsed.success) invalid(parsed.error);
+  if (!parsed.success) invalidArguments(parsed.error);
   const { code, timeoutMs, language, privacy } = parsed.data;
   // Runs are counted per agent session (each of its tool calls is counted again by the pipeline).
   const admitted = deps.runGate && call.sessionKey ? await deps.runGate.admit(call.sessionKey) : undefined;
