@@ -8,7 +8,7 @@ import { jsonTokens } from "../../bench/codemode/tokens";
 import { realisticUpstreams } from "../../bench/codemode/upstreams";
 import type { User } from "../db/client";
 import { insertUser } from "../test/contexts";
-import { agentToken, connectAgent, errorMeta, everythingServer, firstText, misbehavingServer, setUpGatewayTest, type Agent, type GatewayTestEnv } from "../test/gateway-harness";
+import { agentToken, busHears, connectAgent, errorMeta, everythingServer, firstText, misbehavingServer, setUpGatewayTest, type Agent, type GatewayTestEnv } from "../test/gateway-harness";
 import { createTestDb } from "../test/test-db";
 import { encodeCursor } from "./catalog-cursor";
 
@@ -48,7 +48,8 @@ describe("browse_catalog (/mcp/code)", () => {
   let opsGrantId: string;
 
   beforeAll(async () => {
-    env = await setUpGatewayTest(db, "catalog", { startUpstreams: true }); // as at start-up: the built-in server and its tool rows exist
+    // Two gateways, as two processes: as at start-up, the built-in server and its tool rows exist.
+    env = await setUpGatewayTest(db, "catalog", { gateways: 2, startUpstreams: true });
     const g = env.gateways[0]!.gateway;
     const withInstructions = (slug: string, instructions: string) => {
       const s = misbehavingServer(env.dir, { slug });
@@ -113,6 +114,18 @@ describe("browse_catalog (/mcp/code)", () => {
     await g.registry.update(env.admin, "ops", { summary: "" });
     expect(lineOf(await browseText(agent), "ops")).toBe("ops (10) — Runs slow and failing calls for tests.");
     expect((await db.upstreamServer.findUniqueOrThrow({ where: { slug: "ops" } })).summary).toBeNull();
+  });
+
+  it("a summary changed through one gateway process is what agents of another process see next", async () => {
+    const other = await connectAgent(new URL("/mcp/code", env.gateways[1]!.mcpUrl), env.token);
+    env.agents.push(other);
+    expect(lineOf(await browseText(other), "ops")).toBe("ops (10) — Runs slow and failing calls for tests.");
+    await env.gateways[0]!.gateway.registry.update(env.admin, "ops", { summary: "Changed on the first process" });
+    await busHears(db, env.gateways[1]!.gateway); // heard after the registry change it follows
+    expect(lineOf(await browseText(other), "ops")).toBe("ops (10) — Changed on the first process");
+    await env.gateways[0]!.gateway.registry.update(env.admin, "ops", { summary: null });
+    await busHears(db, env.gateways[1]!.gateway);
+    expect(lineOf(await browseText(other), "ops")).toBe("ops (10) — Runs slow and failing calls for tests.");
   });
 
   it("refuses a hostile summary with a stable code per rule and keeps the one it had", async () => {
