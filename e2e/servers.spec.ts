@@ -408,7 +408,7 @@ test("the built-in server is listed as built in; its page shows the gateway's ow
   await row.getByRole("link", { name: "Portcullis (built-in)" }).click();
   await expect(page).toHaveURL(/\/servers\/portcullis$/);
   await expect(page.getByTestId("server-status")).toHaveText("Built in");
-  await expect(page.getByTestId("tool-row")).toHaveCount(8);
+  await expect(page.getByTestId("tool-row")).toHaveCount(9);
   await expect(page.getByRole("button", { name: "Remove" })).toHaveCount(0);
   await expect(page.getByRole("tab", { name: "Logs" })).toHaveCount(0);
 });

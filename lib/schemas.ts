@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ZIsolation, ZProcessStats, ZTaskCredentials } from "./sandbox-schemas";
 import { ROLES } from "./roles";
 import { isValidBinName, isValidPackageName, isValidPackageRange } from "./package-name";
+import { ZServerSummary } from "./server-summary";
 
 export const ZRole = z.enum(ROLES).meta({ id: "Role" });
 
@@ -164,6 +165,7 @@ export const ZCreateServer = z
   .object({
     slug: ZSlug,
     name: z.string().trim().min(1).max(200),
+    summary: ZServerSummary.optional(),
     transport: ZTransport,
     command: z.string().min(1).max(1000).optional(),
     args: z.array(z.string().max(4000)).max(100).default([]),
@@ -203,6 +205,7 @@ export type TCreateServer = z.input<typeof ZCreateServer>;
 export const ZUpdateServer = z
   .object({
     name: z.string().trim().min(1).max(200).optional(),
+    summary: ZServerSummary.nullable().optional(),
     enabled: z.boolean().optional(),
     command: z.string().min(1).max(1000).optional(),
     args: z.array(z.string().max(4000)).max(100).optional(),
@@ -276,6 +279,7 @@ export const ZServer = z
     id: z.string(),
     slug: z.string(),
     name: z.string(),
+    summary: z.string().nullable().meta({ description: "The admin's one line for agents browsing the catalog; null = derived from the server's instructions, else its tool names" }),
     transport: ZServerTransport,
     command: z.string().nullable(),
     args: z.array(z.string()),

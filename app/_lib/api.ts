@@ -60,7 +60,11 @@ export function toErrorResponse(err: unknown, requestId: string): NextResponse {
 }
 
 function issuesOf(err: z.ZodError) {
-  return err.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
+  // A custom check's own code (lib/server-summary.ts: summary_too_long, …) says which rule the field broke.
+  return err.issues.map((i) => {
+    const code = i.code === "custom" ? (i.params as { code?: unknown } | undefined)?.code : undefined;
+    return { path: i.path.join("."), message: i.message, ...(typeof code === "string" && { code }) };
+  });
 }
 
 /** Wraps a handler with authentication, a minimum role and error mapping. Plain values become 200 JSON. */
@@ -111,7 +115,7 @@ export async function readJson<T extends z.ZodType>(req: NextRequest, schema: T)
 function refuseUnstorable(raw: unknown) {
   const at = findUnstorableText(raw);
   if (at === null) return;
-  const issue = { path: at.slice(1).split("/").join("."), message: "contains a NUL character or a lone surrogate, which cannot be stored" };
+  const issue = { path: at.slice(1).split("/").join("."), message: "contains a NUL character or a lone surrogate, which cannot be stored", code: "unstorable_text" };
   throw new GatewayError("validation_failed", "The body contains a NUL character or a lone surrogate.", [issue]);
 }
 

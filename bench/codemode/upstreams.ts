@@ -37,7 +37,7 @@ export type Upstreams = {
   serve(n: number): Promise<{ servers: number; started: number; seconds: number }>;
 };
 
-export function realisticUpstreams(bg: BenchGateway, dir: string, max: number): Upstreams {
+export function realisticUpstreams(bg: Pick<BenchGateway, "gateway" | "admin">, dir: string, max: number): Upstreams {
   const fixture = compiledFixture();
   const all = realisticTools(max);
   const file = path.join(dir, "realistic-tools.json");

@@ -16,6 +16,7 @@ import { emptyPackageDraft, readPackage, type PackageDraft } from "./package-dra
 import { PackageFields } from "./package-fields";
 import { PackageSuggestion } from "./package-suggestion";
 import { useSandboxSupport } from "./sandbox-queries";
+import { SummaryField } from "./summary-field";
 import { TransportPicker, type TransportChoice } from "./transport-picker";
 
 export const REGISTER_FORM_ID = "register-server-form";
@@ -39,6 +40,7 @@ export function RegisterServerForm({
   const [isolation, setIsolation] = useState(() => isolationDraft(null));
   const [pkg, setPkg] = useState<PackageDraft>(emptyPackageDraft);
   const [found, setFound] = useState<RecognizedPackage | null>(null);
+  const [summaryProblem, setSummaryProblem] = useState<string | null>(null);
   const support = useSandboxSupport();
   const details: ApiErrorDetail[] = isApiError(error) ? error.fieldErrors : [];
 
@@ -75,7 +77,8 @@ export function RegisterServerForm({
     if (pending) return;
     const form = new FormData(e.currentTarget);
     const errors: string[] = [];
-    const common = { slug: slug.trim(), name: name.trim() };
+    const summary = formText(form, "summary");
+    const common = { slug: slug.trim(), name: name.trim(), ...(summary && { summary }) };
     let body: TCreateServer;
     if (transport === "package") {
       const read = readPackage(pkg);
@@ -93,7 +96,7 @@ export function RegisterServerForm({
     const connectTimeout = formText(form, "connectTimeoutMs");
     if (connectTimeout) body.connectTimeoutMs = Number(connectTimeout);
     setProblems(errors);
-    if (errors.length === 0) submit(body);
+    if (errors.length === 0 && !summaryProblem) submit(body);
   }
 
   return (
@@ -148,6 +151,12 @@ export function RegisterServerForm({
           </p>
         </div>
       </div>
+
+      <SummaryField
+        id="server-summary"
+        serverErrors={details.filter((d) => d.path === "summary").map((d) => d.message)}
+        onProblem={setSummaryProblem}
+      />
 
       <TransportPicker value={transport} onChange={choose} />
 

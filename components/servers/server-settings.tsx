@@ -8,11 +8,13 @@ import type { TServer } from "@/lib/schemas";
 import { formatMs } from "./format";
 import { IsolationSettings } from "./isolation-settings";
 import { useUpdateServer } from "./server-mutations";
+import { SummarySettings } from "./summary-settings";
 import { TaskCredentialsSection } from "./task-credentials-fields";
 
 export function ServerSettings({ server }: { server: TServer }) {
   return (
     <div className="max-w-2xl space-y-6">
+      {server.transport !== "builtin" && <SummarySettings server={server} />}
       <LimitSettings server={server} />
       <IsolationSettings server={server} />
       {server.transport === "stdio" && <TaskCredentialsSection server={server} />}

@@ -66,6 +66,7 @@ describe("the built-in server portcullis", () => {
     expect(server).toMatchObject({ transport: "BUILTIN", enabled: true });
     expect(server.activeVersionId).not.toBeNull();
     expect(Object.fromEntries(server.tools.map((t) => [t.gatewayName, t.riskTier]))).toEqual({
+      portcullis__browse_catalog: "LOW",
       portcullis__cancel_task: "MEDIUM",
       portcullis__execute_code: "MEDIUM",
       portcullis__get_approval_status: "LOW",
@@ -201,7 +202,7 @@ describe("the built-in server portcullis", () => {
       const servers = await db.upstreamServer.findMany({ where: { slug: BUILTIN_SLUG }, include: { versions: true, tools: true } });
       expect(servers).toHaveLength(1);
       expect(servers[0]!.versions).toHaveLength(1);
-      expect(servers[0]!.tools).toHaveLength(8);
+      expect(servers[0]!.tools).toHaveLength(9);
     } finally {
       for (const s of started) await stopGatewayProcess(s.child);
     }

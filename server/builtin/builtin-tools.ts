@@ -9,6 +9,7 @@ import { taskToolDefinitions } from "../tasks/task-tools";
 /** Read-only search starts LOW like other read-only tools; execute_code (its calls are checked one by one) MEDIUM. */
 const CODE_ANNOTATIONS: Record<string, Tool["annotations"]> = {
   search_tools: { readOnlyHint: true, openWorldHint: false },
+  browse_catalog: { readOnlyHint: true, openWorldHint: false },
   execute_code: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
 };
 

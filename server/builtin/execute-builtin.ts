@@ -2,6 +2,7 @@
 // authorize, schema, rate limit, output bound), the tool runs here, in process, instead of at an upstream.
 // Task and approval tools act only on the calling agent session's own tasks and approvals.
 import { callApprovalTool, isApprovalTool } from "../approvals/approval-tools";
+import { browseCatalog } from "../codemode/browse-catalog";
 import { executeCode, searchTools } from "../codemode/code-mode-tools";
 import type { CodeModeDeps } from "../codemode/program-runner";
 import { toolError } from "../pipeline/tool-error";
@@ -30,6 +31,7 @@ export function executeBuiltin(deps: () => CodeModeDeps): CallToolHandler {
       return callApprovalTool({ approvals: d.approvals, policy: d.policy, resolve: scope.resolve }, ctx, grant, tc, name, call.arguments);
     }
     if (name === "search_tools") return searchTools(d, grant, scope.bucket, call.arguments);
+    if (name === "browse_catalog") return browseCatalog(d, grant, scope.bucket, call.arguments);
     if (name === "execute_code") return executeCode(d, { ...call, grant }, ctx, notes, scope.bucket);
     return toolError("unknown_tool", `The gateway has no built-in tool ${name}.`);
   };

@@ -1,4 +1,4 @@
-// The tools /mcp/code lists: search_tools and execute_code, and the task and approval tools in a compact form
+// The tools /mcp/code lists: search_tools, browse_catalog and execute_code, and the task and approval tools in a compact form
 // (same names and arguments, a line each). search_tools and execute_code are built-in registry tools
 // (server/builtin), so their definitions are also what the Tools page shows and the schema step checks.
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
@@ -8,12 +8,17 @@ export function codeModeToolDefinitions(limits: ExecLimits): Tool[] {
   return [
     {
       name: "search_tools",
-      description: "Find tools you may call; detail full gives TypeScript declarations.",
+      description: "Find tools you may call (optionally of one server); detail full gives TypeScript declarations.",
       inputSchema: {
         type: "object",
-        properties: { query: { type: "string" }, detail: { type: "string", enum: ["name", "summary", "full"] }, limit: { type: "integer" } },
+        properties: { query: { type: "string" }, detail: { type: "string", enum: ["name", "summary", "full"] }, limit: { type: "integer" }, server: { type: "string" } },
         required: ["query"],
       },
+    },
+    {
+      name: "browse_catalog",
+      description: "When search misses: the servers you may use, a line each; with server, its tool names. Pages: pass cursor.",
+      inputSchema: { type: "object", properties: { server: { type: "string" }, cursor: { type: "string" }, limit: { type: "integer" } } },
     },
     {
       name: "execute_code",

@@ -2,7 +2,7 @@
 // search ranks the tools the session may call; execute runs a program whose every tool call passes the pipeline
 // again. execute_code keeps its run gate (runs per caller per minute and at once), counted here, after the
 // pipeline's own per-tool and per-session limits.
-import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { RequestContext } from "../context";
 import { sessionAccess } from "../policy/session-access";
@@ -11,6 +11,8 @@ import type { CallNotes, ToolCall } from "../pipeline/types";
 import { CALL_TOOL_RESULT_PREAMBLE } from "./declarations";
 import { runProgram, type CodeModeDeps } from "./program-runner";
 import { cachedToolIndex } from "./tool-index-cache";
+import { unknownServer } from "./browse-catalog";
+import { invalidArguments } from "./invalid-arguments";
 import type { SearchAnswer } from "./tool-search";
 
 const MAX_CODE_CHARS = 100_000;
@@ -20,6 +22,7 @@ const ZSearch = z
     query: z.string().min(1).max(500),
     detail: z.enum(["name", "summary", "full"]).default("summary"),
     limit: z.number().int().min(1).max(50).default(10),
+    server: z.string().min(1).max(200).optional(),
   })
   .strict();
 
@@ -31,10 +34,6 @@ const ZExecute = z
     privacy: z.boolean().optional(),
   })
   .strict();
-
-function invalid(err: z.ZodError): never {
-  throw new McpError(ErrorCode.InvalidParams, `Invalid arguments: ${err.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}`);
-}
 
 /** search_tools' answer as the model reads it: one line per tool (or its declaration), text only. */
 function searchText(answer: SearchAnswer, detail: "name" | "summary" | "full"): string {
@@ -57,17 +56,23 @@ type Grant = NonNullable<ToolCall["grant"]>;
 /** search_tools: the tools this session may call, ranked for `query`. */
 export async function searchTools(deps: CodeModeDeps, grant: Grant, bucket: number, args: Record<string, unknown>): Promise<CallToolResult> {
   const parsed = ZSearch.safeParse(args);
-  if (!parsed.success) invalid(parsed.error);
+  if (!parsed.success) invalidArguments(parsed.error);
   const { mayUse } = await sessionAccess(deps.policy, grant);
-  const index = cachedToolIndex((await deps.registry.visibleTools(bucket)).filter((t) => mayUse(t.name)));
-  const answer = index.search(parsed.data.query, { detail: parsed.data.detail, limit: parsed.data.limit });
+  const { server } = parsed.data;
+  // The server filter narrows the tools indexed (a smaller index, cached apart); `server` is passed on as well
+  // for an index that weighs it itself. A server the session may not use is refused as browse_catalog does.
+  const prefix = server === undefined ? "" : `${server}__`;
+  const usable = (await deps.registry.visibleTools(bucket)).filter((t) => mayUse(t.name) && t.name.startsWith(prefix));
+  if (server !== undefined && usable.length === 0) return unknownServer();
+  const index = cachedToolIndex(usable);
+  const answer = index.search(parsed.data.query, { detail: parsed.data.detail, limit: parsed.data.limit, ...(server !== undefined && { server }) });
   return { content: [{ type: "text" as const, text: searchText(answer, parsed.data.detail) }] };
 }
 
 /** execute_code: one program, admitted by the run gate, its tool calls each through the pipeline. */
 export async function executeCode(deps: CodeModeDeps, call: ToolCall & { grant: Grant }, ctx: RequestContext, notes: CallNotes, bucket: number): Promise<CallToolResult> {
   const parsed = ZExecute.safeParse(call.arguments);
-  if (!parsed.success) invalid(parsed.error);
+  if (!parsed.success) invalidArguments(parsed.error);
   const { code, timeoutMs, language, privacy } = parsed.data;
   // Runs are counted per agent session (each of its tool calls is counted again by the pipeline).
   const admitted = deps.runGate && call.sessionKey ? await deps.runGate.admit(call.sessionKey) : undefined;

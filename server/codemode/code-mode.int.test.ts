@@ -34,9 +34,9 @@ describe("code mode (/mcp/code)", () => {
     await env.close();
   });
 
-  it("lists only search_tools, execute_code, the approval and the task tools, whatever the upstreams offer", async () => {
+  it("lists only search_tools, browse_catalog, execute_code, the approval and the task tools, whatever the upstreams offer", async () => {
     const names = (await agent.client.listTools()).tools.map((t) => t.name).sort();
-    expect(names).toEqual(["execute_code", "get_approval_status", "request_approval", "search_tools", ...TASK_TOOL_NAMES].sort());
+    expect(names).toEqual(["browse_catalog", "execute_code", "get_approval_status", "request_approval", "search_tools", ...TASK_TOOL_NAMES].sort());
     // The same agent on /mcp sees the upstream tools themselves.
     const direct = await env.agent();
     expect((await direct.client.listTools()).tools.length).toBeGreaterThan(names.length + 10);

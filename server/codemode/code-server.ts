@@ -1,9 +1,10 @@
 // The MCP server behind `/mcp/code`: whatever the number of upstream tools, an agent sees only search_tools,
-// execute_code, request_approval and the task tools. It finds tools with search_tools and calls them from a
-// short program run by execute_code in a QuickJS sandbox; only what the program returns goes back to the model.
-// Every call inside a program goes through the same pipeline as a direct call (whitelist, tier, rules, schema,
-// rate limit, audit under the execution's request id); search_tools and execute_code are themselves built-in
-// tools, so they pass it too (server/builtin).
+// browse_catalog, execute_code, request_approval and the task tools. It finds tools with search_tools (or pages
+// through browse_catalog when a search misses) and calls them from a short program run by execute_code in a
+// QuickJS sandbox; only what the program returns goes back to the model. Every call inside a program goes
+// through the same pipeline as a direct call (whitelist, tier, rules, schema, rate limit, audit under the
+// execution's request id); search_tools, browse_catalog and execute_code are themselves built-in tools, so they
+// pass it too (server/builtin).
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { mcpRequestId, type RequestContext } from "../context";
@@ -43,7 +44,7 @@ function codeNaming(deps: CodeModeDeps, agentSession: boolean): EndpointNaming {
 export function buildCodeModeServer(deps: CodeModeDeps, session: AggregateSession): Server {
   const server = new Server(GATEWAY_INFO, {
     capabilities: { tools: { listChanged: true } },
-    instructions: "Find tools with search_tools, then call them from a program with execute_code. Calls are checked, bounded and audited by Portcullis.",
+    instructions: "Find tools with search_tools (browse_catalog lists servers and their tools when a search misses), then call them from a program with execute_code. Calls are checked, bounded and audited by Portcullis.",
   });
   const requestCtx = (id: string | number): RequestContext => ({ ...session.ctx, requestId: mcpRequestId(session.ctx.requestId, id) });
   const naming = codeNaming(deps, !!session.grant.agentSessionId);

@@ -33,7 +33,11 @@ export type ToolErrorCode =
   | "authorization_revoked"
   | "unknown_tool"
   /** A name that cannot name any tool (control characters, outside the MCP alphabet, over-long): refused before any lookup. */
-  | "invalid_tool_name";
+  | "invalid_tool_name"
+  /** browse_catalog / search_tools: a server the session may not use or that does not exist (the same answer). */
+  | "unknown_server"
+  /** browse_catalog: a cursor it did not hand out for this listing (malformed, over-long, or another listing's). */
+  | "invalid_cursor";
 
 /** What an audit event's errorCode holds: a tool-error code, or an upstream's JSON-RPC error kept by its number (`mcp_-32002`: not found). */
 export type AuditErrorCode = ToolErrorCode | `mcp_${number}`;
@@ -77,6 +81,8 @@ const TOOL_ERROR_CODES: Record<ToolErrorCode, true> = {
   authorization_revoked: true,
   unknown_tool: true,
   invalid_tool_name: true,
+  unknown_server: true,
+  invalid_cursor: true,
 };
 
 export const isToolErrorCode = (code: unknown): code is ToolErrorCode => typeof code === "string" && Object.hasOwn(TOOL_ERROR_CODES, code);

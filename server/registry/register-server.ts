@@ -2,6 +2,7 @@
 // audit event in one transaction, then connected and its definitions recorded as its first version.
 import { recognizePackageCommand } from "../../lib/package-command";
 import { ZCreateServer, type TCreateServer, type TServerHint } from "../../lib/schemas";
+import { storedSummary } from "../../lib/server-summary";
 import { recordAudit } from "../audit/record-audit";
 import { assertSlugNotReserved } from "../builtin/builtin-server";
 import type { RequestContext } from "../context";
@@ -36,6 +37,7 @@ export async function registerServer(scope: RegistryScope, ctx: RequestContext, 
       data: {
         slug: data.slug,
         name: data.name,
+        summary: storedSummary(data.summary) ?? null,
         transport: data.transport.toUpperCase() as "STDIO",
         command: data.command ?? null,
         args: pkg ? pkg.args : data.args,

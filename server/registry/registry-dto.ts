@@ -53,6 +53,7 @@ export function toServerDto(s: ServerRow, calls: CallStats = NO_CALLS, process: 
     id: s.id,
     slug: s.slug,
     name: s.name,
+    summary: s.summary,
     transport: s.transport.toLowerCase() as TServer["transport"],
     command: s.command,
     args: s.args,

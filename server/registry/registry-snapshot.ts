@@ -14,6 +14,8 @@ export type SnapServer = {
   canaryPercent: number;
   maxConcurrency: number;
   rateLimitPerMinute: number | null;
+  /** The admin's one line for agents browsing the catalog (null: derived, codemode/catalog-summary.ts). */
+  summary: string | null;
   versions: Partial<Record<Role, SnapVersion>>;
 };
 export type SnapVersion = { id: string; version: string; launch: UpstreamLaunch; tools: Map<string, McpTool>; defs: UpstreamDefinitions };
@@ -21,7 +23,9 @@ export type SnapVersion = { id: string; version: string; launch: UpstreamLaunch;
 /** One server as an endpoint serves it to a session: the version for the session's bucket and how to reach it. */
 export type ServerRoute = { serverId: string; slug: string; timeoutMs: number; role: Role; versionId: string; version: string; launch: UpstreamLaunch; defs: UpstreamDefinitions;
   /** Requests per minute to the server's prompts, resources and completions (null: the gateway default). */
-  rateLimitPerMinute: number | null };
+  rateLimitPerMinute: number | null;
+  /** The admin's one line for the catalog; null = derived from the version's instructions or tool names. */
+  summary?: string | null };
 export type Snapshot = { servers: Map<string, SnapServer>; tools: Map<string, Tool & { serverSlug: string }>; loadedAt: number; generation: number };
 
 /** Which version serves a session: its stable 0–99 bucket against the canary share. */
@@ -33,7 +37,7 @@ export function routeOf(server: SnapServer, bucket: number): ServerRoute | null 
   const role = roleFor(server, bucket);
   const v = server.versions[role];
   if (!v) return null;
-  return { serverId: server.id, slug: server.slug, timeoutMs: server.timeoutMs, role, versionId: v.id, version: v.version, launch: v.launch, defs: v.defs, rateLimitPerMinute: server.rateLimitPerMinute };
+  return { serverId: server.id, slug: server.slug, timeoutMs: server.timeoutMs, role, versionId: v.id, version: v.version, launch: v.launch, defs: v.defs, rateLimitPerMinute: server.rateLimitPerMinute, summary: server.summary };
 }
 
 /** What is callable now, read from the database; `loadedGeneration` dates it (changes bump the generation). */
@@ -51,7 +55,7 @@ export async function loadSnapshot(db: Db, loadedGeneration: number): Promise<Sn
   for (const s of rows) {
     const active = versionOf(s.activeVersion);
     const canary = versionOf(s.canaryVersion);
-    servers.set(s.slug, { id: s.id, slug: s.slug, timeoutMs: s.timeoutMs, connectTimeoutMs: s.connectTimeoutMs, canaryPercent: s.canaryPercent, maxConcurrency: s.maxConcurrency, rateLimitPerMinute: s.rateLimitPerMinute, versions: { ...(active && { active }), ...(canary && { canary }) } });
+    servers.set(s.slug, { id: s.id, slug: s.slug, timeoutMs: s.timeoutMs, connectTimeoutMs: s.connectTimeoutMs, canaryPercent: s.canaryPercent, maxConcurrency: s.maxConcurrency, rateLimitPerMinute: s.rateLimitPerMinute, summary: s.summary, versions: { ...(active && { active }), ...(canary && { canary }) } });
     for (const t of s.tools) tools.set(t.gatewayName, { ...t, serverSlug: s.slug });
   }
   return { servers, tools, loadedAt: Date.now(), generation: loadedGeneration };

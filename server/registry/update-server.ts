@@ -1,6 +1,7 @@
 // A server's settings, launch and versions changed: the row and its audit event in one transaction, then this
 // process's pool follows (promote, roll back, restart, re-launch, a launch started as the canary, disable).
 import { ZUpdateServer, type TUpdateServer } from "../../lib/schemas";
+import { storedSummary } from "../../lib/server-summary";
 import { recordAudit } from "../audit/record-audit";
 import { assertBuiltinChange } from "../builtin/builtin-server";
 import type { RequestContext } from "../context";
@@ -95,6 +96,7 @@ export async function updateServer(scope: RegistryScope, ctx: RequestContext, sl
         where: { id: s.id },
         data: {
           ...(patch.name !== undefined && { name: patch.name }),
+          ...(patch.summary !== undefined && { summary: storedSummary(patch.summary) }),
           ...(patch.enabled !== undefined && { enabled: patch.enabled, status: patch.enabled ? "CONNECTING" : "DISABLED" }),
           ...(patch.timeoutMs !== undefined && { timeoutMs: patch.timeoutMs }),
           ...(patch.connectTimeoutMs !== undefined && { connectTimeoutMs: patch.connectTimeoutMs }),

@@ -152,9 +152,10 @@ describe("REST API /api/v1/tools and /api/v1/servers", () => {
     });
 
   it("GET /api/v1/servers – lists the built-in server portcullis, and GET /api/v1/tools its tools as portcullis__<tool>", async () => {
-    expect(await builtinListed()).toMatchObject({ slug: "portcullis", transport: "builtin", status: "HEALTHY", enabled: true, isolation: null, toolCount: 8 });
+    expect(await builtinListed()).toMatchObject({ slug: "portcullis", transport: "builtin", status: "HEALTHY", enabled: true, isolation: null, toolCount: 9 });
     const tools = await apiRequest<{ items: TToolSummary[] }>(base, "/api/v1/tools", admin);
     expect(tools.body.items.filter((t) => t.server === "portcullis").map((t) => [t.name, t.riskTier])).toEqual([
+      ["portcullis__browse_catalog", "LOW"],
       ["portcullis__cancel_task", "MEDIUM"],
       ["portcullis__execute_code", "MEDIUM"],
       ["portcullis__get_approval_status", "LOW"],

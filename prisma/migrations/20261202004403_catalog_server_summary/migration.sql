@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "upstream_servers" ADD COLUMN     "summary" TEXT;
