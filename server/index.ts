@@ -11,6 +11,8 @@ import { createLoginLimiter } from "./auth/login-limiter";
 import { verifyCredentials } from "./auth/verify-credentials";
 import type { Config } from "./config";
 import { searchEmbeddingsSecret } from "./config";
+import { createEmbeddingProvider } from "./codemode/embeddings/create-embedding-provider";
+import { createSemanticRanker, type SemanticRanker } from "./codemode/embeddings/semantic-ranker";
 import type { RequestContext } from "./context";
 import type { Db } from "./db/client";
 import { createChangeBus, type ChangeBus } from "./events/change-bus";
@@ -252,10 +254,21 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     builtinReady: ensureBuiltin,
   });
   let metrics: GatewayMetrics | undefined;
+  // search_tools' semantic ranking: the provider is set up on first use (an ONNX model loads then); one that
+  // cannot be is logged and search stays lexical.
+  let semantic: Promise<SemanticRanker | null> | undefined;
+  const semanticRanker = (): Promise<SemanticRanker | null> =>
+    (semantic ??= createEmbeddingProvider(config.searchEmbeddings).then(
+      (provider) => (provider && config.searchEmbeddings.kind !== "off" ? createSemanticRanker({ db, provider, weight: config.searchEmbeddings.weight, logger }) : null),
+      (err: unknown) => {
+        logger.error({ err }, "semantic tool search is off: the embedding provider could not be set up (search_tools ranks lexically)");
+        return null;
+      },
+    ));
   const codeModeDeps = (): CodeModeDeps => {
     const c = gatewayCore();
     const taskTools = { pollSeconds: c.tasks.options.pollSeconds, maxOutputBytes: GATEWAY_LIMITS.maxOutputBytes };
-    return { registry: c.registry, pipeline: c.pipeline, requests: c.requests, pool: c.pool, bus: c.bus, db, audit: c.audit, logger, policy: c.caches.policy, taskTools, approvals: c.approvals, executor: executor(), limits: codeLimits, workspace: c.workspace, privacyAlways: config.codeMode.privacyAlways, runGate: c.runGate, builtinReady: ensureBuiltin };
+    return { registry: c.registry, pipeline: c.pipeline, requests: c.requests, pool: c.pool, bus: c.bus, db, audit: c.audit, logger, policy: c.caches.policy, taskTools, approvals: c.approvals, executor: executor(), limits: codeLimits, workspace: c.workspace, privacyAlways: config.codeMode.privacyAlways, runGate: c.runGate, builtinReady: ensureBuiltin, semantic: semanticRanker };
   };
   const taskFeed = createTaskFeed({ db, bus: () => gatewayCore().bus });
   const reloadRedaction = () => gatewayCore().redaction.reload().catch((err: unknown) => logger.error({ err }, "reloading the redactor failed"));

@@ -3,6 +3,7 @@ import type { RequestContext } from "../context";
 import type { AggregateDeps } from "../mcp/build-aggregate-server";
 import type { AuditErrorCode } from "../pipeline/tool-error";
 import type { SessionGrant } from "../policy/evaluate";
+import type { SemanticRanker } from "./embeddings/semantic-ranker";
 import type { ExecLimits, Executor } from "./executor";
 import type { PrivacyVault } from "./privacy";
 import type { RunGate } from "./run-gate";
@@ -16,6 +17,8 @@ export type CodeModeDeps = AggregateDeps & {
   privacyAlways?: boolean | undefined;
   /** Runs per caller per minute and at once (run-gate.ts); absent, runs are not counted. */
   runGate?: RunGate | undefined;
+  /** search_tools' semantic ranking (SEARCH_EMBEDDINGS), set up on first use; null or absent: lexical only. */
+  semantic?: (() => Promise<SemanticRanker | null>) | undefined;
 };
 
 /** Whose program it is: the grant decides what its calls may do. */
