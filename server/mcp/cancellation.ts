@@ -24,9 +24,15 @@ export async function cancellable<T>(
       cancelled.abort(new CancelledByClientError(e.reason ?? "cancelled by the client"));
     }
   });
+  // The transport's abort is forwarded to the same controller: AbortSignal.any would make a dependent signal per
+  // call, which Node keeps track of with weak references (a noticeable share of a call's CPU, D81).
+  const forward = () => cancelled.abort(signal?.reason);
+  if (signal?.aborted) forward();
+  else signal?.addEventListener("abort", forward, { once: true });
   try {
-    return await fn(signal ? AbortSignal.any([signal, cancelled.signal]) : cancelled.signal);
+    return await fn(cancelled.signal);
   } finally {
+    signal?.removeEventListener("abort", forward);
     unsubscribe();
   }
 }
