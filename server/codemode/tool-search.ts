@@ -1,70 +1,111 @@
 // Tool search for code mode: the agent sees `search_tools` and `execute_code`, finds tools by free text
-// ("delete an order") and calls them as `await tools.orders.delete_order(args)`. BM25+ (MiniSearch) over the
-// name words, title, argument names and descriptions, boosted in that order.
-import MiniSearch from "minisearch";
+// ("delete an order", "what are the lat/long of …") and calls them as `await tools.orders.delete_order(args)`.
+// Offline and embedded: identifiers split into words (product names whole), stemmed, expanded with a
+// thesaurus and WordNet, scored with BM25F over name, title, server, arguments and descriptions, then by how
+// much of the tool's name (its action and object) the query covers and whether the query names its server.
+// The pieces live in ./search/.
 import { compareCodeUnits } from "../../lib/compare-code-units";
-import { splitIdentifier } from "../registry/split-identifier";
 import { accessorFor, argsSummary, toolDeclaration, type SearchableTool } from "./declarations";
+import { distinctionNotes } from "./search/distinguish";
+import { expandQuery, type QueryWord } from "./search/expand-query";
+import { buildFieldIndex, postingHas, type FieldIndex, type FieldWeights } from "./search/field-index";
+import { termOf } from "./search/normalize";
+import { rankTools, type RankDoc } from "./search/rank";
+import { actionsOf } from "./search/thesaurus";
+import { words } from "./search/words";
 
 export { accessorFor, type SearchableTool } from "./declarations";
 
+/** A tool as indexed: its definition and, when the catalog has one, its server's one-line description. */
+export type IndexableTool = SearchableTool & { serverDescription?: string | null };
+
 export type SearchDetail = "name" | "summary" | "full";
-export type SearchOptions = { detail?: SearchDetail; limit?: number };
+export type SearchOptions = {
+  detail?: SearchDetail;
+  limit?: number;
+  /** Only this server's tools (its slug, as in `<server>__<tool>`). */
+  server?: string;
+};
 export type ToolHit = {
   name: string;
   call: string;
   description?: string;
   args?: string;
   declaration?: string;
+  /** Set when a near-duplicate is in the same answer: what this one does that the other does not. */
+  note?: string;
 };
-export type SearchAnswer = { tools: ToolHit[] };
+export type SearchAnswer = {
+  tools: ToolHit[];
+  /** The best match shares little with the query: the right tool may not be in the answer. */
+  weak?: true;
+  /** With `weak`: where to look instead. */
+  hint?: string;
+};
 export type ToolIndex = { search(query: string, opts?: SearchOptions): SearchAnswer; size: number };
 
 export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 50;
 const MAX_SUMMARY_CHARS = 160;
-// Every query word costs a prefix and a fuzzy walk of the index; a pasted essay is cut here.
+// Every query word costs a few postings and maybe a walk of the vocabulary; a pasted essay is cut here.
 const MAX_QUERY_CHARS = 500;
 // Arguments of a hostile schema are indexed up to here; more would only dilute the document.
 const MAX_ARG_TERMS = 200;
+// Near-duplicates are told apart among the first answers scoring close to the best, where the model chooses.
+const NOTED_HITS = 5;
+const NOTED_SCORE_SHARE = 0.6;
+// A match is weak when less than this share of the query's known words reach the best tool.
+const WEAK_EVIDENCE = 0.35;
+// Below this a word is reached only by a WordNet sense: too loose to count for or against a match.
+const KNOWN_MATCH = 0.5;
+export const WEAK_HINT =
+  "No tool matches this well. list_servers shows the servers you may use; search again with a server filter or browse that server's tools.";
 
-type Doc = {
-  id: number;
-  name: string;
-  server: string;
-  title: string;
-  args: string;
-  description: string;
-  argDescriptions: string;
+type Field = "name" | "title" | "server" | "serverDescription" | "args" | "description" | "argDescriptions";
+
+// The tool's own name says most, then its title, its server (every orders tool is about orders), argument
+// names, descriptions and, least, argument descriptions. A name is short: its length barely normalises.
+const FIELDS: FieldWeights<Field> = {
+  name: { weight: 6, b: 0.3 },
+  title: { weight: 4, b: 0.5 },
+  server: { weight: 2.5, b: 0 },
+  serverDescription: { weight: 0.5, b: 0.75 },
+  args: { weight: 2, b: 0.75 },
+  description: { weight: 1, b: 0.75 },
+  argDescriptions: { weight: 0.5, b: 0.75 },
 };
 
-// Function words carry no intent; "delete an order" is about "delete" and "order".
-const STOP_WORDS = new Set(
-  "a an and any all are as at be by can for from i in is it its me my of on or our please some that the this to with you your".split(
-    " ",
-  ),
+// Words every server name may carry that name no server in particular ("acme/api", "github-mcp-server").
+const GENERIC_SERVER_WORDS = new Set(
+  ["mcp", "server", "api", "service", "tool", "app", "official"].map((word) => termOf(word)!),
 );
 
-// Boosts: the tool's own name says most, its server next (every orders tool is about orders), then title,
-// argument names, the description and, least, argument descriptions.
-const BOOST = { name: 6, title: 4, server: 2.5, args: 2, description: 1, argDescriptions: 0.5 } as const;
-
-export function createToolIndex(tools: readonly SearchableTool[]): ToolIndex {
+export function createToolIndex(tools: readonly IndexableTool[]): ToolIndex {
   const unique = [...new Map(tools.map((tool) => [tool.name, tool])).values()];
-  const index = new MiniSearch<Doc>({
-    fields: Object.keys(BOOST),
-    tokenize,
-    processTerm,
-    searchOptions: {
-      boost: { ...BOOST },
-      prefix: (term) => term.length >= 3,
-      // One edit from four letters ("ordr" → "order"), two from eight; shorter terms must match.
-      fuzzy: (term) => (term.length >= 4 ? 0.2 : false),
-      maxFuzzy: 2,
-      combineWith: "OR",
-    },
+  const fields = unique.map(toFields);
+  const index: FieldIndex = buildFieldIndex(fields, FIELDS);
+  const docs: (RankDoc & { nameWords: string[]; allTerms: string[]; objectTerms: string[] })[] = unique.map((tool) => {
+    const nameWords = words(tool.tool).filter((word) => termOf(word) !== null);
+    const serverWords = new Set(serverNameTerms(tool.server));
+    const allTerms = nameWords.map((word) => termOf(word)!);
+    const ownTerms = allTerms.filter((term) => !serverWords.has(term));
+    const nameTerms = ownTerms.length > 0 ? ownTerms : allTerms;
+    return {
+      server: tool.server,
+      nameWords,
+      allTerms,
+      nameTerms,
+      objectTerms: nameTerms.filter((t) => actionsOf(t).size === 0),
+    };
   });
-  index.addAll(unique.map(toDoc));
+  const serverTerms = new Map<string, string[]>();
+  for (const tool of unique) {
+    for (const term of serverNameTerms(tool.server)) {
+      const servers = serverTerms.get(term) ?? [];
+      if (!servers.includes(tool.server)) servers.push(tool.server);
+      serverTerms.set(term, servers);
+    }
+  }
   const declarations = new Map<number, string>();
 
   function hit(id: number, detail: SearchDetail): ToolHit {
@@ -90,13 +131,54 @@ export function createToolIndex(tools: readonly SearchableTool[]): ToolIndex {
     search(query, opts = {}) {
       const limit = clampLimit(opts.limit);
       const detail = opts.detail ?? "summary";
-      const ranked = index
-        .search(query.slice(0, MAX_QUERY_CHARS))
-        .map((result) => ({ id: result.id as number, score: result.score }))
-        .sort((a, b) => b.score - a.score || compareCodeUnits(unique[a.id]!.name, unique[b.id]!.name));
-      return { tools: ranked.slice(0, limit).map((result) => hit(result.id, detail)) };
+      const expanded = expandQuery(query.slice(0, MAX_QUERY_CHARS), index);
+      const ranked = rankTools({ index, docs, query: expanded, serverTerms, onlyServer: opts.server })
+        .sort((a, b) => b.score - a.score || compareCodeUnits(unique[a.id]!.name, unique[b.id]!.name))
+        .slice(0, limit);
+      const tools = ranked.map((result) => hit(result.id, detail));
+      const contenders = ranked.slice(0, NOTED_HITS).filter((r) => r.score >= NOTED_SCORE_SHARE * ranked[0]!.score);
+      const notes = distinctionNotes(
+        contenders.map((r) => ({ ...docs[r.id]!, nameTerms: docs[r.id]!.allTerms, tool: unique[r.id]!.tool })),
+      );
+      notes.forEach((note, i) => {
+        if (note) tools[i]!.note = note;
+      });
+      const answer: SearchAnswer = { tools };
+      if (tools.length === 0 ? expanded.length > 0 : isWeak(index, expanded, ranked[0]!.id)) {
+        answer.weak = true;
+        answer.hint = WEAK_HINT;
+      }
+      return answer;
     },
   };
+}
+
+/** Whether the best tool answers too little of the query: most known words miss it, or only verbs reach it. */
+function isWeak(index: FieldIndex, query: readonly QueryWord[], doc: number): boolean {
+  let known = 0;
+  let evidence = 0;
+  let object = false;
+  for (const word of query) {
+    let reached = 0;
+    for (const [term, weight] of word.expansions) {
+      if (!postingHas(index.postings.get(term)!, doc)) continue;
+      reached = Math.max(reached, weight);
+      if (weight >= KNOWN_MATCH && (!word.action || actionsOf(term).size === 0)) object = true;
+    }
+    if (reached === 0 && Math.max(0, ...word.expansions.values()) < KNOWN_MATCH) continue;
+    known++;
+    evidence += reached;
+  }
+  return known > 0 && (!object || evidence / known < WEAK_EVIDENCE);
+}
+
+function serverNameTerms(server: string): string[] {
+  return terms(server).filter((term) => !GENERIC_SERVER_WORDS.has(term));
+}
+
+/** Index terms of a text: its words, stop words dropped, stemmed. */
+export function terms(text: string): string[] {
+  return words(text).flatMap((word) => termOf(word) ?? []);
 }
 
 export function clampLimit(limit: number | undefined): number {
@@ -104,18 +186,18 @@ export function clampLimit(limit: number | undefined): number {
   return Math.min(MAX_LIMIT, Math.max(1, Math.floor(limit)));
 }
 
-function toDoc(tool: SearchableTool, id: number): Doc {
+function toFields(tool: IndexableTool): Record<Field, string[]> {
   const names: string[] = [];
   const descriptions: string[] = [];
   collectArgs(tool.inputSchema, tool.inputSchema, names, descriptions, new Set(), 0);
   return {
-    id,
-    name: tool.tool,
-    server: tool.server,
-    title: tool.title ?? "",
-    args: names.join(" "),
-    description: tool.description ?? "",
-    argDescriptions: descriptions.join(" \n "),
+    name: terms(tool.tool),
+    title: terms(tool.title ?? ""),
+    server: serverNameTerms(tool.server),
+    serverDescription: terms(tool.serverDescription ?? ""),
+    args: names.flatMap(terms),
+    description: terms(tool.description ?? ""),
+    argDescriptions: descriptions.flatMap(terms),
   };
 }
 
@@ -155,23 +237,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Words of free text and identifiers alike: `delete_order`, `deleteOrder`, `do.thing`, "Lösche Bestellung". */
-export function tokenize(text: string): string[] {
-  return text
-    .split(/[\s\p{P}\p{S}]+/u)
-    .flatMap((token) => (/^[A-Za-z0-9]+$/.test(token) ? splitIdentifier(token) : [token]))
-    .filter((token) => token.length > 0);
-}
+/** Words of free text and identifiers alike: `delete_order`, `deleteOrder`, `do.thing`, "GitHub's PRs". */
+export { words as tokenize } from "./search/words";
 
-/** Lower-case, drop function words, fold simple plurals so "orders" finds "order" and back. */
-export function processTerm(term: string): string | null {
-  const word = term.toLowerCase();
-  if (STOP_WORDS.has(word)) return null;
-  if (word.length > 4 && word.endsWith("ies")) return `${word.slice(0, -3)}y`;
-  if (word.length > 4 && /(ches|shes|sses|xes)$/.test(word)) return word.slice(0, -2);
-  if (word.length > 3 && word.endsWith("s") && !/(ss|us|is)$/.test(word)) return word.slice(0, -1);
-  return word;
-}
+/** One word's index term: lower-case, function words dropped (null), stemmed ("orders" → "order"). */
+export { termOf as processTerm } from "./search/normalize";
 
 /** The first sentence, whitespace collapsed, at most 160 characters (cut at a word, with "…"). */
 export function firstSentence(text: string, max = MAX_SUMMARY_CHARS): string {

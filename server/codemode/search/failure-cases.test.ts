@@ -1,0 +1,79 @@
+// The failure cases of issue 20, one table row each: the query an agent writes, the tool it needs, over the
+// official-style tools plus 500 realistic business tools (so the ranking has plenty to get wrong).
+import { describe, expect, it } from "vitest";
+import { realisticTools } from "../fixtures/realistic-tools";
+import { createToolIndex, WEAK_HINT } from "../tool-search";
+import { OFFICIAL_TOOLS } from "./fixtures/official-tools";
+
+const official = new Set(OFFICIAL_TOOLS.map((t) => t.name));
+const index = createToolIndex([...OFFICIAL_TOOLS, ...realisticTools(500).filter((t) => !official.has(t.name))]);
+const ranked = (query: string, server?: string) =>
+  index.search(query, { detail: "name", limit: 10, ...(server !== undefined && { server }) }).tools.map((t) => t.name);
+
+describe("search_tools – the failure cases of issue 20", () => {
+  it.each<[string, string, string, string?]>([
+    ["lat/long → geocode", "what are the lat/long of 1600 Amphitheatre Parkway", "google-maps__maps_geocode"],
+    ["draw → generate image", "draw a cat wearing a wizard hat", "everart__generate_image"],
+    ["news → web search", "find news about the election results", "brave-search__brave_web_search"],
+    [
+      "what's ≠ whatsapp",
+      "what's the weather going to be like in Berlin tomorrow",
+      "weather__get_forecast",
+      "whatsapp__",
+    ],
+    ["check ≠ check_grammar", "check the status of my git working tree", "git__git_status", "grammar__check_grammar"],
+    [
+      "api ≠ the acme-api server",
+      "use the weather api to get the forecast for Oslo",
+      "weather__get_forecast",
+      "acme-api__",
+    ],
+    ["GitHub ≠ GitLab", "open an issue on GitHub about the login crash", "github__create_issue", "gitlab__"],
+    ["PR → pull request", "open a PR from my feature branch", "github__create_pull_request"],
+    ["PRs, plural", "merge those PRs", "github__merge_pull_request"],
+    ["server named in the query", "run a query in Postgres counting signups", "postgres__query"],
+    [
+      "server named in the query, other product",
+      "search repositories in GitLab",
+      "gitlab__search_repositories",
+      "github__",
+    ],
+    ["near-duplicates: comment on", "comment on issue 5 that it is fixed", "github__add_issue_comment"],
+    ["near-duplicates: show", "show me issue 5", "github__get_issue", "github__add_issue_comment"],
+    ["tell → send message", "tell the #deploys channel that the release is out", "slack__slack_post_message"],
+    ["uncommitted → git diff", "what did I change that is not staged yet", "git__git_diff_unstaged"],
+    ["timezone", "what time is it in Tokyo right now", "time__get_current_time"],
+  ])("%s: %j finds %s first", (_case, query, expected, notBefore) => {
+    const answer = ranked(query);
+    expect(answer[0], answer.join(" ")).toBe(expected);
+    if (notBefore)
+      expect(answer.slice(0, 3).filter((name) => name.startsWith(notBefore) && name !== expected)).toEqual([]);
+  });
+
+  it("keeps only the named server's tools with the server filter", () => {
+    const answer = ranked("create an issue", "gitlab");
+    expect(answer[0]).toBe("gitlab__create_issue");
+    expect(answer.every((name) => name.startsWith("gitlab__"))).toBe(true);
+    expect(ranked("create an issue", "no-such-server")).toEqual([]);
+  });
+
+  it("tells near-duplicates apart in one line each", () => {
+    const answer = index.search("create an issue on github or gitlab", { detail: "summary", limit: 5 });
+    expect(answer.tools.slice(0, 2).map((t) => [t.name, t.note])).toEqual([
+      ["gitlab__create_issue", "on gitlab, not github"],
+      ["github__create_issue", "on github, not gitlab"],
+    ]);
+    const open = index.search("open an issue on GitHub about the login crash", { detail: "name", limit: 5 }).tools;
+    expect(open.slice(0, 2).map((t) => [t.name, t.note])).toEqual([
+      ["github__create_issue", "create, not get_issue"],
+      ["github__get_issue", "get, not create_issue"],
+    ]);
+  });
+
+  it("says when the best match is weak and points at the catalog", () => {
+    expect(index.search("book a flight to Lisbon")).toMatchObject({ weak: true, hint: WEAK_HINT });
+    expect(index.search("zzqxv")).toEqual({ tools: [], weak: true, hint: WEAK_HINT });
+    expect(index.search("show me issue 5").weak).toBeUndefined();
+    expect(index.search("what are the lat/long of 1600 Amphitheatre Parkway").weak).toBeUndefined();
+  });
+});

