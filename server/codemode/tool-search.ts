@@ -159,6 +159,7 @@ function isWeak(index: FieldIndex, query: readonly QueryWord[], doc: number): bo
   let evidence = 0;
   let object = false;
   for (const word of query) {
+    if (word.implied) continue;
     let reached = 0;
     for (const [term, weight] of word.expansions) {
       if (!postingHas(index.postings.get(term)!, doc)) continue;

@@ -6,11 +6,12 @@
 import { termsWithPrefix, type FieldIndex } from "./field-index";
 import { withinEdits } from "./edit-distance";
 import { termOf } from "./normalize";
-import { actionsOf, relatedTerms } from "./thesaurus";
+import { actionsOf, readTerms, relatedTerms } from "./thesaurus";
+import { ABBREVIATIONS } from "./thesaurus-data";
 import { isDictionaryWord, wordnetSynonyms } from "./wordnet";
 import { words } from "./words";
 
-export const MATCH_WEIGHT = { exact: 1, wordnet: 0.25, prefix: 0.5, fuzzy: 0.5 } as const;
+export const MATCH_WEIGHT = { exact: 1, wordnet: 0.3, prefix: 0.5, fuzzy: 0.5, impliedRead: 0.4 } as const;
 const MAX_QUERY_WORDS = 32;
 const MAX_COMPLETIONS = 12;
 const MIN_GUESS_CHARS = 4;
@@ -22,29 +23,53 @@ export type QueryWord = {
   action: boolean;
   /** Index terms answering this word, with weights; the term itself first when the index has it. */
   expansions: Map<string, number>;
+  /** Not written but implied (the reading a question asks for): no evidence for or against a match. */
+  implied?: true;
 };
 
 export function expandQuery(query: string, index: FieldIndex): QueryWord[] {
   const seen = new Set<string>();
   const out: QueryWord[] = [];
-  for (const word of words(query)) {
-    const term = termOf(word);
-    if (term === null || seen.has(term)) continue;
-    seen.add(term);
-    const expansions = expansionsOf(word, term, index);
-    // Words related to an earlier one ("lat/long", "remove or delete") ask for one thing: counted once.
-    const same = out.find((earlier) => earlier.expansions.has(term) || relatedTerms(earlier.term).has(term));
-    if (same) {
-      for (const [candidate, weight] of expansions) {
-        if (weight > (same.expansions.get(candidate) ?? 0)) same.expansions.set(candidate, weight);
+  for (const written of [...words(query), ...negated(query)]) {
+    // An abbreviation is its words ("PR" is "pull request"), each a full query word; the tools that say "PR"
+    // still match it through the first.
+    const spelled = ABBREVIATIONS.get(written);
+    for (const [i, word] of (spelled ? words(spelled) : [written]).entries()) {
+      const term = termOf(word);
+      if (term === null || seen.has(term)) continue;
+      seen.add(term);
+      const expansions = expansionsOf(word, term, index);
+      const abbreviation = spelled && i === 0 ? termOf(written) : null;
+      if (abbreviation && index.postings.has(abbreviation)) expansions.set(abbreviation, MATCH_WEIGHT.exact);
+      // Words related to an earlier one ("lat/long", "remove or delete") ask for one thing: counted once.
+      const same = out.find((earlier) => earlier.expansions.has(term) || relatedTerms(earlier.term).has(term));
+      if (same) {
+        for (const [candidate, weight] of expansions) {
+          if (weight > (same.expansions.get(candidate) ?? 0)) same.expansions.set(candidate, weight);
+        }
+        continue;
       }
-      continue;
+      out.push({ word, term, action: actionsOf(term).size > 0, expansions });
     }
-    out.push({ word, term, action: actionsOf(term).size > 0, expansions });
     if (out.length >= MAX_QUERY_WORDS) break;
+  }
+  // A question ("which invoices are unpaid?") or a request without a verb ("GitHub repos about Rust") asks to
+  // read: tools that get, list or search are what it means, by a little.
+  if (out.some((word) => word.expansions.size > 0) && (QUESTION.test(query) || !out.some((word) => word.action))) {
+    const expansions = new Map<string, number>();
+    for (const term of readTerms()) if (index.postings.has(term)) expansions.set(term, MATCH_WEIGHT.impliedRead);
+    out.push({ word: "", term: "", action: true, implied: true, expansions });
   }
   return out;
 }
+
+// "not staged", "isn't merged", "never paid": tools name these `unstaged`, `unmerged`, `unpaid`.
+const NEGATED = /\b(?:not|never|\w+n['’]?t)\s+(?:yet\s+)?([a-z]{3,})/gi;
+function negated(query: string): string[] {
+  return [...query.matchAll(NEGATED)].map((match) => `un${match[1]!.toLowerCase()}`);
+}
+
+const QUESTION = /^\s*(what|which|who|whose|how|when|where|is|are|was|were|has|have|does|did)\b|\?\s*$/i;
 
 function expansionsOf(word: string, term: string, index: FieldIndex): Map<string, number> {
   const expansions = new Map<string, number>();
@@ -54,7 +79,7 @@ function expansionsOf(word: string, term: string, index: FieldIndex): Map<string
   add(term, MATCH_WEIGHT.exact);
   const related = relatedTerms(term);
   for (const [candidate, weight] of related) add(candidate, weight);
-  if (related.size === 0 && /^[a-z]{3,}$/.test(word)) {
+  if (/^[a-z]{3,}$/.test(word)) {
     for (const synonym of wordnetSynonyms(word)) {
       const synonymTerm = termOf(synonym);
       if (synonymTerm) add(synonymTerm, MATCH_WEIGHT.wordnet);

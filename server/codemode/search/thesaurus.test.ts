@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { withinEdits } from "./edit-distance";
+import { expandQuery } from "./expand-query";
+import { buildFieldIndex } from "./field-index";
 import { termOf } from "./normalize";
 import { actionsOf, relatedTerms, WEIGHT } from "./thesaurus";
 import { isDictionaryWord, wordnetSynonyms } from "./wordnet";
@@ -15,8 +17,6 @@ describe("thesaurus", () => {
     ["long", "coordinates"],
     ["tell", "send"],
     ["notify", "message"],
-    ["pr", "pull"],
-    ["pr", "request"],
     ["ticket", "issue"],
     ["show", "get"],
     ["remove", "delete"],
@@ -61,5 +61,31 @@ describe("withinEdits", () => {
     ["", "ab", 2, true],
   ])("%j ~ %j within %d: %s", (a, b, max, expected) => {
     expect(withinEdits(a, b, max)).toBe(expected);
+  });
+});
+
+describe("expandQuery", () => {
+  const index = buildFieldIndex(
+    [{ words: ["pull", "request", "list", "get", "unstag", "diff"] }, { words: ["pr", "merg"] }],
+    { words: { weight: 1, b: 0 } },
+  );
+  const query = (text: string) => expandQuery(text, index).map((w) => [w.term, [...w.expansions.keys()].sort()]);
+
+  it("reads an abbreviation as its words, each a query word, the abbreviation matching too", () => {
+    expect(query("merge PRs")).toEqual([
+      ["merg", ["merg"]],
+      ["pull", ["pr", "pull"]],
+      ["request", ["request"]],
+    ]);
+  });
+
+  it("adds the un- word of a negation", () => {
+    expect(query("diff of what is not staged").map(([term]) => term)).toContain("unstag");
+  });
+
+  it("implies reading for a question or a request without a verb, never for nothing", () => {
+    expect(expandQuery("which pull requests", index).at(-1)).toMatchObject({ implied: true, action: true });
+    expect(expandQuery("zzqxv", index)).toHaveLength(1);
+    expect(expandQuery("", index)).toEqual([]);
   });
 });

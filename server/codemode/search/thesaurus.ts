@@ -1,13 +1,17 @@
 // The thesaurus as index terms: for a query term, the terms of tools that do what it asks, each with a weight
 // below an exact match's 1. Built once, on first use, with the same normaliser as the index.
 import { termOf } from "./normalize";
-import { ACTIONS, IMPLIES, RELATED } from "./thesaurus-data";
+import { ACTIONS, IMPLIES, READ_ACTIONS, RELATED } from "./thesaurus-data";
 import { words } from "./words";
 
 /** How much a related word counts next to the word itself (1). */
 export const WEIGHT = { action: 0.6, related: 0.6, implied: 0.6 } as const;
 
-type Thesaurus = { actions: Map<string, Set<number>>; related: Map<string, Map<string, number>> };
+type Thesaurus = {
+  actions: Map<string, Set<number>>;
+  related: Map<string, Map<string, number>>;
+  read: string[];
+};
 let built: Thesaurus | undefined;
 
 function termsOf(line: string): string[] {
@@ -38,7 +42,8 @@ function build(): Thesaurus {
     const [asked, meant] = line.split(">").map(termsOf);
     for (const term of asked!) for (const target of meant!) relate(term, target, WEIGHT.implied);
   }
-  return { actions, related };
+  const read = READ_ACTIONS.flatMap((line) => termsOf(line));
+  return { actions, related, read };
 }
 
 function thesaurus(): Thesaurus {
@@ -57,3 +62,8 @@ export function relatedTerms(term: string): ReadonlyMap<string, number> {
   return thesaurus().related.get(term) ?? NONE;
 }
 const NONE: ReadonlyMap<string, number> = new Map();
+
+/** The terms of reading actions (get, list, search and theirs). */
+export function readTerms(): readonly string[] {
+  return thesaurus().read;
+}

@@ -11,7 +11,9 @@ type Pos = (typeof POS)[number];
 // A word's first senses are its most frequent (WordNet orders them by tagged frequency); later ones are rare
 // meanings ("draw" as a tie in a game) that would only add noise.
 const SENSES = 2;
-const MAX_SYNONYMS = 8;
+const MAX_SYNONYMS = 16;
+// Hypernyms ("altitude" is a "height") and derivations ("payment" of "pay").
+const RELATIONS = new Set(["@", "+"]);
 const MAX_LINE_BYTES = 8192;
 
 type Dictionary = { index: Record<Pos, Buffer>; data: Record<Pos, number> };
@@ -67,14 +69,24 @@ function indexLine(buffer: Buffer, lemma: string): string | undefined {
   return undefined;
 }
 
-function synsetWords(fd: number, offset: number): string[] {
+type Synset = { words: string[]; pointers: Array<{ symbol: string; offset: number; pos: Pos }> };
+const POINTER_POS: Record<string, Pos> = { n: "noun", v: "verb", a: "adj", s: "adj" };
+
+function synset(fd: number, offset: number): Synset {
   const bytes = Buffer.alloc(MAX_LINE_BYTES);
   const read = readSync(fd, bytes, 0, MAX_LINE_BYTES, offset);
   const fields = bytes.subarray(0, read).toString("latin1").split("\n", 1)[0]!.split(" ");
   const count = Number.parseInt(fields[3]!, 16);
-  const out: string[] = [];
-  for (let i = 0; i < count; i++) out.push(fields[4 + i * 2]!.replace(/\(.*\)$/, "").toLowerCase());
-  return out;
+  const words: string[] = [];
+  for (let i = 0; i < count; i++) words.push(fields[4 + i * 2]!.replace(/\(.*\)$/, "").toLowerCase());
+  const at = 4 + count * 2;
+  const pointers: Synset["pointers"] = [];
+  for (let i = 0; i < Number(fields[at]); i++) {
+    const [symbol, target, pos] = fields.slice(at + 1 + i * 4, at + 4 + i * 4);
+    const targetPos = POINTER_POS[pos!];
+    if (symbol && targetPos) pointers.push({ symbol, offset: Number(target), pos: targetPos });
+  }
+  return { words, pointers };
 }
 
 // WordNet lists base forms; a query says "coordinates", "deleted", "drawing".
@@ -108,8 +120,14 @@ export function wordnetSynonyms(word: string): readonly string[] {
       const synsets = Number(fields[2]);
       const offsets = fields.slice(fields.length - synsets, fields.length - synsets + SENSES);
       for (const offset of offsets) {
-        for (const lemma of synsetWords(dict.data[pos], Number(offset))) {
-          if (!lemma.includes("_") && lemma !== form && lemma !== word) found.add(lemma);
+        const set = synset(dict.data[pos], Number(offset));
+        const lemmas = [...set.words];
+        // Hypernyms ("altitude" is a "height") and derivations ("payment" of "pay") are near enough.
+        for (const pointer of set.pointers) {
+          if (RELATIONS.has(pointer.symbol)) lemmas.push(...synset(dict.data[pointer.pos], pointer.offset).words);
+        }
+        for (const lemma of lemmas) {
+          for (const part of lemma.split("_")) if (part !== form && part !== word && part.length > 2) found.add(part);
         }
       }
       break;
