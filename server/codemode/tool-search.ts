@@ -106,6 +106,8 @@ export function createToolIndex(tools: readonly IndexableTool[]): ToolIndex {
       serverTerms.set(term, servers);
     }
   }
+  // A server's first word is its name ("linear", "brave", "everything"), not the English word.
+  const serverNames = new Set(unique.flatMap((tool) => serverNameTerms(tool.server).slice(0, 1)));
   const declarations = new Map<number, string>();
 
   function hit(id: number, detail: SearchDetail): ToolHit {
@@ -131,7 +133,7 @@ export function createToolIndex(tools: readonly IndexableTool[]): ToolIndex {
     search(query, opts = {}) {
       const limit = clampLimit(opts.limit);
       const detail = opts.detail ?? "summary";
-      const expanded = expandQuery(query.slice(0, MAX_QUERY_CHARS), index);
+      const expanded = expandQuery(query.slice(0, MAX_QUERY_CHARS), index, serverNames);
       const ranked = rankTools({ index, docs, query: expanded, serverTerms, onlyServer: opts.server })
         .sort((a, b) => b.score - a.score || compareCodeUnits(unique[a.id]!.name, unique[b.id]!.name))
         .slice(0, limit);

@@ -8,7 +8,7 @@ import { withinEdits } from "./edit-distance";
 import { termOf } from "./normalize";
 import { actionsOf, readTerms, relatedTerms } from "./thesaurus";
 import { ABBREVIATIONS } from "./thesaurus-data";
-import { isDictionaryWord, wordnetSynonyms } from "./wordnet";
+import { isDictionaryWord, isVerb, wordnetSynonyms } from "./wordnet";
 import { words } from "./words";
 
 export const MATCH_WEIGHT = { exact: 1, wordnet: 0.3, prefix: 0.5, fuzzy: 0.5, impliedRead: 0.4 } as const;
@@ -23,13 +23,17 @@ export type QueryWord = {
   action: boolean;
   /** Index terms answering this word, with weights; the term itself first when the index has it. */
   expansions: Map<string, number>;
+  /** Written only inside a path, address or file name ("vercel/next.js", "stripe.com/docs"): an argument. */
+  inPath?: true;
   /** Not written but implied (the reading a question asks for): no evidence for or against a match. */
   implied?: true;
 };
 
-export function expandQuery(query: string, index: FieldIndex): QueryWord[] {
+/** `names`: terms that name a server ("linear", "everything"): matched as written, never as an English word. */
+export function expandQuery(query: string, index: FieldIndex, names: ReadonlySet<string> = NO_NAMES): QueryWord[] {
   const seen = new Set<string>();
   const out: QueryWord[] = [];
+  const inPaths = new Set(pathWords(query));
   for (const written of [...words(query), ...negated(query)]) {
     // An abbreviation is its words ("PR" is "pull request"), each a full query word; the tools that say "PR"
     // still match it through the first.
@@ -38,7 +42,7 @@ export function expandQuery(query: string, index: FieldIndex): QueryWord[] {
       const term = termOf(word);
       if (term === null || seen.has(term)) continue;
       seen.add(term);
-      const expansions = expansionsOf(word, term, index);
+      const expansions = names.has(term) ? new Map([[term, MATCH_WEIGHT.exact]]) : expansionsOf(word, term, index);
       const abbreviation = spelled && i === 0 ? termOf(written) : null;
       if (abbreviation && index.postings.has(abbreviation)) expansions.set(abbreviation, MATCH_WEIGHT.exact);
       // Words related to an earlier one ("lat/long", "remove or delete") ask for one thing: counted once.
@@ -49,7 +53,15 @@ export function expandQuery(query: string, index: FieldIndex): QueryWord[] {
         }
         continue;
       }
-      out.push({ word, term, action: actionsOf(term).size > 0, expansions });
+      // The first word of a request is its verb when it can be one: "file a ticket", "squash PR 42".
+      const imperative = out.length === 0 && !QUESTION.test(query) && /^[a-z]+$/.test(word) && isVerb(word);
+      out.push({
+        word,
+        term,
+        action: actionsOf(term).size > 0 || imperative,
+        expansions,
+        ...(inPaths.has(written) && { inPath: true as const }),
+      });
     }
     if (out.length >= MAX_QUERY_WORDS) break;
   }
@@ -64,9 +76,21 @@ export function expandQuery(query: string, index: FieldIndex): QueryWord[] {
 }
 
 // "not staged", "isn't merged", "never paid": tools name these `unstaged`, `unmerged`, `unpaid`.
-const NEGATED = /\b(?:not|never|\w+n['’]?t)\s+(?:yet\s+)?([a-z]{3,})/gi;
+const NEGATED =
+  /\b(?:not|never|cannot|\w+n['’]t|dont|doesnt|didnt|isnt|arent|wasnt|hasnt|havent|wont)\s+(?:yet\s+)?([a-z]{3,})/gi;
 function negated(query: string): string[] {
   return [...query.matchAll(NEGATED)].map((match) => `un${match[1]!.toLowerCase()}`);
+}
+
+const NO_NAMES: ReadonlySet<string> = new Set();
+
+// Tokens with a dot or slash between letters: repositories, URLs, e-mail addresses, file names. A word that
+// appears only there names what to act on, not which tool.
+const PATH = /\S*[\p{L}\d][./@][\p{L}\d]\S*/gu;
+function pathWords(query: string): string[] {
+  const inPaths = (query.match(PATH) ?? []).flatMap((token) => words(token));
+  const outside = new Set(words(query.replace(PATH, " ")));
+  return inPaths.filter((word) => !outside.has(word));
 }
 
 const QUESTION = /^\s*(what|which|who|whose|how|when|where|is|are|was|were|has|have|does|did)\b|\?\s*$/i;

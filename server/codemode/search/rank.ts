@@ -13,6 +13,8 @@ export type RankDoc = { nameTerms: readonly string[]; server: string };
 export type Ranked = { id: number; score: number };
 
 const OTHER_TERMS = 0.3;
+// A word seen only inside a path or address ("vercel/next.js") counts this much, and names no server.
+const PATH_WORD = 0.5;
 // An action word counts by what it does, not by how rare it is: "create" names half the tools and "add" a few,
 // yet "open an issue" asks for either, and a rare verb ("check") must not outweigh the object ("status"). The
 // related actions of an action word weigh as moderately common words, the word itself at most a little more.
@@ -37,12 +39,13 @@ export function rankTools({ index, docs, query, serverTerms, onlyServer }: RankI
   const sum = new Float64Array(docs.length);
   const named = new Set<string>();
   for (const word of query) {
-    for (const server of serverTerms.get(word.term) ?? []) named.add(server);
+    if (!word.inPath) for (const server of serverTerms.get(word.term) ?? []) named.add(server);
+    const share = word.inPath ? PATH_WORD : 1;
     const touched: number[] = [];
     for (const [term, weight] of word.expansions) {
       const posting = index.postings.get(term)!;
       const factor =
-        weight * (word.action && isAction(term) ? actionIdf(term === word.term, posting.idf) : posting.idf);
+        share * weight * (word.action && isAction(term) ? actionIdf(term === word.term, posting.idf) : posting.idf);
       for (let i = 0; i < posting.docs.length; i++) {
         const doc = posting.docs[i]!;
         const value = factor * posting.scores[i]!;

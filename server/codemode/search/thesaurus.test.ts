@@ -89,3 +89,24 @@ describe("expandQuery", () => {
     expect(expandQuery("", index)).toEqual([]);
   });
 });
+
+describe("expandQuery – names and paths", () => {
+  const index = buildFieldIndex([{ words: ["linear", "issu", "creat", "regist", "sum", "add"] }], {
+    words: { weight: 1, b: 0 },
+  });
+
+  it("matches a server's name as written, not as an English word", () => {
+    const [linear] = expandQuery("linear issues", index, new Set(["linear"]));
+    expect([...linear!.expansions.keys()]).toEqual(["linear"]);
+  });
+
+  it("marks words seen only inside a path or address", () => {
+    const words = expandQuery("show the README of vercel/next.js on GitHub", index);
+    expect(words.filter((w) => w.inPath).map((w) => w.term)).toEqual(["vercel", "next", "js"]);
+  });
+
+  it("takes an imperative's first word as its verb", () => {
+    expect(expandQuery("file a linear issue", index)[0]).toMatchObject({ term: "file", action: true });
+    expect(expandQuery("which linear issue", index).some((w) => w.implied)).toBe(true);
+  });
+});

@@ -106,6 +106,12 @@ export function isDictionaryWord(word: string): boolean {
   return POS.some((pos) => baseForms(word).some((form) => indexLine(dict.index[pos], form) !== undefined));
 }
 
+/** Whether WordNet knows the word as a verb: an imperative's first word ("file a ticket") is its action. */
+export function isVerb(word: string): boolean {
+  const dict = open();
+  return baseForms(word).some((form) => indexLine(dict.index.verb, form) !== undefined);
+}
+
 /** Single-word synonyms of a lower-case word's most common senses, as nouns, verbs and adjectives. */
 export function wordnetSynonyms(word: string): readonly string[] {
   const cached = cache.get(word);
