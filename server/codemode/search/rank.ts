@@ -23,6 +23,7 @@ const MAX_ACTION_IDF = 3;
 const actionIdf = (exact: boolean, idf: number) => (exact ? Math.min(idf, MAX_ACTION_IDF) : ACTION_IDF);
 const COVERAGE_GAIN = 1.5;
 const SERVER_GAIN = 2;
+const ACTION_MISMATCH = 0.8;
 
 export type RankInput = {
   index: FieldIndex;
@@ -61,6 +62,7 @@ export function rankTools({ index, docs, query, serverTerms, onlyServer }: RankI
     }
   }
   const weightOf = termWeights(query);
+  const asksAction = query.some((word) => word.action && !word.implied);
   const out: Ranked[] = [];
   for (let id = 0; id < docs.length; id++) {
     const doc = docs[id]!;
@@ -68,6 +70,8 @@ export function rankTools({ index, docs, query, serverTerms, onlyServer }: RankI
     const inNamed = named.has(doc.server);
     if (scores[id] === 0 && !inNamed) continue;
     let score = scores[id]! * (1 + COVERAGE_GAIN * coverage(doc.nameTerms, weightOf));
+    // A tool whose name says another action than the one asked ("list_records" for "add an entry") ranks lower.
+    if (asksAction && actionMissed(doc.nameTerms, weightOf)) score *= ACTION_MISMATCH;
     // A named server's tools come first, even those matching nothing else (the agent asked for that server).
     if (inNamed) score = score * SERVER_GAIN + 1;
     out.push({ id, score });
@@ -82,6 +86,11 @@ export function termWeights(query: readonly QueryWord[]): Map<string, number> {
     for (const [term, weight] of word.expansions) weights.set(term, Math.max(weight, weights.get(term) ?? 0));
   }
   return weights;
+}
+
+function actionMissed(nameTerms: readonly string[], weightOf: ReadonlyMap<string, number>): boolean {
+  const actions = nameTerms.filter(isAction);
+  return actions.length > 0 && actions.every((term) => !weightOf.has(term));
 }
 
 function coverage(nameTerms: readonly string[], weightOf: ReadonlyMap<string, number>): number {
