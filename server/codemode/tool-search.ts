@@ -58,8 +58,9 @@ const NOTED_SCORE_SHARE = 0.6;
 const WEAK_EVIDENCE = 0.35;
 // Below this a word is reached only by a WordNet sense: too loose to count for or against a match.
 const KNOWN_MATCH = 0.5;
+// The catalog tool is built beside this one (server/codemode/browse-catalog.ts on the catalog branch).
 export const WEAK_HINT =
-  "No tool matches this well. list_servers shows the servers you may use; search again with a server filter or browse that server's tools.";
+  'No tool matches this well. browse_catalog() lists the servers you may use, browse_catalog({ server: "<name>" }) their tools; or search again with server set.';
 
 type Field = "name" | "title" | "server" | "serverDescription" | "args" | "description" | "argDescriptions";
 

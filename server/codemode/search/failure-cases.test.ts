@@ -61,3 +61,31 @@ describe("search_tools – the failure cases of issue 20", () => {
     expect(index.search("what are the lat/long of 1600 Amphitheatre Parkway").weak).toBeUndefined();
   });
 });
+
+describe("search_tools – the action asked", () => {
+  const records = createToolIndex([
+    {
+      name: "base__list_records",
+      server: "base",
+      tool: "list_records",
+      description: "List the entries of a table in a base: each record with its content.",
+      inputSchema: { type: "object", properties: { table: { type: "string", description: "Table name" } } },
+    },
+    {
+      name: "base__create_records",
+      server: "base",
+      tool: "create_records",
+      description: "Create records in a table.",
+      inputSchema: { type: "object", properties: { table: { type: "string" }, fields: { type: "object" } } },
+    },
+  ]);
+
+  it("ranks a tool whose name says another action below one that says the action asked", () => {
+    expect(records.search("add an entry to the content table", { detail: "name" }).tools[0]?.name).toBe(
+      "base__create_records",
+    );
+    expect(records.search("which entries are in the content table", { detail: "name" }).tools[0]?.name).toBe(
+      "base__list_records",
+    );
+  });
+});
