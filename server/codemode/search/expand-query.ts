@@ -34,6 +34,7 @@ export function expandQuery(query: string, index: FieldIndex, names: ReadonlySet
   const seen = new Set<string>();
   const out: QueryWord[] = [];
   const inPaths = new Set(pathWords(query));
+  const proper = properNouns(query);
   for (const written of [...words(query), ...negated(query)]) {
     // An abbreviation is its words ("PR" is "pull request"), each a full query word; the tools that say "PR"
     // still match it through the first.
@@ -42,7 +43,9 @@ export function expandQuery(query: string, index: FieldIndex, names: ReadonlySet
       const term = termOf(word);
       if (term === null || seen.has(term)) continue;
       seen.add(term);
-      const expansions = names.has(term) ? new Map([[term, MATCH_WEIGHT.exact]]) : expansionsOf(word, term, index);
+      const expansions = names.has(term)
+        ? new Map([[term, MATCH_WEIGHT.exact]])
+        : expansionsOf(word, term, index, !proper.has(written));
       const abbreviation = spelled && i === 0 ? termOf(written) : null;
       if (abbreviation && index.postings.has(abbreviation)) expansions.set(abbreviation, MATCH_WEIGHT.exact);
       // Words related to an earlier one ("lat/long", "remove or delete") ask for one thing: counted once.
@@ -93,9 +96,19 @@ function pathWords(query: string): string[] {
   return inPaths.filter((word) => !outside.has(word));
 }
 
+// Capitalised words inside a sentence ("ask Priya", "Bob Smith", "Denver") are names: their English senses
+// (a "bob" is a haircut) and near spellings are noise. The first word and abbreviations (PR, SKU) are not.
+function properNouns(query: string): Set<string> {
+  const found = new Set<string>();
+  for (const match of query.matchAll(/(?<=[\p{L}\d,;:)]\s+)\p{Lu}\p{Ll}+\b/gu)) {
+    for (const word of words(match[0])) found.add(word);
+  }
+  return found;
+}
+
 const QUESTION = /^\s*(what|which|who|whose|how|when|where|is|are|was|were|has|have|does|did)\b|\?\s*$/i;
 
-function expansionsOf(word: string, term: string, index: FieldIndex): Map<string, number> {
+function expansionsOf(word: string, term: string, index: FieldIndex, english: boolean): Map<string, number> {
   const expansions = new Map<string, number>();
   const add = (candidate: string, weight: number) => {
     if (index.postings.has(candidate) && weight > (expansions.get(candidate) ?? 0)) expansions.set(candidate, weight);
@@ -103,14 +116,20 @@ function expansionsOf(word: string, term: string, index: FieldIndex): Map<string
   add(term, MATCH_WEIGHT.exact);
   const related = relatedTerms(term);
   for (const [candidate, weight] of related) add(candidate, weight);
-  if (/^[a-z]{3,}$/.test(word)) {
+  if (english && /^[a-z]{3,}$/.test(word)) {
     for (const synonym of wordnetSynonyms(word)) {
       const synonymTerm = termOf(synonym);
       if (synonymTerm) add(synonymTerm, MATCH_WEIGHT.wordnet);
     }
   }
   // Completions and near spellings only for what is not a word: "crash" is not a typo of "trash".
-  if (expansions.size === 0 && word.length >= MIN_GUESS_CHARS && /^[a-z]+$/.test(word) && !isDictionaryWord(word)) {
+  if (
+    english &&
+    expansions.size === 0 &&
+    word.length >= MIN_GUESS_CHARS &&
+    /^[a-z]+$/.test(word) &&
+    !isDictionaryWord(word)
+  ) {
     const completions = termsWithPrefix(index, word, MAX_COMPLETIONS);
     for (const candidate of completions) add(candidate, MATCH_WEIGHT.prefix);
     if (completions.length === 0) {

@@ -105,6 +105,12 @@ describe("expandQuery – names and paths", () => {
     expect(words.filter((w) => w.inPath).map((w) => w.term)).toEqual(["vercel", "next", "js"]);
   });
 
+  it("gives a capitalised name inside a sentence no English senses", () => {
+    const named = buildFieldIndex([{ words: ["hairdo", "bob", "move"] }], { words: { weight: 1, b: 0 } });
+    expect([...expandQuery("invite Bob to the team", named)[1]!.expansions.keys()]).toEqual(["bob"]);
+    expect([...expandQuery("a bob cut", named)[0]!.expansions.keys()]).toContain("hairdo");
+  });
+
   it("takes an imperative's first word as its verb", () => {
     expect(expandQuery("file a linear issue", index)[0]).toMatchObject({ term: "file", action: true });
     expect(expandQuery("which linear issue", index).some((w) => w.implied)).toBe(true);
