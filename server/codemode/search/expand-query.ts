@@ -25,6 +25,8 @@ export type QueryWord = {
   expansions: Map<string, number>;
   /** Written only inside a path, address or file name ("vercel/next.js", "stripe.com/docs"): an argument. */
   inPath?: true;
+  /** Written as an English word in passing ("dump everything", "long-term memory"): it names no server. */
+  inPassing?: true;
   /** Not written but implied (the reading a question asks for): no evidence for or against a match. */
   implied?: true;
 };
@@ -64,6 +66,7 @@ export function expandQuery(query: string, index: FieldIndex, names: ReadonlySet
         action: actionsOf(term).size > 0 || imperative,
         expansions,
         ...(inPaths.has(written) && { inPath: true as const }),
+        ...(inPassing(query, written) && { inPassing: true as const }),
       });
     }
     if (out.length >= MAX_QUERY_WORDS) break;
@@ -86,6 +89,19 @@ function negated(query: string): string[] {
 }
 
 const NO_NAMES: ReadonlySet<string> = new Set();
+
+// A product's name is capitalised ("Slack"), follows a preposition ("in memory", "with the everything
+// server"), precedes "server", or is no English word ("github"); otherwise an English word that happens to
+// name a server ("dump everything", "what time") is just a word.
+function inPassing(query: string, word: string): boolean {
+  if (!/^[a-z]+$/.test(word) || !isDictionaryWord(word)) return false;
+  const capitalised = new RegExp(`(?<!\\p{L})${word[0]!.toUpperCase()}${word.slice(1)}(?!\\p{L})`, "u");
+  const context = new RegExp(
+    `\\b(?:in|on|with|via|using|from|through|into|at)\\s+(?:the\\s+|my\\s+|our\\s+)?${word}\\b|\\b${word}\\s+(?:server|mcp|app|api)\\b`,
+    "i",
+  );
+  return !capitalised.test(query) && !context.test(query);
+}
 
 // Tokens with a dot or slash between letters: repositories, URLs, e-mail addresses, file names. A word that
 // appears only there names what to act on, not which tool.

@@ -10,7 +10,7 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     "a about above after again all also am an and any are as at be been being both but by can could did do does " +
     "doing done dont for from had has have having he her here hers him his how however i if im in into is it its " +
     "itself just let lets me might more most much must my myself need needs no nor not of off on once only or " +
-    "other our ours out over own please same shall she should so some somebody someone something such than that " +
+    "other our ours out over own please same shall she should so some somebody someone something such than everything anything nothing everyone anyone that " +
     "thats the their theirs them then there these they this those thru to too up us very via want wanna was we " +
     "were what whats when where which while who whom whose why will with within without would you your yours " +
     "yourself id like ok okay hey hi thanks thank kindly using use"

@@ -40,7 +40,7 @@ export function rankTools({ index, docs, query, serverTerms, onlyServer }: RankI
   const sum = new Float64Array(docs.length);
   const named = new Set<string>();
   for (const word of query) {
-    if (!word.inPath) for (const server of serverTerms.get(word.term) ?? []) named.add(server);
+    if (!word.inPath && !word.inPassing) for (const server of serverTerms.get(word.term) ?? []) named.add(server);
     const share = word.inPath ? PATH_WORD : 1;
     const touched: number[] = [];
     for (const [term, weight] of word.expansions) {

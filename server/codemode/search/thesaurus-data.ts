@@ -33,12 +33,12 @@ export const READ_ACTIONS: readonly string[] = ["get show fetch read view retrie
 
 /** Actions: the verbs of one line do the same thing to their object ("show me issue 5" is `get_issue`). */
 export const ACTIONS: readonly string[] = [
-  "get show fetch read view retrieve display see inspect describe detail lookup check open load info",
+  "get show fetch read view retrieve display see inspect describe detail lookup check open load info examine",
   "list browse enumerate index overview",
-  "search find query lookup locate discover seek filter look",
-  "create add new make insert register compose open start",
-  "update edit change modify set patch rename adjust alter amend replace",
-  "delete remove drop destroy erase purge trash discard clear wipe",
+  "search find query lookup locate discover seek filter look hunt scan grep",
+  "create add new make insert register compose open start raise submit establish initiate setup spin",
+  "update edit change modify set patch rename adjust alter amend replace tweak bump correct flip toggle switch",
+  "delete remove drop destroy erase purge trash discard clear wipe kill nuke scrap retire decommission deprovision",
   "send post tell notify announce ping broadcast share publish forward inform alert",
   "reply respond answer",
   "cancel abort terminate revoke void",
@@ -282,7 +282,7 @@ export const IMPLIES: readonly string[] = [
   "geocode > address coordinates location",
   "address > geocode location",
   "street avenue road parkway boulevard lane zip postcode > address",
-  "located locate > location geocode place",
+  "located > location geocode place",
   "nearby near around restaurant cafe shop store > place search local",
   "ci > pipeline workflow build",
   "cd > deploy deployment",

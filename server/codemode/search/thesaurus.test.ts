@@ -111,6 +111,15 @@ describe("expandQuery – names and paths", () => {
     expect([...expandQuery("a bob cut", named)[0]!.expansions.keys()]).toContain("hairdo");
   });
 
+  it("lets an English word name a server only when written as a name", () => {
+    const passing = (query: string) => expandQuery(query, index).find((w) => w.term === "memori")?.inPassing;
+    expect(passing("free some memory on the build box")).toBe(true);
+    expect(passing("store this in memory")).toBeUndefined();
+    expect(passing("ask the memory server")).toBeUndefined();
+    expect(passing("what does Memory know about Bob")).toBeUndefined();
+    expect(expandQuery("search github", index).find((w) => w.term === "github")?.inPassing).toBeUndefined();
+  });
+
   it("takes an imperative's first word as its verb", () => {
     expect(expandQuery("file a linear issue", index)[0]).toMatchObject({ term: "file", action: true });
     expect(expandQuery("which linear issue", index).some((w) => w.implied)).toBe(true);
