@@ -89,7 +89,7 @@ export function createToolIndex(tools: readonly IndexableTool[]): ToolIndex {
     const nameWords = words(tool.tool).filter((word) => termOf(word) !== null);
     const serverWords = new Set(serverNameTerms(tool.server));
     const allTerms = nameWords.map((word) => termOf(word)!);
-    const ownTerms = allTerms.filter((term) => !serverWords.has(term));
+    const ownTerms = allTerms.filter((term) => !serverWords.has(term) && !GENERIC_SERVER_WORDS.has(term));
     const nameTerms = ownTerms.length > 0 ? ownTerms : allTerms;
     return {
       server: tool.server,
