@@ -17,7 +17,7 @@ export function distinctionNotes(hits: readonly Distinguishable[]): Array<string
     const theirs = new Set(other.nameTerms);
     const own = [...new Set(hit.nameWords.filter((_, k) => !theirs.has(hit.nameTerms[k]!)))].join(" ");
     if (hit.server !== other.server) {
-      const them = other.tool === hit.tool ? other.server : `${other.server}'s ${other.tool}`;
+      const them = other.tool === hit.tool ? other.server : `${other.tool} on ${other.server}`;
       return `on ${hit.server}${own ? `, ${own}` : ""}, not ${them}`;
     }
     return own ? `${own}, not ${other.tool}` : undefined;

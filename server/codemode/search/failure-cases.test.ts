@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { realisticTools } from "../fixtures/realistic-tools";
 import { createToolIndex, WEAK_HINT } from "../tool-search";
+import { distinctionNotes } from "./distinguish";
 import { OFFICIAL_TOOLS } from "./fixtures/official-tools";
 
 const official = new Set(OFFICIAL_TOOLS.map((t) => t.name));
@@ -87,5 +88,26 @@ describe("search_tools – the action asked", () => {
     expect(records.search("which entries are in the content table", { detail: "name" }).tools[0]?.name).toBe(
       "base__list_records",
     );
+  });
+});
+
+describe("distinctionNotes", () => {
+  const note = (tool: string, server: string) => {
+    const nameWords = tool.split("_");
+    return { server, tool, nameWords, nameTerms: nameWords, objectTerms: nameWords.filter((w) => w !== "send") };
+  };
+
+  it("names the other tool and its server when both differ", () => {
+    expect(distinctionNotes([note("send_chat_message", "teams"), note("send_message", "discord")])).toEqual([
+      "on teams, chat, not send_message on discord",
+      "on discord, not send_chat_message on teams",
+    ]);
+  });
+
+  it("leaves tools about different objects alone", () => {
+    expect(distinctionNotes([note("send_message", "chat"), note("send_invoice", "billing")])).toEqual([
+      undefined,
+      undefined,
+    ]);
   });
 });
