@@ -4,7 +4,7 @@ import { expandQuery } from "./expand-query";
 import { buildFieldIndex } from "./field-index";
 import { termOf } from "./normalize";
 import { actionsOf, relatedTerms, WEIGHT } from "./thesaurus";
-import { isDictionaryWord, wordnetSynonyms } from "./wordnet";
+import { isDictionaryWord, wordnetCacheSize, wordnetSynonyms } from "./wordnet";
 
 const t = (word: string) => termOf(word)!;
 
@@ -123,5 +123,13 @@ describe("expandQuery – names and paths", () => {
   it("takes an imperative's first word as its verb", () => {
     expect(expandQuery("file a linear issue", index)[0]).toMatchObject({ term: "file", action: true });
     expect(expandQuery("which linear issue", index).some((w) => w.implied)).toBe(true);
+  });
+});
+
+describe("wordnet cache", () => {
+  it("stays bounded however many distinct words are asked", () => {
+    for (let i = 0; i < 25_000; i++) wordnetSynonyms(`zz${i.toString(36)}`);
+    expect(wordnetCacheSize()).toBeLessThanOrEqual(20_000);
+    expect(wordnetSynonyms("photo")).toContain("picture");
   });
 });

@@ -2,7 +2,7 @@
 // one does not know: the other words of a word's most common senses ("photo" → "picture", "erase" → "delete").
 // Nothing is parsed up front: the sorted index files are binary-searched in memory (6 MB, read on first use)
 // and a synset line is read from its data file at the byte offset the index gives.
-import { closeSync, openSync, readFileSync, readSync } from "node:fs";
+import { openSync, readFileSync, readSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 
@@ -18,6 +18,9 @@ const MAX_LINE_BYTES = 8192;
 
 type Dictionary = { index: Record<Pos, Buffer>; data: Record<Pos, number> };
 let dictionary: Dictionary | undefined;
+// Words looked up, with their synonyms. Queries are free text, so the cache is bounded: past this many words
+// it starts over (a lookup costs ~50 µs; the common words come back at once).
+const MAX_CACHED_WORDS = 20_000;
 const cache = new Map<string, readonly string[]>();
 
 function dictDir(): string {
@@ -39,12 +42,9 @@ function open(): Dictionary {
   return dictionary;
 }
 
-/** Closes the data files (tests); the next lookup opens them again. */
-export function closeWordNet(): void {
-  if (!dictionary) return;
-  for (const pos of POS) closeSync(dictionary.data[pos]);
-  dictionary = undefined;
-  cache.clear();
+/** How many words the cache holds (tests). */
+export function wordnetCacheSize(): number {
+  return cache.size;
 }
 
 /** The index line of `lemma`, found by binary search over the sorted file (license lines start with a space). */
@@ -140,6 +140,7 @@ export function wordnetSynonyms(word: string): readonly string[] {
     }
   }
   const synonyms = [...found].slice(0, MAX_SYNONYMS);
+  if (cache.size >= MAX_CACHED_WORDS) cache.clear();
   cache.set(word, synonyms);
   return synonyms;
 }
