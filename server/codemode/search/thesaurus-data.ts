@@ -528,7 +528,7 @@ export const IMPLIES: readonly string[] = [
   "help center article > help center",
   "satisfaction csat happy > satisfaction",
   "escalation escalate > oncall incident",
-  "join passcode zoom > meeting",
+  "passcode > meeting join",
   "kanban doing > move card",
   "subpage subpages nested > page children",
   "console output > build log",
