@@ -1,0 +1,158 @@
+// A query → its words, each with the index terms that answer it and how much each counts: the word itself (1),
+// related words from the thesaurus, WordNet synonyms for words the thesaurus does not know, and — only for a
+// word that nothing else matched and that is no English word, of four letters or more — its completions
+// ("refu" → "refund") and near spellings ("ordr" → "order"). "what's" is a stop word and "check" a word, so
+// neither reaches `whatsapp` or `check_grammar` by prefix.
+import { termsWithPrefix, type FieldIndex } from "./field-index";
+import { withinEdits } from "./edit-distance";
+import { termOf } from "./normalize";
+import { actionsOf, readTerms, relatedTerms } from "./thesaurus";
+import { ABBREVIATIONS } from "./thesaurus-data";
+import { isDictionaryWord, isVerb, wordnetSynonyms } from "./wordnet";
+import { words } from "./words";
+
+export const MATCH_WEIGHT = { exact: 1, wordnet: 0.3, prefix: 0.5, fuzzy: 0.5, impliedRead: 0.4 } as const;
+const MAX_QUERY_WORDS = 32;
+const MAX_COMPLETIONS = 12;
+const MIN_GUESS_CHARS = 4;
+
+export type QueryWord = {
+  word: string;
+  term: string;
+  /** Is it an action (verb) word: "show", "delete", "send"? */
+  action: boolean;
+  /** Index terms answering this word, with weights; the term itself first when the index has it. */
+  expansions: Map<string, number>;
+  /** Written only inside a path, address or file name ("vercel/next.js", "stripe.com/docs"): an argument. */
+  inPath?: true;
+  /** Written as an English word in passing ("dump everything", "long-term memory"): it names no server. */
+  inPassing?: true;
+  /** Not written but implied (the reading a question asks for): no evidence for or against a match. */
+  implied?: true;
+};
+
+/** `names`: terms that name a server ("linear", "everything"): matched as written, never as an English word. */
+export function expandQuery(query: string, index: FieldIndex, names: ReadonlySet<string> = NO_NAMES): QueryWord[] {
+  const seen = new Set<string>();
+  const out: QueryWord[] = [];
+  const inPaths = new Set(pathWords(query));
+  const proper = properNouns(query);
+  for (const written of [...words(query), ...negated(query)]) {
+    // An abbreviation is its words ("PR" is "pull request"), each a full query word; the tools that say "PR"
+    // still match it through the first.
+    const spelled = ABBREVIATIONS.get(written);
+    for (const [i, word] of (spelled ? words(spelled) : [written]).entries()) {
+      const term = termOf(word);
+      if (term === null || seen.has(term)) continue;
+      seen.add(term);
+      const expansions = names.has(term)
+        ? new Map([[term, MATCH_WEIGHT.exact]])
+        : expansionsOf(word, term, index, !proper.has(written));
+      const abbreviation = spelled && i === 0 ? termOf(written) : null;
+      if (abbreviation && index.postings.has(abbreviation)) expansions.set(abbreviation, MATCH_WEIGHT.exact);
+      // Words related to an earlier one ("lat/long", "remove or delete") ask for one thing: counted once.
+      const same = out.find((earlier) => earlier.expansions.has(term) || relatedTerms(earlier.term).has(term));
+      if (same) {
+        for (const [candidate, weight] of expansions) {
+          if (weight > (same.expansions.get(candidate) ?? 0)) same.expansions.set(candidate, weight);
+        }
+        continue;
+      }
+      // The first word of a request is its verb when it can be one: "file a ticket", "squash PR 42".
+      const imperative = out.length === 0 && !QUESTION.test(query) && /^[a-z]+$/.test(word) && isVerb(word);
+      out.push({
+        word,
+        term,
+        action: actionsOf(term).size > 0 || imperative,
+        expansions,
+        ...(inPaths.has(written) && { inPath: true as const }),
+        ...(inPassing(query, written) && { inPassing: true as const }),
+      });
+    }
+    if (out.length >= MAX_QUERY_WORDS) break;
+  }
+  // A question ("which invoices are unpaid?") or a request without a verb ("GitHub repos about Rust") asks to
+  // read: tools that get, list or search are what it means, by a little.
+  if (out.some((word) => word.expansions.size > 0) && (QUESTION.test(query) || !out.some((word) => word.action))) {
+    const expansions = new Map<string, number>();
+    for (const term of readTerms()) if (index.postings.has(term)) expansions.set(term, MATCH_WEIGHT.impliedRead);
+    out.push({ word: "", term: "", action: true, implied: true, expansions });
+  }
+  return out;
+}
+
+// "not staged", "isn't merged", "never paid": tools name these `unstaged`, `unmerged`, `unpaid`.
+const NEGATED =
+  /\b(?:not|never|cannot|\w+n['’]t|dont|doesnt|didnt|isnt|arent|wasnt|hasnt|havent|wont)\s+(?:yet\s+)?([a-z]{3,})/gi;
+function negated(query: string): string[] {
+  return [...query.matchAll(NEGATED)].map((match) => `un${match[1]!.toLowerCase()}`);
+}
+
+const NO_NAMES: ReadonlySet<string> = new Set();
+
+// A product's name is capitalised ("Slack"), follows a preposition ("in memory", "with the everything
+// server"), precedes "server", or is no English word ("github"); otherwise an English word that happens to
+// name a server ("dump everything", "what time") is just a word.
+function inPassing(query: string, word: string): boolean {
+  if (!/^[a-z]+$/.test(word) || !isDictionaryWord(word)) return false;
+  const capitalised = new RegExp(`(?<!\\p{L})${word[0]!.toUpperCase()}${word.slice(1)}(?!\\p{L})`, "u");
+  const context = new RegExp(
+    `\\b(?:in|on|with|via|using|from|through|into|at)\\s+(?:the\\s+|my\\s+|our\\s+)?${word}\\b|\\b${word}\\s+(?:server|mcp|app|api)\\b`,
+    "i",
+  );
+  return !capitalised.test(query) && !context.test(query);
+}
+
+// Tokens with a dot or slash between letters: repositories, URLs, e-mail addresses, file names. A word that
+// appears only there names what to act on, not which tool.
+const PATH = /\S*[\p{L}\d][./@][\p{L}\d]\S*/gu;
+function pathWords(query: string): string[] {
+  const inPaths = (query.match(PATH) ?? []).flatMap((token) => words(token));
+  const outside = new Set(words(query.replace(PATH, " ")));
+  return inPaths.filter((word) => !outside.has(word));
+}
+
+// Capitalised words inside a sentence ("ask Priya", "Bob Smith", "Denver") are names: their English senses
+// (a "bob" is a haircut) and near spellings are noise. The first word and abbreviations (PR, SKU) are not.
+function properNouns(query: string): Set<string> {
+  const found = new Set<string>();
+  for (const match of query.matchAll(/(?<=[\p{L}\d,;:)]\s+)\p{Lu}\p{Ll}+\b/gu)) {
+    for (const word of words(match[0])) found.add(word);
+  }
+  return found;
+}
+
+const QUESTION = /^\s*(what|which|who|whose|how|when|where|is|are|was|were|has|have|does|did)\b|\?\s*$/i;
+
+function expansionsOf(word: string, term: string, index: FieldIndex, english: boolean): Map<string, number> {
+  const expansions = new Map<string, number>();
+  const add = (candidate: string, weight: number) => {
+    if (index.postings.has(candidate) && weight > (expansions.get(candidate) ?? 0)) expansions.set(candidate, weight);
+  };
+  add(term, MATCH_WEIGHT.exact);
+  const related = relatedTerms(term);
+  for (const [candidate, weight] of related) add(candidate, weight);
+  if (english && /^[a-z]{3,}$/.test(word)) {
+    for (const synonym of wordnetSynonyms(word)) {
+      const synonymTerm = termOf(synonym);
+      if (synonymTerm) add(synonymTerm, MATCH_WEIGHT.wordnet);
+    }
+  }
+  // Completions and near spellings only for what is not a word: "crash" is not a typo of "trash".
+  if (
+    english &&
+    expansions.size === 0 &&
+    word.length >= MIN_GUESS_CHARS &&
+    /^[a-z]+$/.test(word) &&
+    !isDictionaryWord(word)
+  ) {
+    const completions = termsWithPrefix(index, word, MAX_COMPLETIONS);
+    for (const candidate of completions) add(candidate, MATCH_WEIGHT.prefix);
+    if (completions.length === 0) {
+      const edits = term.length >= 8 ? 2 : 1;
+      for (const candidate of index.vocabulary)
+        if (withinEdits(term, candidate, edits)) add(candidate, MATCH_WEIGHT.fuzzy);
+    }
+  }
+  return expansions;
+}

@@ -1,0 +1,113 @@
+// The failure cases of issue 20, one table row each: the query an agent writes, the tool it needs, over the
+// official-style tools plus 500 realistic business tools (so the ranking has plenty to get wrong).
+import { describe, expect, it } from "vitest";
+import { realisticTools } from "../fixtures/realistic-tools";
+import { createToolIndex, WEAK_HINT } from "../tool-search";
+import { distinctionNotes } from "./distinguish";
+import { OFFICIAL_TOOLS } from "./fixtures/official-tools";
+
+const official = new Set(OFFICIAL_TOOLS.map((t) => t.name));
+const index = createToolIndex([...OFFICIAL_TOOLS, ...realisticTools(500).filter((t) => !official.has(t.name))]);
+const ranked = (query: string, server?: string) =>
+  index.search(query, { detail: "name", limit: 10, ...(server !== undefined && { server }) }).tools.map((t) => t.name);
+
+describe("search_tools – the failure cases of issue 20", () => {
+  it.each<[string, string, string, string?]>([
+    ["lat/long → geocode", "what are the lat/long of 1600 Amphitheatre Parkway", "google-maps__maps_geocode"],
+    ["draw → generate image", "draw a cat wearing a wizard hat", "everart__generate_image"],
+    ["news → web search", "find news about the election results", "brave-search__brave_web_search"],
+    ["what's ≠ whatsapp", "what's in the news today", "brave-search__brave_web_search", "whatsapp__"],
+    ["check ≠ check_grammar", "check the weather in Paris", "weather__get_forecast"],
+    ["api ≠ the acme server's api tool", "which api gives me the Oslo forecast", "weather__get_forecast"],
+    ["GitHub ≠ GitLab", "open an issue on GitHub about the login crash", "github__create_issue"],
+    ["PR → pull request", "open a PR from my feature branch", "github__create_pull_request"],
+    ["PRs, plural", "merge those PRs", "github__merge_pull_request"],
+    ["server named in the query", "list the tables in Postgres", "postgres__query"],
+    ["server named in the query, other product", "search repositories in GitLab", "gitlab__search_repositories"],
+    ["near-duplicates: comment on", "comment on issue 5 that it is fixed", "github__add_issue_comment"],
+    ["near-duplicates: show", "show me issue 5", "github__get_issue"],
+    ["tell → send message", "tell the #deploys channel that the release is out", "slack__slack_post_message"],
+    ["not staged → unstaged", "what did I change that is not staged yet", "git__git_diff_unstaged"],
+    ["now → current", "what time is it in Tokyo right now", "time__get_current_time"],
+  ])("%s: %j finds %s first", (_case, query, expected, absent) => {
+    const answer = ranked(query);
+    expect(answer[0], answer.join(" ")).toBe(expected);
+    if (absent) expect(answer.slice(0, 3).filter((name) => name.startsWith(absent))).toEqual([]);
+  });
+
+  it("keeps only the named server's tools with the server filter", () => {
+    const answer = ranked("create an issue", "gitlab");
+    expect(answer[0]).toBe("gitlab__create_issue");
+    expect(answer.every((name) => name.startsWith("gitlab__"))).toBe(true);
+    expect(ranked("create an issue", "no-such-server")).toEqual([]);
+  });
+
+  it("tells near-duplicates apart in one line each", () => {
+    const answer = index.search("create an issue on github or gitlab", { detail: "summary", limit: 5 });
+    expect(answer.tools.slice(0, 2).map((t) => [t.name, t.note])).toEqual([
+      ["gitlab__create_issue", "on gitlab, not github"],
+      ["github__create_issue", "on github, not gitlab"],
+    ]);
+    const open = index.search("open an issue on GitHub about the login crash", { detail: "name", limit: 5 }).tools;
+    expect(open.slice(0, 2).map((t) => [t.name, t.note])).toEqual([
+      ["github__create_issue", "create, not get_issue"],
+      ["github__get_issue", "get, not create_issue"],
+    ]);
+  });
+
+  it("says when the best match is weak and points at the catalog", () => {
+    expect(index.search("book a flight to Lisbon")).toMatchObject({ weak: true, hint: WEAK_HINT });
+    expect(index.search("zzqxv")).toEqual({ tools: [], weak: true, hint: WEAK_HINT });
+    expect(index.search("show me issue 5").weak).toBeUndefined();
+    expect(index.search("what are the lat/long of 1600 Amphitheatre Parkway").weak).toBeUndefined();
+  });
+});
+
+describe("search_tools – the action asked", () => {
+  const records = createToolIndex([
+    {
+      name: "base__list_records",
+      server: "base",
+      tool: "list_records",
+      description: "List the entries of a table in a base: each record with its content.",
+      inputSchema: { type: "object", properties: { table: { type: "string", description: "Table name" } } },
+    },
+    {
+      name: "base__create_records",
+      server: "base",
+      tool: "create_records",
+      description: "Create records in a table.",
+      inputSchema: { type: "object", properties: { table: { type: "string" }, fields: { type: "object" } } },
+    },
+  ]);
+
+  it("ranks a tool whose name says another action below one that says the action asked", () => {
+    expect(records.search("add an entry to the content table", { detail: "name" }).tools[0]?.name).toBe(
+      "base__create_records",
+    );
+    expect(records.search("which entries are in the content table", { detail: "name" }).tools[0]?.name).toBe(
+      "base__list_records",
+    );
+  });
+});
+
+describe("distinctionNotes", () => {
+  const note = (tool: string, server: string) => {
+    const nameWords = tool.split("_");
+    return { server, tool, nameWords, nameTerms: nameWords, objectTerms: nameWords.filter((w) => w !== "send") };
+  };
+
+  it("names the other tool and its server when both differ", () => {
+    expect(distinctionNotes([note("send_chat_message", "teams"), note("send_message", "discord")])).toEqual([
+      "on teams, chat, not send_message on discord",
+      "on discord, not send_chat_message on teams",
+    ]);
+  });
+
+  it("leaves tools about different objects alone", () => {
+    expect(distinctionNotes([note("send_message", "chat"), note("send_invoice", "billing")])).toEqual([
+      undefined,
+      undefined,
+    ]);
+  });
+});

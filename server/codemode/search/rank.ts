@@ -1,0 +1,101 @@
+// Scores every tool for an expanded query. The sum of each query word's best-matching term (its other terms
+// count a little: "draw" found as both "generate" and "image" beats either alone), then two structural signals:
+// how much of the tool's own name the query covers (its action and its object: "comment on issue 5" covers
+// all of `add_issue_comment` but only half of `get_issue`), and a server the query names ("in Postgres").
+import type { FieldIndex } from "./field-index";
+import type { QueryWord } from "./expand-query";
+import { actionsOf } from "./thesaurus";
+
+const isAction = (term: string) => actionsOf(term).size > 0;
+
+/** `nameTerms`: the words of the tool's name, less those repeating its server's (`maps_geocode` of google-maps). */
+export type RankDoc = { nameTerms: readonly string[]; server: string };
+export type Ranked = { id: number; score: number };
+
+const OTHER_TERMS = 0.3;
+// A word seen only inside a path or address ("vercel/next.js") counts this much, and names no server.
+const PATH_WORD = 0.5;
+// An action word counts by what it does, not by how rare it is: "create" names half the tools and "add" a few,
+// yet "open an issue" asks for either, and a rare verb ("check") must not outweigh the object ("status"). The
+// related actions of an action word weigh as moderately common words, the word itself at most a little more.
+const ACTION_IDF = 2;
+const MAX_ACTION_IDF = 3;
+const actionIdf = (exact: boolean, idf: number) => (exact ? Math.min(idf, MAX_ACTION_IDF) : ACTION_IDF);
+const COVERAGE_GAIN = 1.5;
+const SERVER_GAIN = 2;
+const ACTION_MISMATCH = 0.8;
+
+export type RankInput = {
+  index: FieldIndex;
+  docs: readonly RankDoc[];
+  query: readonly QueryWord[];
+  /** Index terms of each server's name → the servers they name. */
+  serverTerms: ReadonlyMap<string, readonly string[]>;
+  onlyServer?: string;
+};
+
+export function rankTools({ index, docs, query, serverTerms, onlyServer }: RankInput): Ranked[] {
+  const scores = new Float64Array(docs.length);
+  const best = new Float64Array(docs.length);
+  const sum = new Float64Array(docs.length);
+  const named = new Set<string>();
+  for (const word of query) {
+    if (!word.inPath && !word.inPassing) for (const server of serverTerms.get(word.term) ?? []) named.add(server);
+    const share = word.inPath ? PATH_WORD : 1;
+    const touched: number[] = [];
+    for (const [term, weight] of word.expansions) {
+      const posting = index.postings.get(term)!;
+      const factor =
+        share * weight * (word.action && isAction(term) ? actionIdf(term === word.term, posting.idf) : posting.idf);
+      for (let i = 0; i < posting.docs.length; i++) {
+        const doc = posting.docs[i]!;
+        const value = factor * posting.scores[i]!;
+        if (sum[doc] === 0) touched.push(doc);
+        sum[doc] = sum[doc]! + value;
+        if (value > best[doc]!) best[doc] = value;
+      }
+    }
+    for (const doc of touched) {
+      scores[doc] = scores[doc]! + best[doc]! + OTHER_TERMS * (sum[doc]! - best[doc]!);
+      best[doc] = 0;
+      sum[doc] = 0;
+    }
+  }
+  const weightOf = termWeights(query);
+  const asksAction = query.some((word) => word.action && !word.implied);
+  const out: Ranked[] = [];
+  for (let id = 0; id < docs.length; id++) {
+    const doc = docs[id]!;
+    if (onlyServer !== undefined && doc.server !== onlyServer) continue;
+    const inNamed = named.has(doc.server);
+    if (scores[id] === 0 && !inNamed) continue;
+    let score = scores[id]! * (1 + COVERAGE_GAIN * coverage(doc.nameTerms, weightOf));
+    // A tool whose name says another action than the one asked ("list_records" for "add an entry") ranks lower.
+    if (asksAction && actionMissed(doc.nameTerms, weightOf)) score *= ACTION_MISMATCH;
+    // A named server's tools come first, even those matching nothing else (the agent asked for that server).
+    if (inNamed) score = score * SERVER_GAIN + 1;
+    out.push({ id, score });
+  }
+  return out;
+}
+
+/** Each index term the query reaches, with the best weight it is reached by. */
+export function termWeights(query: readonly QueryWord[]): Map<string, number> {
+  const weights = new Map<string, number>();
+  for (const word of query) {
+    for (const [term, weight] of word.expansions) weights.set(term, Math.max(weight, weights.get(term) ?? 0));
+  }
+  return weights;
+}
+
+function actionMissed(nameTerms: readonly string[], weightOf: ReadonlyMap<string, number>): boolean {
+  const actions = nameTerms.filter(isAction);
+  return actions.length > 0 && actions.every((term) => !weightOf.has(term));
+}
+
+function coverage(nameTerms: readonly string[], weightOf: ReadonlyMap<string, number>): number {
+  if (nameTerms.length === 0) return 0;
+  let covered = 0;
+  for (const term of nameTerms) covered += weightOf.get(term) ?? 0;
+  return covered / nameTerms.length;
+}

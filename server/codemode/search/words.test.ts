@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { termOf } from "./normalize";
+import { words } from "./words";
+
+describe("words", () => {
+  it.each<[string, string[]]>([
+    ["delete_order", ["delete", "order"]],
+    ["deleteOrder", ["delete", "order"]],
+    ["delete-order", ["delete", "order"]],
+    ["bucket.list", ["bucket", "list"]],
+    ["HTTPServer", ["http", "server"]],
+    ["getHTTPServerURL", ["get", "http", "server", "url"]],
+    ["sha256Hash s3 ec2", ["sha256", "hash", "s3", "ec2"]],
+    ["GitHub", ["github"]],
+    ["createGitHubIssue", ["create", "github", "issue"]],
+    ["gitlab_create_issue", ["gitlab", "create", "issue"]],
+    ["GitHub's PRs", ["github", "prs"]],
+    ["PostgreSQL", ["postgres"]],
+    ["query postgresql and Postgres", ["query", "postgres", "and", "postgres"]],
+    ["WhatsApp whats_app", ["whatsapp", "whatsapp"]],
+    ["what's up", ["what", "up"]],
+    ["listPRs listPRsNow", ["list", "prs", "list", "prs", "now"]],
+    ["Git Hub", ["github"]],
+    ["lat/long of 1600 Amphitheatre Parkway", ["lat", "long", "of", "amphitheatre", "parkway"]],
+    ["issue #5, PR 12", ["issue", "pr"]],
+    ["x y z", []],
+    ["Lösche die Bestellung!", ["lösche", "die", "bestellung"]],
+    ["", []],
+  ])("%j → %j", (text, expected) => {
+    expect(words(text)).toEqual(expected);
+  });
+});
+
+describe("termOf", () => {
+  it.each<[string, string | null]>([
+    ["orders", "order"],
+    ["ordering", "order"],
+    ["Searching", "search"],
+    ["news", "news"],
+    ["status", "status"],
+    ["gps", "gps"],
+    ["PRs", "pr"],
+    ["ips", "ip"],
+    ["db", "db"],
+    ["postgres", "postgres"],
+    ["github", "github"],
+    ["the", null],
+    ["whats", null],
+    ["please", null],
+    ["x", null],
+  ])("%j → %j", (word, term) => {
+    expect(termOf(word)).toBe(term);
+  });
+});

@@ -1,0 +1,26 @@
+// Words of free text and identifiers alike, lower-case: `delete_order`, `deleteOrder`, `do.thing`, "GitHub's
+// PRs", "Lösche Bestellung". Identifiers are split into their words, product names are kept whole, and what
+// cannot carry meaning (single letters, bare numbers such as the 5 of "issue 5") is dropped.
+import { splitIdentifier } from "../../registry/split-identifier";
+import { joinProductNames } from "./product-names";
+
+// A possessive goes ("GitHub's" is GitHub); other apostrophes join ("don't"), so "what's" is the stop word
+// "what" and never a prefix of anything.
+const POSSESSIVE = /['’]s\b/gi;
+const APOSTROPHE = /['’]/g;
+const SEPARATOR = /[\s\p{P}\p{S}]+/u;
+
+// "PRs", "listPRs": an upper-case abbreviation's plural stays one word (camel-case splitting would make "p rs").
+const ABBREVIATION_PLURAL = /([A-Z]{2,})s(?=[A-Z\d_.-]|\b)/g;
+
+export function words(text: string): string[] {
+  const out: string[] = [];
+  const cleaned = text.replace(POSSESSIVE, "").replace(APOSTROPHE, "").replace(ABBREVIATION_PLURAL, "$1S");
+  for (const token of cleaned.split(SEPARATOR)) {
+    if (token.length === 0) continue;
+    if (/^[A-Za-z0-9]+$/.test(token)) out.push(...splitIdentifier(token));
+    else out.push(token.toLowerCase());
+  }
+  // Joined across separators too: `whats_app`, "Git Hub".
+  return joinProductNames(out).filter((word) => word.length > 1 && !/^\d+$/.test(word));
+}
