@@ -30,7 +30,7 @@ export function executeBuiltin(deps: () => CodeModeDeps): CallToolHandler {
       const tc = taskContextOf(grant, scope.endpoint, {})!;
       return callApprovalTool({ approvals: d.approvals, policy: d.policy, resolve: scope.resolve }, ctx, grant, tc, name, call.arguments);
     }
-    if (name === "search_tools") return searchTools(d, grant, scope.bucket, call.arguments);
+    if (name === "search_tools") return searchTools(d, grant, scope.bucket, call.arguments, call.signal);
     if (name === "browse_catalog") return browseCatalog(d, grant, scope.bucket, call.arguments);
     if (name === "execute_code") return executeCode(d, { ...call, grant }, ctx, notes, scope.bucket);
     return toolError("unknown_tool", `The gateway has no built-in tool ${name}.`);

@@ -2,7 +2,7 @@
 // search ranks the tools the session may call; execute runs a program whose every tool call passes the pipeline
 // again. execute_code keeps its run gate (runs per caller per minute and at once), counted here, after the
 // pipeline's own per-tool and per-session limits.
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { RequestContext } from "../context";
 import { sessionAccess } from "../policy/session-access";
@@ -10,10 +10,12 @@ import { toolError } from "../pipeline/tool-error";
 import type { CallNotes, ToolCall } from "../pipeline/types";
 import { CALL_TOOL_RESULT_PREAMBLE } from "./declarations";
 import { runProgram, type CodeModeDeps } from "./program-runner";
-import { cachedToolIndex } from "./tool-index-cache";
+import { cachedSemanticSet, cachedToolIndex } from "./tool-index-cache";
+import { firstSentenceOf } from "./catalog-summary";
+import type { SemanticRanker } from "./embeddings/semantic-ranker";
 import { unknownServer } from "./browse-catalog";
 import { invalidArguments } from "./invalid-arguments";
-import type { SearchAnswer } from "./tool-search";
+import type { SearchAnswer, SearchOptions, ToolIndex } from "./tool-search";
 
 const MAX_CODE_CHARS = 100_000;
 
@@ -35,14 +37,19 @@ const ZExecute = z
   })
   .strict();
 
-/** search_tools' answer as the model reads it: one line per tool (or its declaration), text only. */
-function searchText(answer: SearchAnswer, detail: "name" | "summary" | "full"): string {
-  if (answer.tools.length === 0) return "No tool you may call matches. Try other words.";
-  const lines = answer.tools.map((t) =>
-    detail === "name" ? t.call : detail === "summary" ? `${t.call}({${t.args ?? ""}})${t.description ? ` — ${t.description}` : ""}` : (t.declaration ?? t.call),
-  );
+/**
+ * search_tools' answer as the model reads it: one line per tool (or its declaration), a near-duplicate's note
+ * under its line, and when the best match is weak, where to look instead.
+ */
+export function searchText(answer: SearchAnswer, detail: "name" | "summary" | "full"): string {
+  if (answer.tools.length === 0) return `No tool you may call matches. ${answer.hint ?? "Try other words."}`;
+  const lines = answer.tools.map((t) => {
+    const line = detail === "name" ? t.call : detail === "summary" ? `${t.call}({${t.args ?? ""}})${t.description ? ` — ${t.description}` : ""}` : (t.declaration ?? t.call);
+    return t.note ? `${line}\n  ↳ ${t.note}` : line;
+  });
   const preamble = detail === "full" && answer.tools.some((t) => t.declaration?.includes("CallToolResult")) ? `${CALL_TOOL_RESULT_PREAMBLE}\n` : "";
-  return preamble + lines.join(detail === "full" ? "\n\n" : "\n");
+  const text = preamble + lines.join(detail === "full" ? "\n\n" : "\n");
+  return answer.weak && answer.hint ? `${text}\n\n${answer.hint}` : text;
 }
 
 const asResult = (value: Record<string, unknown>, isError = false): CallToolResult => ({
@@ -54,7 +61,7 @@ const asResult = (value: Record<string, unknown>, isError = false): CallToolResu
 type Grant = NonNullable<ToolCall["grant"]>;
 
 /** search_tools: the tools this session may call, ranked for `query`. */
-export async function searchTools(deps: CodeModeDeps, grant: Grant, bucket: number, args: Record<string, unknown>): Promise<CallToolResult> {
+export async function searchTools(deps: CodeModeDeps, grant: Grant, bucket: number, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
   const parsed = ZSearch.safeParse(args);
   if (!parsed.success) invalidArguments(parsed.error);
   const { mayUse } = await sessionAccess(deps.policy, grant);
@@ -64,9 +71,23 @@ export async function searchTools(deps: CodeModeDeps, grant: Grant, bucket: numb
   const prefix = server === undefined ? "" : `${server}__`;
   const usable = (await deps.registry.visibleTools(bucket)).filter((t) => mayUse(t.name) && t.name.startsWith(prefix));
   if (server !== undefined && usable.length === 0) return unknownServer();
-  const index = cachedToolIndex(usable);
-  const answer = index.search(parsed.data.query, { detail: parsed.data.detail, limit: parsed.data.limit, ...(server !== undefined && { server }) });
+  const summaries = new Map((await deps.registry.visibleServers(bucket)).map((r) => [r.slug, r.summary ?? (r.defs.instructions ? firstSentenceOf(r.defs.instructions) : null)]));
+  const index = cachedToolIndex(usable, summaries);
+  const opts = { detail: parsed.data.detail, limit: parsed.data.limit, ...(server !== undefined && { server }) };
+  const ranker = await deps.semantic?.();
+  const answer = ranker ? await fusedSearch(ranker, index, usable, parsed.data.query, opts, signal) : index.search(parsed.data.query, opts);
   return { content: [{ type: "text" as const, text: searchText(answer, parsed.data.detail) }] };
+}
+
+/**
+ * With an embedding provider (SEARCH_EMBEDDINGS): the lexical ranking fused with the tools' nearness in meaning
+ * to the query (embeddings/hybrid-rank.ts), so a tool that shares no word with the query can still come first.
+ * A provider or store fault leaves the lexical order (the ranker never rejects on one).
+ */
+export async function fusedSearch(ranker: SemanticRanker, index: ToolIndex, tools: readonly Tool[], query: string, opts: SearchOptions, signal: AbortSignal | undefined): Promise<SearchAnswer> {
+  const set = cachedSemanticSet(ranker, tools);
+  const fused = await ranker.rank(query, set, index.rank(query, opts.server === undefined ? {} : { server: opts.server }), signal);
+  return index.answer(query, fused.map((r) => r.name), opts);
 }
 
 /** execute_code: one program, admitted by the run gate, its tool calls each through the pipeline. */

@@ -3,32 +3,52 @@
 import { createHash } from "node:crypto";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { parseGatewayName } from "../registry/gateway-name";
-import { createToolIndex, type SearchableTool, type ToolIndex } from "./tool-search";
+import type { SemanticRanker, SemanticToolSet } from "./embeddings/semantic-ranker";
+import { createToolIndex, type IndexableTool, type ToolIndex } from "./tool-search";
 
 const MAX_ENTRIES = 32;
-const cache = new Map<string, ToolIndex>();
+const indexes = new Map<string, ToolIndex>();
+const sets = new Map<string, SemanticToolSet>();
 
-export function searchable(tools: readonly Tool[]): SearchableTool[] {
+/** Code mode's view of the tools: gateway names split into server and tool, with the server's one line when it has one. */
+export function searchable(tools: readonly Tool[], serverSummaries?: ReadonlyMap<string, string | null>): IndexableTool[] {
   return tools.flatMap((t) => {
     const p = parseGatewayName(t.name);
     return p
-      ? [{ name: t.name, server: p.slug, tool: p.tool, title: t.title ?? null, description: t.description ?? null, inputSchema: t.inputSchema, outputSchema: t.outputSchema ?? null }]
+      ? [{ name: t.name, server: p.slug, tool: p.tool, title: t.title ?? null, description: t.description ?? null, inputSchema: t.inputSchema, outputSchema: t.outputSchema ?? null, serverDescription: serverSummaries?.get(p.slug) ?? null }]
       : [];
   });
 }
 
-/** The index of exactly these tool definitions (what a session may call, in its version), built once. */
-export function cachedToolIndex(tools: readonly Tool[]): ToolIndex {
-  const key = createHash("sha256").update(JSON.stringify(tools)).digest("hex");
+/** The index of exactly these tool definitions (what a session may call, in its version) and server lines, built once. */
+export function cachedToolIndex(tools: readonly Tool[], serverSummaries?: ReadonlyMap<string, string | null>): ToolIndex {
+  const key = createHash("sha256")
+    .update(JSON.stringify(tools))
+    .update(JSON.stringify(serverSummaries ? [...serverSummaries] : []))
+    .digest("hex");
+  return memo(indexes, key, () => createToolIndex(searchable(tools, serverSummaries)));
+}
+
+/** The semantic ranker's view of these tools (their texts and hashes), made once per definition version; its fill starts at once. */
+export function cachedSemanticSet(ranker: SemanticRanker, tools: readonly Tool[]): SemanticToolSet {
+  const key = `${ranker.providerId}:${createHash("sha256").update(JSON.stringify(tools)).digest("hex")}`;
+  return memo(sets, key, () => {
+    const set = ranker.prepare(searchable(tools));
+    void ranker.warm(set);
+    return set;
+  });
+}
+
+/** Least recently used entries go first once MAX_ENTRIES are kept. */
+function memo<T>(cache: Map<string, T>, key: string, make: () => T): T {
   const hit = cache.get(key);
   if (hit) {
-    // Most recently used last: the first entry is the one to drop.
     cache.delete(key);
     cache.set(key, hit);
     return hit;
   }
-  const index = createToolIndex(searchable(tools));
-  cache.set(key, index);
+  const made = make();
+  cache.set(key, made);
   if (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value!);
-  return index;
+  return made;
 }

@@ -42,7 +42,17 @@ export type SearchAnswer = {
   /** With `weak`: where to look instead. */
   hint?: string;
 };
-export type ToolIndex = { search(query: string, opts?: SearchOptions): SearchAnswer; size: number };
+export type ToolIndex = {
+  search(query: string, opts?: SearchOptions): SearchAnswer;
+  /** The whole lexical ranking (the tools that match, best first), for fusing with another ranking. */
+  rank(query: string, opts?: Pick<SearchOptions, "server">): { name: string; score: number }[];
+  /**
+   * The answer for tools in another ranking's order (`names`, unknown ones skipped; a server filter applies):
+   * near-duplicate notes among the first answers, the weak-match flag judged on the lexical ranking.
+   */
+  answer(query: string, names: readonly string[], opts?: SearchOptions): SearchAnswer;
+  size: number;
+};
 
 export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 50;
@@ -90,29 +100,53 @@ export function createToolIndex(tools: readonly IndexableTool[]): ToolIndex {
     return { ...summary, declaration };
   }
 
+  const idOf = new Map(unique.map((tool, id) => [tool.name, id]));
+  const expand = (query: string) => expandQuery(query.slice(0, MAX_QUERY_CHARS), index, serverNames);
+  const rankedBy = (expanded: ReturnType<typeof expand>, server: string | undefined) =>
+    rankTools({ index, docs, query: expanded, serverTerms, onlyServer: server }).sort(
+      (a, b) => b.score - a.score || compareCodeUnits(unique[a.id]!.name, unique[b.id]!.name),
+    );
+
+  /** The answer for these tools in this order; `best` is the lexical best, whose evidence decides `weak`. */
+  function answerOf(ids: number[], scores: number[] | undefined, detail: SearchDetail, expanded: ReturnType<typeof expand>, best: number | undefined): SearchAnswer {
+    const tools = ids.map((id) => hit(id, detail));
+    // Near-duplicates are told apart among the first answers; with lexical scores, those close to the best.
+    const first = ids.slice(0, NOTED_HITS).filter((_, i) => !scores || scores[i]! >= NOTED_SCORE_SHARE * scores[0]!);
+    const notes = distinctionNotes(first.map((id) => ({ ...docs[id]!, nameTerms: docs[id]!.allTerms, tool: unique[id]!.tool })));
+    notes.forEach((note, i) => {
+      if (note) tools[i]!.note = note;
+    });
+    const answer: SearchAnswer = { tools };
+    if (best === undefined ? expanded.length > 0 : isWeak(index, expanded, best)) {
+      answer.weak = true;
+      answer.hint = WEAK_HINT;
+    }
+    return answer;
+  }
+
   return {
     size: unique.length,
     search(query, opts = {}) {
-      const limit = clampLimit(opts.limit);
-      const detail = opts.detail ?? "summary";
-      const expanded = expandQuery(query.slice(0, MAX_QUERY_CHARS), index, serverNames);
-      const ranked = rankTools({ index, docs, query: expanded, serverTerms, onlyServer: opts.server })
-        .sort((a, b) => b.score - a.score || compareCodeUnits(unique[a.id]!.name, unique[b.id]!.name))
-        .slice(0, limit);
-      const tools = ranked.map((result) => hit(result.id, detail));
-      const contenders = ranked.slice(0, NOTED_HITS).filter((r) => r.score >= NOTED_SCORE_SHARE * ranked[0]!.score);
-      const notes = distinctionNotes(
-        contenders.map((r) => ({ ...docs[r.id]!, nameTerms: docs[r.id]!.allTerms, tool: unique[r.id]!.tool })),
+      const expanded = expand(query);
+      const ranked = rankedBy(expanded, opts.server).slice(0, clampLimit(opts.limit));
+      return answerOf(
+        ranked.map((r) => r.id),
+        ranked.map((r) => r.score),
+        opts.detail ?? "summary",
+        expanded,
+        ranked[0]?.id,
       );
-      notes.forEach((note, i) => {
-        if (note) tools[i]!.note = note;
-      });
-      const answer: SearchAnswer = { tools };
-      if (tools.length === 0 ? expanded.length > 0 : isWeak(index, expanded, ranked[0]!.id)) {
-        answer.weak = true;
-        answer.hint = WEAK_HINT;
-      }
-      return answer;
+    },
+    rank(query, opts = {}) {
+      return rankedBy(expand(query), opts.server).map((r) => ({ name: unique[r.id]!.name, score: r.score }));
+    },
+    answer(query, names, opts = {}) {
+      const expanded = expand(query);
+      const ids = names
+        .map((name) => idOf.get(name))
+        .filter((id): id is number => id !== undefined && (opts.server === undefined || unique[id]!.server === opts.server))
+        .slice(0, clampLimit(opts.limit));
+      return answerOf(ids, undefined, opts.detail ?? "summary", expanded, rankedBy(expanded, opts.server)[0]?.id);
     },
   };
 }

@@ -27,7 +27,7 @@ describe("search-quality evaluation", () => {
 
   it("scores an index that answers each query's expected tool at rank 3 as recall@1 0, recall@5 1, MRR 1/3", () => {
     const expectedOf = new Map(queries.map((query) => [query.query, query.expected.replace("/", "__")]));
-    const third: ToolIndex = {
+    const third: Pick<ToolIndex, "search" | "size"> = {
       size: tools.length,
       search(query): SearchAnswer {
         const names = ["x__a", "x__b", expectedOf.get(query)!];

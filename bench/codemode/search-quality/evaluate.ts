@@ -29,7 +29,7 @@ type Scored = {
 };
 
 export function evaluate(
-  index: ToolIndex,
+  index: Pick<ToolIndex, "search" | "size">,
   tools: readonly DatasetTool[],
   queries: readonly DatasetQuery[],
   splits: readonly Split[],
