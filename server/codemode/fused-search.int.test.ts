@@ -1,6 +1,6 @@
 // search_tools with an embedding provider: the lexical ranking fused with the tools' nearness in meaning, the
 // vectors stored in PostgreSQL. The provider here is a test double standing in for a model (no model ships in
-// a registry package, D86): it gives the query and one tool's text the same direction, as a model would for a
+// a registry package, D87): it gives the query and one tool's text the same direction, as a model would for a
 // paraphrase that shares no word with the tool.
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
