@@ -1,18 +1,13 @@
 // The console's layout at a desktop and a 390 px phone: the dashboard without a banner or section cards, the
 // "Connect an agent" dialog's main button always in view, Settings sections reachable by URL, the audit filters
 // folded away on a phone, and a visible label on the sessions page's switch.
-import { expect, test, type Page } from "./fixtures";
-import { signInAsAdmin } from "./helpers";
+import { expect, test } from "./fixtures";
+import { noSidewaysScroll, signInAsAdmin } from "./helpers";
 
 const VIEWPORTS = [
   { name: "desktop", width: 1280, height: 720 },
   { name: "phone", width: 390, height: 844 },
 ] as const;
-
-const noSidewaysScroll = async (page: Page) =>
-  expect(
-    await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
-  ).toBeLessThanOrEqual(0);
 
 test("the dashboard opens on the traffic, without a banner or cards repeating the sidebar", async ({ page }) => {
   await signInAsAdmin(page);

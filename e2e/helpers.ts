@@ -31,3 +31,9 @@ export async function createUserViaApi(request: APIRequestContext, body: { email
   expect(res.status(), await res.text()).toBe(201);
   return ((await res.json()) as { user: TUser }).user;
 }
+
+/** The page does not scroll sideways (what a 390 px phone must never need). */
+export const noSidewaysScroll = async (page: Page) =>
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+  ).toBeLessThanOrEqual(0);

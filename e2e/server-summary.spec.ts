@@ -4,7 +4,7 @@
 import { fileURLToPath } from "node:url";
 import { expect, test, type Page } from "./fixtures";
 import type { TServer } from "@/lib/schemas";
-import { signInAsAdmin } from "./helpers";
+import { noSidewaysScroll, signInAsAdmin } from "./helpers";
 
 const MEMORY_SERVER = fileURLToPath(
   new URL("../node_modules/@modelcontextprotocol/server-memory/dist/index.js", import.meta.url),
@@ -14,11 +14,6 @@ const VIEWPORTS = [
   { name: "desktop", width: 1280, height: 800 },
   { name: "phone", width: 390, height: 844 },
 ] as const;
-
-const noSidewaysScroll = async (page: Page) =>
-  expect(
-    await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
-  ).toBeLessThanOrEqual(0);
 
 const registered: string[] = [];
 
