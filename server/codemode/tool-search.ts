@@ -5,19 +5,18 @@
 // much of the tool's name (its action and object) the query covers and whether the query names its server.
 // The pieces live in ./search/.
 import { compareCodeUnits } from "../../lib/compare-code-units";
-import { accessorFor, argsSummary, toolDeclaration, type SearchableTool } from "./declarations";
+import { accessorFor, argsSummary, toolDeclaration } from "./declarations";
 import { distinctionNotes } from "./search/distinguish";
 import { expandQuery } from "./search/expand-query";
 import { buildFieldIndex, type FieldIndex } from "./search/field-index";
 import { rankTools } from "./search/rank";
-import { FIELDS, nameOf, serverNameTerms, toFields } from "./search/tool-fields";
+import { FIELDS, nameOf, serverNameTerms, toFields, type IndexableTool } from "./search/tool-fields";
 import { isWeak } from "./search/weak-match";
 
 export { accessorFor, type SearchableTool } from "./declarations";
 export { terms } from "./search/tool-fields";
 
-/** A tool as indexed: its definition and, when the catalog has one, its server's one-line description. */
-export type IndexableTool = SearchableTool & { serverDescription?: string | null };
+export type { IndexableTool } from "./search/tool-fields";
 
 export type SearchDetail = "name" | "summary" | "full";
 export type SearchOptions = {

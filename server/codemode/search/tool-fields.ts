@@ -1,11 +1,14 @@
 // What of a tool is indexed: its fields as index terms (name, title, server, arguments, descriptions) and its
 // name read as action and object. Pure; the weights are BM25F's.
-import type { IndexableTool } from "../tool-search";
+import type { SearchableTool } from "../declarations";
 import type { FieldWeights } from "./field-index";
 import { termOf } from "./normalize";
 import type { RankDoc } from "./rank";
 import { actionsOf } from "./thesaurus";
 import { words } from "./words";
+
+/** A tool as indexed: its definition and, when the catalog has one, its server's one-line description. */
+export type IndexableTool = SearchableTool & { serverDescription?: string | null };
 
 // Arguments of a hostile schema are indexed up to here; more would only dilute the document.
 const MAX_ARG_TERMS = 200;
