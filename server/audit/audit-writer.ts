@@ -6,7 +6,8 @@
 // database cannot take at all are fsync'd to a local spool before their calls are answered and replayed in
 // order when it is back (audit-spool.ts).
 import { storableText } from "../db/storable";
-import { insertRows, refusedAsData, STARTED, type AuditSink } from "./audit-sink";
+import type { DbTx } from "../db/client";
+import { insertRows, prismaSink, refusedAsData, STARTED, type AuditSink } from "./audit-sink";
 import { sweepInterruptedCalls, type AuditOwner } from "./audit-owner";
 import { eventId } from "./event-id";
 import { openAuditSpool, type AuditSpool, type SpooledRow } from "./audit-spool";
@@ -72,6 +73,13 @@ export type AuditWriter = {
    * outcome into the same row (same eventId). Absent: one event, written when the call ends.
    */
   begin?(row: AuditRow): { committed: Promise<void>; end(row: AuditRow): Promise<void> };
+  /**
+   * Writes the event in the caller's transaction, so it commits (or not) with the change it records: a status
+   * and its audit event are one commit, and no crash can leave one without the other. A row the database
+   * refuses as data is written in its last-resort form (under a savepoint); any other failure fails the
+   * transaction.
+   */
+  inTransaction(tx: DbTx, row: AuditRow): Promise<void>;
   /** Resolves when everything handed over so far has been written or has failed. */
   drain(): Promise<void>;
   close(): Promise<void>;
@@ -291,6 +299,18 @@ export function createAuditWriter(sink: AuditSink, opts: AuditWriterOptions = {}
   });
   return {
     write: (row) => enqueue(row, eventId()),
+    async inTransaction(tx, row) {
+      const prepared: SpooledRow = { ...redactRow(storableRow(row)), eventId: eventId(), occurredAt: new Date().toISOString() };
+      const sink = prismaSink(tx);
+      await tx.$executeRawUnsafe("SAVEPOINT audit_event");
+      try {
+        await insertRows(sink, [prepared], timeoutMs);
+      } catch (err) {
+        if (!refusedAsData(err)) throw err;
+        await tx.$executeRawUnsafe("ROLLBACK TO SAVEPOINT audit_event");
+        await insertRows(sink, [fallbackRow(prepared, err instanceof Error ? err.message : String(err))], timeoutMs);
+      }
+    },
     ...(owner && {
       begin(row: AuditRow) {
         const id = eventId();

@@ -17,6 +17,7 @@ function writer(fail = false): AuditWriter & { rows: AuditRow[] } {
       if (fail) throw new Error("database down");
       rows.push(row);
     },
+    inTransaction: () => Promise.reject(new Error("not used by audited requests")),
     drain: async () => undefined,
     close: async () => undefined,
   };

@@ -5,7 +5,7 @@ import { toJson } from "../db/client";
 import { storableText } from "../db/storable";
 import { publishChange } from "../events/change-bus";
 import { errorCodeOf, type ToolErrorCode } from "../pipeline/tool-error";
-import { auditTransition } from "./audit-transition";
+import { auditTransitionIn } from "./audit-transition";
 import { taskEvent } from "./task-event";
 import { expiryFrom, type TaskScope } from "./task-scope";
 import { webhookOnFinish } from "./webhook-jobs";
@@ -58,8 +58,9 @@ export async function finishTask(
     });
     await webhookOnFinish(tx, t);
     await publishChange(tx, { kind: "task", taskId, status });
+    // The end's audit event commits with the end itself: a crash cannot leave one without the other.
+    await auditTransitionIn(tx, s, t, toolName);
     return t;
   });
-  if (row) await auditTransition(s, row, toolName);
   return row;
 }

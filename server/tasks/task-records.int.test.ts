@@ -19,6 +19,7 @@ describe("task rows and events", () => {
     return { before, answered: new Date(), accepted: result.structuredContent as Accepted, text: firstText(result) };
   };
   const row = (id: string) => db.task.findUniqueOrThrow({ where: { id } });
+  const taskOfKey = async (key: string) => (await db.task.findFirstOrThrow({ where: { idempotencyKey: key } })).id;
   const cancel = (id: string) => agent.client.callTool({ name: "cancel_task", arguments: { task_id: id } });
 
   beforeAll(async () => {
@@ -51,6 +52,36 @@ describe("task rows and events", () => {
     expect(t.origin).toBe("idempotent");
     expect(t.createdAt.getTime()).toBeLessThanOrEqual(t.startedAt!.getTime());
     await cancel(accepted.task_id);
+  });
+
+  it("a task's end and its audit event commit together: an end whose event cannot be written is not committed either", async () => {
+    // The database refuses the end's event of one call (by its key's arguments): the end must not commit alone.
+    await db.$executeRawUnsafe(`CREATE FUNCTION refuse_marked_end() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.action = 'task.succeeded' AND NEW.arguments::text LIKE '%refuse-this-end%' THEN
+          RAISE EXCEPTION 'audit refused for the test' USING ERRCODE = 'insufficient_privilege';
+        END IF;
+        RETURN NEW;
+      END $$`);
+    await db.$executeRawUnsafe(`CREATE TRIGGER refuse_marked_end BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION refuse_marked_end()`);
+    try {
+      const refused = await call("slow__counted", { name: "refuse-this-end" }, { idempotencyKey: "atomic-end-1" });
+      const kept = await call("slow__counted", { name: "kept-end" }, { idempotencyKey: "atomic-end-2" });
+      await waitUntil("the kept call's task succeeds", async () => (await row(await taskOfKey("atomic-end-2"))).status === "SUCCEEDED");
+      // The success whose event was refused never committed: the task ended FAILED instead, with that end's event.
+      const refusedTask = await waitUntil("the refused end's task settles", async () => {
+        const t = await row(await taskOfKey("atomic-end-1"));
+        return t.status !== "RUNNING" && t;
+      });
+      expect(refusedTask.status, refused.text).toBe("FAILED");
+      const ends = (id: string, action: string) => db.auditEvent.count({ where: { taskId: id, action } });
+      expect(await ends(refusedTask.id, "task.succeeded")).toBe(0);
+      expect(await ends(refusedTask.id, "task.failed")).toBe(1);
+      expect(await ends(await taskOfKey("atomic-end-2"), "task.succeeded")).toBe(1);
+    } finally {
+      await db.$executeRawUnsafe("DROP TRIGGER refuse_marked_end ON audit_events");
+      await db.$executeRawUnsafe("DROP FUNCTION refuse_marked_end()");
+    }
   });
 
   it("a task's transitions, its cancellation included, are audited with the agent's name and session", async () => {
