@@ -3,7 +3,7 @@
 import type { Task } from "../db/client";
 import { publishChange } from "../events/change-bus";
 import type { ToolErrorCode } from "../pipeline/tool-error";
-import { auditTransition } from "./audit-transition";
+import { auditTransitionIn } from "./audit-transition";
 import { CLAIM_ORIGIN } from "./claim-origin";
 import { enqueueTask, taskEvent } from "./task-event";
 import { expiryFrom, RUNNER_LOCK_CLASS, type TaskScope } from "./task-scope";
@@ -16,7 +16,6 @@ export async function sweepDeadRunners(s: TaskScope): Promise<number> {
     SELECT DISTINCT "runnerId" FROM tasks WHERE status = 'RUNNING' AND "runnerId" IS NOT NULL AND "runnerId" <> ${runnerId}`;
   let recovered = 0;
   for (const { runnerId: other } of rows) {
-    const finished: Task[] = [];
     await db.$transaction(async (tx) => {
       // Free only if its process is gone (a live runner holds it on its own connection).
       const [lock] = await tx.$queryRaw<
@@ -58,11 +57,11 @@ export async function sweepDeadRunners(s: TaskScope): Promise<number> {
           await taskEvent(tx, t.id, "recovered", { action: "failed", deadRunner: other, attempt: t.attempts });
           await webhookOnFinish(tx, done);
           await publishChange(tx, { kind: "task", taskId: t.id, status: "FAILED" });
-          finished.push(done);
+          // The end's audit event commits with it (D93).
+          await auditTransitionIn(tx, s, done, done.toolName);
         }
       }
     });
-    for (const t of finished) await auditTransition(s, t, t.toolName);
   }
   if (recovered) log.warn({ recovered }, "recovered tasks of stopped gateway processes");
   return recovered;
