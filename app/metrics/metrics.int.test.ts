@@ -10,6 +10,7 @@ import {
   grantEverything,
   misbehavingServer,
   userWithApiToken,
+  waitUntil,
   type Agent,
 } from "@/server/test/gateway-harness";
 import { parsePromText, sampleValue } from "@/server/test/prom-text";
@@ -148,7 +149,11 @@ describe("GET /metrics and GET /api/v1/dashboard", () => {
     expect(
       sampleValue(samples, "portcullis_upstream_circuit_state", { server: "ops", role: "active", state: "closed" }),
     ).toBe(1);
-    expect(sampleValue(samples, "portcullis_audit_write_pending_rows")).toBe(0);
+    // The calls' outcomes are written just after their answers (AUDIT_OUTCOME=after_answer): the writer's
+    // pending rows reach 0 once they are committed.
+    await waitUntil("the calls' audit outcomes to be committed", async () =>
+      sampleValue(parsePromText((await scrape({ authorization: `Bearer ${METRICS_TOKEN}` })).text), "portcullis_audit_write_pending_rows") === 0,
+    );
   });
 
   it("GET /api/v1/dashboard – 401 without a token, 422 for a bad window", async () => {

@@ -2,6 +2,8 @@
 // (spooled, fsync'd), is killed with SIGKILL, and the next gateway process started on the same DATA_DIR replays
 // them at start, in order, once.
 import type { ChildProcess } from "node:child_process";
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectAgent, firstText, misbehavingServer, setUpGatewayTest, spawnGatewayProcess, tempDir, waitUntil, type GatewayTestEnv } from "../test/gateway-harness";
 import { createTestDb } from "../test/test-db";
@@ -40,6 +42,14 @@ describe("audit spool across a crash", () => {
       const result = await agent.client.callTool({ name: "crash__counted", arguments: { name } });
       expect(result.isError ?? false, firstText(result)).toBe(false);
     }
+    // Each answered call's record is spooled before its answer, its outcome just after (AUDIT_OUTCOME=after_answer):
+    // the kill comes once both of every call are in the spool, so what is replayed is the calls' final events.
+    const spoolDir = path.join(dataDir, "audit-spool");
+    await waitUntil("every call's record and outcome to be spooled", async () => {
+      const files = (await readdir(spoolDir).catch(() => [])).filter((f) => f.endsWith(".jsonl"));
+      const lines = (await Promise.all(files.map((f) => readFile(path.join(spoolDir, f), "utf8")))).join("").split("\n");
+      return lines.filter((l) => l.includes('"crash-')).length >= names.length * 2;
+    });
     const exited = new Promise((resolve) => first.child.once("exit", resolve));
     first.child.kill("SIGKILL");
     await exited;
