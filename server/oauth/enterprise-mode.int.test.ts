@@ -1,0 +1,245 @@
+// Enterprise mode end to end: a real OpenID provider process (node-oidc-provider, fixtures/oidc-provider-process.ts)
+// issues JWT access tokens for the gateway's MCP endpoints as resources (RFC 8707); the gateway serves RFC 9728
+// metadata, challenges with resource_metadata, maps token → user → agent session, and narrows tools by scope.
+import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RequestContext } from "../context";
+import { revokeAgentSession } from "../sessions/agent-sessions";
+import { insertUser, userContext } from "../test/contexts";
+import {
+  connectAgent,
+  everythingServer,
+  firstText,
+  freePort,
+  grantEverything,
+  removeTempDirs,
+  spawnTsServer,
+  startTestGateway,
+  userWithToken,
+  type Agent,
+  type ChildServer,
+  type TestGateway,
+} from "../test/gateway-harness";
+import { createTestDb, truncateAll } from "../test/test-db";
+import { NO_PASSWORD } from "./oauth-user";
+import { APPROVAL_TOOL_NAMES } from "../approvals/approval-tools";
+import { TASK_TOOL_NAMES } from "../tasks/task-tools";
+
+/** The gateway's own tools, which every session lists whatever its scopes. */
+const GATEWAY_TOOLS = new Set<string>([...TASK_TOOL_NAMES, ...APPROVAL_TOOL_NAMES]);
+
+const CLIENTS = [
+  { client_id: "alice-agent", client_secret: "alice-secret", email: "alice@corp.test", scope: "tools:echo tools:sum" },
+  { client_id: "newbie-agent", client_secret: "newbie-secret", email: "newbie@corp.test", scope: "tools:echo" },
+  { client_id: "crowd-agent", client_secret: "crowd-secret", email: "crowd@corp.test", scope: "tools:echo" },
+  { client_id: "off-agent", client_secret: "off-secret", email: "off@corp.test", scope: "tools:echo" },
+];
+const SCOPE_TOOLS = "tools:echo=everything__echo;tools:sum=everything__get-sum";
+
+describe("enterprise mode: MCP endpoints as OAuth protected resources of an external OpenID provider", () => {
+  const db = createTestDb();
+  let idp: ChildServer;
+  let issuer = "";
+  let idpKey: { privateKey: CryptoKey; kid: string };
+  let gw: TestGateway;
+  let base = "";
+  let admin: RequestContext;
+  const agents: Agent[] = [];
+  let pcsToken = "";
+
+  /** A real access token from the IdP for `resource`, with `scope`. */
+  async function tokenFor(clientId: string, resource: string, scope: string): Promise<string> {
+    const c = CLIENTS.find((x) => x.client_id === clientId)!;
+    const res = await fetch(`${issuer}/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from(`${c.client_id}:${c.client_secret}`).toString("base64")}` },
+      body: new URLSearchParams({ grant_type: "client_credentials", resource, scope }),
+    });
+    const body = (await res.json()) as { access_token?: string };
+    if (!body.access_token) throw new Error(`the IdP issued no token: ${JSON.stringify(body)}`);
+    return body.access_token;
+  }
+
+  /** A token shaped like the IdP's, signed by `key` (the IdP's own for expiry tests, another to forge). */
+  function signed(key: { privateKey: CryptoKey; kid: string }, claims: Record<string, unknown>, exp: number | string = "5m") {
+    return new SignJWT({ email: "alice@corp.test", client_id: "alice-agent", scope: "tools:echo", ...claims })
+      .setProtectedHeader({ alg: "RS256", typ: "at+jwt", kid: key.kid })
+      .setIssuer(issuer)
+      .setAudience(`${base}/mcp`)
+      .setSubject("alice-agent")
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 3600)
+      .setExpirationTime(exp)
+      .sign(key.privateKey);
+  }
+
+  async function agent(token: string, path = "/mcp"): Promise<Agent> {
+    const ag = await connectAgent(new URL(path, base), token);
+    agents.push(ag);
+    return ag;
+  }
+
+  const post = (path: string, body: unknown, token?: string, sessionId?: string) =>
+    fetch(new URL(path, base), {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        ...(token && { authorization: `Bearer ${token}` }),
+        ...(sessionId && { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-06-18" }),
+      },
+      body: JSON.stringify(body),
+    });
+  const INIT = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } };
+
+  beforeAll(async () => {
+    await truncateAll(db);
+    // Before the gateway caches who holds what:
+    pcsToken = (await userWithToken(db)).token;
+    const alice = await insertUser(db, { email: "alice@corp.test" });
+    await grantEverything(db, alice.id);
+    await insertUser(db, { email: "off@corp.test", disabled: true });
+    const { privateKey } = await generateKeyPair("RS256", { extractable: true });
+    idpKey = { privateKey, kid: "idp-key-1" };
+    const jwk: JWK = { ...(await exportJWK(privateKey)), kid: idpKey.kid, alg: "RS256", use: "sig" };
+    const port = await freePort();
+    issuer = `http://127.0.0.1:${String(port)}`;
+    idp = await spawnTsServer("server/test/fixtures/oidc-provider-process.ts", [], { OIDC_PORT: String(port), OIDC_JWK: JSON.stringify(jwk), OIDC_CLIENTS: JSON.stringify(CLIENTS) }, /ready/);
+    gw = await startTestGateway({ publicUrlIsServed: true, env: { OAUTH_ISSUER: issuer, OAUTH_SCOPE_TOOLS: SCOPE_TOOLS } });
+    base = gw.http.url;
+    admin = userContext(await insertUser(db, { role: "ADMIN" }));
+    const { server } = await gw.gateway.registry.register(admin, everythingServer());
+    if (server.status !== "HEALTHY") throw new Error(`everything is ${server.status}: ${server.lastError ?? ""}`);
+  });
+
+  afterAll(async () => {
+    for (const ag of agents) await ag.close();
+    await gw?.close();
+    await idp?.stop();
+    await db.$disconnect();
+    await removeTempDirs();
+  });
+
+  it("GET /.well-known/oauth-protected-resource/<endpoint> – RFC 9728 metadata per endpoint, trailing slash too; unknown server 404", async () => {
+    for (const [path, resource] of [
+      ["/mcp", `${base}/mcp`],
+      ["/mcp/", `${base}/mcp`],
+      ["/mcp/code", `${base}/mcp/code`],
+      ["/mcp/s/everything", `${base}/mcp/s/everything`],
+      ["/mcp/s/everything/", `${base}/mcp/s/everything`],
+    ] as const) {
+      const res = await fetch(`${base}/.well-known/oauth-protected-resource${path}`);
+      expect(res.status, path).toBe(200);
+      expect(await res.json()).toMatchObject({ resource, authorization_servers: [issuer], scopes_supported: ["tools:echo", "tools:sum"], bearer_methods_supported: ["header"] });
+    }
+    expect((await fetch(`${base}/.well-known/oauth-protected-resource/mcp/s/nope`)).status).toBe(404);
+    expect((await fetch(`${base}/.well-known/oauth-protected-resource/elsewhere`)).status).toBe(404);
+  });
+
+  it("POST /mcp – 401 with a Bearer challenge naming the resource metadata, without a token and with garbage", async () => {
+    const none = await post("/mcp", INIT);
+    expect(none.status).toBe(401);
+    expect(none.headers.get("www-authenticate")).toBe(`Bearer realm="portcullis", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`);
+    const garbage = await post("/mcp/s/everything", INIT, "not-a-token");
+    expect(garbage.status).toBe(401);
+    expect(garbage.headers.get("www-authenticate")).toBe(`Bearer realm="portcullis", error="invalid_token", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp/s/everything"`);
+  });
+
+  it("a valid token lists only the tools its scopes reach and calls them; outside them → 403 insufficient_scope naming the scope", async () => {
+    const token = await tokenFor("alice-agent", `${base}/mcp`, "tools:echo");
+    const ag = await agent(token);
+    const names = (await ag.client.listTools()).tools.map((t) => t.name).filter((n) => n.startsWith("everything__"));
+    expect(names).toEqual(["everything__echo"]);
+    expect(firstText(await ag.client.callTool({ name: "everything__echo", arguments: { message: "hi" } }))).toContain("hi");
+
+    const res = await post("/mcp", { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "everything__get-sum", arguments: { a: 1, b: 2 } } }, token, ag.sessionId);
+    expect(res.status).toBe(403);
+    expect(res.headers.get("www-authenticate")).toBe(`Bearer realm="portcullis", error="insufficient_scope", scope="tools:sum", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`);
+    expect(await res.json()).toMatchObject({ error: { data: { code: "insufficient_scope", scope: "tools:sum" } } });
+
+    // Stepping up: a token with both scopes reaches both tools, in the same agent session.
+    const wider = await agent(await tokenFor("alice-agent", `${base}/mcp`, "tools:echo tools:sum"));
+    expect(firstText(await wider.client.callTool({ name: "everything__get-sum", arguments: { a: 1, b: 2 } }))).toContain("3");
+    const sessions = await db.agentSession.findMany({ where: { agentId: "oauth:alice-agent" } });
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0]).toMatchObject({ prefix: "oauth", revokedAt: null });
+  });
+
+  it("/mcp/s/<server> – the transparent endpoint applies the same scopes to its own tool names", async () => {
+    const token = await tokenFor("alice-agent", `${base}/mcp/s/everything`, "tools:sum");
+    const ag = await agent(token, "/mcp/s/everything");
+    const own = (await ag.client.listTools()).tools.map((t) => t.name).filter((n) => !GATEWAY_TOOLS.has(n));
+    expect(own).toEqual(["get-sum"]);
+    const res = await post("/mcp/s/everything", { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "echo", arguments: { message: "x" } } }, token, ag.sessionId);
+    expect(res.status).toBe(403);
+    expect(res.headers.get("www-authenticate")).toContain('scope="tools:echo"');
+  });
+
+  it("a token for another resource is refused (RFC 8707), including another endpoint of this gateway", async () => {
+    for (const [resource, path] of [[`${base}/other`, "/mcp"], [`${base}/mcp`, "/mcp/s/everything"]] as const) {
+      const res = await post(path, INIT, await tokenFor("alice-agent", resource, "tools:echo"));
+      expect(res.status, resource).toBe(401);
+      expect(res.headers.get("www-authenticate")).toContain('error="invalid_token"');
+      expect(JSON.stringify(await res.json())).toContain("another resource");
+    }
+  });
+
+  it("an expired token, a token signed by another key, `alg: none` and HS256 are refused", async () => {
+    const expired = await signed(idpKey, {}, Math.floor(Date.now() / 1000) - 600);
+    const other = await generateKeyPair("RS256");
+    const forged = await signed({ privateKey: other.privateKey, kid: idpKey.kid }, {});
+    const payload = Buffer.from(JSON.stringify({ iss: issuer, aud: `${base}/mcp`, sub: "alice-agent", email: "alice@corp.test", exp: Math.floor(Date.now() / 1000) + 300 })).toString("base64url");
+    const unsigned = `${Buffer.from(JSON.stringify({ alg: "none", typ: "at+jwt" })).toString("base64url")}.${payload}.`;
+    const hs = await new SignJWT({ email: "alice@corp.test" }).setProtectedHeader({ alg: "HS256", kid: idpKey.kid }).setIssuer(issuer).setAudience(`${base}/mcp`).setExpirationTime("5m").sign(new TextEncoder().encode("a-shared-secret-of-32-bytes-long!"));
+    for (const [label, token, why] of [
+      ["expired", expired, "expired"],
+      ["other key", forged, "signature"],
+      ["alg none", unsigned, "algorithm"],
+      ["HS256", hs, "algorithm"],
+    ] as const) {
+      const res = await post("/mcp", INIT, token);
+      expect(res.status, label).toBe(401);
+      expect(JSON.stringify(await res.json()), label).toContain(why);
+    }
+    // The control: the same construction with the IdP's key and a future expiry is accepted.
+    expect((await post("/mcp", INIT, await signed(idpKey, {}))).status).toBe(200);
+  });
+
+  it("a user unknown to Portcullis is created on first use with the default role, without a password", async () => {
+    expect(await db.user.findUnique({ where: { email: "newbie@corp.test" } })).toBeNull();
+    const res = await post("/mcp", INIT, await tokenFor("newbie-agent", `${base}/mcp`, "tools:echo"));
+    expect(res.status).toBe(200);
+    const user = await db.user.findUniqueOrThrow({ where: { email: "newbie@corp.test" } });
+    expect(user).toMatchObject({ role: "USER", disabled: false, passwordHash: NO_PASSWORD });
+    expect(await db.agentSession.count({ where: { userId: user.id, agentId: "oauth:newbie-agent" } })).toBe(1);
+  });
+
+  it("concurrent first calls of one client create one user and one agent session", async () => {
+    const token = await tokenFor("crowd-agent", `${base}/mcp`, "tools:echo");
+    const answers = await Promise.all(Array.from({ length: 12 }, () => post("/mcp", INIT, token)));
+    expect(answers.map((r) => r.status)).toEqual(Array(12).fill(200));
+    const user = await db.user.findUniqueOrThrow({ where: { email: "crowd@corp.test" } });
+    expect(await db.agentSession.count({ where: { userId: user.id } })).toBe(1);
+  });
+
+  it("a disabled user is refused", async () => {
+    const res = await post("/mcp", INIT, await tokenFor("off-agent", `${base}/mcp`, "tools:echo"));
+    expect(res.status).toBe(401);
+    expect(JSON.stringify(await res.json())).toContain("disabled");
+    expect(await db.agentSession.count({ where: { agentId: "oauth:off-agent" } })).toBe(0);
+  });
+
+  it("revoking the client's agent session refuses the tokens issued before it", async () => {
+    const token = await tokenFor("alice-agent", `${base}/mcp`, "tools:echo");
+    expect((await post("/mcp", INIT, token)).status).toBe(200);
+    const session = await db.agentSession.findFirstOrThrow({ where: { agentId: "oauth:alice-agent", revokedAt: null } });
+    await revokeAgentSession(db, admin, session.id);
+    const res = await post("/mcp", INIT, token);
+    expect(res.status).toBe(401);
+    expect(JSON.stringify(await res.json())).toContain("revoked");
+  });
+
+  it("pcs_ agent session tokens keep working beside OAuth", async () => {
+    const ag = await agent(pcsToken);
+    expect((await ag.client.listTools()).tools.map((t) => t.name)).toContain("everything__get-sum");
+  });
+});
