@@ -213,12 +213,21 @@ describe("enterprise mode: MCP endpoints as OAuth protected resources of an exte
     expect(await db.agentSession.count({ where: { userId: user.id, agentId: "oauth:newbie-agent" } })).toBe(1);
   });
 
-  it("concurrent first calls of one client create one user and one agent session", async () => {
-    const token = await tokenFor("crowd-agent", `${base}/mcp`, "tools:echo");
-    const answers = await Promise.all(Array.from({ length: 12 }, () => post("/mcp", INIT, token)));
-    expect(answers.map((r) => r.status)).toEqual(Array(12).fill(200));
-    const user = await db.user.findUniqueOrThrow({ where: { email: "crowd@corp.test" } });
-    expect(await db.agentSession.count({ where: { userId: user.id } })).toBe(1);
+  it("concurrent first calls of one client on two gateway processes create one user and one agent session (OAUTH_AUDIENCE shared)", async () => {
+    // A second gateway whose audience is fixed (as with Okta or Entra): the first gateway's /mcp URL.
+    const b = await startTestGateway({ env: { OAUTH_ISSUER: issuer, OAUTH_SCOPE_TOOLS: SCOPE_TOOLS, OAUTH_AUDIENCE: `${base}/mcp` } });
+    try {
+      const token = await tokenFor("crowd-agent", `${base}/mcp`, "tools:echo");
+      const init = (url: URL, bearer = token) => fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${bearer}` }, body: JSON.stringify(INIT) });
+      const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => init(i % 2 ? b.mcpUrl : new URL("/mcp", base))));
+      expect(answers.map((r) => r.status)).toEqual(Array(16).fill(200));
+      const user = await db.user.findUniqueOrThrow({ where: { email: "crowd@corp.test" } });
+      expect(await db.agentSession.count({ where: { userId: user.id } })).toBe(1);
+      // The fixed audience is the only one b takes: a token for b's own endpoint URL is another resource to it.
+      expect((await init(b.mcpUrl, await tokenFor("crowd-agent", b.mcpUrl.href, "tools:echo"))).status).toBe(401);
+    } finally {
+      await b.close();
+    }
   });
 
   it("a disabled user is refused", async () => {
