@@ -1,6 +1,8 @@
 // Enterprise mode end to end: a real OpenID provider process (node-oidc-provider, fixtures/oidc-provider-process.ts)
 // issues JWT access tokens for the gateway's MCP endpoints as resources (RFC 8707); the gateway serves RFC 9728
 // metadata, challenges with resource_metadata, maps token → user → agent session, and narrows tools by scope.
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RequestContext } from "../context";
@@ -20,6 +22,7 @@ import {
   type ChildServer,
   type TestGateway,
 } from "../test/gateway-harness";
+import { serveWebHandler, type ServedHandler } from "../test/serve-web-handler";
 import { createTestDb, truncateAll } from "../test/test-db";
 import { NO_PASSWORD } from "./oauth-user";
 import { APPROVAL_TOOL_NAMES } from "../approvals/approval-tools";
@@ -32,9 +35,10 @@ const CLIENTS = [
   { client_id: "alice-agent", client_secret: "alice-secret", email: "alice@corp.test", scope: "tools:echo tools:sum" },
   { client_id: "newbie-agent", client_secret: "newbie-secret", email: "newbie@corp.test", scope: "tools:echo" },
   { client_id: "crowd-agent", client_secret: "crowd-secret", email: "crowd@corp.test", scope: "tools:echo" },
+  { client_id: "alice-probe", client_secret: "probe-secret", email: "alice@corp.test", scope: "tools:probe" },
   { client_id: "off-agent", client_secret: "off-secret", email: "off@corp.test", scope: "tools:echo" },
 ];
-const SCOPE_TOOLS = "tools:echo=everything__echo;tools:sum=everything__get-sum";
+const SCOPE_TOOLS = "tools:echo=everything__echo;tools:sum=everything__get-sum;tools:probe=probe__*";
 
 describe("enterprise mode: MCP endpoints as OAuth protected resources of an external OpenID provider", () => {
   const db = createTestDb();
@@ -67,7 +71,7 @@ describe("enterprise mode: MCP endpoints as OAuth protected resources of an exte
       .setIssuer(issuer)
       .setAudience(`${base}/mcp`)
       .setSubject("alice-agent")
-      .setIssuedAt(Math.floor(Date.now() / 1000) - 3600)
+      .setIssuedAt(typeof claims.iat === "number" ? claims.iat : Math.floor(Date.now() / 1000) - 3600)
       .setExpirationTime(exp)
       .sign(key.privateKey);
   }
@@ -129,7 +133,7 @@ describe("enterprise mode: MCP endpoints as OAuth protected resources of an exte
     ] as const) {
       const res = await fetch(`${base}/.well-known/oauth-protected-resource${path}`);
       expect(res.status, path).toBe(200);
-      expect(await res.json()).toMatchObject({ resource, authorization_servers: [issuer], scopes_supported: ["tools:echo", "tools:sum"], bearer_methods_supported: ["header"] });
+      expect(await res.json()).toMatchObject({ resource, authorization_servers: [issuer], scopes_supported: ["tools:echo", "tools:sum", "tools:probe"], bearer_methods_supported: ["header"] });
     }
     expect((await fetch(`${base}/.well-known/oauth-protected-resource/mcp/s/nope`)).status).toBe(404);
     expect((await fetch(`${base}/.well-known/oauth-protected-resource/elsewhere`)).status).toBe(404);
@@ -245,6 +249,37 @@ describe("enterprise mode: MCP endpoints as OAuth protected resources of an exte
     const res = await post("/mcp", INIT, token);
     expect(res.status).toBe(401);
     expect(JSON.stringify(await res.json())).toContain("revoked");
+    // A token issued after the revocation (the user signed in again) opens a new session.
+    const later = await signed(idpKey, { iat: Math.floor(Date.now() / 1000) + 2 });
+    expect((await post("/mcp", INIT, later)).status).toBe(200);
+    const active = await db.agentSession.findMany({ where: { agentId: "oauth:alice-agent", revokedAt: null } });
+    expect(active.map((s) => s.id)).not.toContain(session.id);
+    expect(active).toHaveLength(1);
+  });
+
+  it("the client's access token never reaches an upstream server", async () => {
+    // A Streamable HTTP upstream that records the Authorization header of every request it receives.
+    const seen: (string | null)[] = [];
+    const probe: ServedHandler = await serveWebHandler(async (req, body) => {
+      seen.push(req.headers.get("authorization"));
+      const server = new McpServer({ name: "probe", version: "1" });
+      server.registerTool("whoami", { description: "answers ok" }, () => ({ content: [{ type: "text", text: "ok" }] }));
+      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      await server.connect(transport);
+      return transport.handleRequest(req, { parsedBody: body ? (JSON.parse(body) as unknown) : undefined });
+    });
+    try {
+      const { server } = await gw.gateway.registry.register(admin, { slug: "probe", name: "Probe", transport: "http", url: `${probe.url}/mcp` });
+      expect(server.status, server.lastError ?? "").toBe("HEALTHY");
+      const aggregate = await tokenFor("alice-probe", `${base}/mcp`, "tools:probe");
+      const transparent = await tokenFor("alice-probe", `${base}/mcp/s/probe`, "tools:probe");
+      expect(firstText(await (await agent(aggregate)).client.callTool({ name: "probe__whoami", arguments: {} }))).toBe("ok");
+      expect(firstText(await (await agent(transparent, "/mcp/s/probe")).client.callTool({ name: "whoami", arguments: {} }))).toBe("ok");
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen.filter((h) => h !== null)).toEqual([]);
+    } finally {
+      await probe.close();
+    }
   });
 
   it("pcs_ agent session tokens keep working beside OAuth", async () => {

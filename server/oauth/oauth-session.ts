@@ -31,6 +31,7 @@ export async function findOrCreateOAuthSession(db: Db, user: User, clientId: str
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`oauth-session:${user.id}:${agentId}`}, 0))`;
     const again = await tx.agentSession.findFirst({ where: usable, include: { user: true }, orderBy: { createdAt: "desc" } });
     if (again) return again;
+    // `iat` has one-second precision: a token of the revocation's own second is refused too (the safe side).
     const revoked = await tx.agentSession.findFirst({ where: { userId: user.id, agentId, revokedAt: { gte: new Date(issuedAt * 1000) } }, select: { id: true } });
     if (revoked) throw new GatewayError("invalid_token", "The agent session of this client was revoked after this access token was issued. Sign in again for a new token.");
     // Not a bearer secret: OAuth sessions are never reached by token hash; the unique column needs a value.
