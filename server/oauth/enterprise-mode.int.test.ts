@@ -6,7 +6,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RequestContext } from "../context";
-import { revokeAgentSession } from "../sessions/agent-sessions";
+import { DEFAULT_SESSION_SETTINGS, revokeAgentSession } from "../sessions/agent-sessions";
 import { insertUser, userContext } from "../test/contexts";
 import {
   connectAgent,
@@ -214,7 +214,9 @@ describe("enterprise mode: MCP endpoints as OAuth protected resources of an exte
     expect(res.status).toBe(200);
     const user = await db.user.findUniqueOrThrow({ where: { email: "newbie@corp.test" } });
     expect(user).toMatchObject({ role: "USER", disabled: false, passwordHash: NO_PASSWORD });
-    expect(await db.agentSession.count({ where: { userId: user.id, agentId: "oauth:newbie-agent" } })).toBe(1);
+    const session = await db.agentSession.findFirstOrThrow({ where: { userId: user.id, agentId: "oauth:newbie-agent" } });
+    // It lives as long as the administrator allows agent sessions to (the default maximum: a day).
+    expect(Math.abs(session.expiresAt.getTime() - session.createdAt.getTime() - DEFAULT_SESSION_SETTINGS.maxTtlSeconds * 1000)).toBeLessThan(60_000);
   });
 
   it("concurrent first calls of one client on two gateway processes create one user and one agent session (OAUTH_AUDIENCE shared)", async () => {

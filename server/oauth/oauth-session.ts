@@ -8,10 +8,8 @@ import { hashToken } from "../auth/token-format";
 import type { RequestContext } from "../context";
 import type { AgentSession, Db, User } from "../db/client";
 import { GatewayError } from "../errors";
+import { getSessionSettings } from "../sessions/agent-sessions";
 import { canaryBucket } from "../sessions/canary-bucket";
-
-/** How long an OAuth-born session lives; the next token after that opens a new one. */
-export const OAUTH_SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
 
 export const oauthAgentId = (clientId: string) => `oauth:${clientId}`.slice(0, 200);
 
@@ -34,9 +32,11 @@ export async function findOrCreateOAuthSession(db: Db, user: User, clientId: str
     // `iat` has one-second precision: a token of the revocation's own second is refused too (the safe side).
     const revoked = await tx.agentSession.findFirst({ where: { userId: user.id, agentId, revokedAt: { gte: new Date(issuedAt * 1000) } }, select: { id: true } });
     if (revoked) throw new GatewayError("invalid_token", "The agent session of this client was revoked after this access token was issued. Sign in again for a new token.");
+    // It lives as long as the administrator's maximum for agent sessions; the next token after that opens a new one.
+    const { maxTtlSeconds } = await getSessionSettings(tx);
     // Not a bearer secret: OAuth sessions are never reached by token hash; the unique column needs a value.
     const created = await tx.agentSession.create({
-      data: { userId: user.id, agentId, tokenHash: hashToken(`oauth_${randomBytes(24).toString("base64url")}`), prefix: "oauth", tools: ["*"], paths: ["*"], expiresAt: new Date(now.getTime() + OAUTH_SESSION_TTL_MS) },
+      data: { userId: user.id, agentId, tokenHash: hashToken(`oauth_${randomBytes(24).toString("base64url")}`), prefix: "oauth", tools: ["*"], paths: ["*"], expiresAt: new Date(now.getTime() + maxTtlSeconds * 1000) },
     });
     const row = await tx.agentSession.update({ where: { id: created.id }, data: { canaryBucket: canaryBucket(created.id) }, include: { user: true } });
     const ctx: RequestContext = { actor: { type: "user", userId: user.id, email: user.email, role: user.role }, requestId: crypto.randomUUID(), via: "agent_token" };
