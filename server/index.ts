@@ -221,7 +221,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       // Code mode: programs run in QuickJS inside worker threads, warmed at start (startUpstreams).
       const workspace = createWorkspace(db);
       const runGate = createRunGate({ perMinute: config.codeMode.runsPerMinute, concurrent: config.codeMode.concurrentRuns, take: (key, limit) => limiter.take(key, limit) });
-      core = { bus, pool, registry, pipeline, requests, limiter, sessions, caches: { sessions: sessionCache, agents: agentAuth, policy, oauth: config.oauth ? createMcpOAuth({ db, bus, config: config.oauth, publicUrl: config.publicUrl, verifier: createExternalTokenVerifier(config.oauth) }) : null }, audit, tasks, approvals, redaction, secrets, launcher, workspace, runGate };
+      core = { bus, pool, registry, pipeline, requests, limiter, sessions, caches: { sessions: sessionCache, agents: agentAuth, policy, oauth: config.oauth ? createMcpOAuth({ db, bus, logger, config: config.oauth, publicUrl: config.publicUrl, verifier: createExternalTokenVerifier(config.oauth) }) : null }, audit, tasks, approvals, redaction, secrets, launcher, workspace, runGate };
     }
     return core;
   };
@@ -450,7 +450,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
             bus: c.bus,
             authenticate: (token) => c.caches.agents.authenticate(token),
             oauth: c.caches.oauth ?? undefined,
-            endpointExists: (e) => endpointExists(c, e),
+            endpointExists: (e) => endpointExists(() => c.registry, e),
             abandon: (e, session) => {
               if (e.kind === "server") c.sessions.abandon(session.mcpSessionId);
             },
@@ -475,7 +475,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       },
       /** RFC 9728 metadata of an endpoint (null: the path names none); 404 unless OAuth is configured. */
       resourceMetadata: (req: Request, endpoint: McpEndpoint | null): Promise<Response> =>
-        serveResourceMetadata({ config: config.oauth, publicUrl: config.publicUrl, endpointExists: (e) => endpointExists(gatewayCore(), e) }, req, endpoint),
+        serveResourceMetadata({ config: config.oauth, publicUrl: config.publicUrl, endpointExists: (e) => endpointExists(() => gatewayCore().registry, e) }, req, endpoint),
     },
     async close() {
       closing = true;
@@ -509,8 +509,8 @@ export type Gateway = ReturnType<typeof createGateway>;
 
 /** Policy changes answer once every process has heard them (heardEverywhere), so they hold from the next call on. */
 /** False for an unknown or disabled server: its endpoint (and its resource metadata) answer 404. */
-async function endpointExists(c: { registry: Registry }, e: McpEndpoint): Promise<boolean> {
-  return e.kind !== "server" || (await c.registry.resolveServer(e.slug, 0)) !== null;
+async function endpointExists(registry: () => Registry, e: McpEndpoint): Promise<boolean> {
+  return e.kind !== "server" || (await registry().resolveServer(e.slug, 0)) !== null;
 }
 
 function echoedPolicy(admin: PolicyAdmin, bus: () => ChangeBus): PolicyAdmin {

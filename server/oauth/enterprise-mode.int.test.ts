@@ -18,6 +18,7 @@ import {
   spawnTsServer,
   startTestGateway,
   userWithToken,
+  waitUntil,
   type Agent,
   type ChildServer,
   type TestGateway,
@@ -215,6 +216,8 @@ describe("enterprise mode: MCP endpoints as OAuth protected resources of an exte
     const user = await db.user.findUniqueOrThrow({ where: { email: "newbie@corp.test" } });
     expect(user).toMatchObject({ role: "USER", disabled: false, passwordHash: NO_PASSWORD });
     const session = await db.agentSession.findFirstOrThrow({ where: { userId: user.id, agentId: "oauth:newbie-agent" } });
+    // Its use is recorded (off the call's path), as for pcs_ sessions.
+    await waitUntil("the session's lastUsedAt", async () => (await db.agentSession.findUniqueOrThrow({ where: { id: session.id } })).lastUsedAt ?? undefined);
     // It lives as long as the administrator allows agent sessions to (the default maximum: a day).
     expect(Math.abs(session.expiresAt.getTime() - session.createdAt.getTime() - DEFAULT_SESSION_SETTINGS.maxTtlSeconds * 1000)).toBeLessThan(60_000);
   });

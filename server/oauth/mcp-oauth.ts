@@ -5,12 +5,13 @@
 import type { Db } from "../db/client";
 import { GatewayError } from "../errors";
 import type { ChangeBus } from "../events/change-bus";
+import type { Logger } from "../logger";
 import { createInvalidatedCache } from "../events/invalidated-cache";
 import type { McpEndpoint } from "../mcp/mcp-endpoint";
 import type { McpOAuth, OAuthPrincipal } from "../mcp/authenticate-mcp-request";
 import { checkAgentSession } from "../policy/check-agent-session";
 import { matchesAny } from "../policy/patterns";
-import { SESSION_CACHE_TTL_MS } from "../sessions/session-auth";
+import { SESSION_CACHE_TTL_MS, touchAgentSession } from "../sessions/session-auth";
 import type { OAuthConfig } from "./oauth-config";
 import { findOrCreateOAuthSession, type OAuthSessionRow } from "./oauth-session";
 import { findOrCreateOAuthUser } from "./oauth-user";
@@ -20,7 +21,7 @@ import type { TokenVerifier } from "./token-verifier";
 
 export type McpOAuthService = McpOAuth & { close(): void };
 
-export function createMcpOAuth(deps: { db: Db; bus: ChangeBus; config: OAuthConfig; publicUrl: string; verifier: TokenVerifier }): McpOAuthService {
+export function createMcpOAuth(deps: { db: Db; bus: ChangeBus; logger: Logger; config: OAuthConfig; publicUrl: string; verifier: TokenVerifier }): McpOAuthService {
   const { db, config, publicUrl } = deps;
   const sessions = createInvalidatedCache<OAuthSessionRow>({
     bus: deps.bus,
@@ -38,6 +39,7 @@ export function createMcpOAuth(deps: { db: Db; bus: ChangeBus; config: OAuthConf
         return findOrCreateOAuthSession(db, user, verified.clientId, verified.issuedAt);
       });
       const principal = checkAgentSession(row); // again: a cached session may have expired since
+      touchAgentSession(db, deps.logger, row!);
       const tools = toolsForScopes(config.scopeTools, verified.scopes);
       return {
         ...principal,
