@@ -1,6 +1,9 @@
 // Enterprise mode end to end: a real OpenID provider process (node-oidc-provider, fixtures/oidc-provider-process.ts)
 // issues JWT access tokens for the gateway's MCP endpoints as resources (RFC 8707); the gateway serves RFC 9728
 // metadata, challenges with resource_metadata, maps token → user → agent session, and narrows tools by scope.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { ClientCredentialsProvider } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
@@ -167,6 +170,22 @@ describe("enterprise mode: MCP endpoints as OAuth protected resources of an exte
     const sessions = await db.agentSession.findMany({ where: { agentId: "oauth:alice-agent" } });
     expect(sessions).toHaveLength(1);
     expect(sessions[0]).toMatchObject({ prefix: "oauth", revokedAt: null });
+  });
+
+  it("the MCP SDK's OAuth client discovers the IdP from the 401, gets a token for the endpoint, and reads the 403 as a step-up", async () => {
+    const provider = new ClientCredentialsProvider({ clientId: "alice-agent", clientSecret: "alice-secret", scope: "tools:echo", expectedIssuer: issuer });
+    const client = new Client({ name: "oauth-agent", version: "1" });
+    await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", base), { authProvider: provider }));
+    try {
+      expect(firstText(await client.callTool({ name: "everything__echo", arguments: { message: "via discovery" } }))).toContain("via discovery");
+      expect(provider.tokens()?.scope).toBe("tools:echo");
+      // Outside the token's scopes: the transport reads insufficient_scope and re-authorizes once. (The SDK's
+      // client_credentials providers always ask for their configured scope, so the retry is refused again; an
+      // interactive client asks the user for the scope the challenge names.)
+      await expect(client.callTool({ name: "everything__get-sum", arguments: { a: 2, b: 3 } })).rejects.toThrow(/403 after trying upscoping/);
+    } finally {
+      await client.close();
+    }
   });
 
   it("/mcp/s/<server> – the transparent endpoint applies the same scopes to its own tool names", async () => {
