@@ -39,7 +39,7 @@ export async function authenticateMcpRequest(deps: AuthDeps, req: Request, endpo
   } catch (err) {
     if (!isGatewayError(err)) throw err;
     if (err.code === "invalid_token") return jsonRpcError(401, -32001, err.message, challenge(deps.oauth ? "invalid_token" : undefined));
-    return jsonRpcError(err.status, -32000, err.message, {}, { code: err.code });
+    return jsonRpcError(err.status, -32000, err.message, err.retryAfterSeconds === undefined ? {} : { "retry-after": String(err.retryAfterSeconds) }, { code: err.code });
   }
 }
 

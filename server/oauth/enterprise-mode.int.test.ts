@@ -306,6 +306,18 @@ describe("enterprise mode: MCP endpoints as OAuth protected resources of an exte
     }
   });
 
+  it("an identity provider that cannot be reached answers 503 authorization_server_unavailable, not a token refusal", async () => {
+    const down = await startTestGateway({ env: { OAUTH_ISSUER: `http://127.0.0.1:${String(await freePort())}` } });
+    try {
+      const res = await fetch(down.mcpUrl, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${await signed(idpKey, {})}` }, body: JSON.stringify(INIT) });
+      expect(res.status).toBe(503);
+      expect(res.headers.get("retry-after")).toBe("30");
+      expect(await res.json()).toMatchObject({ error: { data: { code: "authorization_server_unavailable" } } });
+    } finally {
+      await down.close();
+    }
+  });
+
   it("pcs_ agent session tokens keep working beside OAuth", async () => {
     const ag = await agent(pcsToken);
     expect((await ag.client.listTools()).tools.map((t) => t.name)).toContain("everything__get-sum");

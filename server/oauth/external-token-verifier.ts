@@ -9,6 +9,8 @@ import type { OAuthConfig } from "./oauth-config";
 import type { TokenVerifier, VerifiedToken } from "./token-verifier";
 
 const invalid = (message: string) => new GatewayError("invalid_token", message);
+const unavailable = (err: unknown) =>
+  new GatewayError("authorization_server_unavailable", `The authorization server's keys could not be loaded: ${(err as Error).message}`, undefined, { cause: err, retryAfterSeconds: 30 });
 
 export function scopesOf(payload: JWTPayload): string[] {
   const raw = payload.scope ?? payload.scp;
@@ -35,7 +37,7 @@ export function createExternalTokenVerifier(config: OAuthConfig): TokenVerifier 
       try {
         keySet = await jwks();
       } catch (err) {
-        throw new GatewayError("upstream_unavailable", `The authorization server's keys could not be loaded: ${(err as Error).message}`);
+        throw unavailable(err);
       }
       let payload: JWTPayload;
       try {
@@ -47,6 +49,8 @@ export function createExternalTokenVerifier(config: OAuthConfig): TokenVerifier 
           requiredClaims: ["exp"],
         }));
       } catch (err) {
+        // The provider's keys could not be fetched: not the token's fault, and not an answer to give it.
+        if (err instanceof errors.JWKSTimeout || !(err instanceof errors.JOSEError)) throw unavailable(err);
         throw invalid(refusalOf(err, resource));
       }
       const scopes = scopesOf(payload);
@@ -60,7 +64,7 @@ export function createExternalTokenVerifier(config: OAuthConfig): TokenVerifier 
   };
 }
 
-function refusalOf(err: unknown, resource: string): string {
+function refusalOf(err: errors.JOSEError, resource: string): string {
   if (err instanceof errors.JWTExpired) return "The access token has expired.";
   if (err instanceof errors.JWTClaimValidationFailed) {
     if (err.claim === "aud") return `The access token is for another resource (its audience is not ${resource}).`;
@@ -69,6 +73,5 @@ function refusalOf(err: unknown, resource: string): string {
   }
   if (err instanceof errors.JOSEAlgNotAllowed) return "The access token is signed with an algorithm that is not allowed.";
   if (err instanceof errors.JWSSignatureVerificationFailed || err instanceof errors.JWKSNoMatchingKey) return "The access token's signature does not verify with the authorization server's keys.";
-  if (err instanceof errors.JOSEError) return `The access token is not valid (${err.code}).`;
-  throw err;
+  return `The access token is not valid (${err.code}).`;
 }
