@@ -279,6 +279,10 @@ describe("enterprise mode: MCP endpoints as OAuth protected resources of an exte
     const active = await db.agentSession.findMany({ where: { agentId: "oauth:alice-agent", revokedAt: null } });
     expect(active.map((s) => s.id)).not.toContain(session.id);
     expect(active).toHaveLength(1);
+    // The new session does not revive the tokens issued before the revocation.
+    const again = await post("/mcp", INIT, token);
+    expect(again.status).toBe(401);
+    expect(JSON.stringify(await again.json())).toContain("revoked");
   });
 
   it("the client's access token never reaches an upstream server", async () => {

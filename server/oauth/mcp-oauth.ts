@@ -13,8 +13,8 @@ import { checkAgentSession } from "../policy/check-agent-session";
 import { matchesAny } from "../policy/patterns";
 import { SESSION_CACHE_TTL_MS, touchAgentSession } from "../sessions/session-auth";
 import type { OAuthConfig } from "./oauth-config";
-import { findOrCreateOAuthSession, type OAuthSessionRow } from "./oauth-session";
-import { findOrCreateOAuthUser } from "./oauth-user";
+import { assertIssuedAfterRevocation, findOAuthSession, openOAuthSession, type OAuthSession } from "./oauth-session";
+import { emailOfUserKey, findOrCreateOAuthUser } from "./oauth-user";
 import { bearerChallenge, resourceUrlOf } from "./protected-resource";
 import { scopeReaching, toolsForScopes } from "./scope-tools";
 import type { TokenVerifier } from "./token-verifier";
@@ -23,23 +23,34 @@ export type McpOAuthService = McpOAuth & { close(): void };
 
 export function createMcpOAuth(deps: { db: Db; bus: ChangeBus; logger: Logger; config: OAuthConfig; publicUrl: string; verifier: TokenVerifier }): McpOAuthService {
   const { db, config, publicUrl } = deps;
-  const sessions = createInvalidatedCache<OAuthSessionRow>({
+  const sessions = createInvalidatedCache<OAuthSession>({
     bus: deps.bus,
     ttlMs: SESSION_CACHE_TTL_MS,
+    // A revocation drops the entry of the revoked session, so the next request reads the new revocation time.
     invalidates: (e) =>
-      e.kind === "agent_session" ? (_k, row) => row.id === e.sessionId : e.kind === "user" ? (_k, row) => row.userId === e.userId : undefined,
+      e.kind === "agent_session" ? (_k, s) => s.row.id === e.sessionId : e.kind === "user" ? (_k, s) => s.row.userId === e.userId : undefined,
   });
+
+  async function open(userKey: string, clientId: string, issuedAt: number): Promise<OAuthSession> {
+    const user = await findOrCreateOAuthUser(db, config, userKey);
+    if (user.disabled) throw new GatewayError("invalid_token", `The user ${user.email} is disabled.`); // and gets no session row
+    return openOAuthSession(db, user, clientId, issuedAt);
+  }
 
   return {
     async authenticate(token: string, endpoint: McpEndpoint): Promise<OAuthPrincipal> {
       const verified = await deps.verifier.verify(token, resourceUrlOf(publicUrl, endpoint));
-      const row = await sessions.get(JSON.stringify([verified.userKey, verified.clientId]), async () => {
-        const user = await findOrCreateOAuthUser(db, config, verified.userKey);
-        if (user.disabled) throw new GatewayError("invalid_token", `The user ${user.email} is disabled.`); // and gets no session row
-        return findOrCreateOAuthSession(db, user, verified.clientId, verified.issuedAt);
+      // Cached: the usable session of (user, client). Opened (user and session created) outside the cache, so a
+      // token refused there leaves nothing behind for the tokens that share the key.
+      const key = JSON.stringify([verified.userKey, verified.clientId]);
+      const found = await sessions.get(key, async () => {
+        const user = await db.user.findUnique({ where: { email: emailOfUserKey(config, verified.userKey) } });
+        return user && findOAuthSession(db, user.id, verified.clientId);
       });
-      const principal = checkAgentSession(row); // again: a cached session may have expired since
-      touchAgentSession(db, deps.logger, row!);
+      const session = found ?? (await open(verified.userKey, verified.clientId, verified.issuedAt));
+      assertIssuedAfterRevocation(session, verified.issuedAt);
+      const principal = checkAgentSession(session.row); // a cached session may have expired since, or its user been disabled
+      touchAgentSession(db, deps.logger, session.row);
       const tools = toolsForScopes(config.scopeTools, verified.scopes);
       return {
         ...principal,
