@@ -11,8 +11,11 @@ import { jsonRpcError } from "./json-rpc-error";
 
 /** An OAuth-authenticated caller: an agent principal whose whitelist is already narrowed to its scopes. */
 export type OAuthPrincipal = AgentPrincipal & {
-  /** The scope a call of `gatewayName` needs when the token's scopes do not reach it (and some scope would). */
-  stepUpScope(gatewayName: string): string | undefined;
+  /**
+   * The scope a call of `gatewayName` needs when the token's scopes do not reach it, some scope would, and the
+   * user holds the tool (otherwise no sign-in can help: the whitelist refuses the call as for any session).
+   */
+  stepUpScope(gatewayName: string): Promise<string | undefined>;
 };
 
 /** Enterprise mode's side of the endpoints (server/oauth/mcp-oauth.ts); absent when OAuth is not configured. */
@@ -49,7 +52,7 @@ export async function authenticateMcpRequest(deps: AuthDeps, req: Request, endpo
  * out through the narrowed whitelist. Code mode's tools call tools from inside a program: there the whitelist
  * refuses them like any other tool outside the session.
  */
-export function scopeRefusal(oauth: McpOAuth | undefined, principal: AgentPrincipal | OAuthPrincipal, endpoint: McpEndpoint, messages: readonly JSONRPCMessage[]): Response | null {
+export async function scopeRefusal(oauth: McpOAuth | undefined, principal: AgentPrincipal | OAuthPrincipal, endpoint: McpEndpoint, messages: readonly JSONRPCMessage[]): Promise<Response | null> {
   if (!oauth || !("stepUpScope" in principal) || endpoint.kind === "code") return null;
   for (const m of messages) {
     const call = m as { method?: unknown; params?: { name?: unknown } };
@@ -62,7 +65,7 @@ export function scopeRefusal(oauth: McpOAuth | undefined, principal: AgentPrinci
         continue; // an invalid name is the endpoint's to refuse
       }
     }
-    const scope = principal.stepUpScope(gatewayName);
+    const scope = await principal.stepUpScope(gatewayName);
     if (scope) {
       return jsonRpcError(403, -32001, `The access token's scopes do not reach ${call.params.name}: ask for the scope "${scope}".`, { "www-authenticate": oauth.challenge(endpoint, { error: "insufficient_scope", scope }) }, { code: "insufficient_scope", scope });
     }

@@ -170,7 +170,7 @@ async function serveMcpRequest(deps: McpHttpDeps, req: Request, endpoint: McpEnd
   if (malformed) return jsonRpcError(400, malformed.code, malformed.message);
   const messages = (Array.isArray(body) ? body : [body]) as JSONRPCMessage[];
   const init = messages.find((m) => isInitializeRequest(m));
-  const outOfScope = scopeRefusal(deps.oauth, principal, endpoint, messages);
+  const outOfScope = await scopeRefusal(deps.oauth, principal, endpoint, messages);
   if (outOfScope) return outOfScope;
 
   let view: McpSessionView;

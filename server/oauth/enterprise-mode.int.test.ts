@@ -39,6 +39,7 @@ const CLIENTS = [
   { client_id: "alice-agent", client_secret: "alice-secret", email: "alice@corp.test", scope: "tools:echo tools:sum" },
   { client_id: "newbie-agent", client_secret: "newbie-secret", email: "newbie@corp.test", scope: "tools:echo" },
   { client_id: "crowd-agent", client_secret: "crowd-secret", email: "crowd@corp.test", scope: "tools:echo" },
+  { client_id: "bob-agent", client_secret: "bob-secret", email: "bob@corp.test", scope: "tools:echo tools:sum" },
   { client_id: "alice-probe", client_secret: "probe-secret", email: "alice@corp.test", scope: "tools:probe" },
   { client_id: "off-agent", client_secret: "off-secret", email: "off@corp.test", scope: "tools:echo" },
 ];
@@ -106,6 +107,8 @@ describe("enterprise mode: MCP endpoints as OAuth protected resources of an exte
     const alice = await insertUser(db, { email: "alice@corp.test" });
     await grantEverything(db, alice.id);
     await insertUser(db, { email: "off@corp.test", disabled: true });
+    const bob = await insertUser(db, { email: "bob@corp.test" });
+    await db.grant.createMany({ data: [{ kind: "TOOL", pattern: "everything__echo", userId: bob.id }, { kind: "PATH", pattern: "*", userId: bob.id }] });
     const { privateKey } = await generateKeyPair("RS256", { extractable: true });
     idpKey = { privateKey, kid: "idp-key-1" };
     const jwk: JWK = { ...(await exportJWK(privateKey)), kid: idpKey.kid, alg: "RS256", use: "sig" };
@@ -186,6 +189,14 @@ describe("enterprise mode: MCP endpoints as OAuth protected resources of an exte
     } finally {
       await client.close();
     }
+  });
+
+  it("no step-up is offered for a tool the user does not hold: the whitelist refuses it as for any session", async () => {
+    const token = await tokenFor("bob-agent", `${base}/mcp`, "tools:echo");
+    const ag = await agent(token);
+    const res = await post("/mcp", { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "everything__get-sum", arguments: { a: 1, b: 2 } } }, token, ag.sessionId);
+    expect(res.status).toBe(200);
+    expect(JSON.stringify(await res.json())).toContain("tool_not_allowed");
   });
 
   it("/mcp/s/<server> – the transparent endpoint applies the same scopes to its own tool names", async () => {

@@ -2,7 +2,7 @@
 // agent session of its client → a principal whose whitelist is narrowed to the tools the token's scopes reach.
 // The (user, client) → session lookup is cached per process and dropped through the change bus when the session
 // is revoked or its user changes, as pcs_ sessions are (sessions/session-auth.ts).
-import type { Db } from "../db/client";
+import type { Db, User } from "../db/client";
 import { GatewayError } from "../errors";
 import type { ChangeBus } from "../events/change-bus";
 import type { Logger } from "../logger";
@@ -11,6 +11,7 @@ import type { McpEndpoint } from "../mcp/mcp-endpoint";
 import type { McpOAuth, OAuthPrincipal } from "../mcp/authenticate-mcp-request";
 import { checkAgentSession } from "../policy/check-agent-session";
 import { matchesAny } from "../policy/patterns";
+import type { HeldGrant } from "../policy/policy-cache";
 import { SESSION_CACHE_TTL_MS, touchAgentSession } from "../sessions/session-auth";
 import type { OAuthConfig } from "./oauth-config";
 import { assertIssuedAfterRevocation, findOAuthSession, openOAuthSession, type OAuthSession } from "./oauth-session";
@@ -21,7 +22,7 @@ import type { TokenVerifier } from "./token-verifier";
 
 export type McpOAuthService = McpOAuth & { close(): void };
 
-export function createMcpOAuth(deps: { db: Db; bus: ChangeBus; logger: Logger; config: OAuthConfig; publicUrl: string; verifier: TokenVerifier }): McpOAuthService {
+export function createMcpOAuth(deps: { db: Db; bus: ChangeBus; logger: Logger; config: OAuthConfig; publicUrl: string; verifier: TokenVerifier; held(user: User): Promise<HeldGrant> }): McpOAuthService {
   const { db, config, publicUrl } = deps;
   const sessions = createInvalidatedCache<OAuthSession>({
     bus: deps.bus,
@@ -55,7 +56,10 @@ export function createMcpOAuth(deps: { db: Db; bus: ChangeBus; logger: Logger; c
       return {
         ...principal,
         grant: { ...principal.grant, tools },
-        stepUpScope: (gatewayName) => (matchesAny(tools, gatewayName) ? undefined : scopeReaching(config.scopeTools, gatewayName)),
+        stepUpScope: async (gatewayName) => {
+          if (matchesAny(tools, gatewayName)) return undefined;
+          return matchesAny((await deps.held(principal.user)).tools, gatewayName) ? scopeReaching(config.scopeTools, gatewayName) : undefined;
+        },
       };
     },
     challenge: (endpoint, opts) => bearerChallenge(config, publicUrl, endpoint, opts),
