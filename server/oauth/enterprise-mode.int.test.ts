@@ -321,6 +321,22 @@ describe("enterprise mode: MCP endpoints as OAuth protected resources of an exte
     }
   });
 
+  it("OAUTH_REQUIRED_SCOPES – named in the 401 challenge; a token without them is refused", async () => {
+    const strict = await startTestGateway({ publicUrlIsServed: true, env: { OAUTH_ISSUER: issuer, OAUTH_REQUIRED_SCOPES: "tools:sum" } });
+    try {
+      const init = (bearer?: string) => fetch(strict.mcpUrl, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(bearer && { authorization: `Bearer ${bearer}` }) }, body: JSON.stringify(INIT) });
+      const none = await init();
+      expect(none.headers.get("www-authenticate")).toBe(`Bearer realm="portcullis", scope="tools:sum", resource_metadata="${strict.http.url}/.well-known/oauth-protected-resource/mcp"`);
+      // bob's client: alice's was revoked a moment ago, and a token of the revocation's second is refused.
+      const lacking = await init(await tokenFor("bob-agent", strict.mcpUrl.href, "tools:echo"));
+      expect(lacking.status).toBe(401);
+      expect(JSON.stringify(await lacking.json())).toContain("lacks the required scope(s): tools:sum");
+      expect((await init(await tokenFor("bob-agent", strict.mcpUrl.href, "tools:sum"))).status).toBe(200);
+    } finally {
+      await strict.close();
+    }
+  });
+
   it("an identity provider that cannot be reached answers 503 authorization_server_unavailable, not a token refusal", async () => {
     const down = await startTestGateway({ env: { OAUTH_ISSUER: `http://127.0.0.1:${String(await freePort())}` } });
     try {
