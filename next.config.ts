@@ -9,6 +9,9 @@ const config: NextConfig = {
   typescript: { ignoreBuildErrors: true },
   poweredByHeader: false,
   devIndicators: false,
+  // RFC 9728 metadata lives under /.well-known, a folder name the App Router does not route (`portcullis start`
+  // answers it before Next.js; this is for `npm run dev`).
+  rewrites: async () => [{ source: "/.well-known/oauth-protected-resource/:path*", destination: "/well-known/oauth-protected-resource/:path*" }],
 };
 
 export default config;

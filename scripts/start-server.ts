@@ -17,7 +17,7 @@ import { loadRouteTable } from "../server/http/route-table";
 import { createGateway } from "../server/index";
 import type { McpEndpoint } from "../server/mcp/handle-mcp-request";
 import { createSyncLogger } from "../server/logger";
-import { mcpEndpointOf } from "../server/mcp/mcp-endpoint-of";
+import { fastPathOf } from "../server/http/fast-path";
 import { sendWebResponse, toWebRequest } from "../server/http/node-web";
 import { getGateway } from "../app/_lib/gateway";
 import { GATEWAY_LIMITS } from "../server/index";
@@ -142,14 +142,25 @@ export async function startServer(opts: { port?: number | undefined; build: bool
         res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error" }, id: null }));
       }
     };
+    const serveResourceMetadata = async (req: http.IncomingMessage, res: http.ServerResponse, endpoint: McpEndpoint | null) => {
+      try {
+        const { request } = await toWebRequest(req, origin, GATEWAY_LIMITS.maxRequestBytes, new AbortController().signal);
+        await sendWebResponse(res, await served.mcp.resourceMetadata(request, endpoint));
+      } catch (err) {
+        logger.error({ err, url: req.url }, "resource metadata request failed");
+        if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+        res.end(JSON.stringify({ error: { code: "internal", message: "Internal error." } }));
+      }
+    };
     server = http.createServer((req, res) => {
       const header = req.headers["x-request-id"];
       const refused = edgeRefusal(routes, req.method ?? "GET", req.url ?? "/", typeof header === "string" ? header : undefined);
       if (refused) return void res.writeHead(refused.status, refused.headers).end(refused.body);
       // The MCP endpoints, the hot path, go straight to the gateway's handler: the same one the app/mcp routes
-      // call, without Next.js's request handling in front (HEAD and OPTIONS are still Next.js's answers).
-      const endpoint = req.method === "GET" || req.method === "POST" || req.method === "DELETE" ? mcpEndpointOf(req.url ?? "/") : null;
-      if (endpoint) return void serveMcp(req, res, endpoint);
+      // call, without Next.js's request handling in front; so does their RFC 9728 metadata (server/http/fast-path.ts).
+      const fast = fastPathOf(req.method ?? "GET", req.url ?? "/");
+      if (fast?.kind === "mcp") return void serveMcp(req, res, fast.endpoint);
+      if (fast) return void serveResourceMetadata(req, res, fast.endpoint);
       handle(req, res).catch((err: unknown) => {
         // Next.js answers its own failures; this is for what escapes it: still an answer, never a dropped socket.
         logger.error({ err, url: req.url }, "request handler failed");

@@ -31,6 +31,7 @@ describe("loadConfig", () => {
       sandbox: { uidBase: 200_000, sampleMs: 500, hidePaths: [], runtimeDir: undefined },
       codeMode: { wallMs: 30_000, memoryBytes: 64 * 1024 * 1024, maxToolCalls: 100, maxOutputBytes: 20 * 1024, workers: 2, privacyAlways: false, runsPerMinute: 60, concurrentRuns: 2, maxQueue: 32 },
       mcpAllowedHosts: [],
+      oauth: null,
       rateLimits: { perSessionPerMinute: 600, perToolPerMinute: 6000 },
       transparent: { perSession: 4, perUser: 8, perServer: 16, perProcess: 32, idleMs: 600_000, pressureIdleMs: 30_000, pressureFraction: 0.5 },
       tasks: { thresholdMs: 1000, concurrency: 8, resultMaxBytes: 1048576, retentionDays: 7, dedupeWindowMs: 30_000, sweepIntervalMs: 5000 },

@@ -4,6 +4,7 @@ import path from "node:path";
 import { z } from "zod";
 import { forbiddenRange, normalizeAllowedHost, type OutboundPolicy } from "./net/outbound-url";
 import { parseSecretsKey, SECRETS_KEY_HINT } from "./secrets/secret-crypto";
+import { oauthConfigOf, ZOAuthEnv, type OAuthConfig } from "./oauth/oauth-config";
 
 const bool = z
   .enum(["1", "0", "true", "false", "yes", "no", ""])
@@ -82,6 +83,7 @@ const ZEnv = z.object({
   SEARCH_EMBEDDINGS_ONNX_MODEL: z.string().optional(),
   SEARCH_EMBEDDINGS_ONNX_TOKENIZER: z.string().optional(),
   SEARCH_EMBEDDINGS_WEIGHT: z.coerce.number().min(0).max(1).default(0.5),
+  ...ZOAuthEnv.shape,
 }).refine((e) => !e.APPROVAL_WEBHOOK_URL || e.APPROVAL_WEBHOOK_SECRET, { message: "APPROVAL_WEBHOOK_URL needs APPROVAL_WEBHOOK_SECRET (the HMAC signing key)", path: ["APPROVAL_WEBHOOK_SECRET"] });
 
 export type Config = {
@@ -134,6 +136,8 @@ export type Config = {
    * PUBLIC_URL's host plus MCP_ALLOWED_HOSTS (comma-separated).
    */
   mcpAllowedHosts: string[];
+  /** Enterprise mode (OAUTH_ISSUER set): agents' JWT access tokens from an external OpenID provider. */
+  oauth: OAuthConfig | null;
   /** Durable tasks: switch-over threshold, workers per process, result cap, retention, dedupe window, sweep. */
   tasks: { thresholdMs: number; concurrency: number; resultMaxBytes: number; retentionDays: number; dedupeWindowMs: number; sweepIntervalMs: number };
   /** Audit events older than this are deleted by an hourly job (0 = keep forever). */
@@ -169,7 +173,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const e = parsed.data;
   const outbound = { allowedHosts: e.OUTBOUND_ALLOWED_HOSTS.split(",").map(normalizeAllowedHost).filter(Boolean) };
   checkApprovalWebhookUrl(e.APPROVAL_WEBHOOK_URL, outbound);
+  let oauth: OAuthConfig | null;
+  try {
+    oauth = oauthConfigOf(e);
+  } catch (err) {
+    throw new ConfigError(`Invalid configuration:\n  ${(err as Error).message}`);
+  }
   return {
+    oauth,
     env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,

@@ -28,6 +28,7 @@ const EXPECTED: Record<ErrorCode, number> = {
   package_install_failed: 502,
   package_tool_missing: 422,
   upstream_unavailable: 502,
+  authorization_server_unavailable: 503,
   internal: 500,
 };
 

@@ -41,6 +41,8 @@ export const ERROR_STATUS = {
   package_tool_missing: 422,
   /** An upstream server did not come up (a package server's new version that fails to start). */
   upstream_unavailable: 502,
+  /** Enterprise mode: the external OpenID provider's discovery document or keys could not be loaded. */
+  authorization_server_unavailable: 503,
   internal: 500,
 } as const;
 

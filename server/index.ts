@@ -20,6 +20,9 @@ import { checkHealth } from "./health/check-health";
 import type { Logger } from "./logger";
 import { aggregateToolCall, buildAggregateServer } from "./mcp/build-aggregate-server";
 import { handleMcpRequest, type McpEndpoint } from "./mcp/handle-mcp-request";
+import { createExternalTokenVerifier } from "./oauth/external-token-verifier";
+import { createMcpOAuth, type McpOAuthService } from "./oauth/mcp-oauth";
+import { serveResourceMetadata } from "./oauth/serve-resource-metadata";
 import { createMcpSessionCache, type McpSessionCache } from "./mcp/mcp-sessions";
 import { createSessionUpstreams, type SessionUpstreams } from "./mcp/transparent/session-upstreams";
 import { serveTransparent } from "./mcp/transparent/serve-transparent";
@@ -123,7 +126,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         requests: OperationHandler;
         limiter: CallLimiter;
         sessions: SessionUpstreams;
-        caches: { sessions: McpSessionCache; agents: SessionAuth; policy: PolicyCache };
+        caches: { sessions: McpSessionCache; agents: SessionAuth; policy: PolicyCache; oauth: McpOAuthService | null };
         audit: AuditWriter;
         tasks: TaskEngine;
         approvals: Approvals;
@@ -218,7 +221,9 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       // Code mode: programs run in QuickJS inside worker threads, warmed at start (startUpstreams).
       const workspace = createWorkspace(db);
       const runGate = createRunGate({ perMinute: config.codeMode.runsPerMinute, concurrent: config.codeMode.concurrentRuns, take: (key, limit) => limiter.take(key, limit) });
-      core = { bus, pool, registry, pipeline, requests, limiter, sessions, caches: { sessions: sessionCache, agents: agentAuth, policy }, audit, tasks, approvals, redaction, secrets, launcher, workspace, runGate };
+      // Enterprise mode: OAuth access tokens of the configured external OpenID provider (server/oauth/).
+      const oauth = config.oauth ? createMcpOAuth({ db, bus, logger, held: (u) => policy.held(u), config: config.oauth, publicUrl: config.publicUrl, verifier: createExternalTokenVerifier(config.oauth) }) : null;
+      core = { bus, pool, registry, pipeline, requests, limiter, sessions, caches: { sessions: sessionCache, agents: agentAuth, policy, oauth }, audit, tasks, approvals, redaction, secrets, launcher, workspace, runGate };
     }
     return core;
   };
@@ -446,7 +451,8 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
             sessionCache: c.caches.sessions,
             bus: c.bus,
             authenticate: (token) => c.caches.agents.authenticate(token),
-            endpointExists: async (e) => e.kind !== "server" || (await c.registry.resolveServer(e.slug, 0)) !== null,
+            oauth: c.caches.oauth ?? undefined,
+            endpointExists: (e) => endpointExists(() => c.registry, e),
             abandon: (e, session) => {
               if (e.kind === "server") c.sessions.abandon(session.mcpSessionId);
             },
@@ -469,6 +475,9 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
           body,
         );
       },
+      /** RFC 9728 metadata of an endpoint (null: the path names none); 404 unless OAuth is configured. */
+      resourceMetadata: (req: Request, endpoint: McpEndpoint | null): Promise<Response> =>
+        serveResourceMetadata({ config: config.oauth, publicUrl: config.publicUrl, endpointExists: (e) => endpointExists(() => gatewayCore().registry, e) }, req, endpoint),
     },
     async close() {
       closing = true;
@@ -487,6 +496,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         await core.limiter.close();
         core.caches.sessions.close();
         core.caches.agents.close();
+        core.caches.oauth?.close();
         core.caches.policy.close();
         await core.audit.close();
       }
@@ -500,6 +510,11 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
 export type Gateway = ReturnType<typeof createGateway>;
 
 /** Policy changes answer once every process has heard them (heardEverywhere), so they hold from the next call on. */
+/** False for an unknown or disabled server: its endpoint (and its resource metadata) answer 404. */
+async function endpointExists(registry: () => Registry, e: McpEndpoint): Promise<boolean> {
+  return e.kind !== "server" || (await registry().resolveServer(e.slug, 0)) !== null;
+}
+
 function echoedPolicy(admin: PolicyAdmin, bus: () => ChangeBus): PolicyAdmin {
   const echoed = <R>(fn: () => Promise<R>) => bus().heardEverywhere(fn);
   return {

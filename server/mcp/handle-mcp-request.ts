@@ -21,11 +21,11 @@ import { answerToolCall, directToolCallOf, type DirectToolCall } from "./direct-
 import { malformedBody } from "./malformed-body";
 import { createStreamEventStore, resumeStream, SSE_RETRY_MS } from "./stream-events";
 import { sendingUnprefixedErrors } from "./unprefixed-errors";
+import { authenticateMcpRequest, scopeRefusal, type McpOAuth } from "./authenticate-mcp-request";
+import { jsonRpcError } from "./json-rpc-error";
+import { endpointName, type McpEndpoint } from "./mcp-endpoint";
 
-/** `/mcp` (all servers, prefixed names) or `/mcp/s/<slug>` (one server, transparent). */
-export type McpEndpoint = { kind: "aggregate" } | { kind: "code" } | { kind: "server"; slug: string };
-
-export const endpointName = (e: McpEndpoint) => (e.kind === "aggregate" ? "mcp" : e.kind === "code" ? "mcp/code" : `mcp/s/${e.slug}`);
+export { endpointName, type McpEndpoint } from "./mcp-endpoint";
 
 /** What a request handler knows about the MCP session it serves. */
 export type McpSessionView = {
@@ -48,6 +48,8 @@ export type McpHttpDeps = {
   bus: ChangeBus;
   /** An agent session token (pcs_…) to its session; throws `invalid_token` with the reason. */
   authenticate(token: string): Promise<AgentPrincipal>;
+  /** Enterprise mode: OAuth access tokens of the configured authorization server (absent: pcs_ tokens only). */
+  oauth?: McpOAuth | undefined;
   /** False when the endpoint does not exist for this caller (unknown or disabled server): 404. */
   endpointExists(endpoint: McpEndpoint): Promise<boolean>;
   /** Attaches the endpoint's message handling (an SDK Server, or the transparent relay) to this request's transport. */
@@ -63,13 +65,6 @@ export type McpHttpDeps = {
   logger?: Logger | undefined;
 };
 
-function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), {
-    status,
-    headers: { "content-type": "application/json", ...headers },
-  });
-}
-
 /** The JSON-RPC code of a gateway refusal (such as upstream_capacity); `data.code` says which. */
 export const GATEWAY_REFUSAL_RPC_CODE = -32000;
 
@@ -80,21 +75,6 @@ function gatewayRefusal(err: GatewayError, id: unknown): Response {
     status: err.status,
     headers: { "content-type": "application/json", ...(err.retryAfterSeconds !== undefined && { "retry-after": String(err.retryAfterSeconds) }) },
   });
-}
-
-async function authenticate(deps: McpHttpDeps, req: Request): Promise<AgentPrincipal | Response> {
-  const header = req.headers.get("authorization") ?? "";
-  const [scheme, token] = header.split(/\s+/, 2);
-  const challenge = { "www-authenticate": 'Bearer realm="portcullis"' };
-  if (scheme?.toLowerCase() !== "bearer" || !token) {
-    return jsonRpcError(401, -32001, "Authentication required: send `Authorization: Bearer <agent session token>` (pcs_…, from the console's Agents page or POST /api/v1/sessions).", challenge);
-  }
-  try {
-    return await deps.authenticate(token);
-  } catch (err) {
-    if (isGatewayError(err)) return jsonRpcError(401, -32001, err.message, challenge);
-    throw err;
-  }
 }
 
 const hostnameOf = (hostHeader: string): string => {
@@ -141,7 +121,7 @@ export async function handleMcpRequest(deps: McpHttpDeps, req: Request, endpoint
 async function serveMcpRequest(deps: McpHttpDeps, req: Request, endpoint: McpEndpoint, preread: string | undefined): Promise<Response> {
   const refusal = rebindingRefusal(req, deps.allowedHosts);
   if (refusal) return jsonRpcError(403, -32000, refusal);
-  const principal = await authenticate(deps, req);
+  const principal = await authenticateMcpRequest(deps, req, endpoint);
   if (principal instanceof Response) return principal;
   const { user, session: agentSession, grant } = principal;
   const name = endpointName(endpoint);
@@ -190,6 +170,8 @@ async function serveMcpRequest(deps: McpHttpDeps, req: Request, endpoint: McpEnd
   if (malformed) return jsonRpcError(400, malformed.code, malformed.message);
   const messages = (Array.isArray(body) ? body : [body]) as JSONRPCMessage[];
   const init = messages.find((m) => isInitializeRequest(m));
+  const outOfScope = await scopeRefusal(deps.oauth, principal, endpoint, messages);
+  if (outOfScope) return outOfScope;
 
   let view: McpSessionView;
   let protocolVersion: string;

@@ -29,6 +29,16 @@ export function assertAgentTokenShape(token: string): void {
   throw invalid("The bearer token is malformed; the MCP endpoints take an agent session token (pcs_…).");
 }
 
+/** lastUsedAt is bookkeeping: written at most once a minute per (cached) session, never awaited by a call. */
+export function touchAgentSession(db: Db, logger: Logger, row: AgentSession): void {
+  if (!needsTouch(row.lastUsedAt)) return;
+  const now = new Date();
+  row.lastUsedAt = now;
+  db.agentSession
+    .update({ where: { id: row.id }, data: { lastUsedAt: now } })
+    .catch((err: unknown) => logger.warn({ err, sessionId: row.id }, "could not record when an agent session was used"));
+}
+
 export type SessionAuth = { authenticate(token: string): Promise<AgentPrincipal>; close(): void };
 
 export function createSessionAuth(deps: { db: Db; bus: ChangeBus; logger: Logger; ttlMs?: number }): SessionAuth {
@@ -40,16 +50,6 @@ export function createSessionAuth(deps: { db: Db; bus: ChangeBus; logger: Logger
       e.kind === "agent_session" ? (_k, row) => row.id === e.sessionId : e.kind === "user" ? (_k, row) => row.userId === e.userId : undefined,
   });
 
-  // lastUsedAt is bookkeeping: written at most once a minute per session, never awaited by a call.
-  function touch(row: Row) {
-    if (!needsTouch(row.lastUsedAt)) return;
-    const now = new Date();
-    row.lastUsedAt = now;
-    db.agentSession
-      .update({ where: { id: row.id }, data: { lastUsedAt: now } })
-      .catch((err: unknown) => logger.warn({ err, sessionId: row.id }, "could not record when an agent session was used"));
-  }
-
   return {
     async authenticate(token) {
       assertAgentTokenShape(token);
@@ -60,7 +60,7 @@ export function createSessionAuth(deps: { db: Db; bus: ChangeBus; logger: Logger
         return found;
       });
       const principal = checkAgentSession(row); // again: a cached session may have expired since
-      touch(row!);
+      touchAgentSession(db, logger, row!);
       return principal;
     },
     close: () => cache.close(),

@@ -26,6 +26,7 @@ import type { TaskOptions } from "../tasks/task-engine";
 import type { FixtureEvent, FlapState } from "./fixtures/misbehaving-server";
 import { insertUser, userContext } from "./contexts";
 import { mcpEndpointOf } from "../mcp/mcp-endpoint-of";
+import { isResourceMetadataPath, metadataEndpointOf } from "../oauth/protected-resource";
 import { serveWebHandler, type ServedHandler } from "./serve-web-handler";
 import { createTestDb, testDatabaseUrl, truncateAll } from "./test-db";
 
@@ -209,33 +210,42 @@ export type TestGateway = { gateway: Gateway; db: Db; http: ServedHandler; mcpUr
 
 /** A gateway (its own database client) whose /mcp endpoint is served over node:http. */
 export async function startTestGateway(
-  opts: { pool?: Partial<PoolOptions>; logLevel?: string; logger?: Logger; env?: Record<string, string>; tasks?: Partial<TaskOptions>; approvals?: Partial<ApprovalOptions> } = {},
+  opts: { pool?: Partial<PoolOptions>; logLevel?: string; logger?: Logger; env?: Record<string, string>; tasks?: Partial<TaskOptions>; approvals?: Partial<ApprovalOptions>; publicUrlIsServed?: boolean } = {},
 ): Promise<TestGateway> {
   const db = createTestDb();
+  // The app's routes: /mcp (aggregate), /mcp/code (code mode), /mcp/s/<slug> (one server, transparent) and their
+  // RFC 9728 metadata. Served first, so PUBLIC_URL can be the served URL (publicUrlIsServed: OAuth's resources).
+  const gw: { current?: Gateway } = {};
+  const http = await serveWebHandler((req, body) => {
+    const { pathname } = new URL(req.url);
+    const gateway = gw.current;
+    if (!gateway) throw new Error("the gateway is not created yet");
+    if (isResourceMetadataPath(pathname)) return gateway.mcp.resourceMetadata(req, metadataEndpointOf(pathname));
+    return gateway.mcp.handle(req, mcpEndpointOf(pathname) ?? { kind: "aggregate" }, body);
+  });
   const logLevel = opts.logLevel ?? process.env.TEST_LOG_LEVEL ?? "silent";
-  const gateway = createGateway({
+  const served = createGateway({
     db,
     databaseUrl: testDatabaseUrl(),
     logger: opts.logger ?? createLogger(logLevel),
     // Tests that read a call's event right after its answer get it final: the outcome is committed before the
     // answer. The split record (the default) is tested where it is set (AUDIT_OUTCOME, audit-outcome.int.test.ts).
-    config: loadConfig({ NODE_ENV: "test", LOG_LEVEL: logLevel, AUDIT_OUTCOME: "with_answer", ...opts.env }),
+    config: loadConfig({ NODE_ENV: "test", LOG_LEVEL: logLevel, AUDIT_OUTCOME: "with_answer", ...(opts.publicUrlIsServed && { PUBLIC_URL: http.url }), ...opts.env }),
     ...(opts.pool && { pool: opts.pool }),
     // Tests of other things keep calls synchronous; task tests set a threshold (and start the workers).
     tasks: { thresholdMs: 0, ...opts.tasks },
     ...(opts.approvals && { approvals: opts.approvals }),
   });
-  if (opts.tasks) await gateway.startTasks();
-  // The app's routes: /mcp (aggregate), /mcp/code (code mode) and /mcp/s/<slug> (one server, transparent).
-  const http = await serveWebHandler((req, body) => gateway.mcp.handle(req, mcpEndpointOf(new URL(req.url).pathname) ?? { kind: "aggregate" }, body));
+  gw.current = served;
+  if (opts.tasks) await served.startTasks();
   return {
-    gateway,
+    gateway: served,
     db,
     http,
     mcpUrl: new URL("/mcp", http.url),
     async close() {
       await http.close();
-      await gateway.close();
+      await served.close();
     },
   };
 }
