@@ -8,8 +8,9 @@ import { forbidden, GatewayError, notFound } from "../errors";
 import { publishChange } from "../events/change-bus";
 import { isApprover, type ApprovalScope, type ApprovalViewer } from "./approval-scope";
 import { auditApproval } from "./audit-approval";
+import { auditTransitionIn } from "../tasks/audit-transition";
 import { endHeldTask } from "./end-held-task";
-import { expireApproval } from "./expire-approvals";
+import { expireAudited } from "./expire-approvals";
 import { getApproval } from "./list-approvals";
 
 /** Locks the row for a decision; 404 for requests the viewer may not see. */
@@ -92,17 +93,16 @@ export async function decideApproval(s: ApprovalScope, ctx: RequestContext, view
     }
     await publishChange(tx, { kind: "approval", approvalId: id, status });
     const row = await tx.approval.findUniqueOrThrow({ where: { id } });
+    // The decision's events commit with it (D93).
+    const action = input.decision === "reject" ? "approval.rejected" : status === "PENDING" ? "approval.approved_first" : "approval.approved";
+    await auditApproval(s, { action, reason: comment, decision: input.decision === "reject" ? "deny" : "allow" }, row, ctx, tx);
+    if (standing) await auditApproval(s, { action: "approval.standing_granted", reason: comment, decision: "allow", details: { until: standing.standingUntil?.toISOString(), from: id } }, standing, ctx, tx);
+    if (task) await auditTransitionIn(tx, s, task, task.toolName, ctx);
     return { row, task, standing, status };
   });
   if ("expired" in outcome) {
-    const task = await db.$transaction((tx) => expireApproval(s, tx, outcome.expired));
-    await auditApproval(s, { action: "approval.expired", decision: "deny", status: "error", errorCode: "approval_expired" }, { ...outcome.expired, status: "EXPIRED" });
-    if (task) await engine.auditTransition(task, task.toolName);
+    await db.$transaction((tx) => expireAudited(s, tx, outcome.expired));
     throw new GatewayError("conflict", `Approval request ${id} has expired; it can no longer be decided.`, { status: "EXPIRED" });
   }
-  const action = input.decision === "reject" ? "approval.rejected" : outcome.status === "PENDING" ? "approval.approved_first" : "approval.approved";
-  await auditApproval(s, { action, reason: comment, decision: input.decision === "reject" ? "deny" : "allow" }, outcome.row, ctx);
-  if (outcome.standing) await auditApproval(s, { action: "approval.standing_granted", reason: comment, decision: "allow", details: { until: outcome.standing.standingUntil?.toISOString(), from: id } }, outcome.standing, ctx);
-  if (outcome.task) await engine.auditTransition(outcome.task, outcome.task.toolName, ctx);
   return getApproval(s, viewer, id);
 }

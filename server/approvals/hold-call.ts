@@ -51,10 +51,11 @@ export async function holdCall(s: ApprovalScope, call: ToolCall, tc: TaskContext
     const a = await tx.approval.create({ data: { ...approvalRow(s, call, tc, why, intent), kind: "CALL", taskId: t.id } });
     await notifyApprovers(s, tx, a);
     await publishChange(tx, { kind: "approval", approvalId: a.id, status: a.status });
+    // The request's event commits with it (D93).
+    await auditApproval(s, { action: "approval.requested", reason: a.reason, decision: "require_approval" }, a, ctx, tx);
     return { approval: a, task: t, replay: false };
   });
   notes.approvalId = held.approval.id;
   notes.taskId = held.task.id;
-  if (!held.replay) await auditApproval(s, { action: "approval.requested", reason: held.approval.reason, decision: "require_approval" }, held.approval, ctx);
   return heldAnswer(s, held.approval, held.task, held.replay);
 }

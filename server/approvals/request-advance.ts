@@ -24,8 +24,9 @@ export async function requestAdvance(s: ApprovalScope, call: ToolCall, tc: TaskC
     const a = await tx.approval.create({ data: { ...approvalRow(s, call, tc, why, justification), kind: "ADVANCE" } });
     await notifyApprovers(s, tx, a);
     await publishChange(tx, { kind: "approval", approvalId: a.id, status: a.status });
+    // The request's event commits with it (D93).
+    await auditApproval(s, { action: "approval.requested", reason: a.reason, decision: "require_approval", endpoint: tc.endpoint }, a, ctx, tx);
     return { approval: a, created: true };
   });
-  if (asked.created) await auditApproval(s, { action: "approval.requested", reason: asked.approval.reason, decision: "require_approval", endpoint: tc.endpoint }, asked.approval, ctx);
   return asked.approval;
 }

@@ -13,7 +13,7 @@ import { getApproval } from "./list-approvals";
 /** Withdraws a standing approval or an unused request_approval grant (approvers; or a requester their own pending request). */
 export async function revokeApproval(s: ApprovalScope, ctx: RequestContext, viewer: ApprovalViewer, id: string): Promise<TApprovalDetail> {
   const { db } = s;
-  const row = await db.$transaction(async (tx) => {
+  await db.$transaction(async (tx) => {
     const [a] = await tx.$queryRaw<Approval[]>`SELECT * FROM approvals WHERE id = ${id} FOR UPDATE`;
     if (!a || (!isApprover(viewer.role) && a.requesterId !== viewer.userId)) throw notFound(`Approval request ${id}`);
     if (!isApprover(viewer.role) && a.status !== "PENDING") throw forbidden("Only approvers withdraw a granted approval.");
@@ -21,8 +21,10 @@ export async function revokeApproval(s: ApprovalScope, ctx: RequestContext, view
     await tx.approval.update({ where: { id }, data: { status: "CANCELED", decidedAt: a.decidedAt ?? new Date() } });
     await endHeldTask(s, tx, a.taskId, "CANCELED", "approval_withdrawn", "The approval request was withdrawn.", { approvalId: id });
     await publishChange(tx, { kind: "approval", approvalId: id, status: "CANCELED" });
-    return tx.approval.findUniqueOrThrow({ where: { id } });
+    const withdrawn = await tx.approval.findUniqueOrThrow({ where: { id } });
+    // The withdrawal's event commits with it (D93).
+    await auditApproval(s, { action: "approval.revoked", decision: "deny" }, withdrawn, ctx, tx);
+    return withdrawn;
   });
-  await auditApproval(s, { action: "approval.revoked", decision: "deny" }, row, ctx);
   return getApproval(s, viewer, id);
 }

@@ -47,6 +47,6 @@ export async function auditTransition(s: TaskScope, t: Task, toolName: string, b
 }
 
 /** The transition's event in the transaction that makes it: both commit, or neither (a task's end). */
-export async function auditTransitionIn(tx: DbTx, s: TaskScope, t: Task, toolName: string, by?: RequestContext) {
+export async function auditTransitionIn(tx: DbTx, s: Pick<TaskScope, "audit">, t: Task, toolName: string, by?: RequestContext) {
   await s.audit.inTransaction(tx, await transitionRow(tx, t, toolName, by));
 }

@@ -3,10 +3,10 @@
 // the change bus and aborts the upstream request (the SDK sends `notifications/cancelled` upstream).
 import type { TTask } from "../../lib/task-schemas";
 import type { RequestContext } from "../context";
-import type { Db } from "../db/client";
+import type { Db, Task } from "../db/client";
 import { GatewayError } from "../errors";
 import { publishChange } from "../events/change-bus";
-import type { AuditWriter } from "../audit/audit-writer";
+import type { AuditRow, AuditWriter } from "../audit/audit-writer";
 import type { ToolErrorCode } from "../pipeline/tool-error";
 import { webhookOnFinish } from "./webhook-jobs";
 import { findVisibleTask, TASK_INCLUDE, toTaskDto, type TaskViewer } from "./task-dto";
@@ -35,10 +35,16 @@ export async function cancelTask(db: Db, audit: AuditWriter, ctx: RequestContext
     await tx.taskEvent.create({ data: { taskId: id, type: "canceled", data: { by: ctx.actor.type === "user" ? ctx.actor.email : ctx.actor.name, reason, wasRunning: before.status === "RUNNING" } } });
     // Delivered at commit: the runner aborts the upstream call, the console refreshes.
     await publishChange(tx, { kind: "task", taskId: id, status: "CANCELED" });
-    return tx.task.findUniqueOrThrow({ where: { id }, include: TASK_INCLUDE });
+    const canceled = await tx.task.findUniqueOrThrow({ where: { id }, include: TASK_INCLUDE });
+    // The cancel is a task transition like the others, with who canceled it as the actor; its event commits with it (D93).
+    await audit.inTransaction(tx, canceledEvent(ctx, canceled, before.status, reason));
+    return canceled;
   });
-  // The cancel is a task transition like the others, with who canceled it as the actor.
-  await audit.write({
+  return toTaskDto(row);
+}
+
+function canceledEvent(ctx: RequestContext, row: Task & { agentSession: { agentId: string } | null }, was: string, reason: string): AuditRow {
+  return {
     requestId: ctx.requestId,
     action: "task.canceled",
     category: "gateway",
@@ -51,7 +57,7 @@ export async function cancelTask(db: Db, audit: AuditWriter, ctx: RequestContext
     agentId: row.agentSession?.agentId ?? null,
     sessionId: row.agentSessionId,
     targetType: "task",
-    taskId: id,
+    taskId: row.id,
     arguments: {},
     decision: null,
     ruleId: null,
@@ -62,7 +68,6 @@ export async function cancelTask(db: Db, audit: AuditWriter, ctx: RequestContext
     resultBytes: null,
     truncated: false,
     upstreamVersion: null,
-    details: { wasRunning: before.status === "RUNNING", wasAwaitingApproval: before.status === "AWAITING_APPROVAL" },
-  });
-  return toTaskDto(row);
+    details: { wasRunning: was === "RUNNING", wasAwaitingApproval: was === "AWAITING_APPROVAL" },
+  };
 }

@@ -66,7 +66,7 @@ describe("task rows and events", () => {
     await db.$executeRawUnsafe(`CREATE TRIGGER refuse_marked_end BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION refuse_marked_end()`);
     try {
       const refused = await call("slow__counted", { name: "refuse-this-end" }, { idempotencyKey: "atomic-end-1" });
-      const kept = await call("slow__counted", { name: "kept-end" }, { idempotencyKey: "atomic-end-2" });
+      await call("slow__counted", { name: "kept-end" }, { idempotencyKey: "atomic-end-2" });
       await waitUntil("the kept call's task succeeds", async () => (await row(await taskOfKey("atomic-end-2"))).status === "SUCCEEDED");
       // The success whose event was refused never committed: the task ended FAILED instead, with that end's event.
       const refusedTask = await waitUntil("the refused end's task settles", async () => {
