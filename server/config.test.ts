@@ -43,7 +43,39 @@ describe("loadConfig", () => {
       outbound: { allowedHosts: [] },
       packages: { dir: path.resolve(".data/packages"), npmRegistry: "https://registry.npmjs.org", installTimeoutMs: 180_000, installMaxBytes: 500 * 1024 * 1024 },
       searchEmbeddings: { kind: "off" },
+      sso: null,
+      passwordSignin: true,
     });
+  });
+
+  it("reads the console's single sign-on: role map, domains, defaults", () => {
+    const c = loadConfig({ SSO_ISSUER: "https://idp.example.com/", SSO_CLIENT_ID: "pc", SSO_CLIENT_SECRET: "s3cret", SSO_ROLE_MAP: " portcullis-admins=ADMIN; approvers=approver ;", SSO_ALLOWED_DOMAINS: "Example.com, @corp.example.org", PASSWORD_SIGNIN: "off" });
+    expect(c.passwordSignin).toBe(false);
+    expect(c.sso).toEqual({
+      name: "single sign-on",
+      issuer: "https://idp.example.com",
+      clientId: "pc",
+      clientSecret: "s3cret",
+      groupsClaim: "groups",
+      roleMap: new Map([["portcullis-admins", "ADMIN"], ["approvers", "APPROVER"]]),
+      allowedDomains: ["example.com", "corp.example.org"],
+    });
+  });
+
+  it.each([
+    [{ SSO_ISSUER: "https://idp.example.com", SSO_CLIENT_SECRET: "x" }, /SSO_CLIENT_ID: required/],
+    [{ SSO_ISSUER: "https://idp.example.com", SSO_CLIENT_ID: "pc" }, /SSO_CLIENT_SECRET: required/],
+    [{ SSO_ISSUER: "idp.example.com", SSO_CLIENT_ID: "pc", SSO_CLIENT_SECRET: "x" }, /SSO_ISSUER: not a URL/],
+    [{ SSO_ISSUER: "ftp://idp.example.com", SSO_CLIENT_ID: "pc", SSO_CLIENT_SECRET: "x" }, /SSO_ISSUER: must be an http/],
+    [{ SSO_ISSUER: "https://idp.example.com", SSO_CLIENT_ID: "pc", SSO_CLIENT_SECRET: "x", SSO_ROLE_MAP: "admins=ROOT" }, /SSO_ROLE_MAP: "admins=ROOT": role must be one of/],
+    [{ SSO_ISSUER: "https://idp.example.com", SSO_CLIENT_ID: "pc", SSO_CLIENT_SECRET: "x", SSO_ROLE_MAP: "admins" }, /SSO_ROLE_MAP: "admins" is not group=ROLE/],
+    [{ SSO_ISSUER: "https://idp.example.com", SSO_CLIENT_ID: "pc", SSO_CLIENT_SECRET: "x", SSO_ROLE_MAP: "a=ADMIN;a=USER" }, /mapped twice/],
+    [{ SSO_ISSUER: "https://idp.example.com", SSO_CLIENT_ID: "pc", SSO_CLIENT_SECRET: "x", SSO_ALLOWED_DOMAINS: "example" }, /SSO_ALLOWED_DOMAINS: "example" is not a domain/],
+    [{ SSO_CLIENT_ID: "pc" }, /SSO_CLIENT_ID: set without SSO_ISSUER/],
+    [{ PASSWORD_SIGNIN: "off" }, /PASSWORD_SIGNIN: off needs SSO_ISSUER/],
+    [{ PASSWORD_SIGNIN: "no" }, /PASSWORD_SIGNIN/],
+  ])("refuses a bad single sign-on setting %#", (env, message) => {
+    expect(configError(env).message).toMatch(message);
   });
 
   it("reads the package settings: PACKAGES_DIR made absolute, the registry without its trailing slash", () => {

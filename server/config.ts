@@ -4,6 +4,7 @@ import path from "node:path";
 import { z } from "zod";
 import { forbiddenRange, normalizeAllowedHost, type OutboundPolicy } from "./net/outbound-url";
 import { parseSecretsKey, SECRETS_KEY_HINT } from "./secrets/secret-crypto";
+import { ssoConfigOf, type SsoConfig } from "./auth/sso-config";
 import { oauthConfigOf, ZOAuthEnv, type OAuthConfig } from "./oauth/oauth-config";
 
 const bool = z
@@ -84,6 +85,14 @@ const ZEnv = z.object({
   SEARCH_EMBEDDINGS_ONNX_TOKENIZER: z.string().optional(),
   SEARCH_EMBEDDINGS_WEIGHT: z.coerce.number().min(0).max(1).default(0.5),
   ...ZOAuthEnv.shape,
+  SSO_NAME: z.string().optional(),
+  SSO_ISSUER: z.string().optional(),
+  SSO_CLIENT_ID: z.string().optional(),
+  SSO_CLIENT_SECRET: z.string().optional(),
+  SSO_GROUPS_CLAIM: z.string().optional(),
+  SSO_ROLE_MAP: z.string().optional(),
+  SSO_ALLOWED_DOMAINS: z.string().optional(),
+  PASSWORD_SIGNIN: z.enum(["on", "off"]).default("on"),
 }).refine((e) => !e.APPROVAL_WEBHOOK_URL || e.APPROVAL_WEBHOOK_SECRET, { message: "APPROVAL_WEBHOOK_URL needs APPROVAL_WEBHOOK_SECRET (the HMAC signing key)", path: ["APPROVAL_WEBHOOK_SECRET"] });
 
 export type Config = {
@@ -158,6 +167,10 @@ export type Config = {
   packages: { dir: string; npmRegistry: string; installTimeoutMs: number; installMaxBytes: number };
   /** Code mode's semantic tool search: the embedding provider and its share of the fused rank (off: lexical only). */
   searchEmbeddings: SearchEmbeddingsConfig;
+  /** Console sign-in through an OpenID provider (SSO_ISSUER set), next to or instead of e-mail + password. */
+  sso: SsoConfig | null;
+  /** PASSWORD_SIGNIN=off: the console's e-mail + password form is hidden and refused (the admin CLI still works). */
+  passwordSignin: boolean;
 };
 
 export class ConfigError extends Error {
@@ -179,8 +192,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } catch (err) {
     throw new ConfigError(`Invalid configuration:\n  ${(err as Error).message}`);
   }
+  let sso: SsoConfig | null;
+  try {
+    sso = ssoConfigOf(e);
+  } catch (err) {
+    throw new ConfigError(`Invalid configuration:\n  ${(err as Error).message}`);
+  }
+  if (!sso && e.PASSWORD_SIGNIN === "off") throw new ConfigError("Invalid configuration:\n  PASSWORD_SIGNIN: off needs SSO_ISSUER, or nobody could sign in to the console");
   return {
     oauth,
+    sso,
+    passwordSignin: e.PASSWORD_SIGNIN === "on",
     env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,

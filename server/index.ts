@@ -81,6 +81,8 @@ import { getUserByEmail, listUsers } from "./users/list-users";
 import { updateUser } from "./users/update-user";
 import { changeOwnPassword } from "./users/change-own-password";
 import { resetPassword } from "./users/reset-password";
+import { ssoSignIn, type SsoClaims } from "./auth/sso-sign-in";
+import { GatewayError } from "./errors";
 import { VERSION } from "./version";
 import { createSecretStore, type SecretStore } from "./secrets/secret-store";
 import type { TPutSecret } from "../lib/secret-schemas";
@@ -210,7 +212,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         db,
         bus,
         secretValues: () => secrets.values(),
-        secrets: [config.authSecret, approvalOpts.webhookSecret, searchEmbeddingsSecret(config.searchEmbeddings)].filter((x): x is string => !!x),
+        secrets: [config.authSecret, approvalOpts.webhookSecret, searchEmbeddingsSecret(config.searchEmbeddings), config.sso?.clientSecret].filter((x): x is string => !!x),
         onError: (err) => logger.error({ err }, "loading the redaction settings failed; the built-in patterns stay in force"),
       });
       // Every call leaves one log line bound to its request id (metrics/call-log.ts).
@@ -405,7 +407,10 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     },
     auth: {
       verifyCredentials: (input: { email: string; password: string; ip?: string | undefined }) =>
-        verifyCredentials(db, loginLimiter, input),
+        // PASSWORD_SIGNIN=off refuses here, not only in the form, so a hand-made POST is refused too.
+        config.passwordSignin ? verifyCredentials(db, loginLimiter, input) : Promise.reject(new GatewayError("forbidden", "Password sign-in is turned off; sign in with single sign-on.")),
+      ssoSignIn: (input: { claims: SsoClaims; ip?: string | undefined }) =>
+        config.sso ? ssoSignIn(db, config.sso, input) : Promise.reject(new GatewayError("not_found", "Single sign-on is not configured.")),
     },
     health: () => checkHealth(db, VERSION),
     get registry(): Registry {

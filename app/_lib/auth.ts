@@ -1,7 +1,8 @@
 // next-auth (v4) with e-mail + password. The JWT carries only the user id: role and disabled flag are
 // read from the database on every request, so a role change or a disabled account takes effect at once. It
 // also carries a stamp of the password hash: a password change or reset ends the sessions signed in before it.
-import type { NextAuthOptions } from "next-auth";
+import type { NextAuthOptions, User as AuthUser } from "next-auth";
+import type { OAuthConfig } from "next-auth/providers/oauth";
 import { getServerSession } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { forbidden, redirect } from "next/navigation";
@@ -11,11 +12,31 @@ import { passwordStamp } from "@/server/auth/password-stamp";
 import { isGatewayError } from "@/server/errors";
 import { getGateway } from "./gateway";
 
-export const authOptions: NextAuthOptions = {
-  session: { strategy: "jwt", maxAge: 12 * 60 * 60 },
-  pages: { signIn: "/signin" },
-  providers: [
-    CredentialsProvider({
+/** The id of the OpenID provider in next-auth's routes (/api/auth/signin/sso, /api/auth/callback/sso). */
+export const SSO_PROVIDER_ID = "sso";
+
+/** SSO_* set: authorization code with PKCE and state against the issuer's discovery document. */
+function ssoProvider(): OAuthConfig<Record<string, unknown>>[] {
+  const sso = getGateway().config.sso;
+  if (!sso) return [];
+  return [
+    {
+      id: SSO_PROVIDER_ID,
+      name: sso.name,
+      type: "oauth",
+      wellKnown: `${sso.issuer}/.well-known/openid-configuration`,
+      clientId: sso.clientId,
+      clientSecret: sso.clientSecret,
+      idToken: true,
+      checks: ["pkce", "state"],
+      authorization: { params: { scope: "openid email profile" } },
+      // The console's user is found or made in the signIn callback; this is only next-auth's view of the claims.
+      profile: (claims) => ({ id: String(claims.sub), email: typeof claims.email === "string" ? claims.email : null, name: typeof claims.name === "string" ? claims.name : null }),
+    },
+  ];
+}
+
+const credentialsProvider = CredentialsProvider({
       name: "E-mail and password",
       credentials: { email: { label: "E-mail", type: "email" }, password: { label: "Password", type: "password" } },
       async authorize(credentials, req) {
@@ -35,9 +56,28 @@ export const authOptions: NextAuthOptions = {
           throw err;
         }
       },
-    }),
-  ],
+    });
+
+export const authOptions: NextAuthOptions = {
+  session: { strategy: "jwt", maxAge: 12 * 60 * 60 },
+  pages: { signIn: "/signin", error: "/signin" },
+  // Read per request, so the providers follow the gateway's config rather than the build's environment.
+  get providers() {
+    return [...(getGateway().config.passwordSignin ? [credentialsProvider] : []), ...ssoProvider()];
+  },
   callbacks: {
+    async signIn({ user, account, profile }) {
+      if (account?.provider !== SSO_PROVIDER_ID) return true;
+      try {
+        const found = await getGateway().auth.ssoSignIn({ claims: { ...(profile as Record<string, unknown>) } });
+        // next-auth hands this same object to the jwt callback: the session carries the console's user id.
+        Object.assign(user, { id: found.id, email: found.email, name: found.name, stamp: passwordStamp(found.passwordHash) } satisfies AuthUser & { stamp: string });
+        return true;
+      } catch (err) {
+        if (isGatewayError(err) && err.code === "unauthenticated") return `/signin?error=${encodeURIComponent(`sso:${err.message}`)}`;
+        throw err;
+      }
+    },
     jwt({ token, user }) {
       if (user) {
         token.uid = user.id;

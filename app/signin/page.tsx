@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { getSessionUser } from "@/app/_lib/auth";
+import { getGateway } from "@/app/_lib/gateway";
 import { LogoIcon } from "@/components/icons";
 import { SignInForm } from "./sign-in-form";
 
@@ -25,6 +26,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const params = await searchParams;
   const callbackUrl = safeCallback(params.callbackUrl);
   const initialError = typeof params.error === "string" ? params.error : undefined;
+  const { sso, passwordSignin } = getGateway().config;
   return (
     <main className="flex min-h-screen flex-col items-center justify-center bg-slate-50 px-4 py-12">
       <div className="w-full max-w-sm">
@@ -36,7 +38,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           <p className="mt-1 text-sm text-slate-600">The console of your MCP gateway</p>
         </div>
         <div className="mt-8 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
-          <SignInForm callbackUrl={callbackUrl} initialError={initialError} />
+          <SignInForm callbackUrl={callbackUrl} initialError={initialError} ssoName={sso?.name} passwordSignin={passwordSignin} />
         </div>
         <p className="mt-6 text-center text-xs text-slate-500">No account? Ask an admin of this gateway to add you.</p>
       </div>

@@ -2,7 +2,7 @@
 import { signIn } from "next-auth/react";
 import { useState } from "react";
 import { formText } from "@/components/form-data";
-import { buttonPrimary, input, label } from "@/components/ui";
+import { buttonPrimary, buttonSecondary, input, label } from "@/components/ui";
 
 /** Turns next-auth's error string into a sentence a person can act on. */
 export function signInErrorMessage(error: string): string {
@@ -12,11 +12,25 @@ export function signInErrorMessage(error: string): string {
     return `Too many failed sign-in attempts. Try again in ${seconds} ${seconds === 1 ? "second" : "seconds"}.`;
   }
   if (error === "CredentialsSignin") return "Wrong e-mail or password.";
+  // The signIn callback's refusal: the server's own sentence (no e-mail, unverified, domain, disabled).
+  if (error.startsWith("sso:")) return error.slice(4);
+  if (error === "AccessDenied" || error.startsWith("OAuth")) return "Single sign-on failed. Try again, and ask an admin if it keeps failing.";
   if (error === "SessionRequired") return "Sign in to continue.";
   return "Sign-in failed. Try again, and ask an admin if it keeps failing.";
 }
 
-export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string; initialError?: string | undefined }) {
+export function SignInForm({
+  callbackUrl,
+  initialError,
+  ssoName,
+  passwordSignin = true,
+}: {
+  callbackUrl: string;
+  initialError?: string | undefined;
+  /** Set when single sign-on is configured: the provider's name on its button. */
+  ssoName?: string | undefined;
+  passwordSignin?: boolean;
+}) {
   const [error, setError] = useState<string | null>(initialError ? signInErrorMessage(initialError) : null);
   const [busy, setBusy] = useState(false);
 
@@ -43,13 +57,28 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
     setBusy(false);
   }
 
+  const alert = error && (
+    <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+      {error}
+    </div>
+  );
+  const ssoButton = ssoName && (
+    <button type="button" className={`${passwordSignin ? buttonSecondary : buttonPrimary} w-full`} onClick={() => void signIn("sso", { callbackUrl })}>
+      Sign in with {ssoName}
+    </button>
+  );
+  if (!passwordSignin) {
+    return (
+      <div className="space-y-5">
+        {alert}
+        {ssoButton}
+      </div>
+    );
+  }
+
   return (
     <form method="post" onSubmit={(e) => void onSubmit(e)} className="space-y-5">
-      {error && (
-        <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
-          {error}
-        </div>
-      )}
+      {alert}
       <div>
         <label htmlFor="email" className={label}>
           E-mail
@@ -65,6 +94,7 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
       <button type="submit" className={`${buttonPrimary} w-full`} disabled={busy}>
         {busy ? "Signing in…" : "Sign in"}
       </button>
+      {ssoButton}
     </form>
   );
 }
