@@ -1,6 +1,9 @@
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { exportJWK, generateKeyPair } from "jose";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GatewayError } from "../errors";
 import { insertUser } from "../test/contexts";
+import { oidcCodeFlowClaims } from "../test/fixtures/oidc-code-flow";
+import { freePort, spawnTsServer } from "../test/gateway-harness";
 import { createTestDb, truncateAll } from "../test/test-db";
 import { verifyPassword } from "./password";
 import { ssoConfigOf, type SsoConfig } from "./sso-config";
@@ -87,5 +90,57 @@ describe("ssoSignIn", () => {
     expect(await db.user.count()).toBe(1);
     expect(await audits("user.created")).toHaveLength(1);
     expect(await audits("auth.sso_signin")).toHaveLength(8);
+  });
+});
+
+// The claims as a real OpenID provider returns them: node-oidc-provider in its own process, signed in through its
+// login and consent pages with authorization code + PKCE, the ID token verified against its keys.
+describe("ssoSignIn with a real OpenID provider's ID token", () => {
+  const redirectUri = "http://127.0.0.1:1/api/auth/callback/sso";
+  let idp: Awaited<ReturnType<typeof spawnTsServer>>;
+  let issuer = "";
+  const accounts: Record<string, Record<string, unknown>> = {
+    ada: { email: "ada@example.com", email_verified: true, name: "Ada", groups: ["portcullis-admins"] },
+    bo: { email: "bo@example.com", email_verified: true, groups: ["approvers"] },
+    dan: { email: "dan@example.com", email_verified: false, groups: ["portcullis-admins"] },
+    eve: { email: "eve@evil.example.net", email_verified: true },
+  };
+
+  // The provider reads its accounts at start: a change of groups at the provider is a restart on the same port.
+  async function startIdp(port: number) {
+    const { privateKey } = await generateKeyPair("RS256", { extractable: true });
+    const clients = [{ client_id: "portcullis", client_secret: "a client secret", email: "", scope: "openid email profile", redirect_uris: [redirectUri] }];
+    idp = await spawnTsServer("server/test/fixtures/oidc-provider-process.ts", [], { OIDC_PORT: String(port), OIDC_JWK: JSON.stringify({ ...(await exportJWK(privateKey)), kid: "k1", alg: "RS256", use: "sig" }), OIDC_CLIENTS: JSON.stringify(clients), OIDC_ACCOUNTS: JSON.stringify(accounts) }, /ready/);
+  }
+
+  beforeAll(async () => {
+    const port = await freePort();
+    issuer = `http://127.0.0.1:${String(port)}`;
+    await startIdp(port);
+  });
+  afterAll(() => idp.stop());
+
+  const claimsOf = (login: string) => oidcCodeFlowClaims({ issuer, clientId: "portcullis", clientSecret: "a client secret", redirectUri }, login);
+  const signInAt = async (login: string) => ssoSignIn(db, { ...config, issuer }, { claims: await claimsOf(login) });
+
+  it("creates the user from the ID token with the role of its groups", async () => {
+    const claims = await claimsOf("ada");
+    expect(claims).toMatchObject({ sub: "ada", email: "ada@example.com", email_verified: true, groups: ["portcullis-admins"] });
+    const user = await ssoSignIn(db, { ...config, issuer }, { claims });
+    expect(user).toMatchObject({ email: "ada@example.com", name: "Ada", role: "ADMIN" });
+  });
+
+  it("updates the role when the provider's groups change between sign-ins", async () => {
+    expect((await signInAt("bo")).role).toBe("APPROVER");
+    accounts.bo!.groups = [];
+    await idp.stop();
+    await startIdp(Number(new URL(issuer).port));
+    expect((await signInAt("bo")).role).toBe("USER");
+  });
+
+  it("refuses the provider's unverified e-mail and an e-mail outside the allowed domains", async () => {
+    expect((await refusal(signInAt("dan"))).message).toMatch(/unverified/);
+    expect((await refusal(signInAt("eve"))).message).toMatch(/domain/);
+    expect(await db.user.count()).toBe(0);
   });
 });
