@@ -10,14 +10,22 @@ import { hasRole, type TRole } from "@/lib/roles";
 import type { User } from "@/server/db/client";
 import { passwordStamp } from "@/server/auth/password-stamp";
 import { isGatewayError } from "@/server/errors";
+import { loadConfig, type Config } from "@/server/config";
 import { getGateway } from "./gateway";
 
 /** The id of the OpenID provider in next-auth's routes (/api/auth/signin/sso, /api/auth/callback/sso). */
 export const SSO_PROVIDER_ID = "sso";
 
+let signInConfig: Pick<Config, "sso" | "passwordSignin"> | undefined;
+/** How people sign in to the console, from the environment alone: it is read while `next build` prerenders, with no database. */
+export function signInSettings(): Pick<Config, "sso" | "passwordSignin"> {
+  signInConfig ??= loadConfig();
+  return signInConfig;
+}
+
 /** SSO_* set: authorization code with PKCE and state against the issuer's discovery document. */
 function ssoProvider(): OAuthConfig<Record<string, unknown>>[] {
-  const sso = getGateway().config.sso;
+  const { sso } = signInSettings();
   if (!sso) return [];
   return [
     {
@@ -63,7 +71,7 @@ export const authOptions: NextAuthOptions = {
   pages: { signIn: "/signin", error: "/signin" },
   // Read per request, so the providers follow the gateway's config rather than the build's environment.
   get providers() {
-    return [...(getGateway().config.passwordSignin ? [credentialsProvider] : []), ...ssoProvider()];
+    return [...(signInSettings().passwordSignin ? [credentialsProvider] : []), ...ssoProvider()];
   },
   callbacks: {
     async signIn({ user, account, profile }) {

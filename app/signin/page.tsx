@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { getSessionUser } from "@/app/_lib/auth";
-import { getGateway } from "@/app/_lib/gateway";
+import { getSessionUser, signInSettings } from "@/app/_lib/auth";
 import { LogoIcon } from "@/components/icons";
 import { SignInForm } from "./sign-in-form";
 
@@ -26,7 +25,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const params = await searchParams;
   const callbackUrl = safeCallback(params.callbackUrl);
   const initialError = typeof params.error === "string" ? params.error : undefined;
-  const { sso, passwordSignin } = getGateway().config;
+  const { sso, passwordSignin } = signInSettings();
   return (
     <main className="flex min-h-screen flex-col items-center justify-center bg-slate-50 px-4 py-12">
       <div className="w-full max-w-sm">
