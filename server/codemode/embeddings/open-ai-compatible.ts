@@ -4,6 +4,7 @@
 import { EmbeddingError } from "./embedding-error";
 import type { EmbeddingProvider } from "./embedding-provider";
 import { isUsableVector, normalizeInPlace } from "./vector-math";
+import { readBodyUpTo } from "../../net/read-body-up-to";
 
 export type OpenAiCompatibleOptions = {
   /** Base URL, e.g. `https://api.openai.com/v1`; `/embeddings` is appended. */
@@ -46,7 +47,7 @@ export function openAiCompatible(options: OpenAiCompatibleOptions): EmbeddingPro
         await res.body?.cancel();
         throw new EmbeddingError("embedding_unavailable", `${endpoint} answered HTTP ${String(res.status)}`);
       }
-      body = await readBounded(res, maxBytes, endpoint);
+      body = await readBodyUpTo(res, maxBytes, () => tooBig(endpoint, maxBytes));
     } catch (err) {
       if (err instanceof EmbeddingError) throw err;
       if (signal?.aborted) throw signal.reason;
@@ -73,29 +74,6 @@ export function openAiCompatible(options: OpenAiCompatibleOptions): EmbeddingPro
       return out;
     },
   };
-}
-
-async function readBounded(res: Response, maxBytes: number, endpoint: string): Promise<string> {
-  const declared = Number(res.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await res.body?.cancel();
-    throw tooBig(endpoint, maxBytes);
-  }
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      throw tooBig(endpoint, maxBytes);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 function tooBig(endpoint: string, maxBytes: number): EmbeddingError {
