@@ -248,12 +248,16 @@ describe("resolveClientMetadataDocument – the SSRF guard", () => {
 describe("resolveClientMetadataDocument – size and time limits", () => {
   it("refuses a declared Content-Length over the limit before reading any of the body", async () => {
     // The body never comes: reading it would end in a timeout, not in too_large.
-    routes.set("/declared.json", (_req, res) => {
-      res.writeHead(200, { "content-type": "application/json", "content-length": "6000" });
-      res.write("{");
-    });
+    const closed = new Promise<void>((resolve) =>
+      routes.set("/declared.json", (_req, res) => {
+        res.on("close", resolve);
+        res.writeHead(200, { "content-type": "application/json", "content-length": "6000" });
+        res.write("{");
+      }),
+    );
     expect(await refusal(urlOf("/declared.json"))).toMatchObject({ code: "invalid_client", reason: "too_large" });
-  });
+    await closed; // and the connection is dropped, not left open
+  }, 5_000); // the server would hold the connection for a minute; the gateway must drop it at once
 
   it("stops reading an undeclared body at the first chunk past the limit (the server never ends it)", async () => {
     routes.set("/chunked.json", (_req, res) => {
@@ -264,20 +268,23 @@ describe("resolveClientMetadataDocument – size and time limits", () => {
   });
 
   it("cuts a document dripped byte by byte at the total time limit", async () => {
-    routes.set("/drip.json", (_req, res) => {
-      res.writeHead(200, { "content-type": "application/json" });
-      // A byte every 10 ms forever: no idle timeout would fire, only the total deadline.
-      const timer = setInterval(() => res.write(" "), 10);
-      dripping.add(timer);
-      res.on("close", () => clearInterval(timer));
-    });
+    const closed = new Promise<void>((resolve) =>
+      routes.set("/drip.json", (_req, res) => {
+        res.writeHead(200, { "content-type": "application/json" });
+        // A byte every 10 ms forever: no idle timeout would fire, only the total deadline.
+        const timer = setInterval(() => res.write(" "), 10);
+        dripping.add(timer);
+        res.on("close", () => (clearInterval(timer), resolve()));
+      }),
+    );
     const err = await refusal(urlOf("/drip.json"), deps({ timeoutMs: 300 }));
     expect(err).toMatchObject({
       code: "invalid_client",
       reason: "timeout",
       message: expect.stringContaining("300 ms") as unknown,
     });
-  });
+    await closed; // the gateway hung up: the server is not left dripping into an open socket
+  }, 5_000); // well past the 300 ms deadline, well short of the server's own one-minute timeouts
 
   it("counts a resolver that never answers against the same deadline", async () => {
     const err = await refusal(

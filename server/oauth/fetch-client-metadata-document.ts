@@ -66,6 +66,7 @@ export async function fetchClientMetadataDocument(
   }
   const tooLarge = fail("too_large", `is larger than ${String(deps.maxBytes)} bytes`);
   try {
+    // The deadline destroys the socket, which errors the body; racing it too keeps the deadline whatever the stream does.
     const text = await untilAborted(
       readBodyUpTo(res, deps.maxBytes, () => tooLarge),
       signal,
