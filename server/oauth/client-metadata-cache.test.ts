@@ -10,6 +10,7 @@ const SETTINGS = { minSeconds: 60, maxSeconds: 3600, defaultSeconds: 300, failur
 const client = (id: string): ClientDocumentMetadata => ({
   client_id: id,
   redirect_uris: ["https://a.example/cb"],
+  application_type: "web",
   grant_types: ["authorization_code"],
   response_types: ["code"],
   token_endpoint_auth_method: "none",

@@ -5,6 +5,7 @@
 import https from "node:https";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import Provider, { type Adapter, type AdapterPayload } from "oidc-provider";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OutboundPolicy, Resolver } from "../net/outbound-url";
 import { selfSignedCert } from "../test/fixtures/self-signed-cert";
@@ -116,6 +117,7 @@ describe("resolveClientMetadataDocument – a valid document", () => {
       logo_uri: "https://app.cimd.test/logo.png",
       client_uri: "https://app.cimd.test/",
       redirect_uris: ["http://127.0.0.1:33418/callback"],
+      application_type: "web",
       grant_types: ["authorization_code", "refresh_token"],
       response_types: ["code"],
       token_endpoint_auth_method: "none",
@@ -137,6 +139,60 @@ describe("resolveClientMetadataDocument – a valid document", () => {
       token_endpoint_auth_method: "private_key_jwt",
       jwks_uri: "https://app.cimd.test/jwks.json",
       verified: true,
+    });
+  });
+});
+
+describe("resolveClientMetadataDocument – with oidc-provider", () => {
+  it("returns metadata that oidc-provider takes as a client from its adapter's find, web and native alike", async () => {
+    const web = serve(
+      "/op-web.json",
+      documentFor(urlOf("/op-web.json"), { logo_uri: "https://app.cimd.test/logo.png" }),
+    );
+    const native = serve(
+      "/op-native.json",
+      documentFor(urlOf("/op-native.json"), { redirect_uris: ["com.example.agent:/callback", "http://[::1]/cb"] }),
+    );
+    const jwt = urlOf("/op-jwt.json");
+    serve(
+      "/op-jwt.json",
+      documentFor(jwt, { token_endpoint_auth_method: "private_key_jwt", jwks_uri: "https://app.cimd.test/jwks.json" }),
+    );
+    const d = deps();
+    // The shape the authorization server's adapter will hand over: the metadata, `verified` kept aside.
+    class DocumentAdapter implements Adapter {
+      constructor(readonly name: string) {}
+      async find(id: string): Promise<AdapterPayload | undefined> {
+        if (this.name !== "Client") return undefined;
+        const outcome = await resolveClientMetadataDocument(id, d);
+        if (outcome instanceof ClientMetadataError) throw outcome;
+        const { verified: _verified, ...metadata } = outcome;
+        return metadata;
+      }
+      upsert = () => Promise.resolve();
+      findByUserCode = () => Promise.resolve(undefined);
+      findByUid = () => Promise.resolve(undefined);
+      consume = () => Promise.resolve();
+      destroy = () => Promise.resolve();
+      revokeByGrantId = () => Promise.resolve();
+    }
+    const provider = new Provider("https://gateway.test", { adapter: DocumentAdapter });
+    expect(await provider.Client.find(web)).toMatchObject({
+      clientId: web,
+      applicationType: "web",
+      redirectUris: ["http://127.0.0.1:33418/callback"],
+      tokenEndpointAuthMethod: "none",
+      logoUri: "https://app.cimd.test/logo.png",
+    });
+    expect(await provider.Client.find(native)).toMatchObject({
+      clientId: native,
+      applicationType: "native",
+      redirectUris: ["com.example.agent:/callback", "http://[::1]/cb"],
+    });
+    expect(await provider.Client.find(jwt)).toMatchObject({
+      clientId: jwt,
+      tokenEndpointAuthMethod: "private_key_jwt",
+      jwksUri: "https://app.cimd.test/jwks.json",
     });
   });
 });

@@ -48,3 +48,7 @@ export class ClientMetadataError extends Error {
 function isDocumentReason(reason: ClientMetadataErrorReason): reason is ClientMetadataDocumentReason {
   return !(FETCH_REASONS as readonly string[]).includes(reason);
 }
+
+/** A refusal of the document's content. */
+export const documentError = (reason: ClientMetadataDocumentReason, message: string) =>
+  new ClientMetadataError(reason, `client metadata document: ${message}`);

@@ -2,7 +2,8 @@
 // uses (draft-ietf-oauth-client-id-metadata-document §4, RFC 7591 §2). Unknown members are dropped, not refused;
 // members we keep must have the right type and stay within length limits, so a consent page never shows a
 // megabyte-long name. The result carries `verified: true`: whoever controls the client_id URL published it.
-import { ClientMetadataError, type ClientMetadataDocumentReason } from "./client-metadata-error";
+import { ClientMetadataError, documentError as fail } from "./client-metadata-error";
+import { checkRedirectUris, type ApplicationType } from "./redirect-uris";
 
 export type ClientDocumentMetadata = {
   client_id: string;
@@ -15,8 +16,10 @@ export type ClientDocumentMetadata = {
   software_version?: string;
   scope?: string;
   redirect_uris: string[];
-  grant_types: string[];
-  response_types: string[];
+  /** "native" when the document says so or a redirect URI uses a private-use scheme (oidc-provider's rules). */
+  application_type: ApplicationType;
+  grant_types: GrantType[];
+  response_types: "code"[];
   token_endpoint_auth_method: "none" | "private_key_jwt";
   /** Present exactly when token_endpoint_auth_method is private_key_jwt. */
   jwks_uri?: string;
@@ -27,15 +30,13 @@ export type ClientDocumentMetadata = {
 const MAX_TEXT = 200;
 const MAX_SCOPE = 1000;
 const MAX_URI = 2048;
-const MAX_REDIRECT_URIS = 20;
-const SUPPORTED_GRANT_TYPES = ["authorization_code", "refresh_token"];
+const SUPPORTED_GRANT_TYPES = ["authorization_code", "refresh_token"] as const;
+type GrantType = (typeof SUPPORTED_GRANT_TYPES)[number];
+const isGrantType = (g: string): g is GrantType => (SUPPORTED_GRANT_TYPES as readonly string[]).includes(g);
 const TEXT_MEMBERS = ["client_name", "software_id", "software_version"] as const;
 const WEB_URI_MEMBERS = ["client_uri", "logo_uri", "policy_uri", "tos_uri"] as const;
 
 type Doc = Record<string, unknown>;
-const fail = (reason: ClientMetadataDocumentReason, message: string) =>
-  new ClientMetadataError(reason, `client metadata document: ${message}`);
-
 export function parseClientMetadataDocument(
   text: string,
   clientId: string,
@@ -70,28 +71,26 @@ function checkMembers(doc: Doc, clientId: string): ClientDocumentMetadata | Clie
       `token_endpoint_auth_method ${JSON.stringify(method)} is not accepted; a document is public, so only "none" or "private_key_jwt" (no shared secret)`,
     );
 
-  const redirectUris = checkRedirectUris(doc.redirect_uris);
-  if (redirectUris instanceof ClientMetadataError) return redirectUris;
+  const redirects = checkRedirectUris(doc.redirect_uris, doc.application_type);
+  if (redirects instanceof ClientMetadataError) return redirects;
   const grantTypes = stringList(doc, "grant_types", ["authorization_code"]);
   if (grantTypes instanceof ClientMetadataError) return grantTypes;
-  const unsupportedGrant = grantTypes.find((g) => !SUPPORTED_GRANT_TYPES.includes(g));
-  if (unsupportedGrant !== undefined)
+  if (!grantTypes.every(isGrantType))
     return fail(
       "unsupported_grant_type",
-      `grant_types has ${JSON.stringify(unsupportedGrant)}; supported: ${SUPPORTED_GRANT_TYPES.join(", ")}`,
+      `grant_types has ${JSON.stringify(grantTypes.find((g) => !isGrantType(g)))}; supported: ${SUPPORTED_GRANT_TYPES.join(", ")}`,
     );
   const responseTypes = stringList(doc, "response_types", ["code"]);
   if (responseTypes instanceof ClientMetadataError) return responseTypes;
-  const unsupportedResponse = responseTypes.find((r) => r !== "code");
-  if (unsupportedResponse !== undefined)
+  if (!responseTypes.every((r) => r === "code"))
     return fail(
       "unsupported_response_type",
-      `response_types has ${JSON.stringify(unsupportedResponse)}; only "code" is supported`,
+      `response_types has ${JSON.stringify(responseTypes.find((r) => r !== "code"))}; only "code" is supported`,
     );
 
   const client: ClientDocumentMetadata = {
     client_id: clientId,
-    redirect_uris: redirectUris,
+    ...redirects,
     grant_types: grantTypes,
     response_types: responseTypes,
     token_endpoint_auth_method: method,
@@ -117,43 +116,6 @@ function checkMembers(doc: Doc, clientId: string): ClientDocumentMetadata | Clie
     );
   if (method === "none") delete client.jwks_uri;
   return client;
-}
-
-function checkRedirectUris(value: unknown): string[] | ClientMetadataError {
-  if (value === undefined) return fail("missing_redirect_uris", "has no redirect_uris");
-  if (!Array.isArray(value) || value.length === 0)
-    return fail("missing_redirect_uris", "redirect_uris must be a non-empty array of URIs");
-  if (value.length > MAX_REDIRECT_URIS)
-    return fail("invalid_redirect_uri", `has more than ${String(MAX_REDIRECT_URIS)} redirect_uris`);
-  for (const uri of value) {
-    if (typeof uri !== "string") return fail("invalid_redirect_uri", "redirect_uris must hold strings");
-    const problem = redirectUriProblem(uri);
-    if (problem) return fail("invalid_redirect_uri", `redirect URI ${JSON.stringify(uri.slice(0, 200))} ${problem}`);
-  }
-  return value as string[];
-}
-
-/** Why `raw` cannot be a redirect URI, or null. Loopback http and private-use schemes are for native apps (RFC 8252 §7). */
-export function redirectUriProblem(raw: string): string | null {
-  if (raw.length > MAX_URI) return `is longer than ${String(MAX_URI)} characters`;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return "is not an absolute URI";
-  }
-  if (raw.includes("#")) return "has a fragment";
-  if (url.username || url.password) return "has a user name or password";
-  if (url.protocol === "https:") return null;
-  if (url.protocol === "http:")
-    return ["127.0.0.1", "[::1]", "localhost"].includes(url.hostname)
-      ? null
-      : "uses http:// for a host other than 127.0.0.1, [::1] or localhost (only a native app's loopback redirect may, RFC 8252 §7.3)";
-  // A private-use scheme is a reverse domain name (com.example.app:/cb, RFC 8252 §7.1); this also keeps out
-  // javascript:, data:, file: and the like.
-  return url.protocol.slice(0, -1).includes(".")
-    ? null
-    : `uses the scheme ${url.protocol} (only https:, loopback http: or a reverse-domain private-use scheme)`;
 }
 
 function stringList(doc: Doc, member: string, fallback: string[]): string[] | ClientMetadataError {
