@@ -10,7 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OutboundPolicy, Resolver } from "../net/outbound-url";
 import { selfSignedCert } from "../test/fixtures/self-signed-cert";
 import { createClientMetadataCache, type ClientMetadataCacheSettings } from "./client-metadata-cache";
-import { resolveClientMetadataDocument, type ClientMetadataDocumentDeps } from "./client-metadata-document";
+import {
+  createClientMetadataDocumentResolver,
+  resolveClientMetadataDocument,
+  type ClientMetadataDocumentDeps,
+} from "./client-metadata-document";
 import { ClientMetadataError } from "./client-metadata-error";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -352,11 +356,16 @@ describe("resolveClientMetadataDocument – size and time limits", () => {
 });
 
 describe("resolveClientMetadataDocument – the cache", () => {
-  it("serves a second resolution from the cache", async () => {
+  it("serves a second resolution from the cache (the resolver the composition root builds)", async () => {
     const clientId = serve("/cached.json", documentFor(urlOf("/cached.json")));
-    const d = deps();
-    const first = await resolveClientMetadataDocument(clientId, d);
-    expect(await resolveClientMetadataDocument(clientId, d)).toEqual(first);
+    const resolveClient = createClientMetadataDocumentResolver(
+      { timeoutMs: 5_000, maxBytes: 5 * 1024, cache: CACHE },
+      ALLOWED,
+      { resolve: resolver, ca: cert },
+    );
+    const first = await resolveClient(clientId);
+    expect(first).toMatchObject({ client_id: clientId, verified: true });
+    expect(await resolveClient(clientId)).toBe(first);
     expect(hits.get("/cached.json")).toBe(1);
   });
 
