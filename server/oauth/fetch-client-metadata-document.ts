@@ -55,14 +55,14 @@ export async function fetchClientMetadataDocument(
     if (res.status >= 300 && res.status < 400)
       return fail(
         "redirect",
-        `answered ${String(res.status)} (a redirect to ${res.headers.get("location") ?? "nowhere"}); redirects are not followed`,
+        `answered ${String(res.status)} (a redirect to ${res.headers.get("location")?.slice(0, 200) ?? "nowhere"}); redirects are not followed`,
       );
     return fail("http_status", `answered ${String(res.status)}, not 200`);
   }
   const type = res.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
   if (type !== "application/json") {
     await res.body?.cancel().catch(() => undefined);
-    return fail("content_type", `has Content-Type ${type ?? "(none)"}, not application/json`);
+    return fail("content_type", `has Content-Type ${type?.slice(0, 100) ?? "(none)"}, not application/json`);
   }
   const tooLarge = fail("too_large", `is larger than ${String(deps.maxBytes)} bytes`);
   try {
