@@ -105,3 +105,57 @@ describe("parseClientMetadataDocument", () => {
     });
   });
 });
+
+describe("parseClientMetadataDocument – bounded fuzz", () => {
+  // Seeded (mulberry32), so a failure reproduces: any body, whatever its damage, is a value, never a throw.
+  let seed = 21;
+  const random = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const junk = [
+    '"',
+    "\\",
+    "{",
+    "}",
+    "[",
+    "]",
+    ",",
+    ":",
+    "\\u0000",
+    "\\ud800",
+    "\u0000",
+    "null",
+    "1e999",
+    "-0",
+    "\\u",
+    "é",
+    "\uffff",
+    "true",
+  ];
+  const valid = JSON.stringify({
+    client_id: ID,
+    client_name: "Agent",
+    redirect_uris: ["https://app.example.com/cb", "http://127.0.0.1:5/cb"],
+    grant_types: ["authorization_code"],
+    logo_uri: "https://app.example.com/l.png",
+  });
+
+  it("answers 3000 damaged documents with metadata or a ClientMetadataError", () => {
+    const kinds = new Set<string>();
+    for (let i = 0; i < 3000; i++) {
+      let text = valid;
+      for (let edits = 1 + Math.floor(random() * 4); edits > 0; edits--) {
+        const at = Math.floor(random() * text.length);
+        const cut = Math.floor(random() * 4);
+        text = text.slice(0, at) + (junk[Math.floor(random() * junk.length)] ?? "") + text.slice(at + cut);
+      }
+      const outcome = parseClientMetadataDocument(text, ID);
+      kinds.add(outcome instanceof ClientMetadataError ? outcome.reason : "accepted");
+    }
+    // The damage reached several checks, not only the JSON parser.
+    expect(kinds.size).toBeGreaterThan(4);
+  });
+});
