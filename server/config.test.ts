@@ -41,6 +41,7 @@ describe("loadConfig", () => {
       auditRetentionDays: 90,
       auditOutcome: "after_answer",
       outbound: { allowedHosts: [] },
+      clientMetadata: { timeoutMs: 5000, maxBytes: 5120, cache: { minSeconds: 60, maxSeconds: 86_400, defaultSeconds: 300, failureSeconds: 30, maxEntries: 1000 } },
       packages: { dir: path.resolve(".data/packages"), npmRegistry: "https://registry.npmjs.org", installTimeoutMs: 180_000, installMaxBytes: 500 * 1024 * 1024 },
       searchEmbeddings: { kind: "off" },
       sso: null,
@@ -148,6 +149,13 @@ describe("loadConfig", () => {
       outbound: { allowedHosts: ["127.0.0.1", "hooks.internal"] },
     });
     expect(() => loadConfig({ APPROVAL_TTL_SECONDS: "0" })).toThrow(/APPROVAL_TTL_SECONDS/);
+  });
+
+  it("reads the client metadata document limits; a cache minimum above the maximum is refused", () => {
+    const env = { CLIENT_METADATA_TIMEOUT_MS: "2000", CLIENT_METADATA_MAX_BYTES: "8192", CLIENT_METADATA_CACHE_SECONDS: "120", CLIENT_METADATA_CACHE_MIN_SECONDS: "10", CLIENT_METADATA_CACHE_MAX_SECONDS: "3600", CLIENT_METADATA_FAILURE_CACHE_SECONDS: "5" };
+    expect(loadConfig(env).clientMetadata).toEqual({ timeoutMs: 2000, maxBytes: 8192, cache: { minSeconds: 10, maxSeconds: 3600, defaultSeconds: 120, failureSeconds: 5, maxEntries: 1000 } });
+    expect(configError({ CLIENT_METADATA_CACHE_MIN_SECONDS: "7200", CLIENT_METADATA_CACHE_MAX_SECONDS: "3600" }).message).toContain("CLIENT_METADATA_CACHE_MIN_SECONDS (7200) is more than CLIENT_METADATA_CACHE_MAX_SECONDS (3600)");
+    expect(configError({ CLIENT_METADATA_TIMEOUT_MS: "10" }).message).toContain("CLIENT_METADATA_TIMEOUT_MS");
   });
 
   it("reads the task settings, the dedupe window in seconds", () => {

@@ -6,6 +6,8 @@ import { forbiddenRange, normalizeAllowedHost, type OutboundPolicy } from "./net
 import { parseSecretsKey, SECRETS_KEY_HINT } from "./secrets/secret-crypto";
 import { ssoConfigOf, type SsoConfig } from "./auth/sso-config";
 import { oauthConfigOf, ZOAuthEnv, type OAuthConfig } from "./oauth/oauth-config";
+import { CLIENT_METADATA_CACHE_ENTRIES } from "./oauth/client-metadata-cache";
+import type { ClientMetadataSettings } from "./oauth/client-metadata-document";
 
 const bool = z
   .enum(["1", "0", "true", "false", "yes", "no", ""])
@@ -59,6 +61,13 @@ const ZEnv = z.object({
   SANDBOX_HIDE_PATHS: z.string().default(""),
   SANDBOX_RUNTIME_DIR: z.string().optional(),
   OUTBOUND_ALLOWED_HOSTS: z.string().default(""),
+  // OAuth client ID metadata documents (an HTTPS URL as client_id): fetch limits and cache lifetimes.
+  CLIENT_METADATA_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  CLIENT_METADATA_MAX_BYTES: z.coerce.number().int().min(512).max(1024 * 1024).default(5 * 1024),
+  CLIENT_METADATA_CACHE_SECONDS: z.coerce.number().int().min(0).default(300),
+  CLIENT_METADATA_CACHE_MIN_SECONDS: z.coerce.number().int().min(0).default(60),
+  CLIENT_METADATA_CACHE_MAX_SECONDS: z.coerce.number().int().min(0).default(24 * 3600),
+  CLIENT_METADATA_FAILURE_CACHE_SECONDS: z.coerce.number().int().min(0).default(30),
   // Upstream processes of /mcp/s sessions (one per MCP session; a stdio server's process is ~40-60 MB):
   // sized for a 2-core, 4 GB host (32 × ~50 MB ≈ 1.6 GB at most, beside PostgreSQL and the gateway).
   TRANSPARENT_MAX_PER_SESSION: z.coerce.number().int().min(1).default(4),
@@ -163,6 +172,8 @@ export type Config = {
   secretsKey: Buffer | undefined;
   /** Hosts that webhooks may reach although they resolve to loopback or private addresses (OUTBOUND_ALLOWED_HOSTS). */
   outbound: OutboundPolicy;
+  /** OAuth client ID metadata documents: fetch deadline and size limit, cache lifetimes (seconds). */
+  clientMetadata: ClientMetadataSettings;
   /** Package servers: where installs live (default DATA_DIR/packages), the npm registry, the install's bounds. */
   packages: { dir: string; npmRegistry: string; installTimeoutMs: number; installMaxBytes: number };
   /** Code mode's semantic tool search: the embedding provider and its share of the fused rank (off: lexical only). */
@@ -270,6 +281,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       webhookSecret: e.APPROVAL_WEBHOOK_SECRET ?? null,
     },
     outbound,
+    clientMetadata: clientMetadataSettings(e),
     packages: {
       dir: e.PACKAGES_DIR ? path.resolve(e.PACKAGES_DIR) : path.join(path.resolve(e.DATA_DIR), "packages"),
       npmRegistry: e.NPM_REGISTRY.replace(/\/+$/, ""),
@@ -350,4 +362,15 @@ function searchEmbeddings(e: z.infer<typeof ZEnv>): SearchEmbeddingsConfig {
   if (!existsSync(modelPath)) throw fail("SEARCH_EMBEDDINGS_ONNX_MODEL", `no file at ${modelPath}`);
   if (!existsSync(tokenizerPath)) throw fail("SEARCH_EMBEDDINGS_ONNX_TOKENIZER", `no file at ${tokenizerPath} (a tokenizer.json or vocab.txt of the model)`);
   return { kind: "onnx", modelPath, tokenizerPath, weight: e.SEARCH_EMBEDDINGS_WEIGHT };
+}
+
+/** A document's max-age is held within [min, max]; with no max-age it lives the default (also held within them). */
+function clientMetadataSettings(e: z.infer<typeof ZEnv>): ClientMetadataSettings {
+  const [min, max] = [e.CLIENT_METADATA_CACHE_MIN_SECONDS, e.CLIENT_METADATA_CACHE_MAX_SECONDS];
+  if (min > max) throw new ConfigError(`Invalid configuration:\n  CLIENT_METADATA_CACHE_MIN_SECONDS (${String(min)}) is more than CLIENT_METADATA_CACHE_MAX_SECONDS (${String(max)})`);
+  return {
+    timeoutMs: e.CLIENT_METADATA_TIMEOUT_MS,
+    maxBytes: e.CLIENT_METADATA_MAX_BYTES,
+    cache: { minSeconds: min, maxSeconds: max, defaultSeconds: e.CLIENT_METADATA_CACHE_SECONDS, failureSeconds: e.CLIENT_METADATA_FAILURE_CACHE_SECONDS, maxEntries: CLIENT_METADATA_CACHE_ENTRIES },
+  };
 }

@@ -4,7 +4,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { forbiddenRange, logRefusedAtStart, normalizeAllowedHost, NO_OUTBOUND_EXCEPTIONS, OutboundUrlError, postOutbound, resolveOutbound, type Resolver } from "./outbound-url";
+import { forbiddenRange, getOutbound, logRefusedAtStart, normalizeAllowedHost, NO_OUTBOUND_EXCEPTIONS, OutboundUrlError, postOutbound, resolveOutbound, type Resolver } from "./outbound-url";
 
 const noDns: Resolver = (host) => Promise.reject(Object.assign(new Error(`no DNS in this test (${host})`), { code: "ENOTFOUND" }));
 const answers =
@@ -155,6 +155,47 @@ describe("postOutbound", () => {
       reason: "forbidden_address",
     });
     await expect(postOutbound(`http://localhost:${String(port)}/hook`, { body: "{}", headers: {}, timeoutMs: 5000 }, NO_OUTBOUND_EXCEPTIONS)).rejects.toBeInstanceOf(OutboundUrlError);
+    expect(seen).toEqual([]);
+  });
+});
+
+describe("getOutbound", () => {
+  let server: http.Server;
+  let port = 0;
+  const seen: (string | undefined)[] = [];
+
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      seen.push(req.headers.host);
+      if (req.url === "/redirect") res.writeHead(302, { location: "http://169.254.169.254/latest/meta-data/" }).end();
+      else res.writeHead(200, { "content-type": "application/json", "x-two": ["a", "b"] }).end('{"ok":true}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  it("connects to the one address it checked and hands back the body unread, as a Response", async () => {
+    let lookups = 0;
+    const rebinding: Resolver = () => (++lookups === 1 ? answers("127.0.0.1")("") : Promise.reject(new Error("asked DNS twice")));
+    seen.length = 0;
+    const res = await getOutbound(`http://rebind.test:${String(port)}/doc`, { headers: {}, signal: AbortSignal.timeout(5000) }, { allowedHosts: ["rebind.test"] }, rebinding);
+    expect([res.status, res.headers.get("content-type"), res.headers.get("x-two"), await res.text()]).toEqual([200, "application/json", "a, b", '{"ok":true}']);
+    expect(lookups).toBe(1);
+    expect(seen).toEqual([`rebind.test:${String(port)}`]);
+  });
+
+  it("hands back a redirect without following it", async () => {
+    seen.length = 0;
+    const res = await getOutbound(`http://127.0.0.1:${String(port)}/redirect`, { headers: {}, signal: AbortSignal.timeout(5000) }, { allowedHosts: ["127.0.0.1"] });
+    expect([res.status, res.headers.get("location")]).toEqual([302, "http://169.254.169.254/latest/meta-data/"]);
+    expect(seen).toHaveLength(1);
+  });
+
+  it("sends nothing to a loopback address no admin allowed", async () => {
+    seen.length = 0;
+    await expect(getOutbound(`http://127.0.0.1:${String(port)}/doc`, { headers: {}, signal: AbortSignal.timeout(5000) }, NO_OUTBOUND_EXCEPTIONS)).rejects.toMatchObject({ code: "outbound_url_refused", reason: "forbidden_address" });
     expect(seen).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
-// The one guard for URLs the gateway sends to on someone's behalf (task callback URLs, the approvers' webhook):
-// they may not reach loopback, private, link-local (cloud metadata at 169.254.169.254), unspecified, multicast or
+// The one guard for URLs the gateway sends to on someone's behalf (task callback URLs, the approvers' webhook, OAuth client
+// ID metadata documents): they may not reach loopback, private, link-local (cloud metadata at 169.254.169.254), unspecified, multicast or
 // other special-purpose addresses, in any spelling (IPv4-mapped IPv6, NAT64, 6to4, decimal or octal IPv4), unless
 // an admin allowed the host (OUTBOUND_ALLOWED_HOSTS). The same check runs when a URL is given and again at send
 // time; at send time the name is resolved once and the connection goes to exactly the address that was checked,
@@ -9,6 +9,7 @@ import { lookup as dnsLookup } from "node:dns/promises";
 import http from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
+import { Readable } from "node:stream";
 import ipaddr from "ipaddr.js";
 import type { Logger } from "../logger";
 
@@ -115,7 +116,7 @@ export async function resolveOutbound(raw: string | URL, policy: OutboundPolicy,
 
 function refusedAddress(host: string, address: string, range: string): OutboundUrlError {
   const where = host === address ? address : `${host} (${address})`;
-  return new OutboundUrlError("forbidden_address", `${where} is a ${range} address; webhooks go to public addresses only (an admin may allow the host in OUTBOUND_ALLOWED_HOSTS)`);
+  return new OutboundUrlError("forbidden_address", `${where} is a ${range} address; the gateway sends only to public addresses (an admin may allow the host in OUTBOUND_ALLOWED_HOSTS)`);
 }
 
 /** A lookup that answers only the checked address, for both the single and the `all` (happy eyeballs) form. */
@@ -126,7 +127,7 @@ function pinnedLookup(target: OutboundTarget): LookupFunction {
   };
 }
 
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise((done, fail) => {
     const abort = () => fail(signal.reason as Error);
     if (signal.aborted) return abort();
@@ -163,6 +164,36 @@ export async function postOutbound(
     );
     req.on("error", (err) => fail(signal.aborted ? (signal.reason as Error) : err));
     req.end(init.body);
+  });
+}
+
+/**
+ * GETs the checked address of `raw` and hands back the response with its body unread, for the caller to read with
+ * a size limit (readBodyUpTo). `signal` bounds everything, reading the body included: when it fires the socket is
+ * destroyed, so a server that drips its body slowly is cut off too. A redirect is returned as it is, never followed.
+ */
+export async function getOutbound(
+  raw: string | URL,
+  init: { headers: Record<string, string>; signal: AbortSignal; ca?: string },
+  policy: OutboundPolicy,
+  resolve?: Resolver,
+): Promise<Response> {
+  const { signal } = init;
+  const target = await untilAborted(resolveOutbound(raw, policy, resolve), signal);
+  const send = target.url.protocol === "https:" ? https.request : http.request;
+  return new Promise((done, fail) => {
+    const req = send(target.url, { method: "GET", headers: init.headers, lookup: pinnedLookup(target), agent: false, signal, ...(init.ca ? { ca: init.ca } : {}) }, (res) => {
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(res.headers)) for (const v of [value ?? []].flat()) headers.append(name, v);
+      const status = res.statusCode ?? 0;
+      // Response refuses a body on these statuses (and any status outside 200-599).
+      const noBody = status === 204 || status === 205 || status === 304 || status < 200 || status > 599;
+      if (noBody) res.resume();
+      const body = noBody ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>);
+      done(new Response(body, { status: status >= 200 && status <= 599 ? status : 502, headers }));
+    });
+    req.on("error", (err) => fail(signal.aborted ? (signal.reason as Error) : err));
+    req.end();
   });
 }
 
