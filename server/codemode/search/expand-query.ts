@@ -5,14 +5,17 @@
 // neither reaches `whatsapp` or `check_grammar` by prefix.
 import { termsWithPrefix, type FieldIndex } from "./field-index";
 import { withinEdits } from "./edit-distance";
+import { isPlural } from "./grammatical-number";
 import { termOf } from "./normalize";
-import { actionsOf, readTerms, relatedTerms } from "./thesaurus";
+import { actionsOf, imperativeTerms, readManyTerms, readOneTerms, readTerms, relatedTerms } from "./thesaurus";
 import { ABBREVIATIONS } from "./thesaurus-data";
 import { isDictionaryWord, isVerb, wordnetSynonyms } from "./wordnet";
 import { words } from "./words";
 
 export const MATCH_WEIGHT = { exact: 1, wordnet: 0.3, prefix: 0.5, fuzzy: 0.5, impliedRead: 0.4 } as const;
 const MAX_QUERY_WORDS = 32;
+// The least weight a thesaurus relation has; below it a word is reached by a WordNet sense only.
+const THESAURUS_MATCH = 0.5;
 const MAX_COMPLETIONS = 12;
 const MIN_GUESS_CHARS = 4;
 
@@ -29,6 +32,8 @@ export type QueryWord = {
   inPassing?: true;
   /** Not written but implied (the reading a question asks for): no evidence for or against a match. */
   implied?: true;
+  /** Written as a plural noun ("bugs", "PRs"): asks for many, as `list_issues` does, not one (`get_issue`). */
+  plural?: true;
 };
 
 /** `names`: terms that name a server ("linear", "everything"): matched as written, never as an English word. */
@@ -48,6 +53,14 @@ export function expandQuery(query: string, index: FieldIndex, names: ReadonlySet
       const expansions = names.has(term)
         ? new Map([[term, MATCH_WEIGHT.exact]])
         : expansionsOf(word, term, index, !proper.has(written));
+      // An action word used as a noun or adjective ("the open bugs", "post the update") names no action: its
+      // related actions go, the word itself stays.
+      const nominal = actionsOf(term).size > 0 && determined(query, written);
+      if (nominal) {
+        for (const candidate of expansions.keys()) {
+          if (candidate !== term && actionsOf(candidate).size > 0) expansions.delete(candidate);
+        }
+      }
       const abbreviation = spelled && i === 0 ? termOf(written) : null;
       if (abbreviation && index.postings.has(abbreviation)) expansions.set(abbreviation, MATCH_WEIGHT.exact);
       // Words related to an earlier one ("lat/long", "remove or delete") ask for one thing: counted once.
@@ -59,17 +72,35 @@ export function expandQuery(query: string, index: FieldIndex, names: ReadonlySet
         continue;
       }
       // The first word of a request is its verb when it can be one: "file a ticket", "squash PR 42".
-      const imperative = out.length === 0 && !QUESTION.test(query) && /^[a-z]+$/.test(word) && isVerb(word);
+      const imperative =
+        out.length === 0 && !QUESTION.test(query) && !DETERMINED.test(query) && /^[a-z]+$/.test(word) && isVerb(word);
+      if (imperative) {
+        for (const [action, weight] of imperativeTerms(term)) {
+          if (index.postings.has(action) && weight > (expansions.get(action) ?? 0)) expansions.set(action, weight);
+        }
+      }
       out.push({
         word,
         term,
-        action: actionsOf(term).size > 0 || imperative,
+        action: (actionsOf(term).size > 0 && !nominal) || imperative,
         expansions,
         ...(inPaths.has(written) && { inPath: true as const }),
         ...(inPassing(query, written) && { inPassing: true as const }),
+        ...(isPlural(word) && { plural: true as const }),
       });
     }
     if (out.length >= MAX_QUERY_WORDS) break;
+  }
+  // Reading a plural object is listing it: "show the open bugs" is `list_issues` as much as `get_issue`.
+  if (out.some((word) => word.plural && !word.action)) {
+    for (const word of out.filter((action) => action.action)) {
+      const reads = readOneTerms().reduce((best, term) => Math.max(best, word.expansions.get(term) ?? 0), 0);
+      // A WordNet sense ("remember" is "retrieve") is too loose to read the request as a reading.
+      if (reads < THESAURUS_MATCH) continue;
+      for (const term of readManyTerms()) {
+        if (reads > (word.expansions.get(term) ?? 0) && index.postings.has(term)) word.expansions.set(term, reads);
+      }
+    }
   }
   // A question ("which invoices are unpaid?") or a request without a verb ("GitHub repos about Rust") asks to
   // read: tools that get, list or search are what it means, by a little.
@@ -120,6 +151,14 @@ function properNouns(query: string): Set<string> {
     for (const word of words(match[0])) found.add(word);
   }
   return found;
+}
+
+// A request that starts with a determiner ("the open bugs", "my latest invoices") names a thing, not an action:
+// its first content word is no verb; nor is any word right after a determiner ("post the update": a noun).
+const DETERMINERS = "the|a|an|my|our|your|their|this|that|these|those|all|any|some|every|each";
+const DETERMINED = new RegExp(`^\\s*(?:${DETERMINERS})\\s`, "i");
+function determined(query: string, word: string): boolean {
+  return new RegExp(`\\b(?:${DETERMINERS})\\s+${word}\\b`, "i").test(query);
 }
 
 const QUESTION = /^\s*(what|which|who|whose|how|when|where|is|are|was|were|has|have|does|did)\b|\?\s*$/i;

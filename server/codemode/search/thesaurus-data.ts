@@ -33,12 +33,12 @@ export const READ_ACTIONS: readonly string[] = ["get show fetch read view retrie
 
 /** Actions: the verbs of one line do the same thing to their object ("show me issue 5" is `get_issue`). */
 export const ACTIONS: readonly string[] = [
-  "get show fetch read view retrieve display see inspect describe detail lookup check open load info examine",
+  "get show fetch read view retrieve display see inspect describe detail lookup check open load info examine grab",
   "list browse enumerate index overview",
   "search find query lookup locate discover seek filter look hunt scan grep",
   "create add new make insert register compose open start raise submit establish initiate setup spin",
   "update edit change modify set patch rename adjust alter amend replace tweak bump correct flip toggle switch",
-  "delete remove drop destroy erase purge trash discard clear wipe kill nuke scrap retire decommission deprovision",
+  "delete remove drop destroy erase purge trash discard clear wipe kill nuke scrap retire decommission deprovision prune",
   "send post tell notify announce ping broadcast share publish forward inform alert",
   "reply respond answer",
   "cancel abort terminate revoke void",
@@ -102,6 +102,26 @@ export const ACTIONS: readonly string[] = [
   "extract parse pull",
   "crawl spider scrape",
   "purge flush invalidate clear",
+];
+
+/**
+ * Nouns that are verbs when they lead a request: "file a bug" creates one, "process the refund" runs it, "put 2
+ * hours on PROJ-7" sets them. Only as the first word: "the config file" asks for no creation. Left of ">" the
+ * verbs, right of it the actions tools name.
+ */
+export const IMPERATIVES: readonly string[] = [
+  "file lodge > create submit",
+  "process > run execute",
+  "put > set add update",
+  "draft > create draft",
+  "note jot > add create",
+  "queue > add run",
+  "page > notify alert send",
+  "bill invoice > create charge invoice",
+  "wire > send pay transfer",
+  "stage > add",
+  "fire > send trigger run",
+  "loop > add invite",
 ];
 
 /** Related objects: the words of one line name the same thing, or things found by the same tools. */

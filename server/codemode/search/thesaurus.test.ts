@@ -126,6 +126,36 @@ describe("expandQuery – names and paths", () => {
   });
 });
 
+describe("expandQuery – verbs and objects", () => {
+  const index = buildFieldIndex(
+    [{ words: ["file", "issu", "creat", "submit", "run", "get", "list", "search", "set", "open", "bug"] }],
+    { words: { weight: 1, b: 0 } },
+  );
+  const word = (query: string, term: string) => expandQuery(query, index).find((w) => w.term === term);
+  const reaches = (query: string, term: string, target: string) => word(query, term)?.expansions.get(target) ?? 0;
+
+  it.each<[string, string, string, string, boolean]>([
+    // A noun leading the request is its verb; elsewhere it is the noun.
+    ["a leading noun-verb names its action", "file a bug", "file", "creat", true],
+    ["the same word elsewhere does not", "attach the file to bug 5", "file", "creat", false],
+    ["process … runs", "process the refund", "process", "run", true],
+    // After a determiner an action word is a noun or adjective: "the open bugs" asks to create nothing.
+    ["an action word after a determiner names no action", "the open bugs", "open", "creat", false],
+    ["an action word leading the request does", "open a bug", "open", "creat", true],
+    // Reading a plural object is listing it.
+    ["show + plural object → list", "show bugs", "show", "list", true],
+    ["show + singular object → get only", "show bug 5", "show", "list", false],
+  ])("%s: in %j, %j reaches %j: %s", (_case, query, term, target, expected) => {
+    expect(reaches(query, term, target) > 0).toBe(expected);
+  });
+
+  it("marks plural objects and keeps nominal action words out of the actions", () => {
+    expect(word("show bugs", "bug")).toMatchObject({ plural: true });
+    expect(word("show bug 5", "bug")?.plural).toBeUndefined();
+    expect(word("the open bugs", "open")).toMatchObject({ action: false });
+  });
+});
+
 describe("wordnet cache", () => {
   it("stays bounded however many distinct words are asked", () => {
     for (let i = 0; i < 25_000; i++) wordnetSynonyms(`zz${i.toString(36)}`);

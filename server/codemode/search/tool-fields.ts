@@ -2,6 +2,7 @@
 // name read as action and object. Pure; the weights are BM25F's.
 import type { SearchableTool } from "../declarations";
 import type { FieldWeights } from "./field-index";
+import { isPlural } from "./grammatical-number";
 import { termOf } from "./normalize";
 import type { RankDoc } from "./rank";
 import { actionsOf } from "./thesaurus";
@@ -62,8 +63,24 @@ export function nameOf(tool: IndexableTool): ToolName {
     nameWords,
     allTerms,
     nameTerms,
+    objectNumber: objectNumber(nameWords, allTerms, new Set(nameTerms)),
     objectTerms: nameTerms.filter((t) => actionsOf(t).size === 0),
   };
+}
+
+// The number of each object word of the name: `list_issues` → issue: plural; `get_issue` → issue: singular. The
+// leading action word is no object ("comment" of `comment_on_issue` is; of `add_issue_comment` it is too).
+function objectNumber(nameWords: readonly string[], allTerms: readonly string[], own: ReadonlySet<string>) {
+  const number = new Map<string, boolean>();
+  let first = true;
+  nameWords.forEach((word, i) => {
+    const term = allTerms[i]!;
+    if (!own.has(term)) return;
+    if (first && actionsOf(term).size > 0) return void (first = false);
+    first = false;
+    number.set(term, isPlural(word));
+  });
+  return number;
 }
 
 export function toFields(tool: IndexableTool): Record<Field, string[]> {
