@@ -6,8 +6,18 @@
 import { termsWithPrefix, type FieldIndex } from "./field-index";
 import { withinEdits } from "./edit-distance";
 import { isPlural } from "./grammatical-number";
+import { phrasalMeaning } from "./phrasal-verbs";
 import { termOf } from "./normalize";
-import { actionsOf, imperativeTerms, readManyTerms, readOneTerms, readTerms, relatedTerms } from "./thesaurus";
+import {
+  actionsOf,
+  imperativeTerms,
+  readManyTerms,
+  readOneTerms,
+  readTerms,
+  relatedTerms,
+  settingTerms,
+  WEIGHT,
+} from "./thesaurus";
 import { ABBREVIATIONS } from "./thesaurus-data";
 import { isDictionaryWord, isVerb, wordnetSynonyms } from "./wordnet";
 import { words } from "./words";
@@ -50,9 +60,12 @@ export function expandQuery(query: string, index: FieldIndex, names: ReadonlySet
       const term = termOf(word);
       if (term === null || seen.has(term)) continue;
       seen.add(term);
+      const phrasal = names.has(term) ? undefined : phrasalMeaning(query, word);
       const expansions = names.has(term)
         ? new Map([[term, MATCH_WEIGHT.exact]])
-        : expansionsOf(word, term, index, !proper.has(written));
+        : phrasal
+          ? phrasalExpansions(phrasal, index)
+          : expansionsOf(word, term, index, !proper.has(written));
       // An action word used as a noun or adjective ("the open bugs", "post the update") names no action: its
       // related actions go, the word itself stays.
       const nominal = actionsOf(term).size > 0 && determined(query, written);
@@ -72,8 +85,13 @@ export function expandQuery(query: string, index: FieldIndex, names: ReadonlySet
         continue;
       }
       // The first word of a request is its verb when it can be one: "file a ticket", "squash PR 42".
+      // So is a command ("mkdir", "rm"): no English word, but the thesaurus knows the action it names.
       const imperative =
-        out.length === 0 && !QUESTION.test(query) && !DETERMINED.test(query) && /^[a-z]+$/.test(word) && isVerb(word);
+        out.length === 0 &&
+        !QUESTION.test(query) &&
+        !DETERMINED.test(query) &&
+        /^[a-z]+$/.test(word) &&
+        (isVerb(word) || (!isDictionaryWord(word) && namesAction(expansions)));
       if (imperative) {
         for (const [action, weight] of imperativeTerms(term)) {
           if (index.postings.has(action) && weight > (expansions.get(action) ?? 0)) expansions.set(action, weight);
@@ -82,7 +100,7 @@ export function expandQuery(query: string, index: FieldIndex, names: ReadonlySet
       out.push({
         word,
         term,
-        action: (actionsOf(term).size > 0 && !nominal) || imperative,
+        action: (actionsOf(term).size > 0 && !nominal) || imperative || phrasal !== undefined,
         expansions,
         ...(inPaths.has(written) && { inPath: true as const }),
         ...(inPassing(query, written) && { inPassing: true as const }),
@@ -101,6 +119,12 @@ export function expandQuery(query: string, index: FieldIndex, names: ReadonlySet
         if (reads > (word.expansions.get(term) ?? 0) && index.postings.has(term)) word.expansions.set(term, reads);
       }
     }
+  }
+  // A constant's name is a setting's: environment variables and configuration are what it is read or set with.
+  if (CONSTANT.test(query)) {
+    const expansions = new Map<string, number>();
+    for (const term of settingTerms()) if (index.postings.has(term)) expansions.set(term, WEIGHT.implied);
+    if (expansions.size > 0) out.push({ word: "", term: "", action: false, implied: true, expansions });
   }
   // A question ("which invoices are unpaid?") or a request without a verb ("GitHub repos about Rust") asks to
   // read: tools that get, list or search are what it means, by a little.
@@ -136,7 +160,9 @@ function inPassing(query: string, word: string): boolean {
 
 // Tokens with a dot or slash between letters: repositories, URLs, e-mail addresses, file names. A word that
 // appears only there names what to act on, not which tool.
-const PATH = /\S*[\p{L}\d][./@][\p{L}\d]\S*/gu;
+// So are constants ("DATABASE_URL", "MAX_RETRIES"): the name of a setting, an argument too.
+const PATH = /\S*[\p{L}\d][./@][\p{L}\d]\S*|(?<![\w-])[A-Z][A-Z\d]*(?:_[A-Z\d]+)+(?![\w-])/gu;
+const CONSTANT = /(?<![\w-])[A-Z][A-Z\d]*(?:_[A-Z\d]+)+(?![\w-])/u;
 function pathWords(query: string): string[] {
   const inPaths = (query.match(PATH) ?? []).flatMap((token) => words(token));
   const outside = new Set(words(query.replace(PATH, " ")));
@@ -162,6 +188,20 @@ function determined(query: string, word: string): boolean {
 }
 
 const QUESTION = /^\s*(what|which|who|whose|how|when|where|is|are|was|were|has|have|does|did)\b|\?\s*$/i;
+
+function namesAction(expansions: ReadonlyMap<string, number>): boolean {
+  for (const [term, weight] of expansions) if (weight >= THESAURUS_MATCH && actionsOf(term).size > 0) return true;
+  return false;
+}
+
+// A phrasal verb is its meaning, the joined word ("signup") as an exact match, the rest as the verb's relatives.
+function phrasalExpansions(meaning: readonly string[], index: FieldIndex): Map<string, number> {
+  const expansions = new Map<string, number>();
+  meaning.forEach((term, i) => {
+    if (index.postings.has(term)) expansions.set(term, i === 0 ? MATCH_WEIGHT.exact : WEIGHT.action);
+  });
+  return expansions;
+}
 
 function expansionsOf(word: string, term: string, index: FieldIndex, english: boolean): Map<string, number> {
   const expansions = new Map<string, number>();

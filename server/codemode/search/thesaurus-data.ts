@@ -31,6 +31,9 @@ export const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
 /** Actions whose verbs only read: a question or a request without a verb means one of these. */
 export const READ_ACTIONS: readonly string[] = ["get show fetch read view retrieve", "list", "search find query"];
 
+/** What a constant's name in a query ("DATABASE_URL") is: a setting, read or set as one of these. */
+export const SETTING_WORDS = "environment variable env var config configuration secret";
+
 /** Actions: the verbs of one line do the same thing to their object ("show me issue 5" is `get_issue`). */
 export const ACTIONS: readonly string[] = [
   "get show fetch read view retrieve display see inspect describe detail lookup check open load info examine grab",
@@ -124,6 +127,41 @@ export const IMPERATIVES: readonly string[] = [
   "loop > add invite",
 ];
 
+/**
+ * Phrasal verbs: a verb and its particle mean another action than the verb alone ("sign Jane up" subscribes her,
+ * "sign" alone is a signature; "shut the box down" stops it). Left of ">" the verb and particle, right of it the
+ * actions and objects tools name, the joined word ("signup", "shutdown") among them.
+ */
+export const PHRASAL_VERBS: readonly string[] = [
+  "sign up > signup subscribe register create add member",
+  "shut down > shutdown stop",
+  "power down > stop shutdown",
+  "power off > stop shutdown",
+  "turn off > disable stop",
+  "switch off > disable stop",
+  "turn on > enable start",
+  "switch on > enable start",
+  "power on > start",
+  "power up > start",
+  "spin up > create start launch",
+  "spin down > stop delete",
+  "tear down > delete destroy",
+  "set up > setup create configure",
+  "back up > backup export snapshot",
+  "roll back > rollback revert undo",
+  "clean up > cleanup delete",
+  "look up > lookup search get",
+  "call off > cancel",
+  "put off > postpone reschedule",
+  "opt out > unsubscribe optout",
+  "kick off > start run trigger",
+  "hand off > assign transfer",
+  "hand over > assign transfer",
+  "fill out > fill form",
+  "write down > note create",
+  "lock out > lock suspend",
+];
+
 /** Related objects: the words of one line name the same thing, or things found by the same tools. */
 export const RELATED: readonly string[] = [
   "issue ticket bug defect",
@@ -134,7 +172,7 @@ export const RELATED: readonly string[] = [
   "pipeline workflow build job action",
   "release version tag",
   "database db sql table schema",
-  "row record entry",
+  "row record entry line",
   "column field",
   "query sql statement",
   "image picture photo illustration drawing artwork pic graphic",
@@ -385,6 +423,13 @@ export const IMPLIES: readonly string[] = [
   "box machine > instance",
   "shutdown poweroff > stop instance",
   "mkdir > create directory",
+  "readme changelog license dockerfile makefile gitignore > file contents",
+  "rm rmdir > delete remove file directory",
+  "cp > copy file",
+  "touch > create file",
+  "du > sizes directory",
+  "curl wget > fetch url http",
+  "tail head less > read file",
   "biggest largest space disk > sizes directory",
   "layout nested hierarchy > directory tree",
   "glob wildcard > search files",

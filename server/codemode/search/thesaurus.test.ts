@@ -128,11 +128,18 @@ describe("expandQuery – names and paths", () => {
 
 describe("expandQuery – verbs and objects", () => {
   const index = buildFieldIndex(
-    [{ words: ["file", "issu", "creat", "submit", "run", "get", "list", "search", "set", "open", "bug"] }],
+    [
+      {
+        words: ["file", "issu", "creat", "submit", "run", "get", "list", "search", "set", "open", "bug", "signup"],
+      },
+      { words: ["subscrib", "sign", "directori", "env", "variabl", "databas", "url", "row", "content"] },
+    ],
     { words: { weight: 1, b: 0 } },
   );
   const word = (query: string, term: string) => expandQuery(query, index).find((w) => w.term === term);
-  const reaches = (query: string, term: string, target: string) => word(query, term)?.expansions.get(target) ?? 0;
+  // Reached as a thesaurus relation or better, not by a loose WordNet sense.
+  const reaches = (query: string, term: string, target: string) =>
+    (word(query, term)?.expansions.get(target) ?? 0) >= 0.5;
 
   it.each<[string, string, string, string, boolean]>([
     // A noun leading the request is its verb; elsewhere it is the noun.
@@ -145,8 +152,24 @@ describe("expandQuery – verbs and objects", () => {
     // Reading a plural object is listing it.
     ["show + plural object → list", "show bugs", "show", "list", true],
     ["show + singular object → get only", "show bug 5", "show", "list", false],
+    // A verb and its particle are one action, the verb alone another.
+    ["a phrasal verb is its phrase", "sign jane@example.com up for the newsletter", "sign", "subscrib", true],
+    ["the joined word matches exactly", "sign Jane up", "sign", "signup", true],
+    ["the verb alone is not the phrase", "sign the contract", "sign", "subscrib", false],
+    // A command names its action; a file's everyday name is a file.
+    ["a command is its action", "mkdir -p build/out", "mkdir", "directori", true],
+    ["a README is a file's contents", "show the README", "readm", "content", true],
+    ["a line of a sheet is a row", "append two lines", "line", "row", true],
   ])("%s: in %j, %j reaches %j: %s", (_case, query, term, target, expected) => {
-    expect(reaches(query, term, target) > 0).toBe(expected);
+    expect(reaches(query, term, target)).toBe(expected);
+  });
+
+  it("reads a leading command as the action, and a constant's name as a setting's, its words as arguments", () => {
+    expect(word("mkdir -p build/out", "mkdir")).toMatchObject({ action: true });
+    const constant = expandQuery("set DATABASE_URL for previews", index);
+    expect(constant.find((w) => w.term === "databas")).toMatchObject({ inPath: true });
+    expect(constant.find((w) => w.implied && w.expansions.has("env"))).toBeDefined();
+    expect(expandQuery("set the database url", index).some((w) => w.expansions.has("env"))).toBe(false);
   });
 
   it("marks plural objects and keeps nominal action words out of the actions", () => {

@@ -1,7 +1,7 @@
 // The thesaurus as index terms: for a query term, the terms of tools that do what it asks, each with a weight
 // below an exact match's 1. Built once, on first use, with the same normaliser as the index.
 import { termOf } from "./normalize";
-import { ACTIONS, IMPERATIVES, IMPLIES, READ_ACTIONS, RELATED } from "./thesaurus-data";
+import { ACTIONS, IMPERATIVES, IMPLIES, READ_ACTIONS, RELATED, SETTING_WORDS } from "./thesaurus-data";
 import { words } from "./words";
 
 /** How much a related word counts next to the word itself (1). */
@@ -14,6 +14,7 @@ type Thesaurus = {
   read: string[];
   /** The reading actions by line: [get …], [list], [search …]. */
   readLines: string[][];
+  setting?: string[];
 };
 let built: Thesaurus | undefined;
 
@@ -89,4 +90,10 @@ export function readOneTerms(): readonly string[] {
 /** The terms of reading many (list, search and theirs). */
 export function readManyTerms(): readonly string[] {
   return thesaurus().readLines.slice(1).flat();
+}
+
+/** The terms of settings: what a constant's name ("DATABASE_URL") is read or set with. */
+export function settingTerms(): readonly string[] {
+  thesaurus().setting ??= termsOf(SETTING_WORDS);
+  return thesaurus().setting!;
 }
