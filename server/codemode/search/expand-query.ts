@@ -57,7 +57,8 @@ export function expandQuery(query: string, index: FieldIndex, names: ReadonlySet
     // still match it through the first.
     const spelled = ABBREVIATIONS.get(written);
     for (const [i, word] of (spelled ? words(spelled) : [written]).entries()) {
-      const term = termOf(word);
+      // A server named by a function word ("with the everything server") is still named.
+      const term = termOf(word) ?? (names.has(word) && writtenAsName(query, word) ? word : null);
       if (term === null || seen.has(term)) continue;
       seen.add(term);
       const phrasal = names.has(term) ? undefined : phrasalMeaning(query, word);
@@ -121,11 +122,9 @@ export function expandQuery(query: string, index: FieldIndex, names: ReadonlySet
     }
   }
   // A constant's name is a setting's: environment variables and configuration are what it is read or set with.
-  if (CONSTANT.test(query)) {
-    const expansions = new Map<string, number>();
-    for (const term of settingTerms()) if (index.postings.has(term)) expansions.set(term, WEIGHT.implied);
-    if (expansions.size > 0) out.push({ word: "", term: "", action: false, implied: true, expansions });
-  }
+  if (CONSTANT.test(query)) out.push(...impliedObject(settingTerms(), index));
+  // A file's name ("config.yml", "src/app.test.ts") names a file.
+  if (FILE_NAME.test(query)) out.push(...impliedObject(["file"], index));
   // A question ("which invoices are unpaid?") or a request without a verb ("GitHub repos about Rust") asks to
   // read: tools that get, list or search are what it means, by a little.
   if (out.some((word) => word.expansions.size > 0) && (QUESTION.test(query) || !out.some((word) => word.action))) {
@@ -149,19 +148,26 @@ const NO_NAMES: ReadonlySet<string> = new Set();
 // server"), precedes "server", or is no English word ("github"); otherwise an English word that happens to
 // name a server ("dump everything", "what time") is just a word.
 function inPassing(query: string, word: string): boolean {
-  if (!/^[a-z]+$/.test(word) || !isDictionaryWord(word)) return false;
+  return /^[a-z]+$/.test(word) && isDictionaryWord(word) && !writtenAsName(query, word);
+}
+
+function writtenAsName(query: string, word: string): boolean {
   const capitalised = new RegExp(`(?<!\\p{L})${word[0]!.toUpperCase()}${word.slice(1)}(?!\\p{L})`, "u");
   const context = new RegExp(
     `\\b(?:in|on|with|via|using|from|through|into|at)\\s+(?:the\\s+|my\\s+|our\\s+)?${word}\\b|\\b${word}\\s+(?:server|mcp|app|api)\\b`,
     "i",
   );
-  return !capitalised.test(query) && !context.test(query);
+  return capitalised.test(query) || context.test(query);
 }
 
 // Tokens with a dot or slash between letters: repositories, URLs, e-mail addresses, file names. A word that
 // appears only there names what to act on, not which tool.
-// So are constants ("DATABASE_URL", "MAX_RETRIES"): the name of a setting, an argument too.
-const PATH = /\S*[\p{L}\d][./@][\p{L}\d]\S*|(?<![\w-])[A-Z][A-Z\d]*(?:_[A-Z\d]+)+(?![\w-])/gu;
+// So are constants ("DATABASE_URL", "MAX_RETRIES"), the name of a setting, and quoted text ('port: 80',
+// "release is out"), what to write or find.
+const PATH =
+  /\S*[\p{L}\d][./@][\p{L}\d]\S*|(?<![\w-])[A-Z][A-Z\d]*(?:_[A-Z\d]+)+(?![\w-])|(?<![\p{L}\d])'[^']+'(?![\p{L}\d])|"[^"]+"|“[^”]+”|‘[^’]+’/gu;
+const FILE_NAME =
+  /[\w-]\.(?:ya?ml|json|tsx?|jsx?|mjs|md|txt|csv|tsv|pdf|py|go|rs|java|rb|php|toml|ini|env|conf|cfg|xml|html?|css|sql|sh|log|png|jpe?g|gif|svg|docx?|xlsx?|pptx?|zip|gz|tar|lock)\b/i;
 const CONSTANT = /(?<![\w-])[A-Z][A-Z\d]*(?:_[A-Z\d]+)+(?![\w-])/u;
 function pathWords(query: string): string[] {
   const inPaths = (query.match(PATH) ?? []).flatMap((token) => words(token));
@@ -188,6 +194,13 @@ function determined(query: string, word: string): boolean {
 }
 
 const QUESTION = /^\s*(what|which|who|whose|how|when|where|is|are|was|were|has|have|does|did)\b|\?\s*$/i;
+
+/** An object the query implies without saying it, as a word of its own (none when no tool has its terms). */
+function impliedObject(terms: readonly string[], index: FieldIndex): QueryWord[] {
+  const expansions = new Map<string, number>();
+  for (const term of terms) if (index.postings.has(term)) expansions.set(term, WEIGHT.implied);
+  return expansions.size > 0 ? [{ word: "", term: "", action: false, implied: true, expansions }] : [];
+}
 
 function namesAction(expansions: ReadonlyMap<string, number>): boolean {
   for (const [term, weight] of expansions) if (weight >= THESAURUS_MATCH && actionsOf(term).size > 0) return true;

@@ -4,6 +4,7 @@ import { expandQuery } from "./expand-query";
 import { buildFieldIndex } from "./field-index";
 import { termOf } from "./normalize";
 import { actionsOf, relatedTerms, WEIGHT } from "./thesaurus";
+import { serverNameTerms } from "./tool-fields";
 import { isDictionaryWord, wordnetCacheSize, wordnetSynonyms } from "./wordnet";
 
 const t = (word: string) => termOf(word)!;
@@ -98,6 +99,32 @@ describe("expandQuery – names and paths", () => {
   it("matches a server's name as written, not as an English word", () => {
     const [linear] = expandQuery("linear issues", index, new Set(["linear"]));
     expect([...linear!.expansions.keys()]).toEqual(["linear"]);
+  });
+
+  it.each<[string, string, string, boolean]>([
+    ["a quoted text is an argument", "swap 'port: 80' for 'port: 8080'", "port", true],
+    ["double quotes too", 'post "release is out" to the channel', "releas", true],
+    ["an apostrophe is no quote", "what's Dana's job title", "job", false],
+    ["a constant's name is an argument", "set DATABASE_URL for previews", "databas", true],
+  ])("%s: in %j, %j is an argument: %s", (_case, query, term, inPath) => {
+    expect(expandQuery(query, index).find((w) => w.term === term)?.inPath === true).toBe(inPath);
+  });
+
+  it("reads a file's name as naming a file", () => {
+    const fileIndex = buildFieldIndex([{ words: ["file", "edit"] }], { words: { weight: 1, b: 0 } });
+    const implied = (query: string) => expandQuery(query, fileIndex).some((w) => w.implied && w.expansions.has("file"));
+    expect(implied("swap two lines in config.yml")).toBe(true);
+    expect(implied("find every *.test.ts under src")).toBe(true);
+    expect(implied("mail jane@example.com")).toBe(false);
+  });
+
+  it("names a server whose name is a function word only when written as a name", () => {
+    const names = new Set(["everything"]);
+    const terms = (query: string) => expandQuery(query, index, names).map((w) => w.term);
+    expect(terms("add 3 and 4 with the everything server")).toContain("everything");
+    expect(terms("dump everything stored")).not.toContain("everything");
+    expect(serverNameTerms("everything")).toEqual(["everything"]);
+    expect(serverNameTerms("acme-api")).toEqual(["acme"]);
   });
 
   it("marks words seen only inside a path or address", () => {

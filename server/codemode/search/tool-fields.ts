@@ -3,7 +3,7 @@
 import type { SearchableTool } from "../declarations";
 import type { FieldWeights } from "./field-index";
 import { isPlural } from "./grammatical-number";
-import { termOf } from "./normalize";
+import { STOP_WORDS, termOf } from "./normalize";
 import type { RankDoc } from "./rank";
 import { actionsOf } from "./thesaurus";
 import { words } from "./words";
@@ -38,9 +38,14 @@ export function terms(text: string): string[] {
   return words(text).flatMap((word) => termOf(word) ?? []);
 }
 
-/** A server's name as index terms, less generic words ("acme-api" → "acme"). */
+/**
+ * A server's name as index terms, less generic words ("acme-api" → "acme"). A function word in a name is a name:
+ * the "everything" server is kept, where "everything" in free text is dropped.
+ */
 export function serverNameTerms(server: string): string[] {
-  return terms(server).filter((term) => !GENERIC_SERVER_WORDS.has(term));
+  return words(server)
+    .flatMap((word) => termOf(word) ?? (STOP_WORDS.has(word) && word.length > 2 ? word : []))
+    .filter((term) => !GENERIC_SERVER_WORDS.has(term));
 }
 
 export type ToolName = RankDoc & {
