@@ -124,7 +124,7 @@ describe("expandQuery – names and paths", () => {
     expect(terms("add 3 and 4 with the everything server")).toContain("everything");
     expect(terms("dump everything stored")).not.toContain("everything");
     expect(serverNameTerms("everything")).toEqual(["everything"]);
-    expect(serverNameTerms("acme-api")).toEqual(["acme"]);
+    expect(serverNameTerms("acme-api")).toEqual([termOf("acme")]);
   });
 
   it("marks words seen only inside a path or address", () => {
