@@ -78,6 +78,7 @@ const NAMES: readonly string[] = [
   "fulltext",
   "username",
   "password",
+  "oncall oncalls",
 ];
 
 const canonical = new Map<string, string>();

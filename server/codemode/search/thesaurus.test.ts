@@ -21,6 +21,14 @@ describe("thesaurus", () => {
     ["ticket", "issue"],
     ["show", "get"],
     ["remove", "delete"],
+    ["story", "issue"],
+    ["epic", "issue"],
+    ["rebase", "branch"],
+    ["sev", "incident"],
+    ["safe", "vault"],
+    ["conversation", "thread"],
+    ["migrate", "move"],
+    ["enable", "activate"],
   ])("relates %j to %j below an exact match", (word, related) => {
     const weight = relatedTerms(t(word)).get(t(related));
     expect(weight).toBeGreaterThan(0);

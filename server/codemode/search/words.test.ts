@@ -23,6 +23,7 @@ describe("words", () => {
     ["Git Hub", ["github"]],
     ["lat/long of 1600 Amphitheatre Parkway", ["lat", "long", "of", "amphitheatre", "parkway"]],
     ["issue #5, PR 12", ["issue", "pr"]],
+    ["who is on call, on-call, list_oncalls", ["who", "is", "oncall", "oncall", "list", "oncall"]],
     ["x y z", []],
     ["Lösche die Bestellung!", ["lösche", "die", "bestellung"]],
     ["", []],
