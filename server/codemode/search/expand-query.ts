@@ -6,6 +6,18 @@
 import { termsWithPrefix, type FieldIndex } from "./field-index";
 import { withinEdits } from "./edit-distance";
 import { isPlural } from "./grammatical-number";
+import {
+  CONSTANT,
+  DETERMINED,
+  determined,
+  FILE_NAME,
+  inPassing,
+  negated,
+  pathWords,
+  properNouns,
+  QUESTION,
+  writtenAsName,
+} from "./query-shape";
 import { phrasalMeaning } from "./phrasal-verbs";
 import { termOf } from "./normalize";
 import {
@@ -135,65 +147,7 @@ export function expandQuery(query: string, index: FieldIndex, names: ReadonlySet
   return out;
 }
 
-// "not staged", "isn't merged", "never paid": tools name these `unstaged`, `unmerged`, `unpaid`.
-const NEGATED =
-  /\b(?:not|never|cannot|\w+n['’]t|dont|doesnt|didnt|isnt|arent|wasnt|hasnt|havent|wont)\s+(?:yet\s+)?([a-z]{3,})/gi;
-function negated(query: string): string[] {
-  return [...query.matchAll(NEGATED)].map((match) => `un${match[1]!.toLowerCase()}`);
-}
-
 const NO_NAMES: ReadonlySet<string> = new Set();
-
-// A product's name is capitalised ("Slack"), follows a preposition ("in memory", "with the everything
-// server"), precedes "server", or is no English word ("github"); otherwise an English word that happens to
-// name a server ("dump everything", "what time") is just a word.
-function inPassing(query: string, word: string): boolean {
-  return /^[a-z]+$/.test(word) && isDictionaryWord(word) && !writtenAsName(query, word);
-}
-
-function writtenAsName(query: string, word: string): boolean {
-  const capitalised = new RegExp(`(?<!\\p{L})${word[0]!.toUpperCase()}${word.slice(1)}(?!\\p{L})`, "u");
-  const context = new RegExp(
-    `\\b(?:in|on|with|via|using|from|through|into|at)\\s+(?:the\\s+|my\\s+|our\\s+)?${word}\\b|\\b${word}\\s+(?:server|mcp|app|api)\\b`,
-    "i",
-  );
-  return capitalised.test(query) || context.test(query);
-}
-
-// Tokens with a dot or slash between letters: repositories, URLs, e-mail addresses, file names. A word that
-// appears only there names what to act on, not which tool.
-// So are constants ("DATABASE_URL", "MAX_RETRIES"), the name of a setting, and quoted text ('port: 80',
-// "release is out"), what to write or find.
-const PATH =
-  /\S*[\p{L}\d][./@][\p{L}\d]\S*|(?<![\w-])[A-Z][A-Z\d]*(?:_[A-Z\d]+)+(?![\w-])|(?<![\p{L}\d])'[^']+'(?![\p{L}\d])|"[^"]+"|“[^”]+”|‘[^’]+’/gu;
-const FILE_NAME =
-  /[\w-]\.(?:ya?ml|json|tsx?|jsx?|mjs|md|txt|csv|tsv|pdf|py|go|rs|java|rb|php|toml|ini|env|conf|cfg|xml|html?|css|sql|sh|log|png|jpe?g|gif|svg|docx?|xlsx?|pptx?|zip|gz|tar|lock)\b/i;
-const CONSTANT = /(?<![\w-])[A-Z][A-Z\d]*(?:_[A-Z\d]+)+(?![\w-])/u;
-function pathWords(query: string): string[] {
-  const inPaths = (query.match(PATH) ?? []).flatMap((token) => words(token));
-  const outside = new Set(words(query.replace(PATH, " ")));
-  return inPaths.filter((word) => !outside.has(word));
-}
-
-// Capitalised words inside a sentence ("ask Priya", "Bob Smith", "Denver") are names: their English senses
-// (a "bob" is a haircut) and near spellings are noise. The first word and abbreviations (PR, SKU) are not.
-function properNouns(query: string): Set<string> {
-  const found = new Set<string>();
-  for (const match of query.matchAll(/(?<=[\p{L}\d,;:)]\s+)\p{Lu}\p{Ll}+\b/gu)) {
-    for (const word of words(match[0])) found.add(word);
-  }
-  return found;
-}
-
-// A request that starts with a determiner ("the open bugs", "my latest invoices") names a thing, not an action:
-// its first content word is no verb; nor is any word right after a determiner ("post the update": a noun).
-const DETERMINERS = "the|a|an|my|our|your|their|this|that|these|those|all|any|some|every|each";
-const DETERMINED = new RegExp(`^\\s*(?:${DETERMINERS})\\s`, "i");
-function determined(query: string, word: string): boolean {
-  return new RegExp(`\\b(?:${DETERMINERS})\\s+${word}\\b`, "i").test(query);
-}
-
-const QUESTION = /^\s*(what|which|who|whose|how|when|where|is|are|was|were|has|have|does|did)\b|\?\s*$/i;
 
 /** An object the query implies without saying it, as a word of its own (none when no tool has its terms). */
 function impliedObject(terms: readonly string[], index: FieldIndex): QueryWord[] {
