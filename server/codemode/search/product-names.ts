@@ -79,6 +79,8 @@ const NAMES: readonly string[] = [
   "username",
   "password",
   "oncall oncalls",
+  "pnl",
+  "qna",
 ];
 
 const canonical = new Map<string, string>();

@@ -25,6 +25,9 @@ export const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
   ["eta", "estimated arrival"],
   ["kpi", "metric"],
   ["sla", "service level agreement"],
+  ["pnl", "profit and loss"],
+  ["qna", "questions and answers"],
+  ["rnd", "research and development"],
   ["cab", "change advisory board"],
 ]);
 

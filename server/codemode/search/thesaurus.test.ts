@@ -207,6 +207,12 @@ describe("expandQuery – verbs and objects", () => {
     expect(expandQuery("set the database url", index).some((w) => w.expansions.has("env"))).toBe(false);
   });
 
+  it("reads letters joined by & as the abbreviation they spell", () => {
+    const books = buildFieldIndex([{ words: [t("profit"), t("loss")] }], { words: { weight: 1, b: 0 } });
+    const reached = expandQuery("P&L for Q3", books).flatMap((w) => [...w.expansions.keys()]);
+    expect(reached).toEqual(expect.arrayContaining([t("profit"), t("loss")]));
+  });
+
   it("marks plural objects and keeps nominal action words out of the actions", () => {
     expect(word("show bugs", "bug")).toMatchObject({ plural: true });
     expect(word("show bug 5", "bug")?.plural).toBeUndefined();

@@ -24,6 +24,7 @@ describe("words", () => {
     ["lat/long of 1600 Amphitheatre Parkway", ["lat", "long", "of", "amphitheatre", "parkway"]],
     ["issue #5, PR 12", ["issue", "pr"]],
     ["who is on call, on-call, list_oncalls", ["who", "is", "oncall", "oncall", "list", "oncall"]],
+    ["P&L for Q3, PnL, Q&A, R&D", ["pnl", "for", "q3", "pnl", "qna", "rnd"]],
     ["x y z", []],
     ["Lösche die Bestellung!", ["lösche", "die", "bestellung"]],
     ["", []],
