@@ -7,6 +7,7 @@ import { termsWithPrefix, type FieldIndex } from "./field-index";
 import { withinEdits } from "./edit-distance";
 import { isPlural } from "./grammatical-number";
 import {
+  causativeParticiple,
   CONSTANT,
   DETERMINED,
   determined,
@@ -64,7 +65,9 @@ export function expandQuery(query: string, index: FieldIndex, names: ReadonlySet
   const out: QueryWord[] = [];
   const inPaths = new Set(pathWords(query));
   const proper = properNouns(query);
+  const participle = causativeParticiple(query);
   for (const written of [...words(query), ...negated(query)]) {
+    if (participle && out.length === 0 && written === "get") continue;
     // An abbreviation is its words ("PR" is "pull request"), each a full query word; the tools that say "PR"
     // still match it through the first.
     const spelled = ABBREVIATIONS.get(written);
@@ -113,7 +116,7 @@ export function expandQuery(query: string, index: FieldIndex, names: ReadonlySet
       out.push({
         word,
         term,
-        action: (actionsOf(term).size > 0 && !nominal) || imperative || phrasal !== undefined,
+        action: (actionsOf(term).size > 0 && !nominal) || imperative || phrasal !== undefined || word === participle,
         expansions,
         ...(inPaths.has(written) && { inPath: true as const }),
         ...(inPassing(query, written) && { inPassing: true as const }),

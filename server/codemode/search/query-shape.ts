@@ -60,3 +60,11 @@ export function determined(query: string, word: string): boolean {
 }
 
 export const QUESTION = /^\s*(what|which|who|whose|how|when|where|is|are|was|were|has|have|does|did)\b|\?\s*$/i;
+
+// "get the NDA signed", "have PR 7 merged by Friday": the thing is to be done, the participle is the action and
+// "get" asks for nothing to be read. A participle before its noun ("get the failed jobs") is an adjective.
+const CAUSATIVE =
+  /^\s*(?:get|have)\s+(?:[^\s,;:!?]+\s+){1,4}?([a-z]+ed)(?=\s*(?:$|[,.;:!?]|(?:by|to|for|before|on|in|at|with|from|today|now|asap)\b))/i;
+export function causativeParticiple(query: string): string | undefined {
+  return CAUSATIVE.exec(query)?.[1]?.toLowerCase();
+}

@@ -370,7 +370,7 @@ export const IMPLIES: readonly string[] = [
   "address > geocode location",
   "street avenue road parkway boulevard lane zip postcode > address",
   "located > location geocode place",
-  "nearby near around restaurant cafe shop store > place search local",
+  "nearby near around restaurant cafe shop > place search local",
   "ci > pipeline workflow build",
   "cd > deploy deployment",
   "ip > ip address network",

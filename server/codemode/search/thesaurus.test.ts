@@ -168,6 +168,7 @@ describe("expandQuery – verbs and objects", () => {
         words: ["file", "issu", "creat", "submit", "run", "get", "list", "search", "set", "open", "bug", "signup"],
       },
       { words: ["subscrib", "sign", "directori", "env", "variabl", "databas", "url", "row", "content"] },
+      { words: ["place", "memori", "store", "job", "merg"] },
     ],
     { words: { weight: 1, b: 0 } },
   );
@@ -195,6 +196,8 @@ describe("expandQuery – verbs and objects", () => {
     ["a command is its action", "mkdir -p build/out", "mkdir", "directori", true],
     ["a README is a file's contents", "show the README", "readm", "content", true],
     ["a line of a sheet is a row", "append two lines", "line", "row", true],
+    // "store" in software keeps data; it is no shop to find nearby.
+    ["store saves, it is no shop", "store Bob in memory", "store", "place", false],
   ])("%s: in %j, %j reaches %j: %s", (_case, query, term, target, expected) => {
     expect(reaches(query, term, target)).toBe(expected);
   });
@@ -211,6 +214,14 @@ describe("expandQuery – verbs and objects", () => {
     const books = buildFieldIndex([{ words: [t("profit"), t("loss")] }], { words: { weight: 1, b: 0 } });
     const reached = expandQuery("P&L for Q3", books).flatMap((w) => [...w.expansions.keys()]);
     expect(reached).toEqual(expect.arrayContaining([t("profit"), t("loss")]));
+  });
+
+  it.each<[string, string]>([
+    ["get the NDA signed by jane@example.com", "sign"],
+    ["have the branch merged before Friday", "merg"],
+    ["get the failed jobs", "get"],
+  ])("in %j the action is %j", (query, action) => {
+    expect(expandQuery(query, index).find((w) => w.action && !w.implied)?.term).toBe(t(action));
   });
 
   it("marks plural objects and keeps nominal action words out of the actions", () => {
