@@ -12,6 +12,7 @@ import {
   DETERMINED,
   determined,
   FILE_NAME,
+  ITEM_NUMBER,
   inPassing,
   negated,
   pathWords,
@@ -27,6 +28,7 @@ import {
   readManyTerms,
   readOneTerms,
   readTerms,
+  itemTerms,
   relatedTerms,
   settingTerms,
   WEIGHT,
@@ -140,6 +142,8 @@ export function expandQuery(query: string, index: FieldIndex, names: ReadonlySet
   if (CONSTANT.test(query)) out.push(...impliedObject(settingTerms(), index));
   // A file's name ("config.yml", "src/app.test.ts") names a file.
   if (FILE_NAME.test(query)) out.push(...impliedObject(["file"], index));
+  // "#99", "PROJ-7": a numbered item of a tracker, an issue, pull request or ticket.
+  if (ITEM_NUMBER.test(query)) out.push(...impliedObject(itemTerms(), index));
   // A question ("which invoices are unpaid?") or a request without a verb ("GitHub repos about Rust") asks to
   // read: tools that get, list or search are what it means, by a little.
   if (out.some((word) => word.expansions.size > 0) && (QUESTION.test(query) || !out.some((word) => word.action))) {

@@ -68,3 +68,5 @@ const CAUSATIVE =
 export function causativeParticiple(query: string): string | undefined {
   return CAUSATIVE.exec(query)?.[1]?.toLowerCase();
 }
+
+export const ITEM_NUMBER = /(?:^|[\s(])#\d+\b|\b[A-Z][A-Z\d]{1,9}-\d+\b/;

@@ -37,6 +37,9 @@ export const READ_ACTIONS: readonly string[] = ["get show fetch read view retrie
 /** What a constant's name in a query ("DATABASE_URL") is: a setting, read or set as one of these. */
 export const SETTING_WORDS = "environment variable env var config configuration secret";
 
+/** What a numbered item in a query ("#99", "PROJ-7") is: an item of a tracker. */
+export const ITEM_WORDS = "issue ticket";
+
 /** Actions: the verbs of one line do the same thing to their object ("show me issue 5" is `get_issue`). */
 export const ACTIONS: readonly string[] = [
   "get show fetch read view retrieve display see inspect describe detail lookup check open load info examine grab",
@@ -377,6 +380,7 @@ export const IMPLIES: readonly string[] = [
   "qa > test quality",
   "ui > interface page",
   "tell notify ping inform announce > send message",
+  "say > comment message reply",
   "message dm > send",
   "text > send message sms",
   "post > send message publish",

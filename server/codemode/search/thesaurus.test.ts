@@ -29,6 +29,7 @@ describe("thesaurus", () => {
     ["conversation", "thread"],
     ["migrate", "move"],
     ["enable", "activate"],
+    ["say", "comment"],
   ])("relates %j to %j below an exact match", (word, related) => {
     const weight = relatedTerms(t(word)).get(t(related));
     expect(weight).toBeGreaterThan(0);
@@ -124,6 +125,16 @@ describe("expandQuery – names and paths", () => {
     expect(implied("swap two lines in config.yml")).toBe(true);
     expect(implied("find every *.test.ts under src")).toBe(true);
     expect(implied("mail jane@example.com")).toBe(false);
+  });
+
+  it("reads a numbered item (#99, PROJ-7) as an item of a tracker", () => {
+    const tracker = buildFieldIndex([{ words: [t("issue"), t("ticket"), "comment"] }], { words: { weight: 1, b: 0 } });
+    const implied = (query: string) =>
+      expandQuery(query, tracker).some((w) => w.implied && w.expansions.has(t("issue")));
+    expect(implied("say on GitHub #99 that the fix is out")).toBe(true);
+    expect(implied("PROJ-88: change its state")).toBe(true);
+    expect(implied("say hi in #general")).toBe(false);
+    expect(implied("issue 2 refunds")).toBe(false);
   });
 
   it("names a server whose name is a function word only when written as a name", () => {

@@ -1,7 +1,7 @@
 // The thesaurus as index terms: for a query term, the terms of tools that do what it asks, each with a weight
 // below an exact match's 1. Built once, on first use, with the same normaliser as the index.
 import { termOf } from "./normalize";
-import { ACTIONS, IMPERATIVES, IMPLIES, READ_ACTIONS, RELATED, SETTING_WORDS } from "./thesaurus-data";
+import { ACTIONS, IMPERATIVES, IMPLIES, ITEM_WORDS, READ_ACTIONS, RELATED, SETTING_WORDS } from "./thesaurus-data";
 import { words } from "./words";
 
 /** How much a related word counts next to the word itself (1). */
@@ -15,6 +15,7 @@ type Thesaurus = {
   /** The reading actions by line: [get …], [list], [search …]. */
   readLines: string[][];
   setting?: string[];
+  item?: string[];
 };
 let built: Thesaurus | undefined;
 
@@ -96,4 +97,10 @@ export function readManyTerms(): readonly string[] {
 export function settingTerms(): readonly string[] {
   thesaurus().setting ??= termsOf(SETTING_WORDS);
   return thesaurus().setting!;
+}
+
+/** The terms of a tracker's numbered items ("#99", "PROJ-7"). */
+export function itemTerms(): readonly string[] {
+  thesaurus().item ??= termsOf(ITEM_WORDS);
+  return thesaurus().item!;
 }
