@@ -20,7 +20,7 @@ import {
   QUESTION,
   writtenAsName,
 } from "./query-shape";
-import { phrasalMeaning } from "./phrasal-verbs";
+import { howMeaning, phrasalMeaning } from "./phrasal-verbs";
 import { termOf } from "./normalize";
 import {
   actionsOf,
@@ -79,11 +79,14 @@ export function expandQuery(query: string, index: FieldIndex, names: ReadonlySet
       if (term === null || seen.has(term)) continue;
       seen.add(term);
       const phrasal = names.has(term) ? undefined : phrasalMeaning(query, word);
+      const how = names.has(term) || phrasal ? undefined : howMeaning(query, word);
       const expansions = names.has(term)
         ? new Map([[term, MATCH_WEIGHT.exact]])
         : phrasal
           ? phrasalExpansions(phrasal, index)
-          : expansionsOf(word, term, index, !proper.has(written));
+          : how
+            ? phrasalExpansions(how, index, WEIGHT.related)
+            : expansionsOf(word, term, index, !proper.has(written));
       // An action word used as a noun or adjective ("the open bugs", "post the update") names no action: its
       // related actions go, the word itself stays.
       const nominal = actionsOf(term).size > 0 && determined(query, written);
@@ -169,10 +172,14 @@ function namesAction(expansions: ReadonlyMap<string, number>): boolean {
 }
 
 // A phrasal verb is its meaning, the joined word ("signup") as an exact match, the rest as the verb's relatives.
-function phrasalExpansions(meaning: readonly string[], index: FieldIndex): Map<string, number> {
+function phrasalExpansions(
+  meaning: readonly string[],
+  index: FieldIndex,
+  first: number = MATCH_WEIGHT.exact,
+): Map<string, number> {
   const expansions = new Map<string, number>();
   meaning.forEach((term, i) => {
-    if (index.postings.has(term)) expansions.set(term, i === 0 ? MATCH_WEIGHT.exact : WEIGHT.action);
+    if (index.postings.has(term)) expansions.set(term, i === 0 ? first : WEIGHT.action);
   });
   return expansions;
 }

@@ -1,8 +1,8 @@
 // Phrasal verbs in a query: "sign jane@example.com up", "shut the staging box down". The verb alone means
 // something else ("sign" a contract), so when its particle follows within a couple of words the verb is read
-// as the phrase's action.
+// as the phrase's action. Likewise "how long", "how far": a measure, not the adjective's senses.
 import { termOf } from "./normalize";
-import { PHRASAL_VERBS } from "./thesaurus-data";
+import { HOW_QUESTIONS, PHRASAL_VERBS } from "./thesaurus-data";
 import { words } from "./words";
 
 // Words allowed between the verb and its particle: "sign Jane up", "shut the box down", not a whole clause.
@@ -30,4 +30,22 @@ export function phrasalMeaning(query: string, verb: string): readonly string[] |
     if (phrase.test(query)) return terms;
   }
   return undefined;
+}
+
+let howTable: Map<string, string[]> | undefined;
+
+/** What "how <word>" asks for ("how long": duration, time), or undefined when the word does not follow "how". */
+export function howMeaning(query: string, word: string): readonly string[] | undefined {
+  howTable ??= new Map(
+    HOW_QUESTIONS.flatMap((line) => {
+      const [asked, meant] = line.split(">");
+      const terms = [...new Set(words(meant!).flatMap((w) => termOf(w) ?? []))];
+      return asked!
+        .trim()
+        .split(/\s+/)
+        .map((adjective) => [adjective, terms] as [string, string[]]);
+    }),
+  );
+  const terms = howTable.get(word);
+  return terms && new RegExp(`\\bhow\\s+${word}\\b`, "i").test(query) ? terms : undefined;
 }

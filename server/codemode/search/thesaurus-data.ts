@@ -169,6 +169,18 @@ export const PHRASAL_VERBS: readonly string[] = [
   "lock out > lock suspend",
 ];
 
+/**
+ * Questions whose adjective means a measure ("how long would the trip take": a duration, not a longitude).
+ * Left of ">" the word after "how", right of it what the question asks for.
+ */
+export const HOW_QUESTIONS: readonly string[] = [
+  "long > duration time travel distance",
+  "far > distance",
+  "big large > size",
+  "old > age created",
+  "often > frequency schedule",
+];
+
 /** Related objects: the words of one line name the same thing, or things found by the same tools. */
 export const RELATED: readonly string[] = [
   "issue ticket bug defect",

@@ -179,7 +179,7 @@ describe("expandQuery – verbs and objects", () => {
         words: ["file", "issu", "creat", "submit", "run", "get", "list", "search", "set", "open", "bug", "signup"],
       },
       { words: ["subscrib", "sign", "directori", "env", "variabl", "databas", "url", "row", "content"] },
-      { words: ["place", "memori", "store", "job", "merg"] },
+      { words: ["place", "memori", "store", "job", "merg", "distanc", "geocod"] },
     ],
     { words: { weight: 1, b: 0 } },
   );
@@ -207,6 +207,10 @@ describe("expandQuery – verbs and objects", () => {
     ["a command is its action", "mkdir -p build/out", "mkdir", "directori", true],
     ["a README is a file's contents", "show the README", "readm", "content", true],
     ["a line of a sheet is a row", "append two lines", "line", "row", true],
+    // "how long": a duration or distance, not a longitude.
+    ["how long asks for a duration", "how long would the trip take", "long", "distanc", true],
+    ["how long is no longitude", "how long would the trip take", "long", "geocod", false],
+    ["long alone keeps its senses", "the lat/long of the office", "lat", "geocod", true],
     // "store" in software keeps data; it is no shop to find nearby.
     ["store saves, it is no shop", "store Bob in memory", "store", "place", false],
   ])("%s: in %j, %j reaches %j: %s", (_case, query, term, target, expected) => {

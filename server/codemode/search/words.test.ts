@@ -40,6 +40,8 @@ describe("termOf", () => {
     ["Searching", "search"],
     ["news", "news"],
     ["status", "status"],
+    ["many", null],
+    ["each", null],
     ["gps", "gps"],
     ["PRs", "pr"],
     ["ips", "ip"],
