@@ -28,10 +28,10 @@ export function writtenAsName(query: string, word: string): boolean {
 
 // Tokens with a dot or slash between letters: repositories, URLs, e-mail addresses, file names. A word that
 // appears only there names what to act on, not which tool.
-// So are constants ("DATABASE_URL", "MAX_RETRIES"), the name of a setting, and quoted text ('port: 80',
+// So are constants ("DATABASE_URL", "MAX_RETRIES"), the name of a setting, item keys ("PROJ-7"), and quoted text ('port: 80',
 // "release is out"), what to write or find.
 const PATH =
-  /\S*[\p{L}\d][./@][\p{L}\d]\S*|(?<![\w-])[A-Z][A-Z\d]*(?:_[A-Z\d]+)+(?![\w-])|(?<![\p{L}\d])'[^']+'(?![\p{L}\d])|"[^"]+"|“[^”]+”|‘[^’]+’/gu;
+  /\S*[\p{L}\d][./@][\p{L}\d]\S*|(?<![\w-])[A-Z][A-Z\d]*(?:_[A-Z\d]+)+(?![\w-])|\b[A-Z][A-Z\d]{1,9}-\d+\b|(?<![\p{L}\d])'[^']+'(?![\p{L}\d])|"[^"]+"|“[^”]+”|‘[^’]+’/gu;
 export const FILE_NAME =
   /[\w-]\.(?:ya?ml|json|tsx?|jsx?|mjs|md|txt|csv|tsv|pdf|py|go|rs|java|rb|php|toml|ini|env|conf|cfg|xml|html?|css|sql|sh|log|png|jpe?g|gif|svg|docx?|xlsx?|pptx?|zip|gz|tar|lock)\b/i;
 export const CONSTANT = /(?<![\w-])[A-Z][A-Z\d]*(?:_[A-Z\d]+)+(?![\w-])/u;

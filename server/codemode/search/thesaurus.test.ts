@@ -115,6 +115,7 @@ describe("expandQuery – names and paths", () => {
     ["double quotes too", 'post "release is out" to the channel', "releas", true],
     ["an apostrophe is no quote", "what's Dana's job title", "job", false],
     ["a constant's name is an argument", "set DATABASE_URL for previews", "databas", true],
+    ["an item's key is an argument", "PROJ-9 can't start before PROJ-5 is done", "proj", true],
   ])("%s: in %j, %j is an argument: %s", (_case, query, term, inPath) => {
     expect(expandQuery(query, index).find((w) => w.term === term)?.inPath === true).toBe(inPath);
   });

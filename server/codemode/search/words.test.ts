@@ -42,6 +42,8 @@ describe("termOf", () => {
     ["status", "status"],
     ["many", null],
     ["each", null],
+    ["cant", null],
+    ["isnt", null],
     ["gps", "gps"],
     ["PRs", "pr"],
     ["ips", "ip"],
