@@ -5,14 +5,42 @@
 // neither reaches `whatsapp` or `check_grammar` by prefix.
 import { termsWithPrefix, type FieldIndex } from "./field-index";
 import { withinEdits } from "./edit-distance";
+import { isPlural } from "./grammatical-number";
+import {
+  causativeParticiple,
+  CONSTANT,
+  DETERMINED,
+  determined,
+  FILE_NAME,
+  ITEM_NUMBER,
+  inPassing,
+  negated,
+  pathWords,
+  properNouns,
+  QUESTION,
+  writtenAsName,
+} from "./query-shape";
+import { howMeaning, phrasalMeaning } from "./phrasal-verbs";
 import { termOf } from "./normalize";
-import { actionsOf, readTerms, relatedTerms } from "./thesaurus";
+import {
+  actionsOf,
+  imperativeTerms,
+  readManyTerms,
+  readOneTerms,
+  readTerms,
+  itemTerms,
+  relatedTerms,
+  settingTerms,
+  WEIGHT,
+} from "./thesaurus";
 import { ABBREVIATIONS } from "./thesaurus-data";
 import { isDictionaryWord, isVerb, wordnetSynonyms } from "./wordnet";
 import { words } from "./words";
 
 export const MATCH_WEIGHT = { exact: 1, wordnet: 0.3, prefix: 0.5, fuzzy: 0.5, impliedRead: 0.4 } as const;
 const MAX_QUERY_WORDS = 32;
+// The least weight a thesaurus relation has; below it a word is reached by a WordNet sense only.
+const THESAURUS_MATCH = 0.5;
 const MAX_COMPLETIONS = 12;
 const MIN_GUESS_CHARS = 4;
 
@@ -29,6 +57,8 @@ export type QueryWord = {
   inPassing?: true;
   /** Not written but implied (the reading a question asks for): no evidence for or against a match. */
   implied?: true;
+  /** Written as a plural noun ("bugs", "PRs"): asks for many, as `list_issues` does, not one (`get_issue`). */
+  plural?: true;
 };
 
 /** `names`: terms that name a server ("linear", "everything"): matched as written, never as an English word. */
@@ -37,17 +67,34 @@ export function expandQuery(query: string, index: FieldIndex, names: ReadonlySet
   const out: QueryWord[] = [];
   const inPaths = new Set(pathWords(query));
   const proper = properNouns(query);
+  const participle = causativeParticiple(query);
   for (const written of [...words(query), ...negated(query)]) {
+    if (participle && out.length === 0 && written === "get") continue;
     // An abbreviation is its words ("PR" is "pull request"), each a full query word; the tools that say "PR"
     // still match it through the first.
     const spelled = ABBREVIATIONS.get(written);
     for (const [i, word] of (spelled ? words(spelled) : [written]).entries()) {
-      const term = termOf(word);
+      // A server named by a function word ("with the everything server") is still named.
+      const term = termOf(word) ?? (names.has(word) && writtenAsName(query, word) ? word : null);
       if (term === null || seen.has(term)) continue;
       seen.add(term);
+      const phrasal = names.has(term) ? undefined : phrasalMeaning(query, word);
+      const how = names.has(term) || phrasal ? undefined : howMeaning(query, word);
       const expansions = names.has(term)
         ? new Map([[term, MATCH_WEIGHT.exact]])
-        : expansionsOf(word, term, index, !proper.has(written));
+        : phrasal
+          ? phrasalExpansions(phrasal, index)
+          : how
+            ? phrasalExpansions(how, index, WEIGHT.related)
+            : expansionsOf(word, term, index, !proper.has(written));
+      // An action word used as a noun or adjective ("the open bugs", "post the update") names no action: its
+      // related actions go, the word itself stays.
+      const nominal = actionsOf(term).size > 0 && determined(query, written);
+      if (nominal) {
+        for (const candidate of expansions.keys()) {
+          if (candidate !== term && actionsOf(candidate).size > 0) expansions.delete(candidate);
+        }
+      }
       const abbreviation = spelled && i === 0 ? termOf(written) : null;
       if (abbreviation && index.postings.has(abbreviation)) expansions.set(abbreviation, MATCH_WEIGHT.exact);
       // Words related to an earlier one ("lat/long", "remove or delete") ask for one thing: counted once.
@@ -59,18 +106,47 @@ export function expandQuery(query: string, index: FieldIndex, names: ReadonlySet
         continue;
       }
       // The first word of a request is its verb when it can be one: "file a ticket", "squash PR 42".
-      const imperative = out.length === 0 && !QUESTION.test(query) && /^[a-z]+$/.test(word) && isVerb(word);
+      // So is a command ("mkdir", "rm"): no English word, but the thesaurus knows the action it names.
+      const imperative =
+        out.length === 0 &&
+        !QUESTION.test(query) &&
+        !DETERMINED.test(query) &&
+        /^[a-z]+$/.test(word) &&
+        (isVerb(word) || (!isDictionaryWord(word) && namesAction(expansions)));
+      if (imperative) {
+        for (const [action, weight] of imperativeTerms(term)) {
+          if (index.postings.has(action) && weight > (expansions.get(action) ?? 0)) expansions.set(action, weight);
+        }
+      }
       out.push({
         word,
         term,
-        action: actionsOf(term).size > 0 || imperative,
+        action: (actionsOf(term).size > 0 && !nominal) || imperative || phrasal !== undefined || word === participle,
         expansions,
         ...(inPaths.has(written) && { inPath: true as const }),
         ...(inPassing(query, written) && { inPassing: true as const }),
+        ...(isPlural(word) && { plural: true as const }),
       });
     }
     if (out.length >= MAX_QUERY_WORDS) break;
   }
+  // Reading a plural object is listing it: "show the open bugs" is `list_issues` as much as `get_issue`.
+  if (out.some((word) => word.plural && !word.action)) {
+    for (const word of out.filter((action) => action.action)) {
+      const reads = readOneTerms().reduce((best, term) => Math.max(best, word.expansions.get(term) ?? 0), 0);
+      // A WordNet sense ("remember" is "retrieve") is too loose to read the request as a reading.
+      if (reads < THESAURUS_MATCH) continue;
+      for (const term of readManyTerms()) {
+        if (reads > (word.expansions.get(term) ?? 0) && index.postings.has(term)) word.expansions.set(term, reads);
+      }
+    }
+  }
+  // A constant's name is a setting's: environment variables and configuration are what it is read or set with.
+  if (CONSTANT.test(query)) out.push(...impliedObject(settingTerms(), index));
+  // A file's name ("config.yml", "src/app.test.ts") names a file.
+  if (FILE_NAME.test(query)) out.push(...impliedObject(["file"], index));
+  // "#99", "PROJ-7": a numbered item of a tracker, an issue, pull request or ticket.
+  if (ITEM_NUMBER.test(query)) out.push(...impliedObject(itemTerms(), index));
   // A question ("which invoices are unpaid?") or a request without a verb ("GitHub repos about Rust") asks to
   // read: tools that get, list or search are what it means, by a little.
   if (out.some((word) => word.expansions.size > 0) && (QUESTION.test(query) || !out.some((word) => word.action))) {
@@ -81,48 +157,32 @@ export function expandQuery(query: string, index: FieldIndex, names: ReadonlySet
   return out;
 }
 
-// "not staged", "isn't merged", "never paid": tools name these `unstaged`, `unmerged`, `unpaid`.
-const NEGATED =
-  /\b(?:not|never|cannot|\w+n['’]t|dont|doesnt|didnt|isnt|arent|wasnt|hasnt|havent|wont)\s+(?:yet\s+)?([a-z]{3,})/gi;
-function negated(query: string): string[] {
-  return [...query.matchAll(NEGATED)].map((match) => `un${match[1]!.toLowerCase()}`);
-}
-
 const NO_NAMES: ReadonlySet<string> = new Set();
 
-// A product's name is capitalised ("Slack"), follows a preposition ("in memory", "with the everything
-// server"), precedes "server", or is no English word ("github"); otherwise an English word that happens to
-// name a server ("dump everything", "what time") is just a word.
-function inPassing(query: string, word: string): boolean {
-  if (!/^[a-z]+$/.test(word) || !isDictionaryWord(word)) return false;
-  const capitalised = new RegExp(`(?<!\\p{L})${word[0]!.toUpperCase()}${word.slice(1)}(?!\\p{L})`, "u");
-  const context = new RegExp(
-    `\\b(?:in|on|with|via|using|from|through|into|at)\\s+(?:the\\s+|my\\s+|our\\s+)?${word}\\b|\\b${word}\\s+(?:server|mcp|app|api)\\b`,
-    "i",
-  );
-  return !capitalised.test(query) && !context.test(query);
+/** An object the query implies without saying it, as a word of its own (none when no tool has its terms). */
+function impliedObject(terms: readonly string[], index: FieldIndex): QueryWord[] {
+  const expansions = new Map<string, number>();
+  for (const term of terms) if (index.postings.has(term)) expansions.set(term, WEIGHT.implied);
+  return expansions.size > 0 ? [{ word: "", term: "", action: false, implied: true, expansions }] : [];
 }
 
-// Tokens with a dot or slash between letters: repositories, URLs, e-mail addresses, file names. A word that
-// appears only there names what to act on, not which tool.
-const PATH = /\S*[\p{L}\d][./@][\p{L}\d]\S*/gu;
-function pathWords(query: string): string[] {
-  const inPaths = (query.match(PATH) ?? []).flatMap((token) => words(token));
-  const outside = new Set(words(query.replace(PATH, " ")));
-  return inPaths.filter((word) => !outside.has(word));
+function namesAction(expansions: ReadonlyMap<string, number>): boolean {
+  for (const [term, weight] of expansions) if (weight >= THESAURUS_MATCH && actionsOf(term).size > 0) return true;
+  return false;
 }
 
-// Capitalised words inside a sentence ("ask Priya", "Bob Smith", "Denver") are names: their English senses
-// (a "bob" is a haircut) and near spellings are noise. The first word and abbreviations (PR, SKU) are not.
-function properNouns(query: string): Set<string> {
-  const found = new Set<string>();
-  for (const match of query.matchAll(/(?<=[\p{L}\d,;:)]\s+)\p{Lu}\p{Ll}+\b/gu)) {
-    for (const word of words(match[0])) found.add(word);
-  }
-  return found;
+// A phrasal verb is its meaning, the joined word ("signup") as an exact match, the rest as the verb's relatives.
+function phrasalExpansions(
+  meaning: readonly string[],
+  index: FieldIndex,
+  first: number = MATCH_WEIGHT.exact,
+): Map<string, number> {
+  const expansions = new Map<string, number>();
+  meaning.forEach((term, i) => {
+    if (index.postings.has(term)) expansions.set(term, i === 0 ? first : WEIGHT.action);
+  });
+  return expansions;
 }
-
-const QUESTION = /^\s*(what|which|who|whose|how|when|where|is|are|was|were|has|have|does|did)\b|\?\s*$/i;
 
 function expansionsOf(word: string, term: string, index: FieldIndex, english: boolean): Map<string, number> {
   const expansions = new Map<string, number>();

@@ -13,7 +13,8 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     "other our ours out over own please same shall she should so some somebody someone something such than everything anything nothing everyone anyone that " +
     "thats the their theirs them then there these they this those thru to too up us very via want wanna was we " +
     "were what whats when where which while who whom whose why will with within without would you your yours " +
-    "yourself id like ok okay hey hi thanks thank kindly using use"
+    "yourself id like ok okay hey hi thanks thank kindly using use many each every few several " +
+    "cant wont isnt arent doesnt didnt wasnt werent hasnt havent hadnt shouldnt couldnt wouldnt youre theyre weve ive"
   ).split(" "),
 );
 

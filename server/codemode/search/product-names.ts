@@ -78,6 +78,9 @@ const NAMES: readonly string[] = [
   "fulltext",
   "username",
   "password",
+  "oncall oncalls",
+  "pnl",
+  "qna",
 ];
 
 const canonical = new Map<string, string>();

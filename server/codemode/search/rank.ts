@@ -9,7 +9,12 @@ import { actionsOf } from "./thesaurus";
 const isAction = (term: string) => actionsOf(term).size > 0;
 
 /** `nameTerms`: the words of the tool's name, less those repeating its server's (`maps_geocode` of google-maps). */
-export type RankDoc = { nameTerms: readonly string[]; server: string };
+export type RankDoc = {
+  nameTerms: readonly string[];
+  server: string;
+  /** The name's object terms, each with whether the name writes it plural (`list_issues`: issue → true). */
+  objectNumber: ReadonlyMap<string, boolean>;
+};
 export type Ranked = { id: number; score: number };
 
 const OTHER_TERMS = 0.3;
@@ -24,6 +29,12 @@ const actionIdf = (exact: boolean, idf: number) => (exact ? Math.min(idf, MAX_AC
 const COVERAGE_GAIN = 1.5;
 const SERVER_GAIN = 2;
 const ACTION_MISMATCH = 0.8;
+// How much a tool gains (or loses) when the number of its name's object agrees (or not) with the query's:
+// "open bugs in PROJ" lists (`search_issues`), "bug PROJ-5" gets one (`get_issue`). Small: it orders
+// near-duplicates that match the query alike, it does not overrule what the words say.
+const NUMBER_GAIN = 0.1;
+// A word reached only below this (a WordNet sense) says nothing about the tool's object.
+const NUMBER_MATCH = 0.5;
 
 export type RankInput = {
   index: FieldIndex;
@@ -46,7 +57,11 @@ export function rankTools({ index, docs, query, serverTerms, onlyServer }: RankI
     for (const [term, weight] of word.expansions) {
       const posting = index.postings.get(term)!;
       const factor =
-        share * weight * (word.action && isAction(term) ? actionIdf(term === word.term, posting.idf) : posting.idf);
+        share *
+        weight *
+        (word.action && (isAction(term) || term === word.term)
+          ? actionIdf(term === word.term, posting.idf)
+          : posting.idf);
       for (let i = 0; i < posting.docs.length; i++) {
         const doc = posting.docs[i]!;
         const value = factor * posting.scores[i]!;
@@ -70,6 +85,7 @@ export function rankTools({ index, docs, query, serverTerms, onlyServer }: RankI
     const inNamed = named.has(doc.server);
     if (scores[id] === 0 && !inNamed) continue;
     let score = scores[id]! * (1 + COVERAGE_GAIN * coverage(doc.nameTerms, weightOf));
+    score *= 1 + NUMBER_GAIN * numberAgreement(doc.objectNumber, query);
     // A tool whose name says another action than the one asked ("list_records" for "add an entry") ranks lower.
     if (asksAction && actionMissed(doc.nameTerms, weightOf)) score *= ACTION_MISMATCH;
     // A named server's tools come first, even those matching nothing else (the agent asked for that server).
@@ -91,6 +107,23 @@ export function termWeights(query: readonly QueryWord[]): Map<string, number> {
 function actionMissed(nameTerms: readonly string[], weightOf: ReadonlyMap<string, number>): boolean {
   const actions = nameTerms.filter(isAction);
   return actions.length > 0 && actions.every((term) => !weightOf.has(term));
+}
+
+/** From -1 (every object word the query shares with the name differs in number) to 1 (all agree); 0 if none. */
+export function numberAgreement(objectNumber: ReadonlyMap<string, boolean>, query: readonly QueryWord[]): number {
+  let agree = 0;
+  let compared = 0;
+  for (const word of query) {
+    // A singular verb ("create") is no object; a plural word is a noun.
+    if (word.implied || word.inPath || (word.action && !word.plural)) continue;
+    for (const [term, plural] of objectNumber) {
+      if ((word.expansions.get(term) ?? 0) < NUMBER_MATCH) continue;
+      compared++;
+      if (plural === (word.plural === true)) agree++;
+      break;
+    }
+  }
+  return compared === 0 ? 0 : (2 * agree - compared) / compared;
 }
 
 function coverage(nameTerms: readonly string[], weightOf: ReadonlyMap<string, number>): number {

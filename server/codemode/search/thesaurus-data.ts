@@ -25,37 +25,46 @@ export const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
   ["eta", "estimated arrival"],
   ["kpi", "metric"],
   ["sla", "service level agreement"],
+  ["pnl", "profit and loss"],
+  ["qna", "questions and answers"],
+  ["rnd", "research and development"],
   ["cab", "change advisory board"],
 ]);
 
 /** Actions whose verbs only read: a question or a request without a verb means one of these. */
 export const READ_ACTIONS: readonly string[] = ["get show fetch read view retrieve", "list", "search find query"];
 
+/** What a constant's name in a query ("DATABASE_URL") is: a setting, read or set as one of these. */
+export const SETTING_WORDS = "environment variable env var config configuration secret";
+
+/** What a numbered item in a query ("#99", "PROJ-7") is: an item of a tracker. */
+export const ITEM_WORDS = "issue ticket";
+
 /** Actions: the verbs of one line do the same thing to their object ("show me issue 5" is `get_issue`). */
 export const ACTIONS: readonly string[] = [
-  "get show fetch read view retrieve display see inspect describe detail lookup check open load info examine",
+  "get show fetch read view retrieve display see inspect describe detail lookup check open load info examine grab",
   "list browse enumerate index overview",
   "search find query lookup locate discover seek filter look hunt scan grep",
   "create add new make insert register compose open start raise submit establish initiate setup spin",
-  "update edit change modify set patch rename adjust alter amend replace tweak bump correct flip toggle switch",
-  "delete remove drop destroy erase purge trash discard clear wipe kill nuke scrap retire decommission deprovision",
-  "send post tell notify announce ping broadcast share publish forward inform alert",
+  "update edit change modify set patch rename adjust alter amend replace tweak bump correct flip toggle switch revise",
+  "delete remove drop destroy erase purge trash discard clear wipe kill nuke scrap retire decommission deprovision prune",
+  "send post tell notify announce ping broadcast share publish forward inform alert deliver transmit relay",
   "reply respond answer",
-  "cancel abort terminate revoke void",
-  "stop halt pause suspend disable",
+  "cancel abort terminate revoke void rescind",
+  "stop halt pause suspend disable freeze",
   "run execute trigger invoke launch start kick",
   "generate draw render paint illustrate sketch produce design",
   "upload attach import",
   "download export save backup",
   "schedule book reserve arrange plan",
   "merge combine integrate squash",
-  "approve accept confirm",
+  "approve accept confirm greenlight endorse",
   "reject decline deny",
   "close resolve complete finish done",
   "reopen restore undelete unarchive",
-  "assign delegate allocate",
+  "assign delegate allocate reassign",
   "invite add",
-  "move transfer relocate",
+  "move transfer relocate migrate",
   "copy duplicate clone fork",
   "archive",
   "translate",
@@ -63,8 +72,8 @@ export const ACTIONS: readonly string[] = [
   "convert transform",
   "subscribe follow watch",
   "unsubscribe unfollow unwatch",
-  "refund reimburse",
-  "pay charge bill",
+  "refund reimburse repay",
+  "pay charge bill settle remit",
   "deploy release ship rollout publish",
   "commit push",
   "comment remark annotate",
@@ -78,7 +87,7 @@ export const ACTIONS: readonly string[] = [
   "remember memorize store",
   "sync synchronise synchronize refresh",
   "verify validate check test",
-  "monitor track trace",
+  "monitor track trace observe",
   "compare diff",
   "mute silence hush snooze quiet",
   "acknowledge ack claim",
@@ -102,6 +111,74 @@ export const ACTIONS: readonly string[] = [
   "extract parse pull",
   "crawl spider scrape",
   "purge flush invalidate clear",
+  "enable activate reactivate",
+];
+
+/**
+ * Nouns that are verbs when they lead a request: "file a bug" creates one, "process the refund" runs it, "put 2
+ * hours on PROJ-7" sets them. Only as the first word: "the config file" asks for no creation. Left of ">" the
+ * verbs, right of it the actions tools name.
+ */
+export const IMPERATIVES: readonly string[] = [
+  "file lodge > create submit",
+  "process > run execute",
+  "put > set add update",
+  "draft > create draft",
+  "note jot > add create",
+  "queue > add run",
+  "page > notify alert send",
+  "bill invoice > create charge invoice",
+  "wire > send pay transfer",
+  "stage > add",
+  "fire > send trigger run",
+  "loop > add invite",
+];
+
+/**
+ * Phrasal verbs: a verb and its particle mean another action than the verb alone ("sign Jane up" subscribes her,
+ * "sign" alone is a signature; "shut the box down" stops it). Left of ">" the verb and particle, right of it the
+ * actions and objects tools name, the joined word ("signup", "shutdown") among them.
+ */
+export const PHRASAL_VERBS: readonly string[] = [
+  "sign up > signup subscribe register create add member",
+  "shut down > shutdown stop",
+  "power down > stop shutdown",
+  "power off > stop shutdown",
+  "turn off > disable stop",
+  "switch off > disable stop",
+  "turn on > enable start",
+  "switch on > enable start",
+  "power on > start",
+  "power up > start",
+  "spin up > create start launch",
+  "spin down > stop delete",
+  "tear down > delete destroy",
+  "set up > setup create configure",
+  "back up > backup export snapshot",
+  "roll back > rollback revert undo",
+  "clean up > cleanup delete",
+  "look up > lookup search get",
+  "call off > cancel",
+  "put off > postpone reschedule",
+  "opt out > unsubscribe optout",
+  "kick off > start run trigger",
+  "hand off > assign transfer",
+  "hand over > assign transfer",
+  "fill out > fill form",
+  "write down > note create",
+  "lock out > lock suspend",
+];
+
+/**
+ * Questions whose adjective means a measure ("how long would the trip take": a duration, not a longitude).
+ * Left of ">" the word after "how", right of it what the question asks for.
+ */
+export const HOW_QUESTIONS: readonly string[] = [
+  "long > duration time travel distance",
+  "far > distance",
+  "big large > size",
+  "old > age created",
+  "often > frequency schedule",
 ];
 
 /** Related objects: the words of one line name the same thing, or things found by the same tools. */
@@ -114,7 +191,7 @@ export const RELATED: readonly string[] = [
   "pipeline workflow build job action",
   "release version tag",
   "database db sql table schema",
-  "row record entry",
+  "row record entry line",
   "column field",
   "query sql statement",
   "image picture photo illustration drawing artwork pic graphic",
@@ -269,6 +346,31 @@ export const RELATED: readonly string[] = [
   "ci configuration item cmdb asset",
   "group team role",
   "app application",
+  "conversation chat thread discussion dialogue",
+  "permission access privilege acl",
+  "source code snippet",
+  "organization workspace tenant",
+  "headcount staff employee",
+  "position role requisition opening vacancy",
+  "manager supervisor boss lead",
+  "membership subscription plan",
+  "goods merchandise product",
+  "consignment shipment parcel",
+  "serverless function lambda worker",
+  "telemetry metric",
+  "wiki page article doc",
+  "paperwork contract agreement",
+  "passphrase password",
+  "safe vault",
+  "mailing campaign newsletter",
+  "humidity wind weather",
+  "receipt expense",
+  "timesheet worklog",
+  "ledger account books",
+  "warehouse inventory stock",
+  "storefront shop store",
+  "replica instance",
+  "bucket storage",
 ];
 
 /**
@@ -283,13 +385,14 @@ export const IMPLIES: readonly string[] = [
   "address > geocode location",
   "street avenue road parkway boulevard lane zip postcode > address",
   "located > location geocode place",
-  "nearby near around restaurant cafe shop store > place search local",
+  "nearby near around restaurant cafe shop > place search local",
   "ci > pipeline workflow build",
   "cd > deploy deployment",
   "ip > ip address network",
   "qa > test quality",
   "ui > interface page",
   "tell notify ping inform announce > send message",
+  "say > comment message reply",
   "message dm > send",
   "text > send message sms",
   "post > send message publish",
@@ -365,6 +468,13 @@ export const IMPLIES: readonly string[] = [
   "box machine > instance",
   "shutdown poweroff > stop instance",
   "mkdir > create directory",
+  "readme changelog license dockerfile makefile gitignore > file contents",
+  "rm rmdir > delete remove file directory",
+  "cp > copy file",
+  "touch > create file",
+  "du > sizes directory",
+  "curl wget > fetch url http",
+  "tail head less > read file",
   "biggest largest space disk > sizes directory",
   "layout nested hierarchy > directory tree",
   "glob wildcard > search files",
@@ -541,4 +651,22 @@ export const IMPLIES: readonly string[] = [
   "dropoff > funnel report",
   "breadcrumbs > issue details",
   "blog > content page",
+  "upcoming agenda > events list",
+  "postpone reschedule delay defer > update event",
+  "attendee attendees invitee invitees > event meeting",
+  "story stories epic epics > issue",
+  "backlog > issue list search",
+  "rebase > update branch",
+  "apikey token credential > secret",
+  "ssh > exec shell",
+  "cname nameserver > dns record",
+  "uptime > health monitor",
+  "hot cold warm chilly humid > weather temperature",
+  "aqi > air quality",
+  "dau mau active > users report",
+  "sev severity > incident",
+  "bonus commission > compensation payroll",
+  "rma > return label refund",
+  "headcount > employee",
+  "payee > vendor bill",
 ];

@@ -4,6 +4,7 @@ import { expandQuery } from "./expand-query";
 import { buildFieldIndex } from "./field-index";
 import { termOf } from "./normalize";
 import { actionsOf, relatedTerms, WEIGHT } from "./thesaurus";
+import { serverNameTerms } from "./tool-fields";
 import { isDictionaryWord, wordnetCacheSize, wordnetSynonyms } from "./wordnet";
 
 const t = (word: string) => termOf(word)!;
@@ -20,6 +21,15 @@ describe("thesaurus", () => {
     ["ticket", "issue"],
     ["show", "get"],
     ["remove", "delete"],
+    ["story", "issue"],
+    ["epic", "issue"],
+    ["rebase", "branch"],
+    ["sev", "incident"],
+    ["safe", "vault"],
+    ["conversation", "thread"],
+    ["migrate", "move"],
+    ["enable", "activate"],
+    ["say", "comment"],
   ])("relates %j to %j below an exact match", (word, related) => {
     const weight = relatedTerms(t(word)).get(t(related));
     expect(weight).toBeGreaterThan(0);
@@ -100,6 +110,43 @@ describe("expandQuery – names and paths", () => {
     expect([...linear!.expansions.keys()]).toEqual(["linear"]);
   });
 
+  it.each<[string, string, string, boolean]>([
+    ["a quoted text is an argument", "swap 'port: 80' for 'port: 8080'", "port", true],
+    ["double quotes too", 'post "release is out" to the channel', "releas", true],
+    ["an apostrophe is no quote", "what's Dana's job title", "job", false],
+    ["a constant's name is an argument", "set DATABASE_URL for previews", "databas", true],
+    ["an item's key is an argument", "PROJ-9 can't start before PROJ-5 is done", "proj", true],
+  ])("%s: in %j, %j is an argument: %s", (_case, query, term, inPath) => {
+    expect(expandQuery(query, index).find((w) => w.term === term)?.inPath === true).toBe(inPath);
+  });
+
+  it("reads a file's name as naming a file", () => {
+    const fileIndex = buildFieldIndex([{ words: ["file", "edit"] }], { words: { weight: 1, b: 0 } });
+    const implied = (query: string) => expandQuery(query, fileIndex).some((w) => w.implied && w.expansions.has("file"));
+    expect(implied("swap two lines in config.yml")).toBe(true);
+    expect(implied("find every *.test.ts under src")).toBe(true);
+    expect(implied("mail jane@example.com")).toBe(false);
+  });
+
+  it("reads a numbered item (#99, PROJ-7) as an item of a tracker", () => {
+    const tracker = buildFieldIndex([{ words: [t("issue"), t("ticket"), "comment"] }], { words: { weight: 1, b: 0 } });
+    const implied = (query: string) =>
+      expandQuery(query, tracker).some((w) => w.implied && w.expansions.has(t("issue")));
+    expect(implied("say on GitHub #99 that the fix is out")).toBe(true);
+    expect(implied("PROJ-88: change its state")).toBe(true);
+    expect(implied("say hi in #general")).toBe(false);
+    expect(implied("issue 2 refunds")).toBe(false);
+  });
+
+  it("names a server whose name is a function word only when written as a name", () => {
+    const names = new Set(["everything"]);
+    const terms = (query: string) => expandQuery(query, index, names).map((w) => w.term);
+    expect(terms("add 3 and 4 with the everything server")).toContain("everything");
+    expect(terms("dump everything stored")).not.toContain("everything");
+    expect(serverNameTerms("everything")).toEqual(["everything"]);
+    expect(serverNameTerms("acme-api")).toEqual([termOf("acme")]);
+  });
+
   it("marks words seen only inside a path or address", () => {
     const words = expandQuery("show the README of vercel/next.js on GitHub", index);
     expect(words.filter((w) => w.inPath).map((w) => w.term)).toEqual(["vercel", "next", "js"]);
@@ -123,6 +170,80 @@ describe("expandQuery – names and paths", () => {
   it("takes an imperative's first word as its verb", () => {
     expect(expandQuery("file a linear issue", index)[0]).toMatchObject({ term: "file", action: true });
     expect(expandQuery("which linear issue", index).some((w) => w.implied)).toBe(true);
+  });
+});
+
+describe("expandQuery – verbs and objects", () => {
+  const index = buildFieldIndex(
+    [
+      {
+        words: ["file", "issu", "creat", "submit", "run", "get", "list", "search", "set", "open", "bug", "signup"],
+      },
+      { words: ["subscrib", "sign", "directori", "env", "variabl", "databas", "url", "row", "content"] },
+      { words: ["place", "memori", "store", "job", "merg", "distanc", "geocod"] },
+    ],
+    { words: { weight: 1, b: 0 } },
+  );
+  const word = (query: string, term: string) => expandQuery(query, index).find((w) => w.term === term);
+  // Reached as a thesaurus relation or better, not by a loose WordNet sense.
+  const reaches = (query: string, term: string, target: string) =>
+    (word(query, term)?.expansions.get(target) ?? 0) >= 0.5;
+
+  it.each<[string, string, string, string, boolean]>([
+    // A noun leading the request is its verb; elsewhere it is the noun.
+    ["a leading noun-verb names its action", "file a bug", "file", "creat", true],
+    ["the same word elsewhere does not", "attach the file to bug 5", "file", "creat", false],
+    ["process … runs", "process the refund", "process", "run", true],
+    // After a determiner an action word is a noun or adjective: "the open bugs" asks to create nothing.
+    ["an action word after a determiner names no action", "the open bugs", "open", "creat", false],
+    ["an action word leading the request does", "open a bug", "open", "creat", true],
+    // Reading a plural object is listing it.
+    ["show + plural object → list", "show bugs", "show", "list", true],
+    ["show + singular object → get only", "show bug 5", "show", "list", false],
+    // A verb and its particle are one action, the verb alone another.
+    ["a phrasal verb is its phrase", "sign jane@example.com up for the newsletter", "sign", "subscrib", true],
+    ["the joined word matches exactly", "sign Jane up", "sign", "signup", true],
+    ["the verb alone is not the phrase", "sign the contract", "sign", "subscrib", false],
+    // A command names its action; a file's everyday name is a file.
+    ["a command is its action", "mkdir -p build/out", "mkdir", "directori", true],
+    ["a README is a file's contents", "show the README", "readm", "content", true],
+    ["a line of a sheet is a row", "append two lines", "line", "row", true],
+    // "how long": a duration or distance, not a longitude.
+    ["how long asks for a duration", "how long would the trip take", "long", "distanc", true],
+    ["how long is no longitude", "how long would the trip take", "long", "geocod", false],
+    ["long alone keeps its senses", "the lat/long of the office", "lat", "geocod", true],
+    // "store" in software keeps data; it is no shop to find nearby.
+    ["store saves, it is no shop", "store Bob in memory", "store", "place", false],
+  ])("%s: in %j, %j reaches %j: %s", (_case, query, term, target, expected) => {
+    expect(reaches(query, term, target)).toBe(expected);
+  });
+
+  it("reads a leading command as the action, and a constant's name as a setting's, its words as arguments", () => {
+    expect(word("mkdir -p build/out", "mkdir")).toMatchObject({ action: true });
+    const constant = expandQuery("set DATABASE_URL for previews", index);
+    expect(constant.find((w) => w.term === "databas")).toMatchObject({ inPath: true });
+    expect(constant.find((w) => w.implied && w.expansions.has("env"))).toBeDefined();
+    expect(expandQuery("set the database url", index).some((w) => w.expansions.has("env"))).toBe(false);
+  });
+
+  it("reads letters joined by & as the abbreviation they spell", () => {
+    const books = buildFieldIndex([{ words: [t("profit"), t("loss")] }], { words: { weight: 1, b: 0 } });
+    const reached = expandQuery("P&L for Q3", books).flatMap((w) => [...w.expansions.keys()]);
+    expect(reached).toEqual(expect.arrayContaining([t("profit"), t("loss")]));
+  });
+
+  it.each<[string, string]>([
+    ["get the NDA signed by jane@example.com", "sign"],
+    ["have the branch merged before Friday", "merg"],
+    ["get the failed jobs", "get"],
+  ])("in %j the action is %j", (query, action) => {
+    expect(expandQuery(query, index).find((w) => w.action && !w.implied)?.term).toBe(t(action));
+  });
+
+  it("marks plural objects and keeps nominal action words out of the actions", () => {
+    expect(word("show bugs", "bug")).toMatchObject({ plural: true });
+    expect(word("show bug 5", "bug")?.plural).toBeUndefined();
+    expect(word("the open bugs", "open")).toMatchObject({ action: false });
   });
 });
 

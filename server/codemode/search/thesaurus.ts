@@ -1,7 +1,7 @@
 // The thesaurus as index terms: for a query term, the terms of tools that do what it asks, each with a weight
 // below an exact match's 1. Built once, on first use, with the same normaliser as the index.
 import { termOf } from "./normalize";
-import { ACTIONS, IMPLIES, READ_ACTIONS, RELATED } from "./thesaurus-data";
+import { ACTIONS, IMPERATIVES, IMPLIES, ITEM_WORDS, READ_ACTIONS, RELATED, SETTING_WORDS } from "./thesaurus-data";
 import { words } from "./words";
 
 /** How much a related word counts next to the word itself (1). */
@@ -10,7 +10,12 @@ export const WEIGHT = { action: 0.6, related: 0.6, implied: 0.6 } as const;
 type Thesaurus = {
   actions: Map<string, Set<number>>;
   related: Map<string, Map<string, number>>;
+  imperative: Map<string, Map<string, number>>;
   read: string[];
+  /** The reading actions by line: [get …], [list], [search …]. */
+  readLines: string[][];
+  setting?: string[];
+  item?: string[];
 };
 let built: Thesaurus | undefined;
 
@@ -42,8 +47,13 @@ function build(): Thesaurus {
     const [asked, meant] = line.split(">").map(termsOf);
     for (const term of asked!) for (const target of meant!) relate(term, target, WEIGHT.implied);
   }
-  const read = READ_ACTIONS.flatMap((line) => termsOf(line));
-  return { actions, related, read };
+  const imperative = new Map<string, Map<string, number>>();
+  for (const line of IMPERATIVES) {
+    const [verbs, meant] = line.split(">").map(termsOf);
+    for (const verb of verbs!) imperative.set(verb, new Map(meant!.map((term) => [term, WEIGHT.action])));
+  }
+  const readLines = READ_ACTIONS.map((line) => termsOf(line));
+  return { actions, related, imperative, read: readLines.flat(), readLines };
 }
 
 function thesaurus(): Thesaurus {
@@ -63,7 +73,34 @@ export function relatedTerms(term: string): ReadonlyMap<string, number> {
 }
 const NONE: ReadonlyMap<string, number> = new Map();
 
+/** The actions a noun names when it leads a request as its verb ("file a bug": create), with weights. */
+export function imperativeTerms(term: string): ReadonlyMap<string, number> {
+  return thesaurus().imperative.get(term) ?? NONE;
+}
+
 /** The terms of reading actions (get, list, search and theirs). */
 export function readTerms(): readonly string[] {
   return thesaurus().read;
+}
+
+/** The terms of reading one (get, show and theirs). */
+export function readOneTerms(): readonly string[] {
+  return thesaurus().readLines[0]!;
+}
+
+/** The terms of reading many (list, search and theirs). */
+export function readManyTerms(): readonly string[] {
+  return thesaurus().readLines.slice(1).flat();
+}
+
+/** The terms of settings: what a constant's name ("DATABASE_URL") is read or set with. */
+export function settingTerms(): readonly string[] {
+  thesaurus().setting ??= termsOf(SETTING_WORDS);
+  return thesaurus().setting!;
+}
+
+/** The terms of a tracker's numbered items ("#99", "PROJ-7"). */
+export function itemTerms(): readonly string[] {
+  thesaurus().item ??= termsOf(ITEM_WORDS);
+  return thesaurus().item!;
 }

@@ -2,7 +2,8 @@
 // name read as action and object. Pure; the weights are BM25F's.
 import type { SearchableTool } from "../declarations";
 import type { FieldWeights } from "./field-index";
-import { termOf } from "./normalize";
+import { isPlural } from "./grammatical-number";
+import { STOP_WORDS, termOf } from "./normalize";
 import type { RankDoc } from "./rank";
 import { actionsOf } from "./thesaurus";
 import { words } from "./words";
@@ -37,9 +38,14 @@ export function terms(text: string): string[] {
   return words(text).flatMap((word) => termOf(word) ?? []);
 }
 
-/** A server's name as index terms, less generic words ("acme-api" → "acme"). */
+/**
+ * A server's name as index terms, less generic words ("acme-api" → "acme"). A function word in a name is a name:
+ * the "everything" server is kept, where "everything" in free text is dropped.
+ */
 export function serverNameTerms(server: string): string[] {
-  return terms(server).filter((term) => !GENERIC_SERVER_WORDS.has(term));
+  return words(server)
+    .flatMap((word) => termOf(word) ?? (STOP_WORDS.has(word) && word.length > 2 ? word : []))
+    .filter((term) => !GENERIC_SERVER_WORDS.has(term));
 }
 
 export type ToolName = RankDoc & {
@@ -62,8 +68,24 @@ export function nameOf(tool: IndexableTool): ToolName {
     nameWords,
     allTerms,
     nameTerms,
+    objectNumber: objectNumber(nameWords, allTerms, new Set(nameTerms)),
     objectTerms: nameTerms.filter((t) => actionsOf(t).size === 0),
   };
+}
+
+// The number of each object word of the name: `list_issues` → issue: plural; `get_issue` → issue: singular. The
+// leading action word is no object ("comment" of `comment_on_issue` is; of `add_issue_comment` it is too).
+function objectNumber(nameWords: readonly string[], allTerms: readonly string[], own: ReadonlySet<string>) {
+  const number = new Map<string, boolean>();
+  let first = true;
+  nameWords.forEach((word, i) => {
+    const term = allTerms[i]!;
+    if (!own.has(term)) return;
+    if (first && actionsOf(term).size > 0) return void (first = false);
+    first = false;
+    number.set(term, isPlural(word));
+  });
+  return number;
 }
 
 export function toFields(tool: IndexableTool): Record<Field, string[]> {

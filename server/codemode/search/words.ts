@@ -12,10 +12,16 @@ const SEPARATOR = /[\s\p{P}\p{S}]+/u;
 
 // "PRs", "listPRs": an upper-case abbreviation's plural stays one word (camel-case splitting would make "p rs").
 const ABBREVIATION_PLURAL = /([A-Z]{2,})s(?=[A-Z\d_.-]|\b)/g;
+// "P&L", "Q&A", "R&D": letters joined by "&" are one abbreviation, written as it is spoken ("pnl", "qna").
+const AMPERSAND = /\b([A-Za-z]{1,2})&([A-Za-z]{1,2})\b/g;
 
 export function words(text: string): string[] {
   const out: string[] = [];
-  const cleaned = text.replace(POSSESSIVE, "").replace(APOSTROPHE, "").replace(ABBREVIATION_PLURAL, "$1S");
+  const cleaned = text
+    .replace(AMPERSAND, (_, a: string, b: string) => `${a}n${b}`.toLowerCase())
+    .replace(POSSESSIVE, "")
+    .replace(APOSTROPHE, "")
+    .replace(ABBREVIATION_PLURAL, "$1S");
   for (const token of cleaned.split(SEPARATOR)) {
     if (token.length === 0) continue;
     if (/^[A-Za-z0-9]+$/.test(token)) out.push(...splitIdentifier(token));

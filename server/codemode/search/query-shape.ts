@@ -1,0 +1,72 @@
+// The shape of a query, apart from its words: what is a question, a negation, a name, an argument (a path,
+// an address, a constant, a quoted text) and a noun after a determiner. Pure regular expressions over the text.
+import { isDictionaryWord } from "./wordnet";
+import { words } from "./words";
+
+// "not staged", "isn't merged", "never paid": tools name these `unstaged`, `unmerged`, `unpaid`.
+const NEGATED =
+  /\b(?:not|never|cannot|\w+n['’]t|dont|doesnt|didnt|isnt|arent|wasnt|hasnt|havent|wont)\s+(?:yet\s+)?([a-z]{3,})/gi;
+export function negated(query: string): string[] {
+  return [...query.matchAll(NEGATED)].map((match) => `un${match[1]!.toLowerCase()}`);
+}
+
+// A product's name is capitalised ("Slack"), follows a preposition ("in memory", "with the everything
+// server"), precedes "server", or is no English word ("github"); otherwise an English word that happens to
+// name a server ("dump everything", "what time") is just a word.
+export function inPassing(query: string, word: string): boolean {
+  return /^[a-z]+$/.test(word) && isDictionaryWord(word) && !writtenAsName(query, word);
+}
+
+export function writtenAsName(query: string, word: string): boolean {
+  const capitalised = new RegExp(`(?<!\\p{L})${word[0]!.toUpperCase()}${word.slice(1)}(?!\\p{L})`, "u");
+  const context = new RegExp(
+    `\\b(?:in|on|with|via|using|from|through|into|at)\\s+(?:the\\s+|my\\s+|our\\s+)?${word}\\b|\\b${word}\\s+(?:server|mcp|app|api)\\b`,
+    "i",
+  );
+  return capitalised.test(query) || context.test(query);
+}
+
+// Tokens with a dot or slash between letters: repositories, URLs, e-mail addresses, file names. A word that
+// appears only there names what to act on, not which tool.
+// So are constants ("DATABASE_URL", "MAX_RETRIES"), the name of a setting, item keys ("PROJ-7"), and quoted text ('port: 80',
+// "release is out"), what to write or find.
+const PATH =
+  /\S*[\p{L}\d][./@][\p{L}\d]\S*|(?<![\w-])[A-Z][A-Z\d]*(?:_[A-Z\d]+)+(?![\w-])|\b[A-Z][A-Z\d]{1,9}-\d+\b|(?<![\p{L}\d])'[^']+'(?![\p{L}\d])|"[^"]+"|“[^”]+”|‘[^’]+’/gu;
+export const FILE_NAME =
+  /[\w-]\.(?:ya?ml|json|tsx?|jsx?|mjs|md|txt|csv|tsv|pdf|py|go|rs|java|rb|php|toml|ini|env|conf|cfg|xml|html?|css|sql|sh|log|png|jpe?g|gif|svg|docx?|xlsx?|pptx?|zip|gz|tar|lock)\b/i;
+export const CONSTANT = /(?<![\w-])[A-Z][A-Z\d]*(?:_[A-Z\d]+)+(?![\w-])/u;
+export function pathWords(query: string): string[] {
+  const inPaths = (query.match(PATH) ?? []).flatMap((token) => words(token));
+  const outside = new Set(words(query.replace(PATH, " ")));
+  return inPaths.filter((word) => !outside.has(word));
+}
+
+// Capitalised words inside a sentence ("ask Priya", "Bob Smith", "Denver") are names: their English senses
+// (a "bob" is a haircut) and near spellings are noise. The first word and abbreviations (PR, SKU) are not.
+export function properNouns(query: string): Set<string> {
+  const found = new Set<string>();
+  for (const match of query.matchAll(/(?<=[\p{L}\d,;:)]\s+)\p{Lu}\p{Ll}+\b/gu)) {
+    for (const word of words(match[0])) found.add(word);
+  }
+  return found;
+}
+
+// A request that starts with a determiner ("the open bugs", "my latest invoices") names a thing, not an action:
+// its first content word is no verb; nor is any word right after a determiner ("post the update": a noun).
+const DETERMINERS = "the|a|an|my|our|your|their|this|that|these|those|all|any|some|every|each";
+export const DETERMINED = new RegExp(`^\\s*(?:${DETERMINERS})\\s`, "i");
+export function determined(query: string, word: string): boolean {
+  return new RegExp(`\\b(?:${DETERMINERS})\\s+${word}\\b`, "i").test(query);
+}
+
+export const QUESTION = /^\s*(what|which|who|whose|how|when|where|is|are|was|were|has|have|does|did)\b|\?\s*$/i;
+
+// "get the NDA signed", "have PR 7 merged by Friday": the thing is to be done, the participle is the action and
+// "get" asks for nothing to be read. A participle before its noun ("get the failed jobs") is an adjective.
+const CAUSATIVE =
+  /^\s*(?:get|have)\s+(?:[^\s,;:!?]+\s+){1,4}?([a-z]+ed)(?=\s*(?:$|[,.;:!?]|(?:by|to|for|before|on|in|at|with|from|today|now|asap)\b))/i;
+export function causativeParticiple(query: string): string | undefined {
+  return CAUSATIVE.exec(query)?.[1]?.toLowerCase();
+}
+
+export const ITEM_NUMBER = /(?:^|[\s(])#\d+\b|\b[A-Z][A-Z\d]{1,9}-\d+\b/;
