@@ -18,7 +18,8 @@ import { createGateway } from "../server/index";
 import type { McpEndpoint } from "../server/mcp/handle-mcp-request";
 import { createSyncLogger } from "../server/logger";
 import { fastPathOf } from "../server/http/fast-path";
-import { sendWebResponse, toWebRequest } from "../server/http/node-web";
+import { sendJsonAnswer, sendWebResponse, toMcpRequest, toWebRequest } from "../server/http/node-web";
+import { isJsonAnswer } from "../server/mcp/mcp-request";
 import { getGateway } from "../app/_lib/gateway";
 import { GATEWAY_LIMITS } from "../server/index";
 import { ensureBuild } from "./ensure-build";
@@ -134,8 +135,10 @@ export async function startServer(opts: { port?: number | undefined; build: bool
       // A client that leaves ends its GET stream and cancels what it was waiting for.
       res.once("close", () => res.writableFinished || aborted.abort());
       try {
-        const { request, body } = await toWebRequest(req, origin, GATEWAY_LIMITS.maxRequestBytes, aborted.signal);
-        await sendWebResponse(res, await served.mcp.handle(request, endpoint, body));
+        const { request, body } = await toMcpRequest(req, origin, GATEWAY_LIMITS.maxRequestBytes, aborted.signal);
+        const answer = await served.mcp.answer(request, endpoint, body);
+        if (isJsonAnswer(answer)) sendJsonAnswer(res, answer);
+        else await sendWebResponse(res, answer);
       } catch (err) {
         logger.error({ err, url: req.url }, "MCP request failed");
         if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });

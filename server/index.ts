@@ -19,7 +19,8 @@ import { createChangeBus, type ChangeBus } from "./events/change-bus";
 import { checkHealth } from "./health/check-health";
 import type { Logger } from "./logger";
 import { aggregateToolCall, buildAggregateServer } from "./mcp/build-aggregate-server";
-import { handleMcpRequest, type McpEndpoint } from "./mcp/handle-mcp-request";
+import { answerMcpRequest, type McpEndpoint } from "./mcp/handle-mcp-request";
+import { asResponse, mcpRequestOf, type JsonAnswer, type McpRequest } from "./mcp/mcp-request";
 import { createExternalTokenVerifier } from "./oauth/external-token-verifier";
 import { createMcpOAuth, type McpOAuthService } from "./oauth/mcp-oauth";
 import { serveResourceMetadata } from "./oauth/serve-resource-metadata";
@@ -260,6 +261,39 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     approvals: c.approvals,
     builtinReady: ensureBuiltin,
   });
+  /** One MCP request: the handler with everything it needs from this gateway. */
+  const answerMcp = (req: McpRequest, endpoint: McpEndpoint, body?: string): Promise<Response | JsonAnswer> => {
+    const c = gatewayCore();
+    return answerMcpRequest(
+      {
+        db,
+        sessionCache: c.caches.sessions,
+        bus: c.bus,
+        authenticate: (token) => c.caches.agents.authenticate(token),
+        oauth: c.caches.oauth ?? undefined,
+        endpointExists: (e) => endpointExists(() => c.registry, e),
+        abandon: (e, session) => {
+          if (e.kind === "server") c.sessions.abandon(session.mcpSessionId);
+        },
+        directToolCall: (e, session) => (e.kind === "aggregate" ? aggregateToolCall(endpointDeps(c), session) : undefined),
+        serve: async (e, session, transport) => {
+          const deps = endpointDeps(c);
+          if (e.kind === "aggregate") await buildAggregateServer(deps, session).connect(transport);
+          else if (e.kind === "code") await buildCodeModeServer({ ...deps, executor: executor(), limits: codeLimits, workspace: c.workspace, privacyAlways: config.codeMode.privacyAlways, runGate: c.runGate }, session).connect(transport);
+          else {
+            await reserveUpstream(deps, e.slug, session);
+            serveTransparent(deps, e.slug, session, transport);
+          }
+        },
+        maxRequestBytes: GATEWAY_LIMITS.maxRequestBytes,
+        allowedHosts: config.mcpAllowedHosts,
+        logger,
+      },
+      req,
+      endpoint,
+      body,
+    );
+  };
   let metrics: GatewayMetrics | undefined;
   // search_tools' semantic ranking: the provider is set up on first use (an ONNX model loads then); one that
   // cannot be is logged and search stays lexical.
@@ -448,38 +482,9 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     },
     mcp: {
       /** `body`: the request's body already read (the node adapter hands it over as text), else read from `req`. */
-      handle(req: Request, endpoint: McpEndpoint, body?: string): Promise<Response> {
-        const c = gatewayCore();
-        return handleMcpRequest(
-          {
-            db,
-            sessionCache: c.caches.sessions,
-            bus: c.bus,
-            authenticate: (token) => c.caches.agents.authenticate(token),
-            oauth: c.caches.oauth ?? undefined,
-            endpointExists: (e) => endpointExists(() => c.registry, e),
-            abandon: (e, session) => {
-              if (e.kind === "server") c.sessions.abandon(session.mcpSessionId);
-            },
-            directToolCall: (e, session) => (e.kind === "aggregate" ? aggregateToolCall(endpointDeps(c), session) : undefined),
-            serve: async (e, session, transport) => {
-              const deps = endpointDeps(c);
-              if (e.kind === "aggregate") await buildAggregateServer(deps, session).connect(transport);
-              else if (e.kind === "code") await buildCodeModeServer({ ...deps, executor: executor(), limits: codeLimits, workspace: c.workspace, privacyAlways: config.codeMode.privacyAlways, runGate: c.runGate }, session).connect(transport);
-              else {
-                await reserveUpstream(deps, e.slug, session);
-                serveTransparent(deps, e.slug, session, transport);
-              }
-            },
-            maxRequestBytes: GATEWAY_LIMITS.maxRequestBytes,
-            allowedHosts: config.mcpAllowedHosts,
-            logger,
-          },
-          req,
-          endpoint,
-          body,
-        );
-      },
+      handle: async (req: Request, endpoint: McpEndpoint, body?: string): Promise<Response> => asResponse(await answerMcp(mcpRequestOf(req), endpoint, body)),
+      /** handle for the start server's node adapter: a plain tools/call is answered as JSON text (D98). */
+      answer: (req: McpRequest, endpoint: McpEndpoint, body?: string): Promise<Response | JsonAnswer> => answerMcp(req, endpoint, body),
       /** RFC 9728 metadata of an endpoint (null: the path names none); 404 unless OAuth is configured. */
       resourceMetadata: (req: Request, endpoint: McpEndpoint | null): Promise<Response> =>
         serveResourceMetadata({ config: config.oauth, publicUrl: config.publicUrl, endpointExists: (e) => endpointExists(() => gatewayCore().registry, e) }, req, endpoint),

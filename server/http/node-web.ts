@@ -1,6 +1,7 @@
 // The few steps between Node's HTTP objects and the Web Request/Response the MCP handler speaks (its SDK
 // transport is the Web-standard one), for the start server's MCP fast path: no framework in between.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { JsonAnswer, McpRequest } from "../mcp/mcp-request";
 
 /**
  * The request as a Web Request, its body apart as text: handed to the handler as read, it is not put into a
@@ -15,6 +16,52 @@ export async function toWebRequest(req: IncomingMessage, origin: string, maxBody
   const method = req.method ?? "GET";
   const body = method === "GET" || method === "HEAD" ? undefined : (await readBody(req, maxBodyBytes + 1)).toString("utf8");
   return { request: new Request(origin + (req.url ?? "/"), { method, headers, signal }), body };
+}
+
+/**
+ * The request as the MCP handler reads it, its body apart as text (read as toWebRequest reads it). Headers are
+ * read from the raw list as a Web Headers object would answer (names case-insensitive, repeated fields joined
+ * with ", "), so a repeated Authorization header is refused as before rather than taken first-wins as Node's
+ * parsed headers would; the Web Request is built only if the handler asks for it.
+ */
+export async function toMcpRequest(req: IncomingMessage, origin: string, maxBodyBytes: number, signal: AbortSignal): Promise<{ request: McpRequest; body: string | undefined }> {
+  const raw = req.rawHeaders;
+  const method = req.method ?? "GET";
+  const url = origin + (req.url ?? "/");
+  const body = method === "GET" || method === "HEAD" ? undefined : (await readBody(req, maxBodyBytes + 1)).toString("utf8");
+  let web: Request | undefined;
+  const request: McpRequest = {
+    method,
+    url,
+    signal,
+    headers: {
+      get(name: string): string | null {
+        const lower = name.toLowerCase();
+        let value: string | null = null;
+        for (let i = 0; i < raw.length; i += 2) {
+          if (raw[i]!.toLowerCase() !== lower) continue;
+          const v = raw[i + 1]!.trim();
+          value = value === null ? v : `${value}, ${v}`;
+        }
+        return value;
+      },
+    },
+    text: () => Promise.resolve(body ?? ""),
+    web() {
+      if (!web) {
+        const headers = new Headers();
+        for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+        web = new Request(url, { method, headers, signal });
+      }
+      return web;
+    },
+  };
+  return { request, body };
+}
+
+/** Writes a JSON answer of the MCP hot path in one write. */
+export function sendJsonAnswer(res: ServerResponse, answer: JsonAnswer): void {
+  res.writeHead(answer.status, { "content-type": "application/json", "content-length": Buffer.byteLength(answer.json) }).end(answer.json);
 }
 
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {

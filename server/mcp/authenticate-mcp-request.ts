@@ -28,7 +28,7 @@ type AuthDeps = { authenticate(token: string): Promise<AgentPrincipal>; oauth?: 
 
 const HINT = "Authentication required: send `Authorization: Bearer <agent session token>` (pcs_…, from the console's Agents page or POST /api/v1/sessions)";
 
-export async function authenticateMcpRequest(deps: AuthDeps, req: Request, endpoint: McpEndpoint): Promise<AgentPrincipal | OAuthPrincipal | Response> {
+export async function authenticateMcpRequest(deps: AuthDeps, req: { headers: { get(name: string): string | null } }, endpoint: McpEndpoint): Promise<AgentPrincipal | OAuthPrincipal | Response> {
   const header = req.headers.get("authorization") ?? "";
   const [scheme, token] = header.split(/\s+/, 2);
   const challenge = (error?: string) => ({ "www-authenticate": deps.oauth ? deps.oauth.challenge(endpoint, error ? { error } : {}) : 'Bearer realm="portcullis"' });

@@ -24,6 +24,7 @@ import { sendingUnprefixedErrors } from "./unprefixed-errors";
 import { authenticateMcpRequest, scopeRefusal, type McpOAuth } from "./authenticate-mcp-request";
 import { jsonRpcError } from "./json-rpc-error";
 import { endpointName, type McpEndpoint } from "./mcp-endpoint";
+import type { JsonAnswer, McpRequest } from "./mcp-request";
 
 export { endpointName, type McpEndpoint } from "./mcp-endpoint";
 
@@ -91,7 +92,7 @@ const isIpLiteral = (hostname: string) => /^\d{1,3}(\.\d{1,3}){3}$/.test(hostnam
  * The Host must be an IP literal, localhost, or an allowed name (PUBLIC_URL, MCP_ALLOWED_HOSTS); a request
  * with an Origin header must come from the origin it is addressed to (agents and SDK clients send none).
  */
-export function rebindingRefusal(req: Request, allowedHosts: readonly string[]): string | null {
+export function rebindingRefusal(req: Pick<McpRequest, "headers" | "url">, allowedHosts: readonly string[]): string | null {
   const host = req.headers.get("host") ?? new URL(req.url).host;
   const hostname = hostnameOf(host);
   if (!(isIpLiteral(hostname) || hostname === "localhost" || allowedHosts.includes(hostname))) {
@@ -108,7 +109,7 @@ export function rebindingRefusal(req: Request, allowedHosts: readonly string[]):
  * Handles one HTTP request to an MCP endpoint; whatever fails, the answer is a JSON-RPC error. `body`: the
  * request's body already read (the node adapter's), else it is read from `req`.
  */
-export async function handleMcpRequest(deps: McpHttpDeps, req: Request, endpoint: McpEndpoint, body?: string): Promise<Response> {
+export async function answerMcpRequest(deps: McpHttpDeps, req: McpRequest, endpoint: McpEndpoint, body?: string): Promise<Response | JsonAnswer> {
   try {
     return await serveMcpRequest(deps, req, endpoint, body);
   } catch (err) {
@@ -118,7 +119,7 @@ export async function handleMcpRequest(deps: McpHttpDeps, req: Request, endpoint
   }
 }
 
-async function serveMcpRequest(deps: McpHttpDeps, req: Request, endpoint: McpEndpoint, preread: string | undefined): Promise<Response> {
+async function serveMcpRequest(deps: McpHttpDeps, req: McpRequest, endpoint: McpEndpoint, preread: string | undefined): Promise<Response | JsonAnswer> {
   const refusal = rebindingRefusal(req, deps.allowedHosts);
   if (refusal) return jsonRpcError(403, -32000, refusal);
   const principal = await authenticateMcpRequest(deps, req, endpoint);
@@ -202,8 +203,7 @@ async function serveMcpRequest(deps: McpHttpDeps, req: Request, endpoint: McpEnd
   const direct = !init && enableJsonResponse && !Array.isArray(body) ? directToolCallOf(body, req.headers) : undefined;
   const call = direct && deps.directToolCall?.(endpoint, view);
   if (direct && call) {
-    const answer = await answerToolCall(call, direct.id, direct.params, { signal: req.signal });
-    return new Response(answer, { status: 200, headers: { "content-type": "application/json" } });
+    return { status: 200, json: await answerToolCall(call, direct.id, direct.params, { signal: req.signal }) };
   }
   // An SSE answer is resumable: its events are stored, and it opens with a priming event and a retry hint.
   const transport = sendingUnprefixedErrors(
@@ -221,7 +221,7 @@ async function serveMcpRequest(deps: McpHttpDeps, req: Request, endpoint: McpEnd
     throw err;
   }
   // The session's negotiated version decides what the stream may carry (the SDK primes only for 2025-11-25 on).
-  const negotiated = init || req.headers.get("mcp-protocol-version") === protocolVersion ? req : withProtocolVersion(req, protocolVersion);
+  const negotiated = init || req.headers.get("mcp-protocol-version") === protocolVersion ? req.web() : withProtocolVersion(req.web(), protocolVersion);
   const response = await transport.handleRequest(negotiated, { parsedBody: body });
   if (init && response.status === 200) {
     await createMcpSession(deps.db, {

@@ -5,7 +5,7 @@ import { systemContext } from "../context";
 import type { ResolvedTool, ToolCall } from "../pipeline/types";
 import { logCalls } from "./call-log";
 
-function capture() {
+function capture(level = "info") {
   const lines: Record<string, unknown>[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -13,7 +13,7 @@ function capture() {
       done();
     },
   });
-  return { lines, logger: pino({ level: "info", base: { service: "portcullis" } }, stream) };
+  return { lines, logger: pino({ level, base: { service: "portcullis" } }, stream) };
 }
 
 const call = (name: string): ToolCall => ({
@@ -58,5 +58,16 @@ describe("logCalls", () => {
       level: 40,
       err: { message: "boom" },
     });
+  });
+
+  it("at LOG_LEVEL=warn writes nothing for a call that answers, and still the failure of one that throws", async () => {
+    const { lines, logger } = capture("warn");
+    const ok = logCalls(async () => ({ content: [] }), logger);
+    expect(await ok(call("a__ok"), systemContext("test", "req-1"), {})).toEqual({ content: [] });
+    expect(lines).toEqual([]);
+    const failing = logCalls(() => Promise.reject(new Error("boom")), logger);
+    await expect(failing(call("a__b"), systemContext("test", "req-2"), {})).rejects.toThrow("boom");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ msg: "tool call failed", requestId: "req-2", tool: "a__b", level: 40, err: { message: "boom" } });
   });
 });

@@ -6,6 +6,11 @@ import type { CallToolHandler } from "../pipeline/types";
 export function logCalls(handler: CallToolHandler, logger: Logger): CallToolHandler {
   const base = logger.child({ component: "tool-call" });
   return async (call, ctx, notes) => {
+    // Below the log's level (LOG_LEVEL=warn, say) a call makes no child logger and no fields: nothing to write.
+    if (!base.isLevelEnabled("info")) return handler(call, ctx, notes).catch((err: unknown) => {
+      if (base.isLevelEnabled("warn")) base.child({ requestId: ctx.requestId }).warn({ tool: call.tool.gatewayName, endpoint: call.endpoint, decision: notes.decision ?? "allow", err }, "tool call failed");
+      throw err;
+    });
     const started = performance.now();
     const log = base.child({ requestId: ctx.requestId });
     const fields = () => ({

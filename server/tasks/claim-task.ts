@@ -1,9 +1,10 @@
 // Claiming a call before anything of it leaves for the upstream, so that a replay of it (an idempotency key, or
 // the same call within the dedupe window) on any process is answered with the first one's task.
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "../context";
 import type { DbTx, Task } from "../db/client";
 import { publishChange } from "../events/change-bus";
-import type { TaskContext, ToolCall } from "../pipeline/types";
+import type { ResolvedTool, TaskContext, ToolCall } from "../pipeline/types";
 import { auditTransition } from "./audit-transition";
 import { CLAIM_ORIGIN } from "./claim-origin";
 import { hashArguments } from "./hash-arguments";
@@ -11,6 +12,7 @@ import { lockClaim } from "./lock-claim";
 import { enqueueTask, taskEvent } from "./task-event";
 import { taskRow } from "./task-row";
 import type { Claim, TaskScope } from "./task-scope";
+import { trackTask } from "./track-task";
 
 /** Statuses a replay may be answered with. Not AWAITING_APPROVAL: a held task is not running, and a call that
  *  reaches the task switch has passed the approval gate (its grant would be used up for nothing). */
@@ -93,6 +95,17 @@ export async function claimTask(s: TaskScope, call: ToolCall, tc: TaskContext, c
 /** A claim answered in time: deleted, unless it became a task meanwhile (then it is tracked like one). */
 export async function dropClaim(s: TaskScope, taskId: string): Promise<boolean> {
   return s.callClaims.drop(taskId);
+}
+
+/**
+ * A claim answered in time, settled after its answer has left (D97): deleted, or, when someone was handed its id
+ * meanwhile, finished as the task they follow, with the outcome its caller was answered with. Off the answer's
+ * path, so the first call of a joined pair is answered with its plain result, without the task id.
+ */
+export async function settleClaim(s: TaskScope, taskId: string, tool: ResolvedTool, outcome: Promise<CallToolResult>): Promise<void> {
+  outcome.catch(() => undefined); // a failed call whose claim is dropped is read by no one here
+  if (await dropClaim(s, taskId)) return;
+  await trackTask(s, taskId, tool, outcome, new AbortController(), () => undefined);
 }
 
 /** A claim still running after the threshold becomes a task (if nobody promoted it first). */

@@ -90,15 +90,21 @@ describe("claiming a call before it runs", () => {
     expect(audits.map((a) => a.errorCode).filter(Boolean)).toEqual([]);
   });
 
-  it("concurrent identical calls without a key (the dedupe window) run the tool once, and all answer with its task", async () => {
+  it("concurrent identical calls without a key (the dedupe window) run the tool once: the first answers with its result, the rest with its task", async () => {
     const agents = await callers();
     const t = tag("dedupe");
     const answers = await together(agents, t, (ag, until) => ag.client.callTool({ name: TOOL, arguments: { ms: 0, tag: t, until } }));
-    const ids = new Set(answers.map((r) => taskOf(r)?.taskId));
+    // The call that ran is answered with its plain result (its claim is settled after the answer, D97); every
+    // other call is answered with the one task its claim became.
+    const plain = answers.filter((r) => !taskOf(r));
+    expect(plain.map(firstText)).toEqual([`slow_write ${t} done`]);
+    const ids = new Set(answers.filter((r) => taskOf(r)).map((r) => taskOf(r)?.taskId));
     expect(ids.size, JSON.stringify(answers.map(firstText))).toBe(1);
     const [taskId] = [...ids] as [string];
     const row = await finished(taskId);
     expect(row.status).toBe("SUCCEEDED");
+    // The task holds the outcome the first call was answered with.
+    expect((row.result as { content: { text: string }[] }).content[0]!.text).toBe(`slow_write ${t} done`);
     expect(starts(t)).toBe(1);
     expect(cancels(t)).toBe(0);
     expect(await db.task.count({ where: { argumentsHash: row.argumentsHash } })).toBe(1);
@@ -126,7 +132,9 @@ describe("claiming a call before it runs", () => {
     const q = tag("alone");
     const quick = await onChild.client.callTool({ name: TOOL, arguments: { ms: 0, tag: q } });
     expect(firstText(quick)).toBe(`slow_write ${q} done`);
-    expect(await db.task.count({ where: { toolName: TOOL, arguments: { path: ["tag"], equals: q } } })).toBe(0);
+    expect(taskOf(quick)).toBeUndefined();
+    // Its claim is deleted after the answer (D97).
+    await waitUntil("the claim to be deleted", async () => (await db.task.count({ where: { toolName: TOOL, arguments: { path: ["tag"], equals: q } } })) === 0);
   });
 
   it("a call the agent cancels is audited as canceled, not as an upstream timeout", async () => {
@@ -144,7 +152,7 @@ describe("claiming a call before it runs", () => {
       (await db.auditEvent.findMany({ where: { action: "tool.called", toolName: TOOL, status: { not: "started" } } })).find((e) => (e.arguments as { tag?: string } | null)?.tag === t),
     );
     expect(audit).toMatchObject({ status: "error", errorCode: "canceled" });
-    expect(await db.task.count({ where: { toolName: TOOL, arguments: { path: ["tag"], equals: t } } })).toBe(0);
+    await waitUntil("the claim to be deleted", async () => (await db.task.count({ where: { toolName: TOOL, arguments: { path: ["tag"], equals: t } } })) === 0);
   });
 
   // Last: it kills the other process.

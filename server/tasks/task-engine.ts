@@ -11,6 +11,7 @@
 import { randomUUID } from "node:crypto";
 import { Logger as GraphileLogger, run, type Runner } from "graphile-worker";
 import pg from "pg";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "../context";
 import type { AuditWriter } from "../audit/audit-writer";
 import type { Db, DbTx, Task } from "../db/client";
@@ -24,7 +25,7 @@ import { NO_OUTBOUND_EXCEPTIONS, type OutboundPolicy } from "../net/outbound-url
 import { adoptTask } from "./adopt-task";
 import { auditTransition } from "./audit-transition";
 import { createCallClaims } from "./call-claims";
-import { claimTask, dropClaim, promoteClaim } from "./claim-task";
+import { claimTask, promoteClaim, settleClaim } from "./claim-task";
 import type { CLAIM_ORIGIN } from "./claim-origin";
 import { cleanupTasks } from "./cleanup-tasks";
 import { createAwaiting, releaseTask } from "./held-task";
@@ -65,6 +66,7 @@ export function createTaskEngine(deps: {
   const runnerId = `runner-${randomUUID()}`;
   const execute = executeUpstream(deps.pool);
   const running = new Map<string, RunningTask>();
+  const claimsSettling = new Set<Promise<void>>();
   let liveness: Promise<pg.Client> | undefined;
   let runner: Runner | undefined;
   /** Set by start(): graphile-worker installs its schema first, and add_job needs it. */
@@ -154,7 +156,13 @@ export function createTaskEngine(deps: {
     },
     claim: (call: ToolCall, tc: TaskContext, ctx: RequestContext, origin: "async" | "mcp_task" | "idempotent" | typeof CLAIM_ORIGIN, dedupeMs: number, replayOnly = false) =>
       claimTask(s, call, tc, ctx, origin, dedupeMs, replayOnly),
-    dropClaim: (taskId: string) => dropClaim(s, taskId),
+    /** Settles a claim answered in time, after the answer (claim-task.ts); close() waits for the settling ones. */
+    settleClaim(taskId: string, tool: ResolvedTool, outcome: Promise<CallToolResult>): void {
+      const settling = settleClaim(s, taskId, tool, outcome)
+        .catch((err: unknown) => log.error({ err, taskId }, "settling a call's claim failed; the sweep deletes it once this process is gone"))
+        .finally(() => claimsSettling.delete(settling));
+      claimsSettling.add(settling);
+    },
     promoteClaim: (taskId: string, requestId: string) => promoteClaim(s, taskId, requestId),
     createAwaiting: (tx: DbTx, call: ToolCall, tc: TaskContext, ctx: RequestContext) => createAwaiting(s, tx, call, tc, ctx),
     release: releaseTask,
@@ -179,6 +187,9 @@ export function createTaskEngine(deps: {
       if (sweepTimer) clearTimeout(sweepTimer);
       await runner?.stop().catch((err: unknown) => log.warn({ err }, "stopping the task workers failed"));
       if (liveness) await (await liveness).end().catch(() => undefined);
+      // A claim someone was handed must be finished with its outcome before the connections go, or the sweep
+      // would run the call again for them.
+      await Promise.all(claimsSettling);
       await callClaims.close().catch(() => undefined);
     },
   };

@@ -108,11 +108,17 @@ export function taskSwitch(engine: TaskEngine, maxOutputBytes: number): Middlewa
     call.signal.removeEventListener("abort", onAbort);
 
     if (!("late" in first)) {
-      // Answered in time. A keyed call (or a claim someone else was answered with) records its outcome, and
-      // says which task it is: the one its replays are answered with.
-      if (task && !(task.origin === CLAIM_ORIGIN && (await engine.dropClaim(task.id)))) {
+      const outcome = () => ("done" in first ? Promise.resolve(first.done) : Promise.reject(first.failed instanceof Error ? first.failed : new Error(String(first.failed))));
+      // Answered in time. A claim is settled after the answer (deleted, or finished as the task an identical
+      // call was handed meanwhile): no round trip on the answer's path (D97).
+      if (task?.origin === CLAIM_ORIGIN) {
+        engine.settleClaim(task.id, call.tool, outcome());
+        task = null;
+      }
+      // A keyed call records its outcome, and says which task it is: the one its replays are answered with.
+      if (task) {
         notes.taskId = task.id;
-        const row = await engine.track(task.id, call.tool, "done" in first ? Promise.resolve(first.done) : Promise.reject(first.failed instanceof Error ? first.failed : new Error(String(first.failed))), controller, () => undefined);
+        const row = await engine.track(task.id, call.tool, outcome(), controller, () => undefined);
         if ("done" in first) return bound({ ...first.done, _meta: { ...first.done._meta, [TASK_META]: { taskId: task.id, status: row?.status ?? "RUNNING" } } });
       }
       if ("failed" in first) throw first.failed;
