@@ -8,6 +8,7 @@ import type { RequestContext } from "../context";
 import { toJson, type AgentSession, type Db, type DbTx } from "../db/client";
 import { forbidden, GatewayError, notFound } from "../errors";
 import { publishChange } from "../events/change-bus";
+import { revokeGrantsOfSession } from "../oauth/as/grant-session";
 import { canaryBucket } from "./canary-bucket";
 import { NO_OUTBOUND_EXCEPTIONS, OutboundUrlError, resolveOutbound, type OutboundPolicy } from "../net/outbound-url";
 import { intersectPathLists, normalizeWhitelistEntry } from "../policy/path-check";
@@ -148,6 +149,9 @@ export async function revokeAgentSession(db: Db, ctx: RequestContext, id: string
   return db.$transaction(async (tx) => {
     const updated = await tx.agentSession.update({ where: { id }, data: { revokedAt: new Date() }, include: { user: { select: { email: true } } } });
     await recordAudit(tx, ctx, { action: "agent_session.revoked", category: "security", targetType: "agent_session", targetId: id, details: { userId: row.userId, agentId: row.agentId, prefix: row.prefix } });
+    // A session an OAuth consent created: its grants go too, so the client's refresh token fails as well.
+    const grants = await revokeGrantsOfSession(tx, id);
+    if (grants.length) await recordAudit(tx, ctx, { action: "oauth.revoked", category: "security", targetType: "agent_session", targetId: id, details: { agentId: row.agentId, grants } });
     await publishChange(tx, { kind: "agent_session", sessionId: id });
     await withdrawApprovals(tx, id);
     // Its queued calls end now, on every process: a worker claims only PENDING rows.

@@ -1,0 +1,80 @@
+// A user's decision on an authorization request. Allow creates the agent session the client will work in:
+// agentId `oauth:<client_id>`, the consented tools and paths as its whitelist, its lifetime chosen on the page
+// (at most the administrator's maximum); the finish step binds the grant to it. A tool the user does not hold
+// refuses the whole consent (consent never widens rights). Deny is recorded too. Both are audited.
+import { z } from "zod";
+import { ZPathEntry, ZToolPattern } from "../../../lib/policy-schemas";
+import { recordAudit } from "../../audit/record-audit";
+import type { RequestContext } from "../../context";
+import type { Db, User } from "../../db/client";
+import { GatewayError } from "../../errors";
+import { intersectToolPatterns } from "../../policy/patterns";
+import { heldFrom, loadPolicySnapshot } from "../../policy/policy-cache";
+import type { SecretKey } from "../../secrets/secret-crypto";
+import { createAgentSession } from "../../sessions/agent-sessions";
+import { oauthAgentId } from "../oauth-session";
+import { assertConsentCsrf, loadConsentRequest } from "./consent-request";
+import { interactionFinishPath } from "./oauth-server-paths";
+import { keepClient } from "./prisma-oidc-adapter";
+
+export const ZConsentDecision = z.discriminatedUnion("decision", [
+  z.object({
+    decision: z.literal("allow"),
+    tools: z.array(ZToolPattern).min(1).max(200),
+    paths: z.array(ZPathEntry).max(200).default([]),
+    ttlSeconds: z.number().int().min(60).optional(),
+    csrfToken: z.string().max(200),
+  }),
+  z.object({ decision: z.literal("deny"), csrfToken: z.string().max(200) }),
+]);
+export type TConsentDecision = z.input<typeof ZConsentDecision>;
+
+/** What the finish step reads (oauth_records model Consent, id = interaction uid; used once). */
+export type StoredConsent = { userId: string; clientId: string } & ({ decision: "allow"; sessionId: string } | { decision: "deny" });
+
+export const CONSENT_MODEL = "Consent";
+
+/** The browser's request: `origin` and `fetchSite` (Origin, Sec-Fetch-Site), `publicOrigin` PUBLIC_URL's origin. */
+export type ConsentRequestSource = { origin: string | null; fetchSite: string | null; publicOrigin: string };
+
+function assertSameOrigin(src: ConsentRequestSource): void {
+  const crossSite = src.fetchSite !== null && src.fetchSite !== "same-origin";
+  if (crossSite || (src.origin !== null && src.origin !== src.publicOrigin)) {
+    throw new GatewayError("consent_forged", `A consent must be sent from the console itself (origin ${src.origin ?? "unknown"}, fetch site ${src.fetchSite ?? "unknown"}).`);
+  }
+}
+
+export async function decideConsent(db: Db, secret: SecretKey, ctx: RequestContext, user: User, uid: string, raw: TConsentDecision, src: ConsentRequestSource): Promise<{ redirectTo: string; sessionId?: string }> {
+  assertSameOrigin(src);
+  const input = ZConsentDecision.parse(raw);
+  assertConsentCsrf(secret, uid, user.id, input.csrfToken);
+  const request = await loadConsentRequest(db, secret, uid, user.id);
+  const target = { targetType: "oauth_client", targetId: request.clientId };
+  if (input.decision === "deny") {
+    await db.$transaction(async (tx) => {
+      await store(tx, uid, { userId: user.id, clientId: request.clientId, decision: "deny" });
+      await recordAudit(tx, ctx, { action: "oauth.denied", category: "security", ...target, details: { clientId: request.clientId, redirectHost: request.redirectHost } });
+    });
+    return { redirectTo: interactionFinishPath(uid) };
+  }
+  const held = heldFrom(await loadPolicySnapshot(db), user);
+  const { dropped } = intersectToolPatterns(input.tools, held.tools);
+  if (dropped.length) throw new GatewayError("consent_tools_not_held", `You do not hold ${dropped.join(", ")}: a client can be given only tools you hold.`, { tools: dropped });
+  const session = await createAgentSession(db, ctx, user.id, { agentId: oauthAgentId(request.clientId), tools: input.tools, paths: input.paths, ...(input.ttlSeconds !== undefined && { ttlSeconds: input.ttlSeconds }) });
+  await db.$transaction(async (tx) => {
+    await store(tx, uid, { userId: user.id, clientId: request.clientId, decision: "allow", sessionId: session.id });
+    await keepClient(tx, request.clientId);
+    await recordAudit(tx, ctx, {
+      action: "oauth.authorized",
+      category: "security",
+      ...target,
+      details: { clientId: request.clientId, agentSessionId: session.id, tools: session.tools, paths: session.paths, expiresAt: session.expiresAt, redirectHost: request.redirectHost, verified: request.verified },
+    });
+  });
+  return { redirectTo: interactionFinishPath(uid), sessionId: session.id };
+}
+
+async function store(tx: Parameters<typeof keepClient>[0], uid: string, consent: StoredConsent): Promise<void> {
+  const data = { payload: consent, expiresAt: new Date(Date.now() + 600_000) };
+  await tx.oAuthRecord.upsert({ where: { model_id: { model: CONSENT_MODEL, id: uid } }, create: { model: CONSENT_MODEL, id: uid, ...data }, update: data });
+}
