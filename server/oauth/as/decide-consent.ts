@@ -2,8 +2,7 @@
 // agentId `oauth:<client_id>`, the consented tools and paths as its whitelist, its lifetime chosen on the page
 // (at most the administrator's maximum); the finish step binds the grant to it. A tool the user does not hold
 // refuses the whole consent (consent never widens rights). Deny is recorded too. Both are audited.
-import { z } from "zod";
-import { ZPathEntry, ZToolPattern } from "../../../lib/policy-schemas";
+import { ZConsentDecision, type TConsentDecision } from "../../../lib/oauth-schemas";
 import { recordAudit } from "../../audit/record-audit";
 import type { RequestContext } from "../../context";
 import type { Db, User } from "../../db/client";
@@ -16,18 +15,6 @@ import { oauthAgentId } from "../oauth-session";
 import { assertConsentCsrf, loadConsentRequest } from "./consent-request";
 import { interactionFinishPath } from "./oauth-server-paths";
 import { keepClient } from "./prisma-oidc-adapter";
-
-export const ZConsentDecision = z.discriminatedUnion("decision", [
-  z.object({
-    decision: z.literal("allow"),
-    tools: z.array(ZToolPattern).min(1).max(200),
-    paths: z.array(ZPathEntry).max(200).default([]),
-    ttlSeconds: z.number().int().min(60).optional(),
-    csrfToken: z.string().max(200),
-  }),
-  z.object({ decision: z.literal("deny"), csrfToken: z.string().max(200) }),
-]);
-export type TConsentDecision = z.input<typeof ZConsentDecision>;
 
 /** What the finish step reads (oauth_records model Consent, id = interaction uid; used once). */
 export type StoredConsent = { userId: string; clientId: string } & ({ decision: "allow"; sessionId: string } | { decision: "deny" });

@@ -8,7 +8,8 @@ import { loadOrCreateKeyFile, secretKey, type SecretKey } from "../../secrets/se
 import type { AuthorizationServerConfig } from "./authorization-server-config";
 import { loadConsentRequest, type ConsentRequest } from "./consent-request";
 import { createAuthorizationServer, type AuthorizationServer } from "./create-authorization-server";
-import { decideConsent, type ConsentRequestSource, type TConsentDecision } from "./decide-consent";
+import type { TConsentDecision } from "../../../lib/oauth-schemas";
+import { decideConsent, type ConsentRequestSource } from "./decide-consent";
 import type { ResolveUrlClientId } from "./prisma-oidc-adapter";
 import { rotateSigningKey } from "./signing-keys";
 
