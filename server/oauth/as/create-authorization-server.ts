@@ -18,9 +18,11 @@ import { OAUTH_SCOPE, type AuthorizationServerConfig } from "./authorization-ser
 import { finishInteraction } from "./finish-interaction";
 import { grantSessionUsable, sessionIdOfGrant } from "./grant-session";
 import { AS_METADATA_PATHS, consentPagePath, isAuthorizationServerPath, OAUTH_PREFIX } from "./oauth-server-paths";
-import { prismaOidcAdapterFor, type ResolveUrlClientId } from "./prisma-oidc-adapter";
+import { prismaOidcAdapterFor, sweepExpiredRecords, type ResolveUrlClientId } from "./prisma-oidc-adapter";
 import { createRegistrationLimiter } from "./registration-limiter";
 import { ensureSigningKey, privateJwks, SIGNING_ALG } from "./signing-keys";
+
+const SWEEP_INTERVAL_MS = 10 * 60_000;
 
 export type AuthorizationServer = {
   /** Answers the request when it is the authorization server's; false when the path is not its. */
@@ -108,7 +110,8 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps): Author
       features: {
         devInteractions: { enabled: false },
         registration: { enabled: true, initialAccessToken: false },
-        revocation: { enabled: true },
+        // A client revokes only its own tokens.
+        revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => Promise.resolve(token.clientId === client.clientId) },
         rpInitiatedLogout: { enabled: false },
         resourceIndicators: {
           enabled: true,
@@ -121,6 +124,11 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps): Author
         },
       },
       enabledJWA: { idTokenSigningAlgValues: [SIGNING_ALG] },
+      // A refusal a person sees (a bad redirect_uri, an unknown client) is plain text: nothing of the request echoed as HTML.
+      renderError(ctx, out) {
+        ctx.type = "text/plain; charset=utf-8";
+        ctx.body = `${String(out.error)}: ${String(out.error_description ?? "")}\nStart again from the application.`;
+      },
     };
     const provider = new Provider(config.issuer, configuration);
     provider.proxy = true; // the host and scheme are pinned to PUBLIC_URL's by handle() below
@@ -133,7 +141,13 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps): Author
     if (session) await recordAudit(db, userContext(session.user), { action: "oauth.token_refreshed", category: "security", targetType: "agent_session", targetId: session.id, details: { clientId: clientId ?? null, grantId } });
   }
 
+  let lastSweep = 0;
   async function provider() {
+    // Expired rows go now and then, from whichever process is serving OAuth requests.
+    if (Date.now() - lastSweep > SWEEP_INTERVAL_MS) {
+      lastSweep = Date.now();
+      void sweepExpiredRecords(db).catch((err: unknown) => logger.warn({ err }, "sweeping expired OAuth records failed"));
+    }
     const secret = await deps.secretKey();
     await ensureSigningKey(db, secret);
     const rows = await db.oAuthSigningKey.findMany({ select: { kid: true, retiredAt: true }, orderBy: { kid: "asc" } });

@@ -14,6 +14,7 @@ import { insertUser, userContext } from "../../test/contexts";
 import { connectAgent, everythingServer, firstText, grantEverything, removeTempDirs, startTestGateway, type Agent, type TestGateway } from "../../test/gateway-harness";
 import { createTestDb, truncateAll } from "../../test/test-db";
 import { MemoryOAuthClient, REDIRECT_URI, TestBrowser } from "./oauth-test-client";
+import { sweepExpiredRecords } from "./prisma-oidc-adapter";
 import { privateJwks, publicJwks } from "./signing-keys";
 
 const SECRETS_KEY = randomBytes(32).toString("base64");
@@ -164,6 +165,13 @@ describe("embedded authorization server: OAuth 2.1 for MCP clients, consent = an
     expect(next).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
   });
 
+  it("POST /oauth/revoke (RFC 7009) – a revoked refresh token no longer refreshes", async () => {
+    const { tokens, request } = await authorizeWithSdk(alice, [ECHO]);
+    const res = await fetch(`${base}/oauth/revoke`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ token: tokens.refresh_token!, token_type_hint: "refresh_token", client_id: request.clientId }) });
+    expect(res.status).toBe(200);
+    expect(await token({ grant_type: "refresh_token", refresh_token: tokens.refresh_token!, client_id: request.clientId })).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
+  });
+
   it("revoking the agent session on the Agents page kills its access token and its grant (refresh fails); audited oauth.revoked", async () => {
     const { tokens, request, sessionId } = await authorizeWithSdk(alice, [ECHO]);
     expect((await post("/mcp", INIT, tokens.access_token)).status).toBe(200);
@@ -188,6 +196,26 @@ describe("embedded authorization server: OAuth 2.1 for MCP clients, consent = an
     expect(back.searchParams.get("iss")).toBe(base);
     expect(await db.auditEvent.count({ where: { action: "oauth.denied", targetId: clientId } })).toBe(1);
     expect(await db.agentSession.count({ where: { agentId: `oauth:${clientId}` } })).toBe(0);
+  });
+
+  it("an unused registration expires (then is unknown and swept); one a user consented to is kept", async () => {
+    const { request } = await authorizeWithSdk(alice, [ECHO]);
+    expect((await db.oAuthRecord.findUniqueOrThrow({ where: { model_id: { model: "Client", id: request.clientId } } })).expiresAt).toBeNull();
+    const unused = await register();
+    const row = await db.oAuthRecord.findUniqueOrThrow({ where: { model_id: { model: "Client", id: unused } } });
+    expect(row.expiresAt!.getTime() - row.createdAt.getTime()).toBeGreaterThan(7 * 86_400_000 - 60_000);
+    await db.oAuthRecord.update({ where: { model_id: { model: "Client", id: unused } }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const res = await new TestBrowser().get(authorizeUrl(unused, { code_challenge: s256(verifier()), code_challenge_method: "S256" }));
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain("invalid_client");
+    expect(await sweepExpiredRecords(db)).toBeGreaterThanOrEqual(1);
+    expect(await db.oAuthRecord.count({ where: { model: "Client", id: unused } })).toBe(0);
+  });
+
+  it("POST /oauth/register – public clients only; a confidential registration is refused", async () => {
+    const res = await fetch(`${base}/oauth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: "client_secret_basic" }) });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toBe("invalid_client_metadata");
   });
 
   describe("attacks", () => {

@@ -1,6 +1,6 @@
 // oidc-provider's storage on PostgreSQL: every model (Client, Grant, AuthorizationCode, AccessToken,
 // RefreshToken, Interaction, Session, …) in the one `oauth_records` table keyed by (model, id). Expired rows
-// are never returned; a registered client lives until `clientUnusedTtlSeconds` unless a consent uses it; `consume` marks a code or refresh token used, which is how the library
+// are never returned (and swept: sweepExpiredRecords); a registered client lives until `clientUnusedTtlSeconds` unless a consent uses it; `consume` marks a code or refresh token used, which is how the library
 // detects a replay and revokes the grant; `revokeByGrantId` deletes everything a grant issued.
 import type { Db, Prisma } from "../../db/client";
 
@@ -71,4 +71,9 @@ export async function revokeGrantRecords(db: Pick<Db, "oAuthRecord">, grantId: s
 /** A registered client a user consented to is kept: only unused registrations expire. */
 export async function keepClient(db: Pick<Db, "oAuthRecord">, clientId: string): Promise<void> {
   await db.oAuthRecord.updateMany({ where: { model: "Client", id: clientId }, data: { expiresAt: null } });
+}
+
+/** Deletes expired rows (codes, tokens, interactions, unused registrations); the adapter never returns them anyway. */
+export async function sweepExpiredRecords(db: Pick<Db, "oAuthRecord">, now = new Date()): Promise<number> {
+  return (await db.oAuthRecord.deleteMany({ where: { expiresAt: { lt: now } } })).count;
 }
