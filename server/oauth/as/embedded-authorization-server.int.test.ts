@@ -187,6 +187,22 @@ describe("embedded authorization server: OAuth 2.1 for MCP clients, consent = an
     expect(await db.auditEvent.count({ where: { action: "oauth.revoked", targetId: sessionId } })).toBe(1);
   });
 
+  it("an expired agent session and a disabled user end the token (401 invalid_token) and the refresh", async () => {
+    const expiring = await authorizeWithSdk(alice, [ECHO]);
+    await db.agentSession.update({ where: { id: expiring.sessionId }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect((await post("/mcp", INIT, expiring.tokens.access_token)).status).toBe(401);
+    expect((await token({ grant_type: "refresh_token", refresh_token: expiring.tokens.refresh_token!, client_id: expiring.request.clientId })).body.error).toBe("invalid_grant");
+
+    const carol = await insertUser(db, { email: "carol@corp.test" });
+    await grantEverything(db, carol.id);
+    const carols = await authorizeWithSdk(carol, [ECHO]);
+    expect((await post("/mcp", INIT, carols.tokens.access_token)).status).toBe(200);
+    const admin = userContext(await insertUser(db, { role: "ADMIN" }));
+    await gw.gateway.users.update(admin, carol.id, { disabled: true });
+    expect((await post("/mcp", INIT, carols.tokens.access_token)).status).toBe(401);
+    expect((await token({ grant_type: "refresh_token", refresh_token: carols.tokens.refresh_token!, client_id: carols.request.clientId })).body.error).toBe("invalid_grant");
+  });
+
   it("deny → access_denied at the client's redirect URI with iss; audited oauth.denied; no session", async () => {
     const client = new MemoryOAuthClient("Denied Agent");
     await auth(client, { serverUrl: `${base}/mcp` });
