@@ -4,8 +4,6 @@
 // from the Agents page; and the attacks, each a test.
 import { createHash, randomBytes } from "node:crypto";
 import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { SignJWT, importJWK } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { User } from "../../db/client";
@@ -14,7 +12,7 @@ import { parseSecretsKey, secretKey } from "../../secrets/secret-crypto";
 import { revokeAgentSession } from "../../sessions/agent-sessions";
 import { insertUser, userContext } from "../../test/contexts";
 import { connectAgent, everythingServer, firstText, grantEverything, removeTempDirs, startTestGateway, type Agent, type TestGateway } from "../../test/gateway-harness";
-import { serveWebHandler } from "../../test/serve-web-handler";
+import { serveAuthorizationProbe } from "../../test/authorization-probe";
 import { createTestDb, truncateAll } from "../../test/test-db";
 import { MemoryOAuthClient, REDIRECT_URI, TestBrowser } from "./oauth-test-client";
 import { sweepExpiredRecords } from "./prisma-oidc-adapter";
@@ -238,16 +236,8 @@ describe("embedded authorization server: OAuth 2.1 for MCP clients, consent = an
   });
 
   it("the client's access token never reaches an upstream server", async () => {
-    // A Streamable HTTP upstream that records the Authorization header of every request it receives.
-    const seen: (string | null)[] = [];
-    const probe = await serveWebHandler(async (req, body) => {
-      seen.push(req.headers.get("authorization"));
-      const server = new McpServer({ name: "probe", version: "1" });
-      server.registerTool("whoami", { description: "answers ok" }, () => ({ content: [{ type: "text", text: "ok" }] }));
-      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      await server.connect(transport);
-      return transport.handleRequest(req, { parsedBody: body ? (JSON.parse(body) as unknown) : undefined });
-    });
+    const probe = await serveAuthorizationProbe();
+    const { seen } = probe;
     try {
       const admin = userContext(await insertUser(db, { role: "ADMIN" }));
       const { server } = await gw.gateway.registry.register(admin, { slug: "probe", name: "Probe", transport: "http", url: `${probe.url}/mcp` });
