@@ -2,9 +2,12 @@
 // /mcp, the browser's part driven over HTTP with a signed-in console session — /oauth/* on the start server,
 // the console's /authorize/{uid} page (sign-in first when signed out) and POST /api/v1/oauth/consent/{uid} —
 // then a tool call inside the consent and a 403 insufficient_scope outside it. A consent posted cross-site fails.
+// And mcp-remote, the stdio bridge desktop clients use, through the same flow with the test as its browser.
 import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../server/db/embedded";
 import { MemoryOAuthClient, REDIRECT_URI } from "../server/oauth/as/oauth-test-client";
@@ -14,6 +17,7 @@ import { runCli, lastLine } from "./test-support/run-cli";
 import { CookieJar, signIn } from "./test-support/sign-in";
 import { startApp, stopAllApps } from "./test-support/start-app";
 import { makeTempDir, removeTempDirs } from "./test-support/temp-dir";
+import { REPO_ROOT } from "../server/test/gateway-harness";
 
 const ADMIN = { email: "root@example.com", password: "admin-password-1" };
 const ECHO = "everything__echo";
@@ -103,6 +107,57 @@ describe("portcullis start as the authorization server of its MCP endpoints", ()
       expect(third.headers.get("www-authenticate")).toContain('error="insufficient_scope", scope="mcp"');
     } finally {
       await mcp.close();
+    }
+  }, 60_000);
+
+  it("mcp-remote (the stdio bridge of desktop clients) signs in headless through the console and calls a tool", async () => {
+    const port = await freePort();
+    const bridge = spawn(process.execPath, [`${REPO_ROOT}/node_modules/mcp-remote/dist/proxy.js`, `${base}/mcp`, String(port), "--allow-http", "--host", "127.0.0.1"], {
+      // No browser here: the test is the browser. BROWSER=true makes the opener succeed without opening one.
+      env: { ...process.env, MCP_REMOTE_CONFIG_DIR: await makeTempDir("mcp-remote"), BROWSER: "true", DISPLAY: "" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    try {
+      let stderr = "";
+      const authorizationUrl = await new Promise<string>((resolve, reject) => {
+        bridge.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+          stderr += chunk;
+          const m = /Please authorize this client by visiting:\s*(\S+)/.exec(stderr);
+          if (m) resolve(m[1]!);
+        });
+        bridge.once("exit", (code) => reject(new Error(`mcp-remote exited (${String(code)}) before asking to authorize:\n${stderr}`)));
+      });
+      const session = await signIn(base, ADMIN.email, ADMIN.password);
+      const page = await follow(session.jar, authorizationUrl);
+      const uid = /\/authorize\/([^/?]+)$/.exec(page.url)![1]!;
+      const csrfToken = /csrfToken\\?":\\?"([A-Za-z0-9_-]+)/.exec(await page.res.text())![1]!;
+      const allowed = await consent(session.jar, uid, { decision: "allow", tools: [ECHO], csrfToken });
+      expect(allowed.status, allowed.text).toBe(200);
+      const callback = await follow(session.jar, new URL(allowed.body.redirectTo, base).href);
+      expect(callback.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${String(port)}/oauth/callback\\?code=`));
+      // The bridge's own callback listener takes the code and finishes the token exchange.
+      expect((await fetch(callback.url)).status).toBe(200);
+
+      const lines = createInterface({ input: bridge.stdout });
+      const answers = new Map<number, (v: unknown) => void>();
+      lines.on("line", (line) => {
+        const msg = JSON.parse(line) as { id?: number };
+        if (typeof msg.id === "number") answers.get(msg.id)?.(msg);
+      });
+      const rpc = (id: number, method: string, params: unknown) =>
+        new Promise<{ result?: { content?: { text?: string }[] }; error?: unknown }>((resolve) => {
+          answers.set(id, resolve as (v: unknown) => void);
+          bridge.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+        });
+      const init = await rpc(1, "initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "desktop", version: "1" } });
+      expect(init.error).toBeUndefined();
+      bridge.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+      const call = await rpc(2, "tools/call", { name: ECHO, arguments: { message: "through mcp-remote" } });
+      expect(call.result?.content?.[0]?.text).toContain("through mcp-remote");
+    } finally {
+      const exited = bridge.exitCode !== null || bridge.signalCode !== null ? Promise.resolve() : new Promise((resolve) => bridge.once("exit", resolve));
+      bridge.kill("SIGTERM");
+      await exited;
     }
   }, 60_000);
 });
