@@ -17,7 +17,7 @@ import { interactionFinishPath } from "./oauth-server-paths";
 import { keepClient } from "./prisma-oidc-adapter";
 
 /** What the finish step reads (oauth_records model Consent, id = interaction uid; used once). */
-export type StoredConsent = { userId: string; clientId: string } & ({ decision: "allow"; sessionId: string } | { decision: "deny" });
+export type StoredConsent = { userId: string; clientId: string } & ({ decision: "allow"; sessionId: string } | { decision: "deny" } | { decision: "pending" });
 
 export const CONSENT_MODEL = "Consent";
 
@@ -39,7 +39,7 @@ export async function decideConsent(db: Db, secret: SecretKey, ctx: RequestConte
   const target = { targetType: "oauth_client", targetId: request.clientId };
   if (input.decision === "deny") {
     await db.$transaction(async (tx) => {
-      await store(tx, uid, { userId: user.id, clientId: request.clientId, decision: "deny" });
+      await claim(tx, uid, { userId: user.id, clientId: request.clientId, decision: "deny" });
       await recordAudit(tx, ctx, { action: "oauth.denied", category: "security", ...target, details: { clientId: request.clientId, redirectHost: request.redirectHost } });
     });
     return { redirectTo: interactionFinishPath(uid) };
@@ -47,9 +47,19 @@ export async function decideConsent(db: Db, secret: SecretKey, ctx: RequestConte
   const held = heldFrom(await loadPolicySnapshot(db), user);
   const { dropped } = intersectToolPatterns(input.tools, held.tools);
   if (dropped.length) throw new GatewayError("consent_tools_not_held", `You do not hold ${dropped.join(", ")}: a client can be given only tools you hold.`, { tools: dropped });
-  const session = await createAgentSession(db, ctx, user.id, { agentId: oauthAgentId(request.clientId), tools: input.tools, paths: input.paths, ...(input.ttlSeconds !== undefined && { ttlSeconds: input.ttlSeconds }) });
+  // Claimed before the session is made: a second decision on the same request (a double click, a replayed
+  // POST) is refused instead of making a second session.
+  await claim(db, uid, { userId: user.id, clientId: request.clientId, decision: "pending" });
+  let session: Awaited<ReturnType<typeof createAgentSession>>;
+  try {
+    session = await createAgentSession(db, ctx, user.id, { agentId: oauthAgentId(request.clientId), tools: input.tools, paths: input.paths, ...(input.ttlSeconds !== undefined && { ttlSeconds: input.ttlSeconds }) });
+  } catch (err) {
+    await db.oAuthRecord.deleteMany({ where: { model: CONSENT_MODEL, id: uid } }); // a refused lifetime, say: the user may try again
+    throw err;
+  }
   await db.$transaction(async (tx) => {
-    await store(tx, uid, { userId: user.id, clientId: request.clientId, decision: "allow", sessionId: session.id });
+    const allowed: StoredConsent = { userId: user.id, clientId: request.clientId, decision: "allow", sessionId: session.id };
+    await tx.oAuthRecord.update({ where: { model_id: { model: CONSENT_MODEL, id: uid } }, data: { payload: allowed } });
     await keepClient(tx, request.clientId);
     await recordAudit(tx, ctx, {
       action: "oauth.authorized",
@@ -61,7 +71,12 @@ export async function decideConsent(db: Db, secret: SecretKey, ctx: RequestConte
   return { redirectTo: interactionFinishPath(uid), sessionId: session.id };
 }
 
-async function store(tx: Parameters<typeof keepClient>[0], uid: string, consent: StoredConsent): Promise<void> {
-  const data = { payload: consent, expiresAt: new Date(Date.now() + 600_000) };
-  await tx.oAuthRecord.upsert({ where: { model_id: { model: CONSENT_MODEL, id: uid } }, create: { model: CONSENT_MODEL, id: uid, ...data }, update: data });
+/** Records the decision on `uid` once: a second one is a 409 conflict (the primary key claims it). */
+async function claim(tx: Parameters<typeof keepClient>[0], uid: string, consent: StoredConsent): Promise<void> {
+  try {
+    await tx.oAuthRecord.create({ data: { model: CONSENT_MODEL, id: uid, payload: consent, expiresAt: new Date(Date.now() + 600_000) } });
+  } catch (err) {
+    if ((err as { code?: unknown }).code === "P2002") throw new GatewayError("conflict", "This authorization request was already decided.");
+    throw err;
+  }
 }

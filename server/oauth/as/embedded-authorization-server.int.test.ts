@@ -98,7 +98,7 @@ describe("embedded authorization server: OAuth 2.1 for MCP clients, consent = an
     await grantEverything(db, alice.id);
     bob = await insertUser(db, { email: "bob@corp.test" });
     await db.grant.createMany({ data: [{ kind: "TOOL", pattern: ECHO, userId: bob.id }, { kind: "PATH", pattern: "*", userId: bob.id }] });
-    gw = await startTestGateway({ publicUrlIsServed: true, env: { SECRETS_KEY } });
+    gw = await startTestGateway({ publicUrlIsServed: true, env: { SECRETS_KEY, OAUTH_SERVER_REGISTRATIONS_PER_HOUR: "1000" } });
     base = gw.http.url;
     const admin = userContext(await insertUser(db, { role: "ADMIN" }));
     const { server } = await gw.gateway.registry.register(admin, everythingServer());
@@ -229,6 +229,19 @@ describe("embedded authorization server: OAuth 2.1 for MCP clients, consent = an
     expect(await db.oAuthRecord.count({ where: { model: "Client", id: unused } })).toBe(0);
   });
 
+  it("POST /oauth/register – rate limited per client address (429 rate_limited)", async () => {
+    const strict = await startTestGateway({ publicUrlIsServed: true, env: { SECRETS_KEY, OAUTH_SERVER_REGISTRATIONS_PER_HOUR: "2" } });
+    try {
+      const reg = () => fetch(`${strict.http.url}/oauth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: "none" }) });
+      expect([(await reg()).status, (await reg()).status]).toEqual([201, 201]);
+      const third = await reg();
+      expect(third.status).toBe(429);
+      expect(((await third.json()) as { error: string }).error).toBe("rate_limited");
+    } finally {
+      await strict.close();
+    }
+  });
+
   it("POST /oauth/register – public clients only; a confidential registration is refused", async () => {
     const res = await fetch(`${base}/oauth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: "client_secret_basic" }) });
     expect(res.status).toBe(400);
@@ -251,6 +264,18 @@ describe("embedded authorization server: OAuth 2.1 for MCP clients, consent = an
     } finally {
       await probe.close();
     }
+  });
+
+  it("a request is decided once: eight concurrent Allows make one agent session, the others are 409 conflict", async () => {
+    const client = new MemoryOAuthClient();
+    await auth(client, { serverUrl: `${base}/mcp` });
+    const uid = await toConsentPage(new TestBrowser(), client.authorizationUrl!.href);
+    const { csrfToken, clientId } = await oauth().consent.load(uid, alice);
+    const outcomes = await Promise.allSettled(Array.from({ length: 8 }, () => oauth().consent.decide(userContext(alice), alice, uid, { decision: "allow", tools: [ECHO], csrfToken }, same())));
+    expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
+    for (const o of outcomes.filter((x): x is PromiseRejectedResult => x.status === "rejected")) expect(isGatewayError(o.reason) && o.reason.code).toBe("conflict");
+    expect(await db.agentSession.count({ where: { agentId: `oauth:${clientId}` } })).toBe(1);
+    expect(await db.auditEvent.count({ where: { action: "oauth.authorized", targetId: clientId } })).toBe(1);
   });
 
   describe("attacks", () => {

@@ -16,7 +16,8 @@ export async function finishInteraction(deps: { db: Db; provider: Provider }, re
   const row = await db.oAuthRecord.findUnique({ where: { model_id: { model: CONSENT_MODEL, id: details.uid } } });
   const consent = row && (!row.expiresAt || row.expiresAt > new Date()) ? (row.payload as StoredConsent) : null;
   const clientId = String(details.params.client_id);
-  if (!consent || consent.clientId !== clientId) return void res.writeHead(303, { location: consentPagePath(details.uid) }).end();
+  // Not decided (or still being decided): back to the console page.
+  if (!consent || consent.clientId !== clientId || consent.decision === "pending") return void res.writeHead(303, { location: consentPagePath(details.uid) }).end();
   await db.oAuthRecord.delete({ where: { model_id: { model: CONSENT_MODEL, id: details.uid } } }); // one use
   if (consent.decision === "deny") {
     return provider.interactionFinished(req, res, { error: "access_denied", error_description: "The user denied the request." }, { mergeWithLastSubmission: false });
