@@ -12,12 +12,12 @@ export const ZConsentDecision = z.discriminatedUnion("decision", [
     csrfToken: z.string().max(200).meta({ description: "The token the consent page was rendered with (bound to the request and the user)" }),
   }),
   z.object({ decision: z.literal("deny"), csrfToken: z.string().max(200) }),
-]);
+]).meta({ id: "ConsentDecision" });
 export type TConsentDecision = z.input<typeof ZConsentDecision>;
 
 export const ZConsentResult = z.object({
   redirectTo: z.string().meta({ description: "Where the browser goes next: the authorization server finishes the request and returns to the client" }),
   sessionId: z.string().optional().meta({ description: "The agent session the consent created (allow)" }),
-});
+}).meta({ id: "ConsentResult" });
 
-export const ZKeyRotation = z.object({ kid: z.string(), retired: z.array(z.string()) });
+export const ZKeyRotation = z.object({ kid: z.string(), retired: z.array(z.string()) }).meta({ id: "KeyRotation" });
