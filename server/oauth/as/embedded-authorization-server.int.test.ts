@@ -153,6 +153,25 @@ describe("embedded authorization server: OAuth 2.1 for MCP clients, consent = an
     expect(audit?.details).toMatchObject({ agentSessionId: sessionId, tools: [ECHO, SUM] });
   });
 
+  it("step-up: after 403 insufficient_scope the client sends the user back to consent; with the tool added the call goes through", async () => {
+    const first = await authorizeWithSdk(alice, [ECHO]);
+    const call = (bearer: string) => post("/mcp", { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: SUM, arguments: { a: 2, b: 3 } } }, bearer);
+    const refused = await call(first.tokens.access_token);
+    expect(refused.status).toBe(403);
+    // The client starts a new authorization (the SDK does on insufficient_scope); the user adds the tool.
+    first.client.saved = undefined;
+    expect(await auth(first.client, { serverUrl: `${base}/mcp`, scope: "mcp" })).toBe("REDIRECT");
+    const browser = new TestBrowser();
+    const uid = await toConsentPage(browser, first.client.authorizationUrl!.href);
+    const { csrfToken } = await oauth().consent.load(uid, alice);
+    const { redirectTo } = await oauth().consent.decide(userContext(alice), alice, uid, { decision: "allow", tools: [ECHO, SUM], csrfToken }, same());
+    const back = await toRedirect(browser, redirectTo);
+    expect(await auth(first.client, { serverUrl: `${base}/mcp`, authorizationCode: back.searchParams.get("code")! })).toBe("AUTHORIZED");
+    const ag = await connectAgent(new URL("/mcp", base), first.client.saved!.access_token);
+    agents.push(ag);
+    expect(firstText(await ag.client.callTool({ name: SUM, arguments: { a: 2, b: 3 } }))).toContain("5");
+  });
+
   it("refresh rotates the refresh token (audited oauth.token_refreshed); reusing the old one revokes the family", async () => {
     const { tokens, request, sessionId } = await authorizeWithSdk(alice, [ECHO]);
     const clientId = request.clientId;
