@@ -85,7 +85,8 @@ async function checkCallbackUrl(url: string, outbound: OutboundPolicy): Promise<
 }
 
 /** Creates a session for `userId` (the caller). The token, and the webhook signing secret if any, are returned once. */
-export async function createAgentSession(db: Db, ctx: RequestContext, userId: string, raw: TCreateSession, outbound = NO_OUTBOUND_EXCEPTIONS): Promise<TCreatedSession> {
+/** `inTransaction`: more writes that commit with the session or not at all (an OAuth consent binds it). */
+export async function createAgentSession(db: Db, ctx: RequestContext, userId: string, raw: TCreateSession, outbound = NO_OUTBOUND_EXCEPTIONS, inTransaction?: (tx: DbTx, sessionId: string) => Promise<void>): Promise<TCreatedSession> {
   const input = ZCreateSession.parse(raw);
   if (input.callbackUrl !== undefined) await checkCallbackUrl(input.callbackUrl, outbound);
   const user = await db.user.findUnique({ where: { id: userId } });
@@ -123,6 +124,7 @@ export async function createAgentSession(db: Db, ctx: RequestContext, userId: st
       targetId: created.id,
       details: toJson({ userId, agentId: input.agentId, prefix, tools: tools.granted, paths, expiresAt: expiresAt.toISOString(), callbackUrl, dropped: { tools: tools.dropped, paths: droppedPaths } }),
     });
+    await inTransaction?.(tx, created.id);
     return created;
   });
   return { id: row.id, token, agentId: row.agentId, expiresAt: expiresAt.toISOString(), tools: tools.granted, paths, dropped: { tools: tools.dropped, paths: droppedPaths }, callbackUrl, callbackSecret };

@@ -52,22 +52,24 @@ export async function decideConsent(db: Db, secret: SecretKey, ctx: RequestConte
   await claim(db, uid, { userId: user.id, clientId: request.clientId, decision: "pending" });
   let session: Awaited<ReturnType<typeof createAgentSession>>;
   try {
-    session = await createAgentSession(db, ctx, user.id, { agentId: oauthAgentId(request.clientId), tools: input.tools, paths: input.paths, ...(input.ttlSeconds !== undefined && { ttlSeconds: input.ttlSeconds }) });
+    const ask = { agentId: oauthAgentId(request.clientId), tools: input.tools, paths: input.paths, ...(input.ttlSeconds !== undefined && { ttlSeconds: input.ttlSeconds }) };
+    // The decision, the kept registration and oauth.authorized commit with the session, or none of them does.
+    session = await createAgentSession(db, ctx, user.id, ask, undefined, async (tx, sessionId) => {
+      const allowed: StoredConsent = { userId: user.id, clientId: request.clientId, decision: "allow", sessionId };
+      await tx.oAuthRecord.update({ where: { model_id: { model: CONSENT_MODEL, id: uid } }, data: { payload: allowed } });
+      await keepClient(tx, request.clientId);
+      const row = await tx.agentSession.findUniqueOrThrow({ where: { id: sessionId } });
+      await recordAudit(tx, ctx, {
+        action: "oauth.authorized",
+        category: "security",
+        ...target,
+        details: { clientId: request.clientId, agentSessionId: sessionId, tools: row.tools, paths: row.paths, expiresAt: row.expiresAt.toISOString(), redirectHost: request.redirectHost, verified: request.verified },
+      });
+    });
   } catch (err) {
     await db.oAuthRecord.deleteMany({ where: { model: CONSENT_MODEL, id: uid } }); // a refused lifetime, say: the user may try again
     throw err;
   }
-  await db.$transaction(async (tx) => {
-    const allowed: StoredConsent = { userId: user.id, clientId: request.clientId, decision: "allow", sessionId: session.id };
-    await tx.oAuthRecord.update({ where: { model_id: { model: CONSENT_MODEL, id: uid } }, data: { payload: allowed } });
-    await keepClient(tx, request.clientId);
-    await recordAudit(tx, ctx, {
-      action: "oauth.authorized",
-      category: "security",
-      ...target,
-      details: { clientId: request.clientId, agentSessionId: session.id, tools: session.tools, paths: session.paths, expiresAt: session.expiresAt, redirectHost: request.redirectHost, verified: request.verified },
-    });
-  });
   return { redirectTo: interactionFinishPath(uid), sessionId: session.id };
 }
 

@@ -285,6 +285,21 @@ describe("embedded authorization server: OAuth 2.1 for MCP clients, consent = an
     }
   });
 
+  it("a refused lifetime leaves nothing behind: no session, no decision, and the user can decide again", async () => {
+    const client = new MemoryOAuthClient();
+    await auth(client, { serverUrl: `${base}/mcp` });
+    const uid = await toConsentPage(new TestBrowser(), client.authorizationUrl!.href);
+    const { csrfToken, clientId } = await oauth().consent.load(uid, alice);
+    const tooLong = await oauth().consent.decide(userContext(alice), alice, uid, { decision: "allow", tools: [ECHO], ttlSeconds: 10 * 365 * 86_400, csrfToken }, same()).catch((e: unknown) => e);
+    expect(isGatewayError(tooLong) && tooLong.code).toBe("validation_failed");
+    expect(await db.agentSession.count({ where: { agentId: `oauth:${clientId}` } })).toBe(0);
+    expect(await db.oAuthRecord.count({ where: { model: "Consent", id: uid } })).toBe(0);
+    const ok = await oauth().consent.decide(userContext(alice), alice, uid, { decision: "allow", tools: [ECHO], ttlSeconds: 600, csrfToken }, same());
+    const session = await db.agentSession.findUniqueOrThrow({ where: { id: ok.sessionId! } });
+    expect(session.expiresAt.getTime() - session.createdAt.getTime()).toBeGreaterThan(590_000);
+    expect(session.expiresAt.getTime() - session.createdAt.getTime()).toBeLessThan(610_000);
+  });
+
   it("a request is decided once: eight concurrent Allows make one agent session, the others are 409 conflict", async () => {
     const client = new MemoryOAuthClient();
     await auth(client, { serverUrl: `${base}/mcp` });
