@@ -179,6 +179,8 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps): Author
       if (interaction && req.method === "GET") {
         try {
           const details = await p.interactionDetails(req, res);
+          // The cookie names the browser's interaction; the path must be that one.
+          if (details.uid !== decodeURIComponent(interaction[1]!)) throw new Error("the interaction in the address is not this browser's");
           if (interaction[2]) await finishInteraction({ db, provider: p }, req, res, details);
           else res.writeHead(303, { location: consentPagePath(details.uid) }).end();
         } catch (err) {

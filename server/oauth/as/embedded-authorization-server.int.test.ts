@@ -394,6 +394,25 @@ describe("embedded authorization server: OAuth 2.1 for MCP clients, consent = an
       expect(await db.oAuthRecord.count({ where: { model: "Consent", id: uid } })).toBe(0);
     });
 
+    it("a browser cannot finish another browser's interaction, nor one without its cookie", async () => {
+      const [mine, theirs] = [new TestBrowser(), new TestBrowser()];
+      const clientA = new MemoryOAuthClient();
+      const clientB = new MemoryOAuthClient();
+      await auth(clientA, { serverUrl: `${base}/mcp` });
+      await auth(clientB, { serverUrl: `${base}/mcp` });
+      await toConsentPage(mine, clientA.authorizationUrl!.href);
+      const theirUid = await toConsentPage(theirs, clientB.authorizationUrl!.href);
+      const { csrfToken } = await oauth().consent.load(theirUid, alice);
+      await oauth().consent.decide(userContext(alice), alice, theirUid, { decision: "allow", tools: [ECHO], csrfToken }, same());
+      // My cookie sent to their interaction's finish: refused, no code.
+      const stolen = await mine.get(`${base}/oauth/interaction/${theirUid}/finish`);
+      expect(stolen.status).toBe(400);
+      expect((await new TestBrowser().get(`${base}/oauth/interaction/${theirUid}/finish`)).status).toBe(400);
+      // Their own browser still finishes it.
+      const back = await toRedirect(theirs, `/oauth/interaction/${theirUid}/finish`);
+      expect(back.searchParams.get("code")).toBeTruthy();
+    });
+
     it("a USER consenting to a tool they do not hold is refused (consent_tools_not_held) and nothing is created", async () => {
       const client = new MemoryOAuthClient();
       await auth(client, { serverUrl: `${base}/mcp` });
