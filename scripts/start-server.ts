@@ -18,6 +18,7 @@ import { createGateway } from "../server/index";
 import type { McpEndpoint } from "../server/mcp/handle-mcp-request";
 import { createSyncLogger } from "../server/logger";
 import { fastPathOf } from "../server/http/fast-path";
+import { isAuthorizationServerPath } from "../server/oauth/as/oauth-server-paths";
 import { sendJsonAnswer, sendWebResponse, toMcpRequest, toWebRequest } from "../server/http/node-web";
 import { isJsonAnswer } from "../server/mcp/mcp-request";
 import { getGateway } from "../app/_lib/gateway";
@@ -161,6 +162,14 @@ export async function startServer(opts: { port?: number | undefined; build: bool
       if (refused) return void res.writeHead(refused.status, refused.headers).end(refused.body);
       // The MCP endpoints, the hot path, go straight to the gateway's handler: the same one the app/mcp routes
       // call, without Next.js's request handling in front; so does their RFC 9728 metadata (server/http/fast-path.ts).
+      // The embedded OAuth authorization server (/oauth/…, its well-known metadata) is answered here too.
+      if (served.oauthServer && isAuthorizationServerPath(req.url ?? "/")) {
+        return void served.oauthServer.server.handle(req, res).catch((err: unknown) => {
+          logger.error({ err, url: req.url }, "authorization server request failed");
+          if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+          res.end(JSON.stringify({ error: "server_error", error_description: "Internal error." }));
+        });
+      }
       const fast = fastPathOf(req.method ?? "GET", req.url ?? "/");
       if (fast?.kind === "mcp") return void serveMcp(req, res, fast.endpoint);
       if (fast) return void serveResourceMetadata(req, res, fast.endpoint);

@@ -32,6 +32,7 @@ describe("loadConfig", () => {
       codeMode: { wallMs: 30_000, memoryBytes: 64 * 1024 * 1024, maxToolCalls: 100, maxOutputBytes: 20 * 1024, workers: 2, privacyAlways: false, runsPerMinute: 60, concurrentRuns: 2, maxQueue: 32 },
       mcpAllowedHosts: [],
       oauth: null,
+      oauthServer: null,
       rateLimits: { perSessionPerMinute: 600, perToolPerMinute: 6000 },
       transparent: { perSession: 4, perUser: 8, perServer: 16, perProcess: 32, idleMs: 600_000, pressureIdleMs: 30_000, pressureFraction: 0.5 },
       tasks: { thresholdMs: 1000, concurrency: 8, resultMaxBytes: 1048576, retentionDays: 7, dedupeWindowMs: 30_000, sweepIntervalMs: 5000 },
@@ -243,5 +244,14 @@ describe("loadConfig", () => {
   it("allows the PUBLIC_URL host and MCP_ALLOWED_HOSTS (trimmed, lower-case, once) on the MCP endpoints", () => {
     const c = loadConfig({ PUBLIC_URL: "https://Gateway.example.com/base", MCP_ALLOWED_HOSTS: " gateway.example.com, MCP.internal ,," });
     expect(c.mcpAllowedHosts).toEqual(["gateway.example.com", "mcp.internal"]);
+  });
+});
+
+describe("loadConfig – the embedded authorization server", () => {
+  it("is on when PUBLIC_URL is set and OAUTH_ISSUER is not; its issuer is PUBLIC_URL without a trailing slash", () => {
+    expect(loadConfig({ PUBLIC_URL: "https://gw.example/" }).oauthServer).toEqual({ issuer: "https://gw.example", accessTokenTtlSeconds: 600, refreshTokenTtlSeconds: 2_592_000, clientUnusedTtlSeconds: 604_800, registrationsPerHour: 20 });
+    expect(loadConfig({}).oauthServer).toBeNull();
+    expect(loadConfig({ PUBLIC_URL: "https://gw.example", OAUTH_ISSUER: "https://idp.example" }).oauthServer).toBeNull();
+    expect(loadConfig({ PUBLIC_URL: "https://gw.example", OAUTH_SERVER: "off" }).oauthServer).toBeNull();
   });
 });

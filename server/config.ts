@@ -8,6 +8,7 @@ import { ssoConfigOf, type SsoConfig } from "./auth/sso-config";
 import { oauthConfigOf, ZOAuthEnv, type OAuthConfig } from "./oauth/oauth-config";
 import { CLIENT_METADATA_CACHE_ENTRIES } from "./oauth/client-metadata-cache";
 import type { ClientMetadataSettings } from "./oauth/client-metadata-document";
+import { authorizationServerConfigOf, ZOAuthServerEnv, type AuthorizationServerConfig } from "./oauth/as/authorization-server-config";
 
 const bool = z
   .enum(["1", "0", "true", "false", "yes", "no", ""])
@@ -94,6 +95,7 @@ const ZEnv = z.object({
   SEARCH_EMBEDDINGS_ONNX_TOKENIZER: z.string().optional(),
   SEARCH_EMBEDDINGS_WEIGHT: z.coerce.number().min(0).max(1).default(0.5),
   ...ZOAuthEnv.shape,
+  ...ZOAuthServerEnv.shape,
   SSO_NAME: z.string().optional(),
   SSO_ISSUER: z.string().optional(),
   SSO_CLIENT_ID: z.string().optional(),
@@ -156,6 +158,8 @@ export type Config = {
   mcpAllowedHosts: string[];
   /** Enterprise mode (OAUTH_ISSUER set): agents' JWT access tokens from an external OpenID provider. */
   oauth: OAuthConfig | null;
+  /** The embedded authorization server (PUBLIC_URL set, OAUTH_ISSUER not, OAUTH_SERVER not off). */
+  oauthServer: AuthorizationServerConfig | null;
   /** Durable tasks: switch-over threshold, workers per process, result cap, retention, dedupe window, sweep. */
   tasks: { thresholdMs: number; concurrency: number; resultMaxBytes: number; retentionDays: number; dedupeWindowMs: number; sweepIntervalMs: number };
   /** Audit events older than this are deleted by an hourly job (0 = keep forever). */
@@ -212,6 +216,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!sso && e.PASSWORD_SIGNIN === "off") throw new ConfigError("Invalid configuration:\n  PASSWORD_SIGNIN: off needs SSO_ISSUER, or nobody could sign in to the console");
   return {
     oauth,
+    oauthServer: authorizationServerConfigOf(e),
     sso,
     passwordSignin: e.PASSWORD_SIGNIN === "on",
     env: e.NODE_ENV,

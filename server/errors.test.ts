@@ -29,6 +29,9 @@ const EXPECTED: Record<ErrorCode, number> = {
   package_tool_missing: 422,
   upstream_unavailable: 502,
   authorization_server_unavailable: 503,
+  consent_tools_not_held: 403,
+  consent_forged: 403,
+  interaction_expired: 410,
   internal: 500,
 };
 

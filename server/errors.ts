@@ -43,6 +43,12 @@ export const ERROR_STATUS = {
   upstream_unavailable: 502,
   /** Enterprise mode: the external OpenID provider's discovery document or keys could not be loaded. */
   authorization_server_unavailable: 503,
+  /** OAuth consent: a tool asked for is not one the user holds (consent never widens a user's rights). */
+  consent_tools_not_held: 403,
+  /** OAuth consent: the decision did not come from the console page of this interaction and user (CSRF). */
+  consent_forged: 403,
+  /** OAuth consent: the authorization request is unknown or expired (start again from the application). */
+  interaction_expired: 410,
   internal: 500,
 } as const;
 

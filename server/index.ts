@@ -24,6 +24,9 @@ import { asResponse, mcpRequestOf, type JsonAnswer, type McpRequest } from "./mc
 import { createExternalTokenVerifier } from "./oauth/external-token-verifier";
 import { createMcpOAuth, type McpOAuthService } from "./oauth/mcp-oauth";
 import { serveResourceMetadata } from "./oauth/serve-resource-metadata";
+import { createEmbeddedMcpOAuth, embeddedResourceConfig } from "./oauth/as/embedded-mcp-oauth";
+import { createEmbeddedTokenVerifier } from "./oauth/as/embedded-token-verifier";
+import { createOAuthServerService } from "./oauth/as/oauth-server-service";
 import { createMcpSessionCache, type McpSessionCache } from "./mcp/mcp-sessions";
 import { createSessionUpstreams, type SessionUpstreams } from "./mcp/transparent/session-upstreams";
 import { serveTransparent } from "./mcp/transparent/serve-transparent";
@@ -225,7 +228,10 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       const workspace = createWorkspace(db);
       const runGate = createRunGate({ perMinute: config.codeMode.runsPerMinute, concurrent: config.codeMode.concurrentRuns, take: (key, limit) => limiter.take(key, limit) });
       // Enterprise mode: OAuth access tokens of the configured external OpenID provider (server/oauth/).
-      const oauth = config.oauth ? createMcpOAuth({ db, bus, logger, held: (u) => policy.held(u), config: config.oauth, publicUrl: config.publicUrl, verifier: createExternalTokenVerifier(config.oauth) }) : null;
+      const oauth = config.oauth
+        ? createMcpOAuth({ db, bus, logger, held: (u) => policy.held(u), config: config.oauth, publicUrl: config.publicUrl, verifier: createExternalTokenVerifier(config.oauth) })
+        : // The embedded authorization server (server/oauth/as/): its tokens are bound to consented agent sessions.
+          config.oauthServer && createEmbeddedMcpOAuth({ db, bus, logger, held: (u) => policy.held(u), config: config.oauthServer, verifier: createEmbeddedTokenVerifier(db, config.oauthServer) });
       core = { bus, pool, registry, pipeline, requests, limiter, sessions, caches: { sessions: sessionCache, agents: agentAuth, policy, oauth }, audit, tasks, approvals, redaction, secrets, launcher, workspace, runGate };
     }
     return core;
@@ -318,6 +324,8 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     logger,
     config,
     version: VERSION,
+    /** The embedded OAuth authorization server (null in enterprise mode or without PUBLIC_URL). */
+    oauthServer: config.oauthServer && createOAuthServerService({ db, logger, config: config.oauthServer, dataDir: config.dataDir, key: config.secretsKey }),
     users: {
       create: (ctx: RequestContext, input: TCreateUser) => createUser(db, ctx, input),
       // A role or disabled change must reach the token caches of every gateway process: answered once every
@@ -487,7 +495,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       answer: (req: McpRequest, endpoint: McpEndpoint, body?: string): Promise<Response | JsonAnswer> => answerMcp(req, endpoint, body),
       /** RFC 9728 metadata of an endpoint (null: the path names none); 404 unless OAuth is configured. */
       resourceMetadata: (req: Request, endpoint: McpEndpoint | null): Promise<Response> =>
-        serveResourceMetadata({ config: config.oauth, publicUrl: config.publicUrl, endpointExists: (e) => endpointExists(() => gatewayCore().registry, e) }, req, endpoint),
+        serveResourceMetadata({ config: config.oauth ?? (config.oauthServer && embeddedResourceConfig(config.oauthServer)), publicUrl: config.publicUrl, endpointExists: (e) => endpointExists(() => gatewayCore().registry, e) }, req, endpoint),
     },
     async close() {
       closing = true;

@@ -4,8 +4,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ClientCredentialsProvider } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RequestContext } from "../context";
@@ -26,7 +24,7 @@ import {
   type ChildServer,
   type TestGateway,
 } from "../test/gateway-harness";
-import { serveWebHandler, type ServedHandler } from "../test/serve-web-handler";
+import { serveAuthorizationProbe } from "../test/authorization-probe";
 import { createTestDb, truncateAll } from "../test/test-db";
 import { NO_PASSWORD } from "./oauth-user";
 import { APPROVAL_TOOL_NAMES } from "../approvals/approval-tools";
@@ -297,16 +295,8 @@ describe("enterprise mode: MCP endpoints as OAuth protected resources of an exte
   });
 
   it("the client's access token never reaches an upstream server", async () => {
-    // A Streamable HTTP upstream that records the Authorization header of every request it receives.
-    const seen: (string | null)[] = [];
-    const probe: ServedHandler = await serveWebHandler(async (req, body) => {
-      seen.push(req.headers.get("authorization"));
-      const server = new McpServer({ name: "probe", version: "1" });
-      server.registerTool("whoami", { description: "answers ok" }, () => ({ content: [{ type: "text", text: "ok" }] }));
-      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      await server.connect(transport);
-      return transport.handleRequest(req, { parsedBody: body ? (JSON.parse(body) as unknown) : undefined });
-    });
+    const probe = await serveAuthorizationProbe();
+    const { seen } = probe;
     try {
       const { server } = await gw.gateway.registry.register(admin, { slug: "probe", name: "Probe", transport: "http", url: `${probe.url}/mcp` });
       expect(server.status, server.lastError ?? "").toBe("HEALTHY");

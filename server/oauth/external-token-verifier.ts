@@ -64,7 +64,7 @@ export function createExternalTokenVerifier(config: OAuthConfig): TokenVerifier 
   };
 }
 
-function refusalOf(err: errors.JOSEError, resource: string): string {
+export function refusalOf(err: errors.JOSEError, resource: string): string {
   if (err instanceof errors.JWTExpired) return "The access token has expired.";
   if (err instanceof errors.JWTClaimValidationFailed) {
     if (err.claim === "aud") return `The access token is for another resource (its audience is not ${resource}).`;

@@ -10,6 +10,8 @@ export type VerifiedToken = {
   scopes: string[];
   /** When it was issued (seconds since the epoch); a session revoked later refuses it. */
   issuedAt: number;
+  /** The agent session the token is bound to (the embedded authorization server's tokens); absent otherwise. */
+  sessionId?: string;
 };
 
 export interface TokenVerifier {

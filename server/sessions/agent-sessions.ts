@@ -8,6 +8,7 @@ import type { RequestContext } from "../context";
 import { toJson, type AgentSession, type Db, type DbTx } from "../db/client";
 import { forbidden, GatewayError, notFound } from "../errors";
 import { publishChange } from "../events/change-bus";
+import { revokeGrantsOfSession } from "../oauth/as/grant-session";
 import { canaryBucket } from "./canary-bucket";
 import { NO_OUTBOUND_EXCEPTIONS, OutboundUrlError, resolveOutbound, type OutboundPolicy } from "../net/outbound-url";
 import { intersectPathLists, normalizeWhitelistEntry } from "../policy/path-check";
@@ -84,7 +85,8 @@ async function checkCallbackUrl(url: string, outbound: OutboundPolicy): Promise<
 }
 
 /** Creates a session for `userId` (the caller). The token, and the webhook signing secret if any, are returned once. */
-export async function createAgentSession(db: Db, ctx: RequestContext, userId: string, raw: TCreateSession, outbound = NO_OUTBOUND_EXCEPTIONS): Promise<TCreatedSession> {
+/** `inTransaction`: more writes that commit with the session or not at all (an OAuth consent binds it). */
+export async function createAgentSession(db: Db, ctx: RequestContext, userId: string, raw: TCreateSession, outbound = NO_OUTBOUND_EXCEPTIONS, inTransaction?: (tx: DbTx, sessionId: string) => Promise<void>): Promise<TCreatedSession> {
   const input = ZCreateSession.parse(raw);
   if (input.callbackUrl !== undefined) await checkCallbackUrl(input.callbackUrl, outbound);
   const user = await db.user.findUnique({ where: { id: userId } });
@@ -122,6 +124,7 @@ export async function createAgentSession(db: Db, ctx: RequestContext, userId: st
       targetId: created.id,
       details: toJson({ userId, agentId: input.agentId, prefix, tools: tools.granted, paths, expiresAt: expiresAt.toISOString(), callbackUrl, dropped: { tools: tools.dropped, paths: droppedPaths } }),
     });
+    await inTransaction?.(tx, created.id);
     return created;
   });
   return { id: row.id, token, agentId: row.agentId, expiresAt: expiresAt.toISOString(), tools: tools.granted, paths, dropped: { tools: tools.dropped, paths: droppedPaths }, callbackUrl, callbackSecret };
@@ -148,6 +151,9 @@ export async function revokeAgentSession(db: Db, ctx: RequestContext, id: string
   return db.$transaction(async (tx) => {
     const updated = await tx.agentSession.update({ where: { id }, data: { revokedAt: new Date() }, include: { user: { select: { email: true } } } });
     await recordAudit(tx, ctx, { action: "agent_session.revoked", category: "security", targetType: "agent_session", targetId: id, details: { userId: row.userId, agentId: row.agentId, prefix: row.prefix } });
+    // A session an OAuth consent created: its grants go too, so the client's refresh token fails as well.
+    const grants = await revokeGrantsOfSession(tx, id);
+    if (grants.length) await recordAudit(tx, ctx, { action: "oauth.revoked", category: "security", targetType: "agent_session", targetId: id, details: { agentId: row.agentId, grants } });
     await publishChange(tx, { kind: "agent_session", sessionId: id });
     await withdrawApprovals(tx, id);
     // Its queued calls end now, on every process: a worker claims only PENDING rows.

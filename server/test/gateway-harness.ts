@@ -222,7 +222,7 @@ export async function startTestGateway(
     if (!gateway) throw new Error("the gateway is not created yet");
     if (isResourceMetadataPath(pathname)) return gateway.mcp.resourceMetadata(req, metadataEndpointOf(pathname));
     return gateway.mcp.handle(req, mcpEndpointOf(pathname) ?? { kind: "aggregate" }, body);
-  });
+  }, async (req, res) => (await gw.current?.oauthServer?.server.handle(req, res)) ?? false);
   const logLevel = opts.logLevel ?? process.env.TEST_LOG_LEVEL ?? "silent";
   const served = createGateway({
     db,

@@ -10,9 +10,23 @@ export type WebHandler = (req: Request, body: string | undefined) => Promise<Res
 export type ServedHandler = { url: string; close(): Promise<void> };
 
 /** Listens on 127.0.0.1 on a free port; a client disconnect aborts the Request's signal. */
-export async function serveWebHandler(handler: WebHandler): Promise<ServedHandler> {
+export async function serveWebHandler(handler: WebHandler, nodeFirst?: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<boolean>): Promise<ServedHandler> {
   const sockets = new Set<import("node:net").Socket>();
   const server = http.createServer((req, res) => {
+    // A Node-level handler first (the embedded authorization server, as `portcullis start` serves it).
+    if (nodeFirst) {
+      void nodeFirst(req, res).then(
+        (done) => done || serveWeb(req, res),
+        (err: unknown) => {
+          if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+          res.end(err instanceof Error ? err.message : String(err));
+        },
+      );
+      return;
+    }
+    serveWeb(req, res);
+  });
+  const serveWeb = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const abort = new AbortController();
     res.on("close", () => {
       if (!res.writableFinished) abort.abort(new Error("client disconnected"));
@@ -27,7 +41,7 @@ export async function serveWebHandler(handler: WebHandler): Promise<ServedHandle
         res.end(err instanceof Error ? err.message : String(err));
       }
     })();
-  });
+  };
   server.on("connection", (s) => {
     sockets.add(s);
     s.on("close", () => sockets.delete(s));

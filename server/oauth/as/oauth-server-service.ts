@@ -1,0 +1,43 @@
+// The embedded authorization server as the gateway exposes it (createGateway's `oauthServer`): the HTTP
+// handler for `portcullis start`, the console's consent operations, and the admin's key rotation. The secrets
+// key (SECRETS_KEY or DATA_DIR/secrets.key) seals the signing keys and binds cookies and consent tokens.
+import type { RequestContext } from "../../context";
+import type { Db, User } from "../../db/client";
+import type { Logger } from "../../logger";
+import { loadOrCreateKeyFile, secretKey, type SecretKey } from "../../secrets/secret-crypto";
+import type { AuthorizationServerConfig } from "./authorization-server-config";
+import { loadConsentRequest, type ConsentRequest } from "./consent-request";
+import { createAuthorizationServer, type AuthorizationServer } from "./create-authorization-server";
+import type { TConsentDecision } from "../../../lib/oauth-schemas";
+import { decideConsent, type ConsentRequestSource } from "./decide-consent";
+import type { ResolveUrlClientId } from "./prisma-oidc-adapter";
+import { rotateSigningKey } from "./signing-keys";
+
+export type OAuthServerService = {
+  server: AuthorizationServer;
+  consent: {
+    load(uid: string, user: User): Promise<ConsentRequest>;
+    decide(ctx: RequestContext, user: User, uid: string, input: TConsentDecision, src: Omit<ConsentRequestSource, "publicOrigin">): Promise<{ redirectTo: string; sessionId?: string }>;
+  };
+  /** Admin action: a new signing key; the old one stays published until its tokens have expired. */
+  rotateKeys(ctx: RequestContext): Promise<{ kid: string; retired: string[] }>;
+};
+
+export function createOAuthServerService(deps: { db: Db; logger: Logger; config: AuthorizationServerConfig; dataDir: string; key?: Buffer | undefined; resolveUrlClientId?: ResolveUrlClientId }): OAuthServerService {
+  const { db, config } = deps;
+  let key: Promise<SecretKey> | undefined;
+  const secret = () => {
+    key ??= (deps.key ? Promise.resolve(deps.key) : loadOrCreateKeyFile(deps.dataDir)).then(secretKey);
+    key.catch(() => (key = undefined));
+    return key;
+  };
+  const publicOrigin = new URL(config.issuer).origin;
+  return {
+    server: createAuthorizationServer({ db, logger: deps.logger, config, secretKey: secret, resolveUrlClientId: deps.resolveUrlClientId }),
+    consent: {
+      load: async (uid, user) => loadConsentRequest(db, await secret(), uid, user.id),
+      decide: async (ctx, user, uid, input, src) => decideConsent(db, await secret(), ctx, user, uid, input, { ...src, publicOrigin }),
+    },
+    rotateKeys: async (ctx) => rotateSigningKey(db, ctx, await secret()),
+  };
+}
