@@ -1,11 +1,12 @@
 // The claim row of an ordinary call (CLAIM_ORIGIN, see claim-origin.ts) on the hot path, in one round trip: the
-// same lock-then-look-then-insert as the task engine's claim (lock-claim.ts), sent as one simple-query string
-// (BEGIN; lock; INSERT … WHERE NOT EXISTS; COMMIT) over a small pg pool of its own; claims (and drops) that
-// arrive together share a round trip (group-batches.ts). Each statement of such a
-// string takes its own snapshot, so the INSERT, run once the lock is held, sees every claim committed before
-// it, as the Prisma transaction (five round trips and a serialised interactive transaction) did. When an
-// earlier identical call is found the INSERT inserts nothing and the caller takes the full path, which answers
-// with that call's task.
+// same lock-then-look-then-insert as the task engine's claim (lock-claim.ts), over a small pg pool of its own. A
+// lone claim is one prepared call of the database function portcullis_claim_call (D103); claims that arrive
+// together share a round trip as one simple-query string of one short transaction each (BEGIN; lock; INSERT …
+// WHERE NOT EXISTS; COMMIT, group-batches.ts), and so do drops. Each statement (of the string, or of the
+// function) takes its own snapshot, so the INSERT, run once the lock is held, sees every claim committed before
+// it, as the Prisma transaction (five round trips and a serialised interactive transaction) did. When an earlier
+// identical call is found the INSERT inserts nothing and the caller takes the full path, which answers with that
+// call's task.
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import type { Task } from "../db/client";
@@ -75,16 +76,22 @@ export function createCallClaims(databaseUrl: string, logger?: Logger): CallClai
   // lock, so no two locks are held at once and nothing can deadlock). Three batches may be in the database at
   // once (the fourth connection is the drops'): under load one backend working through every claim alone was
   // where calls queued while cores idled.
-  const claimOne = async (c: Claiming): Promise<boolean | Error> => {
-    const client = await pool.connect();
+  // A lone claim is one call of portcullis_claim_call (migration claim_call_function, D103): the same lock, look
+  // and insert as claimSql, as a prepared statement whose plans are cached per connection.
+  const claimOne = async ({ row, dedupeMs, id, now }: Claiming): Promise<boolean | Error> => {
     try {
-      const results = (await client.query(claimSql(c))) as unknown as pg.QueryResult[];
-      return results[2]?.rowCount === 1;
+      const { rows } = await pool.query<{ claimed: boolean }>({
+        name: "portcullis_claim_call",
+        text: "SELECT portcullis_claim_call($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) AS claimed",
+        values: [
+          CLAIM_LOCK_CLASS, claimLockKey(["call", row.agentSessionId, row.toolName, row.argumentsHash]), id, row.ownerId, row.agentSessionId, row.toolId, row.toolName,
+          JSON.stringify(row.arguments), row.argumentsHash, row.retryable, row.maxAttempts, row.requestId, row.endpoint, row.runnerId,
+          now.toISOString(), new Date(now.getTime() - dedupeMs).toISOString(),
+        ],
+      });
+      return rows[0]?.claimed === true;
     } catch (err) {
-      await client.query("ROLLBACK").catch(() => undefined);
       return err instanceof Error ? err : new Error(String(err));
-    } finally {
-      client.release();
     }
   };
   const claimBatch = groupBatches(async (items: Claiming[]): Promise<(boolean | Error)[]> => {
