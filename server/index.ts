@@ -21,6 +21,7 @@ import type { Logger } from "./logger";
 import { aggregateToolCall, buildAggregateServer } from "./mcp/build-aggregate-server";
 import { answerMcpRequest, type McpEndpoint } from "./mcp/handle-mcp-request";
 import { asResponse, mcpRequestOf, type JsonAnswer, type McpRequest } from "./mcp/mcp-request";
+import { createClientMetadataDocumentResolver } from "./oauth/client-metadata-document";
 import { createExternalTokenVerifier } from "./oauth/external-token-verifier";
 import { createMcpOAuth, type McpOAuthService } from "./oauth/mcp-oauth";
 import { serveResourceMetadata } from "./oauth/serve-resource-metadata";
@@ -90,7 +91,7 @@ import { GatewayError } from "./errors";
 import { VERSION } from "./version";
 import { createSecretStore, type SecretStore } from "./secrets/secret-store";
 import type { TPutSecret } from "../lib/secret-schemas";
-import { logRefusedAtStart } from "./net/outbound-url";
+import { logRefusedAtStart, type Resolver } from "./net/outbound-url";
 import { ensureBuiltinServer } from "./builtin/ensure-builtin-server";
 import { builtinToolDefinitions } from "./builtin/builtin-tools";
 import { executeBuiltin } from "./builtin/execute-builtin";
@@ -103,11 +104,13 @@ export type GatewayDeps = {
   pool?: Partial<PoolOptions>;
   tasks?: Partial<TaskOptions>;
   approvals?: Partial<ApprovalOptions>;
+  /** How client ID metadata documents are fetched besides the outbound policy: a CA and a DNS answerer (tests). */
+  clientDocuments?: { ca?: string; resolve?: Resolver };
 };
 
 export const GATEWAY_LIMITS = { maxOutputBytes: 100 * 1024, maxRequestBytes: 1024 * 1024 };
 
-export function createGateway({ db, databaseUrl, logger, config, pool: poolOptions, tasks: taskOptions, approvals: approvalOptions }: GatewayDeps) {
+export function createGateway({ db, databaseUrl, logger, config, pool: poolOptions, tasks: taskOptions, approvals: approvalOptions, clientDocuments }: GatewayDeps) {
   const loginLimiter = createLoginLimiter(databaseUrl, config.login);
   const tracing = config.otlp.endpoint ? startTracing(config.otlp.endpoint, { headers: config.otlp.headers }) : undefined;
   const codeLimits: ExecLimits = { ...DEFAULT_EXEC_LIMITS, wallMs: config.codeMode.wallMs, memoryBytes: config.codeMode.memoryBytes, maxToolCalls: config.codeMode.maxToolCalls, maxOutputBytes: config.codeMode.maxOutputBytes };
@@ -325,7 +328,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     config,
     version: VERSION,
     /** The embedded OAuth authorization server (null in enterprise mode or without PUBLIC_URL). */
-    oauthServer: config.oauthServer && createOAuthServerService({ db, logger, config: config.oauthServer, dataDir: config.dataDir, key: config.secretsKey }),
+    oauthServer: config.oauthServer && createOAuthServerService({ db, logger, config: config.oauthServer, dataDir: config.dataDir, key: config.secretsKey, resolveClientDocument: createClientMetadataDocumentResolver(config.clientMetadata, config.outbound, clientDocuments) }),
     users: {
       create: (ctx: RequestContext, input: TCreateUser) => createUser(db, ctx, input),
       // A role or disabled change must reach the token caches of every gateway process: answered once every

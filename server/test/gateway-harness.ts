@@ -16,7 +16,7 @@ import { loadConfig } from "../config";
 import type { RequestContext } from "../context";
 import type { Db, User } from "../db/client";
 import { publishChange, type ChangeEvent } from "../events/change-bus";
-import { createGateway, type Gateway } from "../index";
+import { createGateway, type Gateway, type GatewayDeps } from "../index";
 import { createLogger, type Logger } from "../logger";
 import { canaryBucket } from "../mcp/mcp-sessions";
 import { createAgentSession } from "../sessions/agent-sessions";
@@ -210,7 +210,7 @@ export type TestGateway = { gateway: Gateway; db: Db; http: ServedHandler; mcpUr
 
 /** A gateway (its own database client) whose /mcp endpoint is served over node:http. */
 export async function startTestGateway(
-  opts: { pool?: Partial<PoolOptions>; logLevel?: string; logger?: Logger; env?: Record<string, string>; tasks?: Partial<TaskOptions>; approvals?: Partial<ApprovalOptions>; publicUrlIsServed?: boolean } = {},
+  opts: { pool?: Partial<PoolOptions>; logLevel?: string; logger?: Logger; env?: Record<string, string>; tasks?: Partial<TaskOptions>; approvals?: Partial<ApprovalOptions>; publicUrlIsServed?: boolean; clientDocuments?: GatewayDeps["clientDocuments"] } = {},
 ): Promise<TestGateway> {
   const db = createTestDb();
   // The app's routes: /mcp (aggregate), /mcp/code (code mode), /mcp/s/<slug> (one server, transparent) and their
@@ -235,6 +235,7 @@ export async function startTestGateway(
     // Tests of other things keep calls synchronous; task tests set a threshold (and start the workers).
     tasks: { thresholdMs: 0, ...opts.tasks },
     ...(opts.approvals && { approvals: opts.approvals }),
+    ...(opts.clientDocuments && { clientDocuments: opts.clientDocuments }),
   });
   gw.current = served;
   if (opts.tasks) await served.startTasks();

@@ -21,7 +21,9 @@ export type ConsentRequest = {
 };
 
 type InteractionPayload = { params?: { client_id?: unknown; redirect_uri?: unknown; resource?: unknown } };
-type ClientPayload = { client_name?: unknown; logo_uri?: unknown; client_uri?: unknown };
+export type ClientPayload = { client_name?: unknown; logo_uri?: unknown; client_uri?: unknown };
+/** A client known by its metadata document (an HTTPS client_id): its metadata, or undefined when it is refused. */
+export type FindUrlClient = (clientId: string) => Promise<ClientPayload | undefined>;
 
 const str = (v: unknown) => (typeof v === "string" && v ? v : null);
 
@@ -43,13 +45,15 @@ export function assertConsentCsrf(secret: SecretKey, uid: string, userId: string
 }
 
 /** The pending authorization request `uid` as the consent page shows it; interaction_expired when there is none. */
-export async function loadConsentRequest(db: DbTx, secret: SecretKey, uid: string, userId: string): Promise<ConsentRequest> {
+export async function loadConsentRequest(db: DbTx, secret: SecretKey, uid: string, userId: string, findUrlClient?: FindUrlClient): Promise<ConsentRequest> {
   const interaction = await liveRecord(db, "Interaction", uid);
   const params = (interaction?.payload as InteractionPayload | undefined)?.params;
   const clientId = str(params?.client_id);
   const redirectUri = str(params?.redirect_uri);
   if (!clientId || !redirectUri) throw expired();
-  const client = (await liveRecord(db, "Client", clientId))?.payload as ClientPayload | undefined;
+  // A registered client is a stored record; one identified by its metadata document is not stored (its document
+  // is, in the resolver's cache, which the authorization request has just filled).
+  const client = clientId.startsWith("https://") ? await findUrlClient?.(clientId) : ((await liveRecord(db, "Client", clientId))?.payload as ClientPayload | undefined);
   const resource = Array.isArray(params?.resource) ? str(params.resource[0]) : str(params?.resource);
   return {
     uid,

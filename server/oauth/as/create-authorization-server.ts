@@ -19,6 +19,8 @@ import { finishInteraction } from "./finish-interaction";
 import { grantSessionUsable, sessionIdOfGrant } from "./grant-session";
 import { AS_METADATA_PATHS, consentPagePath, isAuthorizationServerPath, OAUTH_PREFIX } from "./oauth-server-paths";
 import { prismaOidcAdapterFor, sweepExpiredRecords, type ResolveUrlClientId } from "./prisma-oidc-adapter";
+import type { ClientMetadataOutcome } from "../client-metadata-cache";
+import { ClientMetadataError } from "../client-metadata-error";
 import { createRegistrationLimiter } from "./registration-limiter";
 import { ensureSigningKey, privateJwks, SIGNING_ALG } from "./signing-keys";
 
@@ -34,8 +36,11 @@ export type AuthorizationServerDeps = {
   logger: Logger;
   config: AuthorizationServerConfig;
   secretKey(): Promise<SecretKey>;
-  /** The seam for client ID metadata documents (an HTTPS URL as client_id); absent: such ids are unknown. */
-  resolveUrlClientId?: ResolveUrlClientId | undefined;
+  /**
+   * Client ID metadata documents (an HTTPS URL as client_id), fetched through the outbound guard
+   * (server/oauth/client-metadata-document.ts); absent: such ids are unknown. oidc-provider's own fetcher stays off.
+   */
+  resolveClientDocument?: ((clientId: string) => Promise<ClientMetadataOutcome>) | undefined;
 };
 
 /** A resource indicator the server issues tokens for: the URL of one MCP endpoint under the issuer. */
@@ -57,11 +62,29 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps): Author
   // The provider is built from the live keys, and again after a rotation (any process's) changes them.
   let built: { keys: string; provider: Promise<import("oidc-provider").default> } | null = null;
 
+  /** The adapter's resolver of URL client ids: the document's metadata, or its refusal as the OAuth error it names. */
+  function urlClients(errors: typeof import("oidc-provider").errors): ResolveUrlClientId | undefined {
+    const resolve = deps.resolveClientDocument;
+    if (!resolve) return undefined;
+    return async (url) => {
+      const outcome = await resolve(url);
+      if (outcome instanceof ClientMetadataError) {
+        logger.info({ clientId: url.slice(0, 200), reason: outcome.reason }, "a client's metadata document was refused");
+        throw outcome.code === "invalid_client_metadata" ? new errors.InvalidClientMetadata(outcome.message) : new errors.InvalidClient(outcome.message);
+      }
+      // "verified" is ours (the consent page derives it from the https client id), not client metadata.
+      const { verified: _verified, ...metadata } = outcome;
+      return metadata;
+    };
+  }
+
   async function build(secret: SecretKey): Promise<import("oidc-provider").default> {
     const { default: Provider, errors } = await import("oidc-provider");
     const retain = config.accessTokenTtlSeconds;
     const configuration: Configuration = {
-      adapter: prismaOidcAdapterFor(db, { grantUsable: (id) => grantSessionUsable(db, id), clientUnusedTtlSeconds: config.clientUnusedTtlSeconds, resolveUrlClientId: deps.resolveUrlClientId }),
+      adapter: prismaOidcAdapterFor(db, { grantUsable: (id) => grantSessionUsable(db, id), clientUnusedTtlSeconds: config.clientUnusedTtlSeconds, resolveUrlClientId: urlClients(errors) }),
+      // MCP 2025-11-25: clients may identify themselves by a metadata document (the adapter resolves it).
+      ...(deps.resolveClientDocument && { discovery: { client_id_metadata_document_supported: true } }),
       jwks: await privateJwks(db, secret, retain),
       cookies: { keys: [createHmac("sha256", secret.key).update("oauth-server-cookies").digest("base64url")] },
       async findAccount(_ctx, id) {

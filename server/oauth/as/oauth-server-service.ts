@@ -6,11 +6,11 @@ import type { Db, User } from "../../db/client";
 import type { Logger } from "../../logger";
 import { loadOrCreateKeyFile, secretKey, type SecretKey } from "../../secrets/secret-crypto";
 import type { AuthorizationServerConfig } from "./authorization-server-config";
-import { loadConsentRequest, type ConsentRequest } from "./consent-request";
-import { createAuthorizationServer, type AuthorizationServer } from "./create-authorization-server";
+import { ClientMetadataError } from "../client-metadata-error";
+import { loadConsentRequest, type ConsentRequest, type FindUrlClient } from "./consent-request";
+import { createAuthorizationServer, type AuthorizationServer, type AuthorizationServerDeps } from "./create-authorization-server";
 import type { TConsentDecision } from "../../../lib/oauth-schemas";
 import { decideConsent, type ConsentRequestSource } from "./decide-consent";
-import type { ResolveUrlClientId } from "./prisma-oidc-adapter";
 import { rotateSigningKey } from "./signing-keys";
 
 export type OAuthServerService = {
@@ -23,7 +23,7 @@ export type OAuthServerService = {
   rotateKeys(ctx: RequestContext): Promise<{ kid: string; retired: string[] }>;
 };
 
-export function createOAuthServerService(deps: { db: Db; logger: Logger; config: AuthorizationServerConfig; dataDir: string; key?: Buffer | undefined; resolveUrlClientId?: ResolveUrlClientId }): OAuthServerService {
+export function createOAuthServerService(deps: { db: Db; logger: Logger; config: AuthorizationServerConfig; dataDir: string; key?: Buffer | undefined; resolveClientDocument?: AuthorizationServerDeps["resolveClientDocument"] }): OAuthServerService {
   const { db, config } = deps;
   let key: Promise<SecretKey> | undefined;
   const secret = () => {
@@ -32,10 +32,16 @@ export function createOAuthServerService(deps: { db: Db; logger: Logger; config:
     return key;
   };
   const publicOrigin = new URL(config.issuer).origin;
+  // The consent page's view of a client known by its metadata document (cached since the authorization request).
+  const resolve = deps.resolveClientDocument;
+  const findUrlClient: FindUrlClient | undefined = resolve && (async (clientId) => {
+    const outcome = await resolve(clientId);
+    return outcome instanceof ClientMetadataError ? undefined : outcome;
+  });
   return {
-    server: createAuthorizationServer({ db, logger: deps.logger, config, secretKey: secret, resolveUrlClientId: deps.resolveUrlClientId }),
+    server: createAuthorizationServer({ db, logger: deps.logger, config, secretKey: secret, resolveClientDocument: deps.resolveClientDocument }),
     consent: {
-      load: async (uid, user) => loadConsentRequest(db, await secret(), uid, user.id),
+      load: async (uid, user) => loadConsentRequest(db, await secret(), uid, user.id, findUrlClient),
       decide: async (ctx, user, uid, input, src) => decideConsent(db, await secret(), ctx, user, uid, input, { ...src, publicOrigin }),
     },
     rotateKeys: async (ctx) => rotateSigningKey(db, ctx, await secret()),
