@@ -2,17 +2,20 @@
 // /mcp, the browser's part driven over HTTP with a signed-in console session — /oauth/* on the start server,
 // the console's /authorize/{uid} page (sign-in first when signed out) and POST /api/v1/oauth/consent/{uid} —
 // then a tool call inside the consent and a 403 insufficient_scope outside it. A consent posted cross-site fails.
-// And mcp-remote, the stdio bridge desktop clients use, through the same flow with the test as its browser.
+// And mcp-remote, the stdio bridge desktop clients use, through the same flow with the test as its browser; and
+// the MCP conformance suite's authorization-server scenarios (metadata, authorization code grant) against it.
 import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { spawn } from "node:child_process";
+import { readdir } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../server/db/embedded";
 import { MemoryOAuthClient, REDIRECT_URI } from "../server/oauth/as/oauth-test-client";
 import { everythingServer } from "../server/test/gateway-harness";
 import { apiRequest } from "./test-support/api-request";
+import { conformanceAuth, savedChecks } from "./test-support/conformance-auth";
 import { runCli, lastLine } from "./test-support/run-cli";
 import { CookieJar, signIn } from "./test-support/sign-in";
 import { startApp, stopAllApps } from "./test-support/start-app";
@@ -160,4 +163,59 @@ describe("portcullis start as the authorization server of its MCP endpoints", ()
       await exited;
     }
   }, 60_000);
+
+  it("the MCP conformance suite's authorization-server scenarios pass against it: metadata, and the authorization code grant with PKCE and a resource", async () => {
+    const { node, cli } = conformanceAuth();
+    const out = await makeTempDir("conformance-auth");
+    const port = await freePort();
+    const run = (args: string[], onStdout?: (text: string) => void) =>
+      new Promise<{ code: number | null; stdout: string }>((resolve) => {
+        const child = spawn(node, [cli, "authorization", "--url", base, "-o", out, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+        let stdout = "";
+        child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+          stdout += chunk;
+          onStdout?.(stdout);
+        });
+        child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+        child.once("exit", (code) => resolve({ code, stdout }));
+      });
+    const checksOf = async (scenario: string) => {
+      const folder = (await readdir(out)).find((f) => f.startsWith(`authorization-server-${scenario}-`));
+      return folder ? savedChecks(out, folder) : [];
+    };
+
+    // The suite's client: registered for its callback listener, as a client using dynamic registration would be.
+    const registered = await fetch(`${base}/oauth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ client_name: "MCP conformance", redirect_uris: [`http://127.0.0.1:${String(port)}/callback`], token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] }),
+    });
+    expect(registered.status).toBe(201);
+    const { client_id: clientId } = (await registered.json()) as { client_id: string };
+
+    // The suite prints the authorization URL and waits on its callback; the test is the signed-in browser.
+    let browsed: Promise<void> | undefined;
+    const session = await signIn(base, ADMIN.email, ADMIN.password);
+    const browse = async (authorizationUrl: string) => {
+      const page = await follow(session.jar, authorizationUrl);
+      const uid = /\/authorize\/([^/?]+)$/.exec(page.url)![1]!;
+      const csrfToken = /csrfToken\\?":\\?"([A-Za-z0-9_-]+)/.exec(await page.res.text())![1]!;
+      const allowed = await consent(session.jar, uid, { decision: "allow", tools: [ECHO], csrfToken });
+      expect(allowed.status, allowed.text).toBe(200);
+      const callback = await follow(session.jar, new URL(allowed.body.redirectTo, base).href);
+      expect(callback.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${String(port)}/callback\\?`));
+      await fetch(callback.url);
+    };
+    // Every scenario, in the suite's order: the code grant reads the metadata the first scenario fetched.
+    const all = await run(["--client-id", clientId, "--resource", `${base}/mcp`, "-p", String(port)], (stdout) => {
+      const m = /(http:\/\/\S+\/oauth\/authorize\?\S+)/.exec(stdout);
+      if (m && !browsed) browsed = browse(m[1]!);
+    });
+    await browsed;
+    expect(all.code, `${all.stdout}\n${JSON.stringify(await checksOf("authorization-code-grant"))}`).toBe(0);
+    const metadataChecks = await checksOf("authorization-server-metadata-endpoint");
+    expect(metadataChecks.map((c) => `${c.id} ${c.status}`)).toEqual(["authorization-server-metadata SUCCESS", "authorization-server-metadata-cimd SUCCESS"]);
+    const grantChecks = await checksOf("authorization-code-grant");
+    expect(grantChecks.map((c) => `${c.id} ${c.status}`), JSON.stringify(grantChecks)).toEqual(["authorization-code-grant SUCCESS"]);
+  }, 120_000);
 });

@@ -43,6 +43,21 @@ export type AuthorizationServerDeps = {
   resolveClientDocument?: ((clientId: string) => Promise<ClientMetadataOutcome>) | undefined;
 };
 
+/**
+ * An authorization request without `scope` asks for the default, `mcp` (RFC 6749 §3.3: the server processes it
+ * with a predefined default): MCP clients omit `scope` when they find none to ask for, and oidc-provider would
+ * otherwise grant nothing and answer access_denied after the user had allowed. A request that names scopes is
+ * left as it is.
+ */
+export function withDefaultScope(url: string): string {
+  const q = url.indexOf("?");
+  if (q < 0) return url;
+  const params = new URLSearchParams(url.slice(q + 1));
+  if (params.has("scope")) return url;
+  params.set("scope", OAUTH_SCOPE);
+  return `${url.slice(0, q)}?${params.toString()}`;
+}
+
 /** A resource indicator the server issues tokens for: the URL of one MCP endpoint under the issuer. */
 export function mcpResourceOf(issuer: string, indicator: string): string | null {
   if (!indicator.startsWith(`${issuer}/`)) return null;
@@ -193,6 +208,7 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps): Author
       req.headers["x-forwarded-proto"] = origin.protocol.slice(0, -1);
       const path = url.split("?", 1)[0]!;
       if ((AS_METADATA_PATHS as readonly string[]).includes(path)) req.url = `/.well-known/openid-configuration`;
+      if (path === `${OAUTH_PREFIX}/authorize`) req.url = withDefaultScope(url);
       if (req.method === "POST" && path === `${OAUTH_PREFIX}/register` && !limiter.take(req.socket.remoteAddress ?? "unknown")) {
         res.writeHead(429, { "content-type": "application/json", "retry-after": "3600" }).end(JSON.stringify({ error: "rate_limited", error_description: "Too many client registrations from this address; try again later." }));
         return true;
