@@ -61,6 +61,20 @@ async function follow(jar: CookieJar, url: string): Promise<{ url: string; res: 
 const consent = (jar: CookieJar, uid: string, body: unknown, origin = base) =>
   apiRequest<{ redirectTo: string; error?: { code: string } }>(base, `/api/v1/oauth/consent/${uid}`, { cookie: jar.header(), headers: { origin, "sec-fetch-site": origin === base ? "same-origin" : "cross-site" }, body });
 
+/**
+ * The browser's part of an authorization a client started elsewhere (mcp-remote, the conformance suite): the
+ * admin, signed in, allows `tools` on the consent page; returns where the browser is sent (the client's callback).
+ */
+async function allowAsAdmin(authorizationUrl: string, tools: string[]): Promise<string> {
+  const session = await signIn(base, ADMIN.email, ADMIN.password);
+  const page = await follow(session.jar, authorizationUrl);
+  const uid = /\/authorize\/([^/?]+)$/.exec(page.url)![1]!;
+  const csrfToken = /csrfToken\\?":\\?"([A-Za-z0-9_-]+)/.exec(await page.res.text())![1]!;
+  const allowed = await consent(session.jar, uid, { decision: "allow", tools, csrfToken });
+  expect(allowed.status, allowed.text).toBe(200);
+  return (await follow(session.jar, new URL(allowed.body.redirectTo, base).href)).url;
+}
+
 describe("portcullis start as the authorization server of its MCP endpoints", () => {
   it("the MCP SDK client signs in through the console, consents to two tools, calls one; a third → 403 insufficient_scope; a cross-site consent is refused", async () => {
     const client = new MemoryOAuthClient("Desk Agent");
@@ -130,16 +144,10 @@ describe("portcullis start as the authorization server of its MCP endpoints", ()
         });
         bridge.once("exit", (code) => reject(new Error(`mcp-remote exited (${String(code)}) before asking to authorize:\n${stderr}`)));
       });
-      const session = await signIn(base, ADMIN.email, ADMIN.password);
-      const page = await follow(session.jar, authorizationUrl);
-      const uid = /\/authorize\/([^/?]+)$/.exec(page.url)![1]!;
-      const csrfToken = /csrfToken\\?":\\?"([A-Za-z0-9_-]+)/.exec(await page.res.text())![1]!;
-      const allowed = await consent(session.jar, uid, { decision: "allow", tools: [ECHO], csrfToken });
-      expect(allowed.status, allowed.text).toBe(200);
-      const callback = await follow(session.jar, new URL(allowed.body.redirectTo, base).href);
-      expect(callback.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${String(port)}/oauth/callback\\?code=`));
+      const callback = await allowAsAdmin(authorizationUrl, [ECHO]);
+      expect(callback).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${String(port)}/oauth/callback\\?code=`));
       // The bridge's own callback listener takes the code and finishes the token exchange.
-      expect((await fetch(callback.url)).status).toBe(200);
+      expect((await fetch(callback)).status).toBe(200);
 
       const lines = createInterface({ input: bridge.stdout });
       const answers = new Map<number, (v: unknown) => void>();
@@ -195,16 +203,10 @@ describe("portcullis start as the authorization server of its MCP endpoints", ()
 
     // The suite prints the authorization URL and waits on its callback; the test is the signed-in browser.
     let browsed: Promise<void> | undefined;
-    const session = await signIn(base, ADMIN.email, ADMIN.password);
     const browse = async (authorizationUrl: string) => {
-      const page = await follow(session.jar, authorizationUrl);
-      const uid = /\/authorize\/([^/?]+)$/.exec(page.url)![1]!;
-      const csrfToken = /csrfToken\\?":\\?"([A-Za-z0-9_-]+)/.exec(await page.res.text())![1]!;
-      const allowed = await consent(session.jar, uid, { decision: "allow", tools: [ECHO], csrfToken });
-      expect(allowed.status, allowed.text).toBe(200);
-      const callback = await follow(session.jar, new URL(allowed.body.redirectTo, base).href);
-      expect(callback.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${String(port)}/callback\\?`));
-      await fetch(callback.url);
+      const callback = await allowAsAdmin(authorizationUrl, [ECHO]);
+      expect(callback).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${String(port)}/callback\\?`));
+      await fetch(callback);
     };
     // Every scenario, in the suite's order: the code grant reads the metadata the first scenario fetched.
     const all = await run(["--client-id", clientId, "--resource", `${base}/mcp`, "-p", String(port)], (stdout) => {
