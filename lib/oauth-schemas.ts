@@ -61,3 +61,4 @@ export const ZBlockOutcome = z.object({
   blocked: z.boolean(),
   revokedSessions: z.number().int().meta({ description: "Agent sessions of the client this call revoked (their tokens and grants with them)" }),
 }).meta({ id: "OAuthClientBlockOutcome" });
+export type TBlockOutcome = z.infer<typeof ZBlockOutcome>;

@@ -475,4 +475,15 @@ describe("embedded authorization server: OAuth 2.1 for MCP clients, consent = an
     expect((await post("/mcp", INIT, fresh.body.access_token!)).status).toBe(200);
     expect((await oauth().clients.list()).find((c) => c.clientId === clientId)).toMatchObject({ activeSessions: 1, blocked: null });
   });
+
+  it("a consent decided after its client was blocked is refused (oauth_client_blocked) and makes no session", async () => {
+    const clientId = await register();
+    const browser = new TestBrowser();
+    const uid = await toConsentPage(browser, authorizeUrl(clientId, { code_challenge: s256(verifier()), code_challenge_method: "S256" }));
+    const { csrfToken } = await oauth().consent.load(uid, alice);
+    await oauth().clients.block(userContext(await insertUser(db, { role: "ADMIN" })), clientId);
+    const decided = oauth().consent.decide(userContext(alice), alice, uid, { decision: "allow", tools: [ECHO], csrfToken }, same());
+    await expect(decided).rejects.toMatchObject({ code: "oauth_client_blocked", status: 403 });
+    expect(await db.agentSession.count({ where: { agentId: `oauth:${clientId}` } })).toBe(0);
+  });
 });
