@@ -60,4 +60,23 @@ test("an MCP client signs in through the console: the user consents to two tools
   // The consent is an agent session of the client, on the Agents page.
   await page.goto("/agents");
   await expect(page.getByText(`oauth:${String(client.info!.client_id)}`).first()).toBeVisible();
+  // An admin sees the client among the OAuth clients, with its live session and a way to block it.
+  const clients = page.getByRole("region", { name: "OAuth clients" });
+  const row = clients.getByTestId("oauth-client-row").filter({ hasText: String(client.info!.client_id) });
+  await expect(row.getByText("E2E Desk Agent")).toBeVisible();
+  await expect(row.getByRole("cell", { name: "1", exact: true })).toBeVisible();
+  // Blocking it revokes its session: the token is refused from then on.
+  await row.getByRole("button", { name: "Block E2E Desk Agent" }).click();
+  await page.getByLabel("Reason (optional)").fill("e2e");
+  await page.getByRole("button", { name: "Block client" }).click();
+  await expect(row.getByText("Blocked", { exact: true })).toBeVisible();
+  await expect(row.getByRole("cell", { name: "0", exact: true })).toBeVisible();
+  const refused = await fetch(mcpUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${client.saved!.access_token}` },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "e2e", version: "1" } } }),
+  });
+  expect(refused.status).toBe(401);
+  await row.getByRole("button", { name: "Unblock E2E Desk Agent" }).click();
+  await expect(row.getByRole("button", { name: "Block E2E Desk Agent" })).toBeVisible();
 });

@@ -63,7 +63,7 @@ import { ZToolPolicy } from "./tool-policy-schemas";
 import { ZPutSecret, ZSecret, ZSecretList } from "./secret-schemas";
 import { ZSandboxSupport } from "./sandbox-schemas";
 import { ZServerLogs } from "./server-logs-schemas";
-import { ZConsentDecision, ZConsentResult, ZKeyRotation } from "./oauth-schemas";
+import { ZBlockClient, ZBlockOutcome, ZConsentDecision, ZConsentResult, ZKeyRotation, ZOAuthClientList, ZUnblockClient } from "./oauth-schemas";
 
 export type Operation = {
   method: "get" | "post" | "patch" | "put" | "delete";
@@ -168,4 +168,7 @@ export const OPERATIONS: Operation[] = [
   { method: "get", path: "/api/v1/dashboard", summary: "Tool-call traffic of the last minutes from the audit log (per-minute calls, errors, denials, p95 latency; totals; top tools), pending approvals and unhealthy servers. Approvers and admins see the whole gateway, users their own calls and approval requests", tag: "dashboard", role: "USER", query: { window: { description: "Minutes back from now (5–1440, default 60)", type: "integer" } }, response: { status: 200, schema: ZDashboard }, errors: [401, 422] },
   { method: "post", path: "/api/v1/oauth/consent/{uid}", summary: "Decide an OAuth client's authorization request (the console's consent page): allow creates an agent session with the tools and paths given (only tools the user holds), deny refuses; answered with where the browser goes next. Console sessions only, same origin, with the page's csrfToken", tag: "oauth", role: "USER", body: ZConsentDecision, response: { status: 200, schema: ZConsentResult }, errors: [400, 401, 403, 404, 410, 422] },
   { method: "post", path: "/api/v1/oauth/keys/rotate", summary: "A new signing key for the embedded authorization server; the old one stays published until the access tokens it signed have expired (audited as oauth.key_rotated)", tag: "oauth", role: "ADMIN", response: { status: 200, schema: ZKeyRotation }, errors: [401, 403, 404] },
+  { method: "get", path: "/api/v1/oauth/clients", summary: "OAuth clients of the embedded authorization server: registered ones (dynamic registration) and those seen through their agent sessions (client ID metadata documents), with kind, name, active sessions, last use and block", tag: "oauth", role: "ADMIN", response: { status: 200, schema: ZOAuthClientList }, errors: [401, 403, 404] },
+  { method: "post", path: "/api/v1/oauth/clients/block", summary: "Block an OAuth client: from now on it cannot authorize, exchange a code or refresh (invalid_client), and every agent session it holds is revoked with its tokens and grants. Idempotent; audited as oauth.client_blocked. clientId errors: client_id_empty, client_id_too_long, client_id_control_character", tag: "oauth", role: "ADMIN", body: ZBlockClient, response: { status: 200, schema: ZBlockOutcome }, errors: [400, 401, 403, 404, 422] },
+  { method: "post", path: "/api/v1/oauth/clients/unblock", summary: "Let a blocked OAuth client authorize again (its revoked sessions stay revoked). Idempotent; audited as oauth.client_unblocked", tag: "oauth", role: "ADMIN", body: ZUnblockClient, response: { status: 200, schema: ZBlockOutcome }, errors: [400, 401, 403, 404, 422] },
 ];

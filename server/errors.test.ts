@@ -31,6 +31,7 @@ const EXPECTED: Record<ErrorCode, number> = {
   authorization_server_unavailable: 503,
   consent_tools_not_held: 403,
   consent_forged: 403,
+  oauth_client_blocked: 403,
   interaction_expired: 410,
   internal: 500,
 };

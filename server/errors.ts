@@ -47,6 +47,8 @@ export const ERROR_STATUS = {
   consent_tools_not_held: 403,
   /** OAuth consent: the decision did not come from the console page of this interaction and user (CSRF). */
   consent_forged: 403,
+  /** OAuth consent: an administrator blocked the client (Agents page, OAuth clients). */
+  oauth_client_blocked: 403,
   /** OAuth consent: the authorization request is unknown or expired (start again from the application). */
   interaction_expired: 410,
   internal: 500,

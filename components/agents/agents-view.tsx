@@ -1,6 +1,6 @@
 "use client";
 // The Agents page: connect an agent (a session token limited to tools and paths you pick) and manage the
-// sessions. Admins may also see everyone's sessions and set how long sessions may live.
+// sessions. Admins may also see everyone's sessions, block OAuth clients and set how long sessions may live.
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Refreshing, TableCard } from "@/components/data-table";
@@ -11,6 +11,7 @@ import { PageHeader } from "@/components/page-header";
 import { Switch } from "@/components/switch";
 import { buttonPrimary } from "@/components/ui";
 import { ConnectAgentDialog } from "./connect-agent-dialog";
+import { OAuthClientsCard } from "./oauth-clients-card";
 import { listSessions, sessionListKey } from "./queries";
 import { SessionLifetimeCard } from "./session-lifetime-card";
 import { SessionsTable } from "./sessions-table";
@@ -80,6 +81,7 @@ export function AgentsView({ isAdmin }: { isAdmin: boolean }) {
             <SessionsTable sessions={sessions.data.items} now={sessions.dataUpdatedAt} showUser={all} />
           )}
         </TableCard>
+        {isAdmin && <OAuthClientsCard />}
         {isAdmin && <SessionLifetimeCard />}
       </div>
       <ConnectAgentDialog open={connecting} onClose={() => setConnecting(false)} />

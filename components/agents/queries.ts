@@ -8,6 +8,7 @@ import type {
   TEffectiveGrant,
   TSessionSettings,
 } from "@/lib/policy-schemas";
+import type { TBlockClient, TBlockOutcome, TOAuthClient } from "@/lib/oauth-schemas";
 
 export const sessionsKey = ["agent-sessions"] as const;
 export const sessionListKey = (all: boolean) => ["agent-sessions", all ? "all" : "mine"] as const;
@@ -27,3 +28,10 @@ export const getSessionSettings = (signal?: AbortSignal) =>
   apiFetch<TSessionSettings>("/api/v1/settings/sessions", { signal });
 export const updateSessionSettings = (body: TSessionSettings) =>
   apiFetch<TSessionSettings>("/api/v1/settings/sessions", { method: "PATCH", body });
+
+export const oauthClientsKey = ["oauth-clients"] as const;
+export const listOAuthClients = (signal?: AbortSignal) => apiFetch<TOAuthClient[]>("/api/v1/oauth/clients", { signal });
+export const blockOAuthClient = (body: TBlockClient) =>
+  apiFetch<TBlockOutcome>("/api/v1/oauth/clients/block", { method: "POST", body });
+export const unblockOAuthClient = (clientId: string) =>
+  apiFetch<TBlockOutcome>("/api/v1/oauth/clients/unblock", { method: "POST", body: { clientId } });

@@ -121,4 +121,21 @@ describe("embedded authorization server: clients identified by a client ID metad
     expect(text).toContain("client_id");
     expect(fetched).toBe(before + 1);
   });
+
+  it("a blocked document client is refused before its document is fetched; the list shows it; unblocked it reaches the consent page", async () => {
+    const clientId = clientIdAt("/blocked/client.json");
+    documents.set("/blocked/client.json", { client_id: clientId, client_name: "Blocked Agent", redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: "none" });
+    const oauth = gw.gateway.oauthServer!;
+    const admin = userContext(await insertUser(db, { role: "ADMIN" }));
+    expect(await oauth.clients.block(admin, clientId, "unknown vendor")).toEqual({ clientId, blocked: true, revokedSessions: 0 });
+    const before = fetched;
+    const res = await new TestBrowser().get(authorizeUrl(clientId));
+    expect(res.status).toBe(400);
+    expect(await res.text()).toMatch(/^invalid_client: .*blocked by an administrator/);
+    expect(fetched).toBe(before);
+    expect((await oauth.clients.list()).find((c) => c.clientId === clientId)).toMatchObject({ kind: "metadata_document", name: clientId, activeSessions: 0, blocked: { reason: "unknown vendor" } });
+    await oauth.clients.unblock(admin, clientId);
+    const { url } = await new TestBrowser().follow(authorizeUrl(clientId), base);
+    expect(new URL(url).pathname).toMatch(/\/authorize\/[^/]+$/);
+  });
 });

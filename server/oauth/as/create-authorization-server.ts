@@ -97,7 +97,7 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps): Author
     const { default: Provider, errors } = await import("oidc-provider");
     const retain = config.accessTokenTtlSeconds;
     const configuration: Configuration = {
-      adapter: prismaOidcAdapterFor(db, { grantUsable: (id) => grantSessionUsable(db, id), clientUnusedTtlSeconds: config.clientUnusedTtlSeconds, resolveUrlClientId: urlClients(errors) }),
+      adapter: prismaOidcAdapterFor(db, { grantUsable: (id) => grantSessionUsable(db, id), clientUnusedTtlSeconds: config.clientUnusedTtlSeconds, resolveUrlClientId: urlClients(errors), blockedClientError: (id) => new errors.InvalidClient(`the client ${id.slice(0, 200)} is blocked by an administrator`) }),
       // MCP 2025-11-25: clients may identify themselves by a metadata document (the adapter resolves it).
       ...(deps.resolveClientDocument && { discovery: { client_id_metadata_document_supported: true } }),
       jwks: await privateJwks(db, secret, retain),

@@ -11,6 +11,7 @@ import { intersectToolPatterns } from "../../policy/patterns";
 import { heldFrom, loadPolicySnapshot } from "../../policy/policy-cache";
 import type { SecretKey } from "../../secrets/secret-crypto";
 import { createAgentSession } from "../../sessions/agent-sessions";
+import { refuseBlockedClient } from "./block-oauth-client";
 import { oauthAgentId } from "../oauth-session";
 import { assertConsentCsrf, loadConsentRequest } from "./consent-request";
 import { interactionFinishPath } from "./oauth-server-paths";
@@ -55,6 +56,7 @@ export async function decideConsent(db: Db, secret: SecretKey, ctx: RequestConte
     const ask = { agentId: oauthAgentId(request.clientId), tools: input.tools, paths: input.paths, ...(input.ttlSeconds !== undefined && { ttlSeconds: input.ttlSeconds }) };
     // The decision, the kept registration and oauth.authorized commit with the session, or none of them does.
     session = await createAgentSession(db, ctx, user.id, ask, undefined, async (tx, sessionId) => {
+      await refuseBlockedClient(tx, request.clientId);
       const allowed: StoredConsent = { userId: user.id, clientId: request.clientId, decision: "allow", sessionId };
       await tx.oAuthRecord.update({ where: { model_id: { model: CONSENT_MODEL, id: uid } }, data: { payload: allowed } });
       await keepClient(tx, request.clientId);

@@ -440,4 +440,50 @@ describe("embedded authorization server: OAuth 2.1 for MCP clients, consent = an
     expect((await post("/mcp", INIT, after.tokens.access_token)).status).toBe(200);
     expect(await db.auditEvent.count({ where: { action: "oauth.key_rotated" } })).toBe(1);
   });
+
+  it("an admin blocks a client: its session, token and refresh die, it cannot authorize, the list shows it; unblocked it authorizes again", async () => {
+    const admin = userContext(await insertUser(db, { role: "ADMIN" }));
+    const clientId = await register();
+    const v = verifier();
+    const code = await codeFor(clientId, v);
+    const tokens = await token({ grant_type: "authorization_code", code, code_verifier: v, redirect_uri: REDIRECT_URI, client_id: clientId });
+    expect(tokens.status).toBe(200);
+    expect((await post("/mcp", INIT, tokens.body.access_token!)).status).toBe(200);
+    const listed = (await oauth().clients.list()).find((c) => c.clientId === clientId);
+    expect(listed).toMatchObject({ kind: "registered", name: "Hand", redirectUris: [REDIRECT_URI], activeSessions: 1, blocked: null });
+
+    await expect(oauth().clients.block(userContext(bob), clientId)).rejects.toMatchObject({ code: "forbidden", status: 403 });
+    expect(await oauth().clients.block(admin, clientId, "leaked")).toEqual({ clientId, blocked: true, revokedSessions: 1 });
+    const session = await db.agentSession.findFirstOrThrow({ where: { agentId: `oauth:${clientId}` } });
+    expect(session.revokedAt).not.toBeNull();
+    expect((await post("/mcp", INIT, tokens.body.access_token!)).status).toBe(401);
+    const refreshed = await token({ grant_type: "refresh_token", refresh_token: tokens.body.refresh_token!, client_id: clientId });
+    expect(refreshed.body.error).toBe("invalid_client");
+    const again = await new TestBrowser().get(authorizeUrl(clientId, { code_challenge: s256(verifier()), code_challenge_method: "S256" }));
+    expect(again.status).toBe(400);
+    expect(await again.text()).toContain("blocked by an administrator");
+    // Idempotent: a second block changes nothing and audits nothing new.
+    expect(await oauth().clients.block(admin, clientId)).toEqual({ clientId, blocked: true, revokedSessions: 0 });
+    expect(await db.auditEvent.count({ where: { action: "oauth.client_blocked", targetId: clientId } })).toBe(1);
+    expect((await oauth().clients.list()).find((c) => c.clientId === clientId)).toMatchObject({ activeSessions: 0, blocked: { blockedBy: admin.actor.type === "user" ? admin.actor.userId : null, reason: "leaked" } });
+
+    expect(await oauth().clients.unblock(admin, clientId)).toEqual({ clientId, blocked: false, revokedSessions: 0 });
+    expect(await db.auditEvent.count({ where: { action: "oauth.client_unblocked", targetId: clientId } })).toBe(1);
+    const v2 = verifier();
+    const fresh = await token({ grant_type: "authorization_code", code: await codeFor(clientId, v2), code_verifier: v2, redirect_uri: REDIRECT_URI, client_id: clientId });
+    expect(fresh.status).toBe(200);
+    expect((await post("/mcp", INIT, fresh.body.access_token!)).status).toBe(200);
+    expect((await oauth().clients.list()).find((c) => c.clientId === clientId)).toMatchObject({ activeSessions: 1, blocked: null });
+  });
+
+  it("a consent decided after its client was blocked is refused (oauth_client_blocked) and makes no session", async () => {
+    const clientId = await register();
+    const browser = new TestBrowser();
+    const uid = await toConsentPage(browser, authorizeUrl(clientId, { code_challenge: s256(verifier()), code_challenge_method: "S256" }));
+    const { csrfToken } = await oauth().consent.load(uid, alice);
+    await oauth().clients.block(userContext(await insertUser(db, { role: "ADMIN" })), clientId);
+    const decided = oauth().consent.decide(userContext(alice), alice, uid, { decision: "allow", tools: [ECHO], csrfToken }, same());
+    await expect(decided).rejects.toMatchObject({ code: "oauth_client_blocked", status: 403 });
+    expect(await db.agentSession.count({ where: { agentId: `oauth:${clientId}` } })).toBe(0);
+  });
 });

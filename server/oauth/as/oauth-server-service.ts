@@ -12,6 +12,9 @@ import { createAuthorizationServer, type AuthorizationServer, type Authorization
 import type { TConsentDecision } from "../../../lib/oauth-schemas";
 import { decideConsent, type ConsentRequestSource } from "./decide-consent";
 import { rotateSigningKey } from "./signing-keys";
+import type { TOAuthClient } from "../../../lib/oauth-schemas";
+import { listOAuthClients } from "./list-oauth-clients";
+import { blockOAuthClient, unblockOAuthClient, type BlockOutcome } from "./block-oauth-client";
 
 export type OAuthServerService = {
   server: AuthorizationServer;
@@ -21,6 +24,12 @@ export type OAuthServerService = {
   };
   /** Admin action: a new signing key; the old one stays published until its tokens have expired. */
   rotateKeys(ctx: RequestContext): Promise<{ kid: string; retired: string[] }>;
+  /** Admin actions: the clients with their sessions and blocks; a block refuses the client and revokes its sessions. */
+  clients: {
+    list(): Promise<TOAuthClient[]>;
+    block(ctx: RequestContext, clientId: string, reason?: string): Promise<BlockOutcome>;
+    unblock(ctx: RequestContext, clientId: string): Promise<BlockOutcome>;
+  };
 };
 
 export function createOAuthServerService(deps: { db: Db; logger: Logger; config: AuthorizationServerConfig; dataDir: string; key?: Buffer | undefined; resolveClientDocument?: AuthorizationServerDeps["resolveClientDocument"] }): OAuthServerService {
@@ -45,5 +54,10 @@ export function createOAuthServerService(deps: { db: Db; logger: Logger; config:
       decide: async (ctx, user, uid, input, src) => decideConsent(db, await secret(), ctx, user, uid, input, { ...src, publicOrigin }),
     },
     rotateKeys: async (ctx) => rotateSigningKey(db, ctx, await secret()),
+    clients: {
+      list: () => listOAuthClients(db),
+      block: (ctx, clientId, reason) => blockOAuthClient(db, ctx, clientId, reason),
+      unblock: (ctx, clientId) => unblockOAuthClient(db, ctx, clientId),
+    },
   };
 }

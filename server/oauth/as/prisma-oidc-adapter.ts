@@ -1,7 +1,8 @@
 // oidc-provider's storage on PostgreSQL: every model (Client, Grant, AuthorizationCode, AccessToken,
 // RefreshToken, Interaction, Session, …) in the one `oauth_records` table keyed by (model, id). Expired rows
 // are never returned (and swept: sweepExpiredRecords); a registered client lives until `clientUnusedTtlSeconds` unless a consent uses it; `consume` marks a code or refresh token used, which is how the library
-// detects a replay and revokes the grant; `revokeByGrantId` deletes everything a grant issued.
+// detects a replay and revokes the grant; `revokeByGrantId` deletes everything a grant issued. A client an
+// admin blocked (oauth_blocked_clients) is refused on every lookup.
 import type { Db, Prisma } from "../../db/client";
 
 export type OidcPayload = Record<string, unknown> & { grantId?: string; uid?: string; consumed?: number };
@@ -15,7 +16,10 @@ export type GrantGate = (grantId: string) => Promise<boolean>;
  */
 export type ResolveUrlClientId = (url: string) => Promise<OidcPayload | undefined>;
 
-export type AdapterOptions = { grantUsable?: GrantGate; clientUnusedTtlSeconds?: number; resolveUrlClientId?: ResolveUrlClientId | undefined };
+/** The error a blocked client's lookup throws (oidc-provider's InvalidClient, made where the library is imported). */
+export type BlockedClientError = (clientId: string) => Error;
+
+export type AdapterOptions = { grantUsable?: GrantGate; clientUnusedTtlSeconds?: number; resolveUrlClientId?: ResolveUrlClientId | undefined; blockedClientError?: BlockedClientError };
 
 export function prismaOidcAdapterFor(db: Db, opts: AdapterOptions = {}) {
   return class PrismaOidcAdapter {
@@ -32,6 +36,7 @@ export function prismaOidcAdapterFor(db: Db, opts: AdapterOptions = {}) {
     }
 
     async find(id: string): Promise<OidcPayload | undefined> {
+      if (this.model === "Client") await refuseBlocked(db, id, opts.blockedClientError);
       if (this.model === "Client" && /^https:\/\//.test(id)) return opts.resolveUrlClientId?.(id);
       const row = await db.oAuthRecord.findUnique({ where: { model_id: { model: this.model, id } } });
       if (!row || (row.expiresAt && row.expiresAt <= new Date())) return undefined;
@@ -61,6 +66,15 @@ export function prismaOidcAdapterFor(db: Db, opts: AdapterOptions = {}) {
       await revokeGrantRecords(db, grantId);
     }
   };
+}
+
+/**
+ * An admin's block holds on every client lookup (authorize, token exchange, refresh), read from the table each
+ * time (one primary-key read) so every gateway process agrees at once, with no cache to invalidate.
+ */
+async function refuseBlocked(db: Pick<Db, "oAuthBlockedClient">, clientId: string, blockedError: BlockedClientError | undefined): Promise<void> {
+  const blocked = await db.oAuthBlockedClient.findUnique({ where: { clientId }, select: { clientId: true } });
+  if (blocked) throw blockedError?.(clientId) ?? new Error(`The client ${clientId.slice(0, 200)} is blocked by an administrator.`);
 }
 
 /** Deletes a grant and every code and token it issued (a revoked agent session, a replayed code or refresh token). */
