@@ -494,7 +494,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     mcp: {
       /** `body`: the request's body already read (the node adapter hands it over as text), else read from `req`. */
       handle: async (req: Request, endpoint: McpEndpoint, body?: string): Promise<Response> => asResponse(await answerMcp(mcpRequestOf(req), endpoint, body)),
-      /** handle for the start server's node adapter: a plain tools/call is answered as JSON text (D98). */
+      /** handle for the start server's node adapter: a plain tools/call is answered as JSON text (D102). */
       answer: (req: McpRequest, endpoint: McpEndpoint, body?: string): Promise<Response | JsonAnswer> => answerMcp(req, endpoint, body),
       /** RFC 9728 metadata of an endpoint (null: the path names none); 404 unless OAuth is configured. */
       resourceMetadata: (req: Request, endpoint: McpEndpoint | null): Promise<Response> =>

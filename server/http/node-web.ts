@@ -3,26 +3,20 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { JsonAnswer, McpRequest } from "../mcp/mcp-request";
 
-/**
- * The request as a Web Request, its body apart as text: handed to the handler as read, it is not put into a
- * Web body stream only to be read out of it again (that round trip was a tenth of the gateway's CPU per call).
- * The body is read up to `maxBodyBytes + 1` bytes: enough for the handler to refuse an oversized body with its
- * own 413, without holding more of it in memory.
- */
+/** toMcpRequest's request as a Web Request (for handlers that speak only Web Requests), its body apart as text. */
 export async function toWebRequest(req: IncomingMessage, origin: string, maxBodyBytes: number, signal: AbortSignal): Promise<{ request: Request; body: string | undefined }> {
-  const headers = new Headers();
-  const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
-  const method = req.method ?? "GET";
-  const body = method === "GET" || method === "HEAD" ? undefined : (await readBody(req, maxBodyBytes + 1)).toString("utf8");
-  return { request: new Request(origin + (req.url ?? "/"), { method, headers, signal }), body };
+  const { request, body } = await toMcpRequest(req, origin, maxBodyBytes, signal);
+  return { request: request.web(), body };
 }
 
 /**
- * The request as the MCP handler reads it, its body apart as text (read as toWebRequest reads it). Headers are
- * read from the raw list as a Web Headers object would answer (names case-insensitive, repeated fields joined
- * with ", "), so a repeated Authorization header is refused as before rather than taken first-wins as Node's
- * parsed headers would; the Web Request is built only if the handler asks for it.
+ * The request as the MCP handler reads it, its body apart as text: handed to the handler as read, it is not put
+ * into a Web body stream only to be read out of it again (that round trip was a tenth of the gateway's CPU per
+ * call). The body is read up to `maxBodyBytes + 1` bytes: enough for the handler to refuse an oversized body with
+ * its own 413, without holding more of it in memory. Headers are read from the raw list as a Web Headers object
+ * would answer (names case-insensitive, repeated fields joined with ", "), so a repeated Authorization header is
+ * refused as before rather than taken first-wins as Node's parsed headers would; the Web Request is built only if
+ * the handler asks for it.
  */
 export async function toMcpRequest(req: IncomingMessage, origin: string, maxBodyBytes: number, signal: AbortSignal): Promise<{ request: McpRequest; body: string | undefined }> {
   const raw = req.rawHeaders;

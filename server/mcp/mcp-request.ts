@@ -1,7 +1,7 @@
 // What the MCP handler reads of an HTTP request, and the answer its hot path gives. A Web Request is one (the
 // app/ routes hand theirs over); the start server's node adapter makes one over Node's IncomingMessage and
 // builds a Web Request only when the SDK's transport needs it (everything but a plain tools/call), so the hot
-// path makes no Headers, Request or Response objects (D98).
+// path makes no Headers, Request or Response objects (D102).
 
 export type McpRequest = {
   readonly method: string;

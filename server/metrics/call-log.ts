@@ -6,13 +6,10 @@ import type { CallToolHandler } from "../pipeline/types";
 export function logCalls(handler: CallToolHandler, logger: Logger): CallToolHandler {
   const base = logger.child({ component: "tool-call" });
   return async (call, ctx, notes) => {
-    // Below the log's level (LOG_LEVEL=warn, say) a call makes no child logger and no fields: nothing to write.
-    if (!base.isLevelEnabled("info")) return handler(call, ctx, notes).catch((err: unknown) => {
-      if (base.isLevelEnabled("warn")) base.child({ requestId: ctx.requestId }).warn({ tool: call.tool.gatewayName, endpoint: call.endpoint, decision: notes.decision ?? "allow", err }, "tool call failed");
-      throw err;
-    });
     const started = performance.now();
-    const log = base.child({ requestId: ctx.requestId });
+    // Made only for a line that is written: below the log's level (LOG_LEVEL=warn, say) an answered call makes
+    // no child logger and no fields.
+    const log = () => base.child({ requestId: ctx.requestId });
     const fields = () => ({
       tool: call.tool.gatewayName,
       endpoint: call.endpoint,
@@ -26,10 +23,10 @@ export function logCalls(handler: CallToolHandler, logger: Logger): CallToolHand
     });
     try {
       const result = await handler(call, ctx, notes);
-      log.info({ ...fields(), isError: result.isError === true }, "tool call");
+      if (base.isLevelEnabled("info")) log().info({ ...fields(), isError: result.isError === true }, "tool call");
       return result;
     } catch (err) {
-      log.warn({ ...fields(), err }, "tool call failed");
+      if (base.isLevelEnabled("warn")) log().warn({ ...fields(), err }, "tool call failed");
       throw err;
     }
   };

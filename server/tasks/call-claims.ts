@@ -72,10 +72,6 @@ export function createCallClaims(databaseUrl: string, logger?: Logger): CallClai
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4, connectionTimeoutMillis: 5_000, options: "-c synchronous_commit=off" });
   pool.on("error", (err) => logger?.warn({ err }, "call-claim connection failed"));
 
-  // Claims that arrive together are sent together: one string of one short transaction each (each its own
-  // lock, so no two locks are held at once and nothing can deadlock). Three batches may be in the database at
-  // once (the fourth connection is the drops'): under load one backend working through every claim alone was
-  // where calls queued while cores idled.
   // A lone claim is one call of portcullis_claim_call (migration claim_call_function, D103): the same lock, look
   // and insert as claimSql, as a prepared statement whose plans are cached per connection.
   const claimOne = async ({ row, dedupeMs, id, now }: Claiming): Promise<boolean | Error> => {
@@ -94,6 +90,10 @@ export function createCallClaims(databaseUrl: string, logger?: Logger): CallClai
       return err instanceof Error ? err : new Error(String(err));
     }
   };
+  // Claims that arrive together are sent together: one string of one short transaction each (each its own
+  // lock, so no two locks are held at once and nothing can deadlock). Three batches may be in the database at
+  // once (the fourth connection is the drops'): under load one backend working through every claim alone was
+  // where calls queued while cores idled.
   const claimBatch = groupBatches(async (items: Claiming[]): Promise<(boolean | Error)[]> => {
     if (items.length === 1) return [await claimOne(items[0]!)];
     const client = await pool.connect();

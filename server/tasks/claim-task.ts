@@ -98,7 +98,7 @@ export async function dropClaim(s: TaskScope, taskId: string): Promise<boolean> 
 }
 
 /**
- * A claim answered in time, settled after its answer has left (D97): deleted, or, when someone was handed its id
+ * A claim answered in time, settled after its answer has left (D101): deleted, or, when someone was handed its id
  * meanwhile, finished as the task they follow, with the outcome its caller was answered with. Off the answer's
  * path, so the first call of a joined pair is answered with its plain result, without the task id.
  */

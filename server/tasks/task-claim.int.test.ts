@@ -94,7 +94,7 @@ describe("claiming a call before it runs", () => {
     const agents = await callers();
     const t = tag("dedupe");
     const answers = await together(agents, t, (ag, until) => ag.client.callTool({ name: TOOL, arguments: { ms: 0, tag: t, until } }));
-    // The call that ran is answered with its plain result (its claim is settled after the answer, D97); every
+    // The call that ran is answered with its plain result (its claim is settled after the answer, D101); every
     // other call is answered with the one task its claim became.
     const plain = answers.filter((r) => !taskOf(r));
     expect(plain.map(firstText)).toEqual([`slow_write ${t} done`]);
@@ -133,7 +133,7 @@ describe("claiming a call before it runs", () => {
     const quick = await onChild.client.callTool({ name: TOOL, arguments: { ms: 0, tag: q } });
     expect(firstText(quick)).toBe(`slow_write ${q} done`);
     expect(taskOf(quick)).toBeUndefined();
-    // Its claim is deleted after the answer (D97).
+    // Its claim is deleted after the answer (D101).
     await waitUntil("the claim to be deleted", async () => (await db.task.count({ where: { toolName: TOOL, arguments: { path: ["tag"], equals: q } } })) === 0);
   });
 

@@ -110,7 +110,7 @@ export function taskSwitch(engine: TaskEngine, maxOutputBytes: number): Middlewa
     if (!("late" in first)) {
       const outcome = () => ("done" in first ? Promise.resolve(first.done) : Promise.reject(first.failed instanceof Error ? first.failed : new Error(String(first.failed))));
       // Answered in time. A claim is settled after the answer (deleted, or finished as the task an identical
-      // call was handed meanwhile): no round trip on the answer's path (D97).
+      // call was handed meanwhile): no round trip on the answer's path (D101).
       if (task?.origin === CLAIM_ORIGIN) {
         engine.settleClaim(task.id, call.tool, outcome());
         task = null;

@@ -4,6 +4,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { DbTx } from "../../db/client";
 import { GatewayError } from "../../errors";
+import { looksLikeClientIdUrl } from "../client-id-url";
 import type { SecretKey } from "../../secrets/secret-crypto";
 
 export type ConsentRequest = {
@@ -53,7 +54,7 @@ export async function loadConsentRequest(db: DbTx, secret: SecretKey, uid: strin
   if (!clientId || !redirectUri) throw expired();
   // A registered client is a stored record; one identified by its metadata document is not stored (its document
   // is, in the resolver's cache, which the authorization request has just filled).
-  const client = clientId.startsWith("https://") ? await findUrlClient?.(clientId) : ((await liveRecord(db, "Client", clientId))?.payload as ClientPayload | undefined);
+  const client = looksLikeClientIdUrl(clientId) ? await findUrlClient?.(clientId) : ((await liveRecord(db, "Client", clientId))?.payload as ClientPayload | undefined);
   const resource = Array.isArray(params?.resource) ? str(params.resource[0]) : str(params?.resource);
   return {
     uid,
@@ -62,7 +63,7 @@ export async function loadConsentRequest(db: DbTx, secret: SecretKey, uid: strin
     logoUri: str(client?.logo_uri),
     clientUri: str(client?.client_uri),
     redirectHost: new URL(redirectUri).host,
-    verified: clientId.startsWith("https://"),
+    verified: looksLikeClientIdUrl(clientId),
     resource,
     csrfToken: consentCsrfToken(secret, uid, userId),
   };

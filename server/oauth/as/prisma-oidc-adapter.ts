@@ -4,6 +4,7 @@
 // detects a replay and revokes the grant; `revokeByGrantId` deletes everything a grant issued. A client an
 // admin blocked (oauth_blocked_clients) is refused on every lookup.
 import type { Db, Prisma } from "../../db/client";
+import { looksLikeClientIdUrl } from "../client-id-url";
 
 export type OidcPayload = Record<string, unknown> & { grantId?: string; uid?: string; consumed?: number };
 
@@ -37,7 +38,7 @@ export function prismaOidcAdapterFor(db: Db, opts: AdapterOptions = {}) {
 
     async find(id: string): Promise<OidcPayload | undefined> {
       if (this.model === "Client") await refuseBlocked(db, id, opts.blockedClientError);
-      if (this.model === "Client" && /^https:\/\//.test(id)) return opts.resolveUrlClientId?.(id);
+      if (this.model === "Client" && looksLikeClientIdUrl(id)) return opts.resolveUrlClientId?.(id);
       const row = await db.oAuthRecord.findUnique({ where: { model_id: { model: this.model, id } } });
       if (!row || (row.expiresAt && row.expiresAt <= new Date())) return undefined;
       if (this.model === "Grant" && opts.grantUsable && !(await opts.grantUsable(id))) return undefined;
