@@ -3,6 +3,9 @@
 import { z } from "zod";
 import { ZPageQuery, ZRiskTier, ZRole } from "./schemas";
 
+/** The longest agent id a session may have (an OAuth client's is fitted to it: server/oauth/oauth-session.ts). */
+export const AGENT_ID_MAX = 100;
+
 // ── agent sessions ────────────────────────────────────────────────────────────────────────────────────
 
 /** A tool whitelist entry: an exact gateway name (`orders__query_orders`) or a pattern with `*` / `?`. */
@@ -21,7 +24,7 @@ export const ZPathEntry = z.string().trim().min(1).max(1000).meta({ description:
 
 export const ZCreateSession = z
   .object({
-    agentId: z.string().trim().min(1).max(100).meta({ description: "Who the agent is, e.g. claude-desktop or ci-bot" }),
+    agentId: z.string().trim().min(1).max(AGENT_ID_MAX).meta({ description: "Who the agent is, e.g. claude-desktop or ci-bot" }),
     tools: z.array(ZToolPattern).min(1).max(200).meta({ description: "Tool names or patterns (orders__query_*); the session gets those its user holds" }),
     paths: z.array(ZPathEntry).max(200).default([]).meta({ description: `Path and URI prefixes for path rules and resource reads. ${PATH_ENTRY_GRAMMAR}` }),
     ttlSeconds: z.number().int().min(60).optional().meta({ description: "Lifetime; default 3600, at most the admin's maximum" }),

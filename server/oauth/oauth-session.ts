@@ -2,7 +2,8 @@
 // OAuth-born (agentId `oauth:<client>`, prefix `oauth`), so audit rows, MCP sessions and tasks reference a real
 // row and the Agents page lists and revokes it like any other. Its stored whitelist is everything: what a call
 // may use is the user's grants (enforced live) narrowed by the token's scopes (set per request).
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
+import { AGENT_ID_MAX } from "../../lib/policy-schemas";
 import { recordAudit } from "../audit/record-audit";
 import { hashToken } from "../auth/token-format";
 import type { RequestContext } from "../context";
@@ -11,7 +12,17 @@ import { GatewayError } from "../errors";
 import { getSessionSettings } from "../sessions/agent-sessions";
 import { canaryBucket } from "../sessions/canary-bucket";
 
-export const oauthAgentId = (clientId: string) => `oauth:${clientId}`.slice(0, 200);
+/**
+ * The agent id of a client's sessions, within the agent id limit. A longer client id (a metadata document URL may
+ * have 2048 characters) keeps its start, readable on the Agents page, and a hash of the whole, so two long ids
+ * that share a start stay apart and every lookup (consent, token check, block) finds the same name.
+ */
+export function oauthAgentId(clientId: string): string {
+  const whole = `oauth:${clientId}`;
+  if (whole.length <= AGENT_ID_MAX) return whole;
+  const hash = createHash("sha256").update(clientId).digest("base64url").slice(0, 16);
+  return `${whole.slice(0, AGENT_ID_MAX - hash.length - 1)}~${hash}`;
+}
 
 export type OAuthSessionRow = AgentSession & { user: User };
 

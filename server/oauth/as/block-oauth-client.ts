@@ -6,7 +6,7 @@ import { actorUserId, type RequestContext } from "../../context";
 import type { Db, DbTx } from "../../db/client";
 import { forbidden, GatewayError } from "../../errors";
 import { revokeAgentSession } from "../../sessions/agent-sessions";
-import { OAUTH_AGENT_PREFIX } from "./list-oauth-clients";
+import { oauthAgentId } from "../oauth-session";
 
 export type BlockOutcome = { clientId: string; blocked: boolean; revokedSessions: number };
 
@@ -40,7 +40,7 @@ export async function blockOAuthClient(db: Db, ctx: RequestContext, clientId: st
     const { count } = await tx.oAuthBlockedClient.createMany({ data: [{ clientId, blockedBy: actorUserId(ctx) ?? null, reason: reason ?? null }], skipDuplicates: true });
     if (count) await recordAudit(tx, ctx, { action: "oauth.client_blocked", category: "security", targetType: "oauth_client", targetId: clientId, details: { reason: reason ?? null } });
   });
-  const live = await db.agentSession.findMany({ where: { agentId: OAUTH_AGENT_PREFIX + clientId, revokedAt: null }, select: { id: true } });
+  const live = await db.agentSession.findMany({ where: { agentId: oauthAgentId(clientId), revokedAt: null }, select: { id: true } });
   for (const s of live) await revokeAgentSession(db, ctx, s.id);
   return { clientId, blocked: true, revokedSessions: live.length };
 }

@@ -122,6 +122,23 @@ describe("embedded authorization server: clients identified by a client ID metad
     expect(fetched).toBe(before + 1);
   });
 
+  it("blocking a client whose URL is longer than an agent id holds revokes the session its consent made", async () => {
+    // The session's agent id is `oauth:<client_id>` cut to 200 characters: the block must find it by the same name.
+    const path = `/long/${"a".repeat(220)}/client.json`;
+    const clientId = clientIdAt(path);
+    documents.set(path, { client_id: clientId, client_name: "Long Agent", redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: "none" });
+    const browser = new TestBrowser();
+    const { url } = await browser.follow(authorizeUrl(clientId), base);
+    const uid = decodeURIComponent(/\/authorize\/([^/?]+)$/.exec(new URL(url).pathname)![1]!);
+    const oauth = gw.gateway.oauthServer!;
+    const request = await oauth.consent.load(uid, alice);
+    const decided = await oauth.consent.decide(userContext(alice), alice, uid, { decision: "allow", tools: [ECHO], csrfToken: request.csrfToken }, { origin: base, fetchSite: "same-origin" });
+    const admin = userContext(await insertUser(db, { role: "ADMIN" }));
+    expect(await oauth.clients.block(admin, clientId)).toEqual({ clientId, blocked: true, revokedSessions: 1 });
+    expect((await db.agentSession.findUniqueOrThrow({ where: { id: decided.sessionId! } })).revokedAt).not.toBeNull();
+    await oauth.clients.unblock(admin, clientId);
+  });
+
   it("a blocked document client is refused before its document is fetched; the list shows it; unblocked it reaches the consent page", async () => {
     const clientId = clientIdAt("/blocked/client.json");
     documents.set("/blocked/client.json", { client_id: clientId, client_name: "Blocked Agent", redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: "none" });
