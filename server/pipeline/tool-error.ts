@@ -37,7 +37,9 @@ export type ToolErrorCode =
   /** browse_catalog / search_tools: a server the session may not use or that does not exist (the same answer). */
   | "unknown_server"
   /** browse_catalog: a cursor it did not hand out for this listing (malformed, over-long, or another listing's). */
-  | "invalid_cursor";
+  | "invalid_cursor"
+  /** The upstream acts as the signed-in person and this user has no usable connection to it (upstream-auth/). */
+  | "upstream_auth_required";
 
 /** What an audit event's errorCode holds: a tool-error code, or an upstream's JSON-RPC error kept by its number (`mcp_-32002`: not found). */
 export type AuditErrorCode = ToolErrorCode | `mcp_${number}`;
@@ -83,6 +85,7 @@ const TOOL_ERROR_CODES: Record<ToolErrorCode, true> = {
   invalid_tool_name: true,
   unknown_server: true,
   invalid_cursor: true,
+  upstream_auth_required: true,
 };
 
 export const isToolErrorCode = (code: unknown): code is ToolErrorCode => typeof code === "string" && Object.hasOwn(TOOL_ERROR_CODES, code);
