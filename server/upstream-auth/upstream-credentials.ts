@@ -44,6 +44,12 @@ export interface UpstreamCredentials {
    */
   forCall(identity: CallIdentity, signal?: AbortSignal): Promise<UpstreamCredential>;
   /**
+   * The credential the gateway lists a server's definitions with (registration, refresh, reconnect): the service
+   * credential (shared, client_credentials), else a connection of an admin (per_user, token_exchange). Throws
+   * UpstreamAuthRequiredError when there is none yet; the server then waits in status `auth_required`.
+   */
+  forDiscovery(serverId: string, signal?: AbortSignal): Promise<UpstreamCredential>;
+  /**
    * The upstream answered 401 to `credential`: refresh once (one refresh across processes) and return the new
    * credential, or mark the connection `needs_reconnect` and throw UpstreamAuthRequiredError.
    */
