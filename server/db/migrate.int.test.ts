@@ -1,9 +1,11 @@
+import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitUntil } from "../test/gateway-harness";
 import { testDatabaseUrl } from "../test/test-db";
-import { applyMigrations } from "./migrate";
+import { applyMigrations, MIGRATION_LOCK_CLASS, SchemaAheadError } from "./migrate";
 
 const PRISMA_DIR = path.resolve(import.meta.dirname, "../../prisma");
 const MIGRATIONS = readdirSync(path.join(PRISMA_DIR, "migrations"), { withFileTypes: true })
@@ -108,5 +110,84 @@ describe("applyMigrations", () => {
     const declared = declaredIndexes();
     expect(declared.length).toBeGreaterThan(10);
     for (const idx of declared) expect(actual).toContainEqual(idx);
+  });
+});
+
+describe("applyMigrations – replicas starting together, and a database a newer release migrated", () => {
+  const dbName = `migrate_race_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: testDatabaseUrl() });
+  const url = new URL(testDatabaseUrl());
+  url.pathname = `/${dbName}`;
+  const raceUrl = url.toString();
+
+  beforeAll(async () => {
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${dbName}`);
+  });
+  afterAll(async () => {
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await admin.end();
+  });
+
+  it("four at once on an empty database: one applies every migration, the others find nothing left, none fails", async () => {
+    const runs = await Promise.all([1, 2, 3, 4].map(() => applyMigrations({ databaseUrl: raceUrl, prismaDir: PRISMA_DIR })));
+    expect(runs.filter((r) => r.length > 0)).toEqual([MIGRATIONS]);
+    expect(runs.filter((r) => r.length === 0)).toHaveLength(3);
+    const client = new pg.Client({ connectionString: raceUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ n: string }>("SELECT count(*) AS n FROM _prisma_migrations");
+      expect(Number(rows[0]!.n)).toBe(MIGRATIONS.length);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it("waits, without a time limit of its own, while another replica holds the migration lock (Prisma's own gives up after 10 s)", async () => {
+    const other = new pg.Client({ connectionString: raceUrl });
+    await other.connect();
+    try {
+      await other.query("SELECT pg_advisory_lock($1::int, 0)", [MIGRATION_LOCK_CLASS]);
+      let done = false;
+      const run = applyMigrations({ databaseUrl: raceUrl, prismaDir: PRISMA_DIR }).finally(() => (done = true));
+      // Its session is seen waiting for the lock (an event in the database, not a pause here).
+      await waitUntil("the migration to wait for the lock", async () => {
+        const { rows } = await admin.query<{ n: string }>(
+          "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'portcullis migrate' AND wait_event_type = 'Lock'",
+          [dbName],
+        );
+        return Number(rows[0]!.n) === 1 ? true : undefined;
+      });
+      expect(done).toBe(false);
+      await other.query("SELECT pg_advisory_unlock($1::int, 0)", [MIGRATION_LOCK_CLASS]);
+      expect(await run).toEqual([]);
+    } finally {
+      await other.end();
+    }
+  });
+
+  it("refuses a database with a migration this release does not know, and changes nothing", async () => {
+    const client = new pg.Client({ connectionString: raceUrl });
+    await client.connect();
+    try {
+      const future = "29991231000000_from_a_newer_release";
+      await client.query(
+        "INSERT INTO _prisma_migrations (id, checksum, migration_name, finished_at, started_at, applied_steps_count) VALUES ($1, 'x', $2, now(), now(), 1)",
+        [randomUUID(), future],
+      );
+      const err = await applyMigrations({ databaseUrl: raceUrl, prismaDir: PRISMA_DIR }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(SchemaAheadError);
+      expect((err as SchemaAheadError).code).toBe("schema_ahead");
+      expect((err as SchemaAheadError).unknown).toEqual([future]);
+      expect((err as Error).message).toContain(future);
+      // Its lock went with its connection: the next run (here, after the newer release's row is gone) proceeds.
+      await client.query("DELETE FROM _prisma_migrations WHERE migration_name = $1", [future]);
+      expect(await applyMigrations({ databaseUrl: raceUrl, prismaDir: PRISMA_DIR })).toEqual([]);
+    } finally {
+      await client.end();
+    }
   });
 });

@@ -70,13 +70,57 @@ function describe(err: unknown): string {
 
 export type MigrateOptions = { databaseUrl: string; prismaDir?: string };
 
-/** Applies every migration not yet recorded in `_prisma_migrations`; returns the names applied now. */
+/** The database holds migrations this release does not know: a newer release migrated it. */
+export class SchemaAheadError extends Error {
+  readonly code = "schema_ahead";
+  constructor(readonly unknown: string[]) {
+    super(
+      `The database schema is newer than this release: it has ${String(unknown.length)} migration(s) this release does not know (${unknown.slice(0, 3).join(", ")}${unknown.length > 3 ? ", …" : ""}). Run the release that applied them, or a newer one.`,
+    );
+    this.name = "SchemaAheadError";
+  }
+}
+
+// "pcmg": replicas starting together migrate one at a time; the others wait, then find nothing left to apply.
+export const MIGRATION_LOCK_CLASS = 0x70636d67;
+
+/**
+ * Applies every migration not yet recorded in `_prisma_migrations`; returns the names applied now. Replicas that
+ * start at the same moment take turns under a session advisory lock (Prisma's own lock gives up after 10 s), and
+ * a database that a newer release has migrated is refused (SchemaAheadError): serving it with older code could
+ * write what the newer schema forbids.
+ */
 export async function applyMigrations({ databaseUrl, prismaDir = defaultPrismaDir() }: MigrateOptions): Promise<string[]> {
   const migrationsDir = path.join(prismaDir, "migrations");
   const names = (await readdir(migrationsDir, { withFileTypes: true }))
     .filter((d) => d.isDirectory())
     .map((d) => d.name)
     .sort();
+  const lock = new pg.Client({ connectionString: databaseUrl, application_name: "portcullis migrate" });
+  await lock.connect();
+  try {
+    await lock.query("SELECT pg_advisory_lock($1::int, 0)", [MIGRATION_LOCK_CLASS]);
+    const ahead = await migrationsUnknownTo(lock, names);
+    if (ahead.length) throw new SchemaAheadError(ahead);
+    return await applyUnderLock(databaseUrl, prismaDir, migrationsDir, names);
+  } finally {
+    // Ending the session releases the lock, also when the query above failed half way.
+    await lock.end().catch(() => undefined);
+  }
+}
+
+/** Finished migrations recorded in the database that are not among `known` (none on a fresh database). */
+async function migrationsUnknownTo(client: pg.Client, known: string[]): Promise<string[]> {
+  const { rows } = await client.query<{ exists: boolean }>("SELECT to_regclass('_prisma_migrations') IS NOT NULL AS exists");
+  if (!rows[0]?.exists) return [];
+  const applied = await client.query<{ migration_name: string }>(
+    "SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL ORDER BY migration_name",
+  );
+  const knownSet = new Set(known);
+  return applied.rows.map((r) => r.migration_name).filter((n) => !knownSet.has(n));
+}
+
+async function applyUnderLock(databaseUrl: string, prismaDir: string, migrationsDir: string, names: string[]): Promise<string[]> {
   const migrationDirectories = await Promise.all(
     names.map(async (name) => ({
       path: name,
