@@ -24,6 +24,7 @@ import {
   ZToolCallRequest,
   ZToolCallResult,
   ZHealth,
+  ZReadiness,
   ZMe,
   ZUpdateUser,
   ZUser,
@@ -99,6 +100,7 @@ const auditFilter = {
 
 export const OPERATIONS: Operation[] = [
   { method: "get", path: "/api/health", summary: "Version and database status", tag: "health", role: null, response: { status: 200, schema: ZHealth }, errors: [503] },
+  { method: "get", path: "/api/ready", summary: "Whether this process should be sent traffic (readiness probe)", tag: "health", role: null, response: { status: 200, schema: ZReadiness }, errors: [503] },
   { method: "get", path: "/api/v1/me", summary: "The caller", tag: "auth", role: "USER", response: { status: 200, schema: ZMe }, errors: [401] },
   { method: "post", path: "/api/v1/me/password", summary: "Change one's own password (the current one required; a wrong one counts as a failed sign-in). Console sessions signed in before end", tag: "auth", role: "USER", body: ZChangeOwnPassword, response: { status: 200, schema: ZUser }, errors: [400, 401, 422, 429] },
   { method: "get", path: "/api/v1/users", summary: "List users", tag: "users", role: "ADMIN", query: page, response: { status: 200, schema: ZUserPage }, errors: [401, 403, 422] },

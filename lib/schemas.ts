@@ -123,6 +123,15 @@ export const ZHealth = z
   .meta({ id: "Health" });
 export type THealth = z.infer<typeof ZHealth>;
 
+/** GET /api/ready: whether this process should be sent traffic (server/health/readiness.ts). */
+export const ZReadiness = z
+  .object({
+    status: z.enum(["ready", "not_ready", "draining"]),
+    checks: z.object({ migrations: z.boolean(), database: z.boolean(), changeBus: z.boolean(), tasks: z.boolean(), upstreams: z.boolean() }),
+  })
+  .meta({ id: "Readiness" });
+export type TReadiness = z.infer<typeof ZReadiness>;
+
 export const ZMe = z.object({ user: ZUser, via: z.enum(["session", "api_token"]) }).meta({ id: "Me" });
 
 // ───────────── servers and tools (registry) ─────────────

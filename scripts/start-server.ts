@@ -9,12 +9,13 @@ import next from "next";
 import { ConfigError, loadConfig } from "../server/config";
 import { createDb } from "../server/db/client";
 import { DataDirInUseError, portIsFree, releaseEmbeddedSignalHooks, resolveDatabase } from "../server/db/embedded";
-import { applyMigrations } from "../server/db/migrate";
+import { applyMigrations, SchemaAheadError } from "../server/db/migrate";
 import { seedDemo } from "../server/demo/seed-demo";
 import { answerClientError } from "../server/http/client-error";
 import { edgeRefusal } from "../server/http/edge-guard";
 import { loadRouteTable } from "../server/http/route-table";
-import { createGateway } from "../server/index";
+import { createGateway, type Gateway } from "../server/index";
+import { trackRequests, type RequestDrain } from "../server/http/request-drain";
 import type { McpEndpoint } from "../server/mcp/handle-mcp-request";
 import { createSyncLogger } from "../server/logger";
 import { fastPathOf } from "../server/http/fast-path";
@@ -70,6 +71,7 @@ export async function startServer(opts: { port?: number | undefined; build: bool
 
   let stopping = false;
   let server: http.Server | undefined;
+  let requests: RequestDrain | undefined;
   let gateway: ReturnType<typeof createGateway> | undefined;
   const shutdown = async (signal: string) => {
     if (stopping) {
@@ -77,12 +79,16 @@ export async function startServer(opts: { port?: number | undefined; build: bool
       process.exit(1);
     }
     stopping = true;
-    logger.info({ signal }, "shutting down");
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-    server?.closeAllConnections();
+    logger.info({ signal, graceMs: config.shutdownGraceMs }, "shutting down: draining");
     // The gateway instance the Next.js handlers built (upstream pool, LISTEN connection): close it before
     // PostgreSQL goes away (see app/_lib/gateway.ts for why it lives on globalThis).
-    const served = (globalThis as Record<symbol, { close(): Promise<void> } | undefined>)[Symbol.for("portcullis.gateway")];
+    const served = (globalThis as Record<symbol, Gateway | undefined>)[Symbol.for("portcullis.gateway")];
+    // Not ready from now on; no new connection or task; what is in flight finishes within the grace period.
+    const [cut] = await Promise.all([
+      requests ? requests.drain(config.shutdownGraceMs) : { left: 0 },
+      served?.drain(config.shutdownGraceMs).catch((err: unknown) => logger.warn({ err }, "draining the task workers failed")),
+    ]);
+    if (cut.left) logger.warn({ requests: cut.left }, "requests still running at the end of the grace period were cut");
     await served?.close().catch((err: unknown) => logger.warn({ err }, "closing the served gateway failed"));
     await gateway?.close().catch(() => undefined);
     await database.stop();
@@ -96,7 +102,16 @@ export async function startServer(opts: { port?: number | undefined; build: bool
   releaseEmbeddedSignalHooks();
 
   try {
-    const applied = await applyMigrations({ databaseUrl: database.localUrl, prismaDir: path.join(root, "prisma") });
+    let applied: string[];
+    try {
+      applied = await applyMigrations({ databaseUrl: database.localUrl, prismaDir: path.join(root, "prisma") });
+    } catch (err) {
+      if (!(err instanceof SchemaAheadError)) throw err;
+      // Never serve a schema a newer release made: older code could write what it forbids.
+      console.error(`portcullis: ${err.message}`);
+      await database.stop();
+      process.exit(1);
+    }
     if (applied.length) logger.info({ applied }, "applied migrations");
 
     // The gateway's own connections (here and the one the Next.js handlers build from DATABASE_URL) take the
@@ -130,11 +145,14 @@ export async function startServer(opts: { port?: number | undefined; build: bool
     const routes = loadRouteTable(path.join(root, "app"));
     // The instance the Next.js routes use (instrumentation.ts made it and started its upstreams).
     const served = getGateway();
+    served.readiness.set("migrations", true);
     const origin = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
     const serveMcp = async (req: http.IncomingMessage, res: http.ServerResponse, endpoint: McpEndpoint) => {
       const aborted = new AbortController();
       // A client that leaves ends its GET stream and cancels what it was waiting for.
       res.once("close", () => res.writableFinished || aborted.abort());
+      // A notification stream is ended when the process drains: the client opens it again elsewhere.
+      if (req.method === "GET") requests?.stream(res, () => aborted.abort(new Error("the gateway process is stopping")));
       try {
         const { request, body } = await toMcpRequest(req, origin, GATEWAY_LIMITS.maxRequestBytes, aborted.signal);
         const answer = await served.mcp.answer(request, endpoint, body);
@@ -181,6 +199,7 @@ export async function startServer(opts: { port?: number | undefined; build: bool
       });
     });
     server.on("clientError", answerClientError);
+    requests = trackRequests(server);
     await new Promise<void>((resolve, reject) => {
       server!.once("error", reject);
       server!.listen(port, config.host, resolve);

@@ -28,6 +28,7 @@ describe("loadConfig", () => {
       logLevel: "info",
       login: { maxFailures: 5, windowSeconds: 900 },
       noDemo: false,
+      shutdownGraceMs: 20_000,
       sandbox: { uidBase: 200_000, sampleMs: 500, hidePaths: [], runtimeDir: undefined },
       codeMode: { wallMs: 30_000, memoryBytes: 64 * 1024 * 1024, maxToolCalls: 100, maxOutputBytes: 20 * 1024, workers: 2, privacyAlways: false, runsPerMinute: 60, concurrentRuns: 2, maxQueue: 32 },
       mcpAllowedHosts: [],

@@ -38,6 +38,7 @@ const ZEnv = z.object({
   TASK_RETENTION_DAYS: z.coerce.number().min(0).default(7),
   TASK_DEDUPE_WINDOW_SECONDS: z.coerce.number().min(0).default(30),
   TASK_SWEEP_INTERVAL_MS: z.coerce.number().int().min(50).default(5000),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(20_000),
   AUDIT_RETENTION_DAYS: z.coerce.number().min(0).default(90),
   AUDIT_OUTCOME: z.enum(["after_answer", "with_answer"]).default("after_answer"),
   METRICS_TOKEN: z.string().trim().min(16, "must be at least 16 characters").optional(),
@@ -108,6 +109,8 @@ const ZEnv = z.object({
 
 export type Config = {
   env: "development" | "production" | "test";
+  /** How long a stopping process (SIGTERM) lets requests and tasks in flight finish before it cuts them. */
+  shutdownGraceMs: number;
   port: number;
   host: string;
   dataDir: string;
@@ -232,6 +235,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     login: { maxFailures: e.LOGIN_MAX_FAILURES, windowSeconds: e.LOGIN_WINDOW_SECONDS },
     noDemo: e.PORTCULLIS_NO_DEMO,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     codeMode: {
       wallMs: e.CODE_MODE_WALL_MS,
       memoryBytes: e.CODE_MODE_MEMORY_MB * 1024 * 1024,

@@ -17,6 +17,7 @@ import type { RequestContext } from "./context";
 import type { Db } from "./db/client";
 import { createChangeBus, type ChangeBus } from "./events/change-bus";
 import { checkHealth } from "./health/check-health";
+import { createReadiness } from "./health/readiness";
 import type { Logger } from "./logger";
 import { aggregateToolCall, buildAggregateServer } from "./mcp/build-aggregate-server";
 import { answerMcpRequest, type McpEndpoint } from "./mcp/handle-mcp-request";
@@ -125,6 +126,9 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
   // after ready) stops quietly, and close() lets it finish its last database writes before the database goes.
   let upstreamsStarting: Promise<unknown> | undefined;
   let closing = false;
+  // Whether this process should be sent traffic (GET /api/ready); the start server records the migrations and
+  // begins the drain.
+  const readiness = createReadiness();
   // The gateway side is built on first use: CLI commands and the console never open upstream connections.
   let core:
     | {
@@ -149,6 +153,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
   const gatewayCore = () => {
     if (!core) {
       const bus = createChangeBus(databaseUrl, logger);
+      bus.subscribe((e) => e.kind === "listening" && readiness.set("changeBus", e.listening));
       // Built with the bus, so they hear from the start whether it is listening (until then they serve nothing).
       const sessionCache = createMcpSessionCache(bus, logger);
       const agentAuth = createSessionAuth({ db, bus, logger });
@@ -458,6 +463,10 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         config.sso ? ssoSignIn(db, config.sso, input) : Promise.reject(new GatewayError("not_found", "Single sign-on is not configured.")),
     },
     health: () => checkHealth(db, VERSION),
+    /** The parts readiness is made of; the host sets `migrations` and begins the drain. */
+    readiness,
+    /** GET /api/ready's answer: every part up and not draining. */
+    ready: () => readiness.report(async () => (await checkHealth(db, VERSION, 1000)).database.status === "up"),
     get registry(): Registry {
       return gatewayCore().registry;
     },
@@ -478,14 +487,24 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         logger.info({ defaultProfile: support.defaultProfile, memoryEnforcement: support.memoryEnforcement }, `sandbox profiles: ${profiles}`);
         if (closing) return;
         await Promise.all([ensureBuiltin(), gatewayCore().registry.startAll(), executor().ready()]);
+        readiness.set("upstreams", true);
       })();
       upstreamsStarting = run.catch(() => undefined);
       return run;
     },
     /** Starts this process's task workers and the sweeper that recovers tasks of stopped processes. */
-    startTasks: () => {
+    startTasks: async () => {
       gatewayCore().approvals.start();
-      return gatewayCore().tasks.start();
+      await gatewayCore().tasks.start();
+      readiness.set("tasks", true);
+    },
+    /**
+     * A graceful stop's first step: not ready any more, no new task taken, and resolves once the running tasks
+     * have finished or `graceMs` has passed. close() follows.
+     */
+    async drain(graceMs: number): Promise<void> {
+      readiness.drain();
+      if (core) await core.tasks.drain(graceMs);
     },
     /** The task engine (tests and benchmarks look inside). */
     get taskEngine(): TaskEngine {
@@ -502,6 +521,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     },
     async close() {
       closing = true;
+      readiness.drain();
       if (core) {
         core.approvals.close();
         core.redaction.close();

@@ -288,14 +288,18 @@ function notificationStream(bus: ChangeBus, mcpSessionId: string, signal: AbortS
       // the first keep-alive.
       write(": connected\n\n");
       keepAlive = setInterval(() => write(": keep-alive\n\n"), 15_000);
-      signal.addEventListener("abort", () => {
+      const end = () => {
         cleanup();
         try {
           controller.close();
         } catch {
           /* already closed */
         }
-      });
+      };
+      // Aborted before the stream began (the process started draining as the request came in): an abort
+      // listener would never fire, and the stream would stay open.
+      if (signal.aborted) end();
+      else signal.addEventListener("abort", end, { once: true });
     },
     cancel() {
       unsubscribe();

@@ -11,58 +11,67 @@ import { webhookOnFinish } from "./webhook-jobs";
 
 /** Tasks of dead runners: retryable ones are queued again (until maxAttempts), the rest fail `interrupted`. */
 export async function sweepDeadRunners(s: TaskScope): Promise<number> {
-  const { db, log, opts, runnerId } = s;
+  const { db, log, runnerId } = s;
   const rows = await db.$queryRaw<{ runnerId: string }[]>`
     SELECT DISTINCT "runnerId" FROM tasks WHERE status = 'RUNNING' AND "runnerId" IS NOT NULL AND "runnerId" <> ${runnerId}`;
   let recovered = 0;
-  for (const { runnerId: other } of rows) {
-    await db.$transaction(async (tx) => {
-      // Free only if its process is gone (a live runner holds it on its own connection).
-      const [lock] = await tx.$queryRaw<
-        { free: boolean }[]
-      >`SELECT pg_try_advisory_xact_lock(${RUNNER_LOCK_CLASS}::int, hashtext(${other})) AS free`;
-      if (!lock?.free) return;
-      const tasks = await tx.$queryRaw<
-        Task[]
-      >`SELECT * FROM tasks WHERE status = 'RUNNING' AND "runnerId" = ${other} FOR UPDATE`;
-      const workers = [...new Set(tasks.map((t) => t.workerId).filter((w): w is string => !!w))];
-      if (workers.length) await tx.$executeRaw`SELECT graphile_worker.force_unlock_workers(${workers}::text[])`;
-      for (const t of tasks) {
-        // A claim was never handed to anyone: its caller's request died with the process.
-        if (t.origin === CLAIM_ORIGIN) {
-          await tx.task.delete({ where: { id: t.id } });
-          continue;
-        }
-        recovered++;
-        if (t.retryable && t.attempts < t.maxAttempts) {
-          await tx.task.update({ where: { id: t.id }, data: { status: "PENDING", runnerId: null, workerId: null } });
-          await taskEvent(tx, t.id, "recovered", { action: "requeued", deadRunner: other, attempt: t.attempts });
-          await enqueueTask(tx, t.id);
-          await publishChange(tx, { kind: "task", taskId: t.id, status: "PENDING" });
-        } else {
-          const reason = t.retryable
-            ? `The gateway process running this task stopped, and it has already started ${String(t.attempts)} times.`
-            : "The gateway process running this task stopped before it finished. The tool is neither read-only nor idempotent, so it was not run again: check its effects before you retry.";
-          const done = await tx.task.update({
-            where: { id: t.id },
-            data: {
-              status: "FAILED",
-              errorCode: "interrupted" satisfies ToolErrorCode,
-              errorMessage: reason,
-              finishedAt: new Date(),
-              runnerId: null,
-              expiresAt: expiryFrom(opts, new Date()),
-            },
-          });
-          await taskEvent(tx, t.id, "recovered", { action: "failed", deadRunner: other, attempt: t.attempts });
-          await webhookOnFinish(tx, done);
-          await publishChange(tx, { kind: "task", taskId: t.id, status: "FAILED" });
-          // The end's audit event commits with it (D93).
-          await auditTransitionIn(tx, s, done, done.toolName);
-        }
-      }
-    });
-  }
+  for (const { runnerId: other } of rows) recovered += await recoverRunner(s, other);
   if (recovered) log.warn({ recovered }, "recovered tasks of stopped gateway processes");
+  return recovered;
+}
+
+/**
+ * The tasks of runner `other`, if its process is gone (its lock is free): this process's own at the end of a
+ * drain, once its lock is released, so they go back to the queue now rather than at another process's next sweep.
+ */
+export async function recoverRunner(s: TaskScope, other: string): Promise<number> {
+  const { db, opts } = s;
+  let recovered = 0;
+  await db.$transaction(async (tx) => {
+    // Free only if its process is gone (a live runner holds it on its own connection).
+    const [lock] = await tx.$queryRaw<
+      { free: boolean }[]
+    >`SELECT pg_try_advisory_xact_lock(${RUNNER_LOCK_CLASS}::int, hashtext(${other})) AS free`;
+    if (!lock?.free) return;
+    const tasks = await tx.$queryRaw<
+      Task[]
+    >`SELECT * FROM tasks WHERE status = 'RUNNING' AND "runnerId" = ${other} FOR UPDATE`;
+    const workers = [...new Set(tasks.map((t) => t.workerId).filter((w): w is string => !!w))];
+    if (workers.length) await tx.$executeRaw`SELECT graphile_worker.force_unlock_workers(${workers}::text[])`;
+    for (const t of tasks) {
+      // A claim was never handed to anyone: its caller's request died with the process.
+      if (t.origin === CLAIM_ORIGIN) {
+        await tx.task.delete({ where: { id: t.id } });
+        continue;
+      }
+      recovered++;
+      if (t.retryable && t.attempts < t.maxAttempts) {
+        await tx.task.update({ where: { id: t.id }, data: { status: "PENDING", runnerId: null, workerId: null } });
+        await taskEvent(tx, t.id, "recovered", { action: "requeued", deadRunner: other, attempt: t.attempts });
+        await enqueueTask(tx, t.id);
+        await publishChange(tx, { kind: "task", taskId: t.id, status: "PENDING" });
+      } else {
+        const reason = t.retryable
+          ? `The gateway process running this task stopped, and it has already started ${String(t.attempts)} times.`
+          : "The gateway process running this task stopped before it finished. The tool is neither read-only nor idempotent, so it was not run again: check its effects before you retry.";
+        const done = await tx.task.update({
+          where: { id: t.id },
+          data: {
+            status: "FAILED",
+            errorCode: "interrupted" satisfies ToolErrorCode,
+            errorMessage: reason,
+            finishedAt: new Date(),
+            runnerId: null,
+            expiresAt: expiryFrom(opts, new Date()),
+          },
+        });
+        await taskEvent(tx, t.id, "recovered", { action: "failed", deadRunner: other, attempt: t.attempts });
+        await webhookOnFinish(tx, done);
+        await publishChange(tx, { kind: "task", taskId: t.id, status: "FAILED" });
+        // The end's audit event commits with it (D93).
+        await auditTransitionIn(tx, s, done, done.toolName);
+      }
+    }
+  });
   return recovered;
 }

@@ -30,7 +30,7 @@ import type { CLAIM_ORIGIN } from "./claim-origin";
 import { cleanupTasks } from "./cleanup-tasks";
 import { createAwaiting, releaseTask } from "./held-task";
 import { runTaskJob } from "./run-task-job";
-import { sweepDeadRunners } from "./sweep-dead-runners";
+import { recoverRunner, sweepDeadRunners } from "./sweep-dead-runners";
 import { CLEANUP_JOB, DEFAULT_TASK_OPTIONS, expiryFrom, RUN_TASK_JOB, RUNNER_LOCK_CLASS, type RunningTask, type TaskOptions, type TaskScope } from "./task-scope";
 import { trackTask } from "./track-task";
 import { DELIVER_WEBHOOK_JOB, scheduleWebhookJob, sweepWebhooks, webhookJob } from "./webhook-jobs";
@@ -73,6 +73,8 @@ export function createTaskEngine(deps: {
   let starting: Promise<void> | undefined;
   let sweepTimer: NodeJS.Timeout | undefined;
   let closed = false;
+  /** A drain's stop of the workers, which close() waits for. */
+  let draining: Promise<void> | undefined;
   const callClaims = createCallClaims(deps.databaseUrl, log);
 
   // A canceled task is aborted wherever it runs: the upstream request's signal sends notifications/cancelled.
@@ -177,6 +179,20 @@ export function createTaskEngine(deps: {
     sweep: () => sweepDeadRunners(s),
     /** Deletes finished tasks past their retention now (a graphile cron job does it hourly). */
     cleanup: () => cleanupTasks(s),
+    /**
+     * The first step of a graceful stop: takes no new job, and resolves once the running tasks have finished or
+     * `graceMs` has passed (close() then stops what is left and hands it back to the queue).
+     */
+    async drain(graceMs: number): Promise<void> {
+      await starting?.catch(() => undefined);
+      if (!runner) return;
+      const stopped = runner.stop().catch((err: unknown) => log.warn({ err }, "stopping the task workers failed"));
+      runner = undefined;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([stopped, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      clearTimeout(timer);
+      draining = stopped;
+    },
     async close(): Promise<void> {
       closed = true;
       unsubscribe();
@@ -186,10 +202,20 @@ export function createTaskEngine(deps: {
       await starting?.catch(() => undefined);
       if (sweepTimer) clearTimeout(sweepTimer);
       await runner?.stop().catch((err: unknown) => log.warn({ err }, "stopping the task workers failed"));
+      await draining;
       if (liveness) await (await liveness).end().catch(() => undefined);
       // A claim someone was handed must be finished with its outcome before the connections go, or the sweep
       // would run the call again for them.
       await Promise.all(claimsSettling);
+      // What this process was still running goes back to the queue now (retryable ones; the others end
+      // `interrupted`), not at another process's next sweep. Its lock is free since the liveness connection ended.
+      if (liveness) {
+        const handedBack = await recoverRunner(s, runnerId).catch((err: unknown) => {
+          log.warn({ err }, "handing back this process's running tasks failed; another process's sweep will");
+          return 0;
+        });
+        if (handedBack) log.warn({ handedBack }, "handed this process's running tasks back to the queue");
+      }
       await callClaims.close().catch(() => undefined);
     },
   };

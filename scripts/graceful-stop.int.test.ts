@@ -1,0 +1,136 @@
+// A replica leaving a rolling restart (SIGTERM from Kubernetes): `portcullis start` says it is ready only when
+// every part is up, then on SIGTERM stops accepting, ends the MCP notification streams (clients reopen them on
+// another replica), lets a call in flight finish and answer within the grace period, hands a task still running
+// at the end of the grace period back to the queue, and exits 0.
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TReadiness, TServer } from "../lib/schemas";
+import { startEmbeddedPostgres, type EmbeddedDatabase } from "../server/db/embedded";
+import { applyMigrations } from "../server/db/migrate";
+import { createLogger } from "../server/logger";
+import { fixtureEvents, misbehavingServer } from "../server/test/gateway-harness";
+import { apiRequest } from "./test-support/api-request";
+import { REPO_ROOT } from "./test-support/run-cli";
+import { signIn } from "./test-support/sign-in";
+import { startApp, stopAllApps, type AppProcess } from "./test-support/start-app";
+import { makeTempDir, removeTempDirs } from "./test-support/temp-dir";
+import { waitUntil } from "./test-support/wait-until";
+
+const ADMIN = { email: "root@example.com", password: "admin-password-1" };
+
+let database: EmbeddedDatabase;
+let fixtureDir = "";
+
+beforeAll(async () => {
+  database = await startEmbeddedPostgres({ dataDir: await makeTempDir("graceful-pg"), logger: createLogger("silent") });
+  await applyMigrations({ databaseUrl: database.url, prismaDir: path.join(REPO_ROOT, "prisma") });
+  fixtureDir = await makeTempDir("graceful-fixture");
+});
+afterAll(async () => {
+  await stopAllApps();
+  await database?.stop();
+  await removeTempDirs();
+});
+
+/** A replica on the shared database, with the fixture server registered (once) and an agent session's client. */
+async function replica(label: string, env: Record<string, string>): Promise<{ app: AppProcess; client: Client; token: string }> {
+  const app = await startApp({
+    env: { DATA_DIR: await makeTempDir(label), DATABASE_URL: database.url, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, PORTCULLIS_NO_DEMO: "1", ...env },
+  });
+  const session = await signIn(app.baseUrl, ADMIN.email, ADMIN.password);
+  const cookie = session.jar.header();
+  const existing = await apiRequest<{ items: TServer[] }>(app.baseUrl, "/api/v1/servers", { cookie });
+  if (!existing.body.items.some((s) => s.slug === "flaky")) {
+    const created = await apiRequest(app.baseUrl, "/api/v1/servers", { cookie, body: misbehavingServer(fixtureDir) });
+    expect(created.status, created.text).toBe(201);
+  }
+  await waitUntil(
+    "the fixture server HEALTHY",
+    async () => {
+      const res = await apiRequest<{ items: TServer[] }>(app.baseUrl, "/api/v1/servers", { cookie });
+      return res.body.items.find((s) => s.slug === "flaky")?.status === "HEALTHY" ? true : undefined;
+    },
+    { timeoutMs: 60_000, intervalMs: 200 },
+  );
+  const minted = await apiRequest<{ token: string }>(app.baseUrl, "/api/v1/sessions", { cookie, body: { agentId: label, tools: ["flaky__*"] } });
+  expect(minted.status, minted.text).toBe(201);
+  const client = new Client({ name: label, version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", app.baseUrl), { requestInit: { headers: { authorization: `Bearer ${minted.body.token}` } } }));
+  return { app, client, token: minted.body.token };
+}
+
+const started = (tag: string) => () => (fixtureEvents(fixtureDir).some((e) => e.event === "slow.start" && (e.args as { tag?: string } | undefined)?.tag === tag) ? true : undefined);
+
+describe("portcullis start – readiness and a graceful stop", () => {
+  it("GET /api/ready: 200 with every check once up; on SIGTERM the notification stream ends, new connections are refused, the call in flight answers, exit 0", async () => {
+    const { app, client, token } = await replica("drain-finish", { TASK_THRESHOLD_MS: "600000", SHUTDOWN_GRACE_MS: "120000" });
+    const ready = await waitUntil("GET /api/ready 200", async () => {
+      const res = await apiRequest<TReadiness>(app.baseUrl, "/api/ready");
+      return res.status === 200 ? res : undefined;
+    });
+    expect(ready.body).toEqual({ status: "ready", checks: { migrations: true, database: true, changeBus: true, tasks: true, upstreams: true } });
+    expect(ready.headers.get("cache-control")).toBe("no-store");
+
+    // A notification stream of the agent's MCP session, read to its end.
+    const sessionId = (client.transport as StreamableHTTPClientTransport).sessionId!;
+    const stream = await fetch(`${app.baseUrl}/mcp`, {
+      headers: { authorization: `Bearer ${token}`, accept: "text/event-stream", "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" },
+    });
+    expect(stream.status).toBe(200);
+    const streamEnded = stream.text();
+
+    const release = path.join(fixtureDir, "release-finish");
+    const call = client.callTool({ name: "flaky__slow_read", arguments: { until: release, tag: "finish" } }, undefined, { timeout: 120_000 });
+    await waitUntil("the call to reach the upstream", started("finish"));
+
+    process.kill(app.pid, "SIGTERM");
+    await streamEnded;
+    await waitUntil("new connections to be refused", async () => {
+      try {
+        await fetch(`${app.baseUrl}/api/health`, { signal: AbortSignal.timeout(5_000) });
+        return undefined;
+      } catch (err) {
+        return /ECONNREFUSED/.test(String((err as { cause?: unknown }).cause ?? err)) ? true : undefined;
+      }
+    });
+    expect(app.hasExited()).toBe(false);
+
+    await writeFile(release, "");
+    const result = await call;
+    expect(result.isError ?? false, JSON.stringify(result)).toBe(false);
+    expect(JSON.stringify(result.content)).toContain("slow_read finish done");
+    expect(await app.exited).toEqual({ code: 0, signal: null });
+    expect(app.output()).toContain("shutting down: draining");
+    expect(app.output()).not.toContain("were cut");
+  }, 240_000);
+
+  it("a task still running when the grace period ends goes back to the queue at once (PENDING, event `recovered`), exit 0", async () => {
+    const { app, client } = await replica("drain-handback", { TASK_THRESHOLD_MS: "1", SHUTDOWN_GRACE_MS: "0" });
+    const release = path.join(fixtureDir, "release-handback");
+    const accepted = await client.callTool({ name: "flaky__slow_read", arguments: { until: release, tag: "handback" } });
+    const taskId = (accepted.structuredContent as { task_id?: string } | undefined)?.task_id;
+    expect(taskId, JSON.stringify(accepted)).toEqual(expect.any(String));
+    await waitUntil("the task's call to reach the upstream", started("handback"));
+
+    process.kill(app.pid, "SIGTERM");
+    expect(await app.exited).toEqual({ code: 0, signal: null });
+    expect(app.output()).toContain("handed this process's running tasks back to the queue");
+
+    const db = new pg.Client({ connectionString: database.url });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ status: string; runnerId: string | null }>('SELECT status, "runnerId" FROM tasks WHERE id = $1', [taskId]);
+      expect(rows).toEqual([{ status: "PENDING", runnerId: null }]);
+      const events = await db.query<{ type: string; data: { action?: string } }>("SELECT type, data FROM task_events WHERE \"taskId\" = $1 ORDER BY id", [taskId]);
+      expect(events.rows.at(-1)).toMatchObject({ type: "recovered", data: { action: "requeued" } });
+    } finally {
+      await db.end();
+    }
+    // The upstream heard the call stop.
+    expect(fixtureEvents(fixtureDir).some((e) => e.event === "cancelled" && (e.args as { tag?: string } | undefined)?.tag === "handback")).toBe(true);
+  }, 240_000);
+});
