@@ -9,6 +9,7 @@ import next from "next";
 import { ConfigError, loadConfig } from "../server/config";
 import { createDb } from "../server/db/client";
 import { DataDirInUseError, portIsFree, releaseEmbeddedSignalHooks, resolveDatabase } from "../server/db/embedded";
+import { BOOTSTRAP_POOL, connectionBudget } from "../server/db/connection-budget";
 import { applyMigrations, SchemaAheadError } from "../server/db/migrate";
 import { seedDemo } from "../server/demo/seed-demo";
 import { answerClientError } from "../server/http/client-error";
@@ -104,7 +105,8 @@ export async function startServer(opts: { port?: number | undefined; build: bool
   try {
     let applied: string[];
     try {
-      applied = await applyMigrations({ databaseUrl: database.localUrl, prismaDir: path.join(root, "prisma") });
+      // Migrations take a session advisory lock: a real session even when DATABASE_URL is a transaction pooler.
+      applied = await applyMigrations({ databaseUrl: config.databaseDirectUrl ?? database.localUrl, prismaDir: path.join(root, "prisma") });
     } catch (err) {
       if (!(err instanceof SchemaAheadError)) throw err;
       // Never serve a schema a newer release made: older code could write what it forbids.
@@ -120,7 +122,9 @@ export async function startServer(opts: { port?: number | undefined; build: bool
     process.env.NEXTAUTH_SECRET = await authSecret(config.dataDir, config.authSecret);
     process.env.NEXTAUTH_URL ??= config.publicUrl;
 
-    gateway = createGateway({ db: createDb(database.localUrl, { max: 3 }), databaseUrl: database.localUrl, logger, config });
+    gateway = createGateway({ db: createDb(database.localUrl, { max: BOOTSTRAP_POOL }), databaseUrl: database.localUrl, logger, config });
+    const budget = connectionBudget({ queryPoolMax: config.databasePoolMax, taskConcurrency: config.tasks.concurrency });
+    logger.info({ maxConnections: budget.total, pools: budget.parts, poolMode: config.databasePoolMode }, "database connections of this process at most");
     const admin = await gateway.users.ensureAdmin({ email: config.adminEmail, password: config.adminPassword });
     if (admin.kind === "created") {
       logger.info({ email: admin.email }, "created the first admin");

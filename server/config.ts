@@ -20,6 +20,9 @@ const ZEnv = z.object({
   HOST: z.string().default("0.0.0.0"),
   DATA_DIR: z.string().default("./.data"),
   DATABASE_URL: z.string().url().optional(),
+  DATABASE_DIRECT_URL: z.string().url().optional(),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
+  DATABASE_POOL_MODE: z.enum(["session", "transaction"]).default("session"),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   PUBLIC_URL: z.string().url().optional(),
   NEXTAUTH_SECRET: z.string().min(16).optional(),
@@ -116,6 +119,12 @@ export type Config = {
   dataDir: string;
   /** Set when an external PostgreSQL is used; otherwise an embedded server is started. */
   databaseUrl: string | undefined;
+  /** A direct PostgreSQL URL for what needs a session (LISTEN, session locks, migrations) when DATABASE_URL is a pooler. */
+  databaseDirectUrl: string | undefined;
+  /** The served gateway's query pool (server/db/connection-budget.ts has the rest of the budget). */
+  databasePoolMax: number;
+  /** `transaction`: DATABASE_URL is a transaction pooler (PgBouncer pool_mode=transaction). */
+  databasePoolMode: "session" | "transaction";
   /** Unset: the port chosen on first start (kept in DATA_DIR/pg-port), else a free one. */
   embeddedPgPort: number | undefined;
   publicUrl: string;
@@ -216,6 +225,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } catch (err) {
     throw new ConfigError(`Invalid configuration:\n  ${(err as Error).message}`);
   }
+  if (e.DATABASE_POOL_MODE === "transaction" && !e.DATABASE_DIRECT_URL)
+    throw new ConfigError("Invalid configuration:\n  DATABASE_POOL_MODE: transaction needs DATABASE_DIRECT_URL (LISTEN and session locks cannot go through a transaction pooler)");
   if (!sso && e.PASSWORD_SIGNIN === "off") throw new ConfigError("Invalid configuration:\n  PASSWORD_SIGNIN: off needs SSO_ISSUER, or nobody could sign in to the console");
   return {
     oauth,
@@ -227,6 +238,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    databaseDirectUrl: e.DATABASE_DIRECT_URL,
+    databasePoolMax: e.DATABASE_POOL_MAX,
+    databasePoolMode: e.DATABASE_POOL_MODE,
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     authSecret: e.NEXTAUTH_SECRET,

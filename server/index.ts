@@ -18,6 +18,7 @@ import type { Db } from "./db/client";
 import { createChangeBus, type ChangeBus } from "./events/change-bus";
 import { checkHealth } from "./health/check-health";
 import { createReadiness } from "./health/readiness";
+import { databaseRoutes } from "./db/connection-budget";
 import type { Logger } from "./logger";
 import { aggregateToolCall, buildAggregateServer } from "./mcp/build-aggregate-server";
 import { answerMcpRequest, type McpEndpoint } from "./mcp/handle-mcp-request";
@@ -113,6 +114,8 @@ export const GATEWAY_LIMITS = { maxOutputBytes: 100 * 1024, maxRequestBytes: 102
 
 export function createGateway({ db, databaseUrl, logger, config, pool: poolOptions, tasks: taskOptions, approvals: approvalOptions, clientDocuments }: GatewayDeps) {
   const loginLimiter = createLoginLimiter(databaseUrl, config.login);
+  // The query pools use databaseUrl (possibly a transaction pooler); LISTEN and session locks a real session.
+  const routes = databaseRoutes(databaseUrl, config);
   const tracing = config.otlp.endpoint ? startTracing(config.otlp.endpoint, { headers: config.otlp.headers }) : undefined;
   const codeLimits: ExecLimits = { ...DEFAULT_EXEC_LIMITS, wallMs: config.codeMode.wallMs, memoryBytes: config.codeMode.memoryBytes, maxToolCalls: config.codeMode.maxToolCalls, maxOutputBytes: config.codeMode.maxOutputBytes };
   // Code mode's worker threads: made on first need, warmed by startUpstreams at start (each loads QuickJS, so a
@@ -152,7 +155,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     | undefined;
   const gatewayCore = () => {
     if (!core) {
-      const bus = createChangeBus(databaseUrl, logger);
+      const bus = createChangeBus(databaseUrl, logger, routes.sessionUrl);
       bus.subscribe((e) => e.kind === "listening" && readiness.set("changeBus", e.listening));
       // Built with the bus, so they hear from the start whether it is listening (until then they serve nothing).
       const sessionCache = createMcpSessionCache(bus, logger);
@@ -164,7 +167,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         spoolDir: path.join(config.dataDir, "audit-spool"),
         onError: (err, msg) => logger.error({ err }, msg),
         // A call's record is committed while it runs; this process's lock tells others its records are live.
-        ...(config.auditOutcome === "after_answer" && { owner: holdAuditOwner(databaseUrl, (err, msg) => logger.error({ err }, msg)), sweepIntervalMs: config.tasks.sweepIntervalMs }),
+        ...(config.auditOutcome === "after_answer" && { owner: holdAuditOwner(routes.sessionUrl, (err, msg) => logger.error({ err }, msg)), sweepIntervalMs: config.tasks.sweepIntervalMs }),
       });
       // Encrypted secrets (SECRETS_KEY or DATA_DIR/secrets.key), resolved into launches and scrubbed from logs.
       const secrets = createSecretStore({ db, dataDir: config.dataDir, key: config.secretsKey, onUndecryptable: (err, name) => logger.error({ err, secret: name }, "a stored secret cannot be decrypted") });
@@ -201,12 +204,14 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       const sessionStderr = createSessionStderr();
       const registry = createRegistry({ db, pool, bus, logger, sandbox: { support: sandboxSupport }, secrets, packages, sessionStderr });
       registryRef.current = registry;
-      const limiter = createCallLimiter(databaseUrl, config.rateLimits, logger);
+      const limiter = createCallLimiter(databaseUrl, config.rateLimits, logger, { transactionPooler: routes.transactionPooler });
       const approvalOpts = { ...config.approvals, sweepIntervalMs: config.tasks.sweepIntervalMs, ...approvalOptions };
       const tasks = createTaskEngine({
         db,
         audit,
         databaseUrl,
+        sessionDatabaseUrl: routes.sessionUrl,
+        transactionPooler: routes.transactionPooler,
         logger,
         bus,
         registry,

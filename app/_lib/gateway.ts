@@ -14,7 +14,7 @@ export function getGateway(): Gateway {
     const config = loadConfig();
     const url = config.databaseUrl;
     if (!url) throw new Error("DATABASE_URL is not set: start Portcullis with `npm start` (or `portcullis start`).");
-    holder[KEY] = createGateway({ db: createDb(url), databaseUrl: url, logger: createLogger(config.logLevel), config });
+    holder[KEY] = createGateway({ db: createDb(url, { max: config.databasePoolMax }), databaseUrl: url, logger: createLogger(config.logLevel), config });
   }
   return holder[KEY];
 }

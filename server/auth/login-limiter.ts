@@ -1,4 +1,5 @@
 // Wrong-password limiting, shared by every process through PostgreSQL (rate-limiter-flexible).
+import { HOT_PATH_POOLS } from "../db/connection-budget";
 import pg from "pg";
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 
@@ -15,7 +16,7 @@ export type LoginLimiter = {
 };
 
 export function createLoginLimiter(databaseUrl: string, opts: { maxFailures: number; windowSeconds: number }): LoginLimiter {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: HOT_PATH_POOLS.loginLimiter });
   // An idle connection the server ends (PostgreSQL restarting or stopping) must not crash the process.
   pool.on("error", () => undefined);
   const limiter = new RateLimiterPostgres({

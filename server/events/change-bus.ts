@@ -1,5 +1,6 @@
 // Cross-process change notifications over PostgreSQL LISTEN/NOTIFY: a registry change in one gateway
 // process reaches every process (including itself) within milliseconds.
+import { HOT_PATH_POOLS } from "../db/connection-budget";
 import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import pg from "pg";
@@ -104,18 +105,19 @@ export function createReassembler(): (raw: string) => string | undefined {
 }
 
 /** Starts listening in the background; events published before the listener is up still reach it once it is. */
-export function createChangeBus(databaseUrl: string, logger: Logger): ChangeBus {
+/** `listenUrl`: where the LISTEN connection goes (a real session; DATABASE_DIRECT_URL behind a transaction pooler). */
+export function createChangeBus(databaseUrl: string, logger: Logger, listenUrl: string = databaseUrl): ChangeBus {
   const busId = randomUUID();
   const emitter = new EventEmitter().setMaxListeners(0);
   const reassemble = createReassembler();
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: HOT_PATH_POOLS.busPublish });
   // An idle connection the server ends (PostgreSQL restarting or stopping) must not crash the process.
   pool.on("error", () => undefined);
   let listener: pg.Client | undefined;
   let closed = false;
 
   async function listen() {
-    const client = new pg.Client({ connectionString: databaseUrl, application_name: `${LISTENER_NAME}${busId}` });
+    const client = new pg.Client({ connectionString: listenUrl, application_name: `${LISTENER_NAME}${busId}` });
     client.on("notification", (msg) => {
       if (msg.channel !== CHANNEL || !msg.payload) return;
       try {

@@ -6,6 +6,7 @@
 // (at most LEASE_SHARE of the limit per process and key). Over the limit, the call is answered with a
 // `rate_limited` tool error carrying a retry-after hint.
 import pg from "pg";
+import { HOT_PATH_POOLS } from "../db/connection-budget";
 import type { Logger } from "../logger";
 import { toolError } from "./tool-error";
 import type { CallNotes, Middleware } from "./types";
@@ -74,14 +75,17 @@ type Budget = {
 
 type Taken = { budget: Budget; window: string } | { retryAfterMs: number };
 
-export function createCallLimiter(databaseUrl: string, limits: RateLimits, logger?: Logger): CallLimiter {
+/** `transactionPooler`: databaseUrl is PgBouncer in transaction mode, which takes no startup options. */
+export function createCallLimiter(databaseUrl: string, limits: RateLimits, logger?: Logger, opts: { transactionPooler?: boolean } = {}): CallLimiter {
   // A lost increment after a PostgreSQL crash only forgets a few calls; waiting for the WAL flush is not worth it.
   const pool = new pg.Pool({
     connectionString: databaseUrl,
-    max: 4,
+    max: HOT_PATH_POOLS.rateLimits,
     connectionTimeoutMillis: 5_000,
     query_timeout: 5_000,
-    options: "-c synchronous_commit=off",
+    // Behind a transaction pooler a startup option would be refused (and could not follow the transaction to
+    // its server connection): commits there wait for the WAL flush.
+    ...(!opts.transactionPooler && { options: "-c synchronous_commit=off" }),
   });
   let closing = false;
   // An idle connection ended by PostgreSQL's own shutdown after close() (the gateway stopping) is expected.

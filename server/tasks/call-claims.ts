@@ -9,6 +9,7 @@
 // call's task.
 import { randomUUID } from "node:crypto";
 import pg from "pg";
+import { HOT_PATH_POOLS } from "../db/connection-budget";
 import type { Task } from "../db/client";
 import { groupBatches } from "../db/group-batches";
 import type { Logger } from "../logger";
@@ -65,11 +66,17 @@ COMMIT;
 `;
 }
 
-export function createCallClaims(databaseUrl: string, logger?: Logger): CallClaims {
+/** `transactionPooler`: databaseUrl is PgBouncer in transaction mode: no startup options, no named prepared statements. */
+export function createCallClaims(databaseUrl: string, logger?: Logger, opts: { transactionPooler?: boolean } = {}): CallClaims {
   // A claim coordinates calls that are running (other processes must see it at once, which commit gives them
   // whatever synchronous_commit says); it need not outlive a PostgreSQL crash, which ends those calls anyway.
   // So its commits do not wait for the WAL flush: two fsyncs fewer on every call's path.
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4, connectionTimeoutMillis: 5_000, options: "-c synchronous_commit=off" });
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: HOT_PATH_POOLS.callClaims,
+    connectionTimeoutMillis: 5_000,
+    ...(!opts.transactionPooler && { options: "-c synchronous_commit=off" }),
+  });
   pool.on("error", (err) => logger?.warn({ err }, "call-claim connection failed"));
 
   // A lone claim is one call of portcullis_claim_call (migration claim_call_function, D103): the same lock, look
@@ -77,7 +84,8 @@ export function createCallClaims(databaseUrl: string, logger?: Logger): CallClai
   const claimOne = async ({ row, dedupeMs, id, now }: Claiming): Promise<boolean | Error> => {
     try {
       const { rows } = await pool.query<{ claimed: boolean }>({
-        name: "portcullis_claim_call",
+        // A named statement lives on one server connection, which a transaction pooler does not keep for us.
+        ...(!opts.transactionPooler && { name: "portcullis_claim_call" }),
         text: "SELECT portcullis_claim_call($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) AS claimed",
         values: [
           CLAIM_LOCK_CLASS, claimLockKey(["call", row.agentSessionId, row.toolName, row.argumentsHash]), id, row.ownerId, row.agentSessionId, row.toolId, row.toolName,

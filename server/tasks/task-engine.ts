@@ -31,6 +31,7 @@ import { cleanupTasks } from "./cleanup-tasks";
 import { createAwaiting, releaseTask } from "./held-task";
 import { runTaskJob } from "./run-task-job";
 import { recoverRunner, sweepDeadRunners } from "./sweep-dead-runners";
+import { taskWorkerPool } from "../db/connection-budget";
 import { CLEANUP_JOB, DEFAULT_TASK_OPTIONS, expiryFrom, RUN_TASK_JOB, RUNNER_LOCK_CLASS, type RunningTask, type TaskOptions, type TaskScope } from "./task-scope";
 import { trackTask } from "./track-task";
 import { DELIVER_WEBHOOK_JOB, scheduleWebhookJob, sweepWebhooks, webhookJob } from "./webhook-jobs";
@@ -49,6 +50,12 @@ export function createTaskEngine(deps: {
   /** The gateway's audit writer: task transitions are recorded through it. */
   audit: AuditWriter;
   databaseUrl: string;
+  /**
+   * Where graphile-worker (LISTEN) and the liveness lock connect: a real session. Defaults to databaseUrl; set
+   * when databaseUrl is a transaction pooler (then `transactionPooler` too).
+   */
+  sessionDatabaseUrl?: string | undefined;
+  transactionPooler?: boolean | undefined;
   logger: Logger;
   bus: ChangeBus;
   registry: Registry;
@@ -75,7 +82,8 @@ export function createTaskEngine(deps: {
   let closed = false;
   /** A drain's stop of the workers, which close() waits for. */
   let draining: Promise<void> | undefined;
-  const callClaims = createCallClaims(deps.databaseUrl, log);
+  const sessionUrl = deps.sessionDatabaseUrl ?? deps.databaseUrl;
+  const callClaims = createCallClaims(deps.databaseUrl, log, { transactionPooler: deps.transactionPooler === true });
 
   // A canceled task is aborted wherever it runs: the upstream request's signal sends notifications/cancelled.
   const unsubscribe = deps.bus.subscribe((e) => {
@@ -88,7 +96,7 @@ export function createTaskEngine(deps: {
   /** This process's advisory lock: held until the process (or its connection) dies. */
   function live(): Promise<pg.Client> {
     liveness ??= (async () => {
-      const client = new pg.Client({ connectionString: deps.databaseUrl, application_name: `portcullis ${runnerId}` });
+      const client = new pg.Client({ connectionString: sessionUrl, application_name: `portcullis ${runnerId}` });
       client.on("error", (err) => log.error({ err }, "task liveness connection failed"));
       await client.connect();
       await client.query("SELECT pg_advisory_lock($1::int, hashtext($2))", [RUNNER_LOCK_CLASS, runnerId]);
@@ -114,7 +122,8 @@ export function createTaskEngine(deps: {
     if (closed) return;
     await live();
     runner = await run({
-      connectionString: deps.databaseUrl,
+      connectionString: sessionUrl,
+      maxPoolSize: taskWorkerPool(opts.concurrency),
       concurrency: opts.concurrency,
       noHandleSignals: true,
       pollInterval: 1000,
