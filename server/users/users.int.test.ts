@@ -173,6 +173,13 @@ describe("ensureAdmin", () => {
     expect(await db.user.count()).toBe(1);
   });
 
+  it("processes starting together (here eight at once, with different e-mails) make exactly one admin, and none fails", async () => {
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => ensureAdmin(db, { email: `root${String(i)}@example.com`, password: "admin password" })));
+    expect(results.filter((r) => r.kind === "created")).toHaveLength(1);
+    expect(results.filter((r) => r.kind === "exists")).toHaveLength(7);
+    expect(await db.user.count({ where: { role: "ADMIN" } })).toBe(1);
+  });
+
   it("generates a password for the default e-mail when none is given", async () => {
     const res = await ensureAdmin(db, {});
     expect(res.kind).toBe("created");
