@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TReadiness, TServer } from "../lib/schemas";
-import { startEmbeddedPostgres, type EmbeddedDatabase } from "../server/db/embedded";
+import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "../server/db/embedded";
 import { applyMigrations } from "../server/db/migrate";
 import { createLogger } from "../server/logger";
 import { fixtureEvents, misbehavingServer } from "../server/test/gateway-harness";
@@ -25,8 +25,13 @@ const ADMIN = { email: "root@example.com", password: "admin-password-1" };
 let database: EmbeddedDatabase;
 let fixtureDir = "";
 
+let pgDir = "";
+let pgPort = 0;
+
 beforeAll(async () => {
-  database = await startEmbeddedPostgres({ dataDir: await makeTempDir("graceful-pg"), logger: createLogger("silent") });
+  pgDir = await makeTempDir("graceful-pg");
+  pgPort = await freePort();
+  database = await startEmbeddedPostgres({ dataDir: pgDir, port: pgPort, logger: createLogger("silent") });
   await applyMigrations({ databaseUrl: database.url, prismaDir: path.join(REPO_ROOT, "prisma") });
   fixtureDir = await makeTempDir("graceful-fixture");
 });
@@ -133,4 +138,36 @@ describe("portcullis start – readiness and a graceful stop", () => {
     // The upstream heard the call stop.
     expect(fixtureEvents(fixtureDir).some((e) => e.event === "cancelled" && (e.args as { tag?: string } | undefined)?.tag === "handback")).toBe(true);
   }, 240_000);
+
+  it("the database down: an MCP request is refused at once with 503 and Retry-After, and served again once it is back", async () => {
+    const { app, client, token } = await replica("db-down", {});
+    const sessionId = (client.transport as StreamableHTTPClientTransport).sessionId!;
+    const call = (name: string) =>
+      fetch(`${app.baseUrl}/mcp`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "flaky__counted", arguments: { name } } }),
+        signal: AbortSignal.timeout(30_000),
+      });
+    expect((await call("before")).status).toBe(200);
+    await database.stop();
+    try {
+      const res = await waitUntil("a refusal while the database is down", async () => {
+        const r = await call("during");
+        return r.status === 200 ? undefined : r;
+      });
+      expect(res.status).toBe(503);
+      expect(res.headers.get("retry-after")).toBe("2");
+      expect(await res.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32603, message: expect.stringContaining("database is unavailable") as string } });
+    } finally {
+      database = await startEmbeddedPostgres({ dataDir: pgDir, port: pgPort, logger: createLogger("silent") });
+    }
+    const back = await waitUntil("the call served again", async () => {
+      const r = await call("after");
+      return r.status === 200 ? r : undefined;
+    }, { timeoutMs: 30_000 });
+    expect(back.status).toBe(200);
+    expect(app.hasExited()).toBe(false);
+  }, 240_000);
 });
+

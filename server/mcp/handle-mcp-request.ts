@@ -2,6 +2,7 @@
 // ours (PostgreSQL rows), so the SDK transport runs stateless, one per request, on any process; what one
 // process must tell another (cancellations, answers to relayed requests, GET-stream messages) goes over the
 // change bus.
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "../db/database-unavailable";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import {
   isInitializeRequest,
@@ -114,6 +115,12 @@ export async function answerMcpRequest(deps: McpHttpDeps, req: McpRequest, endpo
     return await serveMcpRequest(deps, req, endpoint, body);
   } catch (err) {
     const requestId = req.headers.get("x-request-id") ?? crypto.randomUUID();
+    // The database down or restarting is not the request's fault: "retry shortly" (503 + Retry-After), which
+    // balancers and clients act on, rather than a 500.
+    if (isDatabaseUnavailable(err)) {
+      deps.logger?.warn({ err, requestId, endpoint: endpointName(endpoint) }, "MCP request refused: the database is unavailable");
+      return jsonRpcError(503, -32603, `The gateway's database is unavailable; retry shortly (request ${requestId}).`, { "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) });
+    }
     deps.logger?.error({ err, requestId, endpoint: endpointName(endpoint) }, "MCP request failed");
     return jsonRpcError(500, -32603, `Internal error (request ${requestId})`);
   }
