@@ -167,6 +167,8 @@ describe("portcullis start – readiness and a graceful stop", () => {
       return r.status === 200 ? r : undefined;
     }, { timeoutMs: 30_000 });
     expect(back.status).toBe(200);
+    // Ready again: the change bus listens again however long the database was away (it gave up after one try).
+    await waitUntil("GET /api/ready 200 again", async () => ((await apiRequest(app.baseUrl, "/api/ready")).status === 200 ? true : undefined), { timeoutMs: 30_000 });
     expect(app.hasExited()).toBe(false);
   }, 240_000);
 });

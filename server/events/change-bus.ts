@@ -136,20 +136,44 @@ export function createChangeBus(databaseUrl: string, logger: Logger, listenUrl: 
     });
     client.on("error", (err) => {
       logger.warn({ err }, "change bus connection failed; reconnecting");
-      listener = undefined;
+      if (listener === client) listener = undefined;
       emitter.emit("change", { kind: "listening", listening: false } satisfies ChangeEvent);
-      if (!closed) setTimeout(() => void listen().catch(() => undefined), 1000).unref();
+      relisten();
     });
-    await client.connect();
-    await client.query(LISTEN);
+    try {
+      await client.connect();
+      await client.query(LISTEN);
+    } catch (err) {
+      await client.end().catch(() => undefined);
+      throw err;
+    }
+    if (closed) return void (await client.end().catch(() => undefined));
     listener = client;
+    reconnectAttempt = 0;
     // Anything may have changed while we were not listening.
     emitter.emit("change", { kind: "listening", listening: true } satisfies ChangeEvent);
     emitter.emit("change", { kind: "registry" } satisfies ChangeEvent);
   }
+  // Listening again after the connection is lost, until it works: PostgreSQL may be down for longer than one
+  // try (a restart, a failover). Each failed try schedules the next, 1 s apart growing to 5 s.
+  let reconnectAttempt = 0;
+  let reconnecting: NodeJS.Timeout | undefined;
+  function relisten() {
+    if (closed || reconnecting) return;
+    const delay = Math.min(1000 * 2 ** Math.min(reconnectAttempt, 3), 5000);
+    reconnectAttempt++;
+    reconnecting = setTimeout(() => {
+      reconnecting = undefined;
+      listen().catch((err: unknown) => {
+        logger.warn({ err, attempt: reconnectAttempt }, "change bus could not listen yet; retrying");
+        relisten();
+      });
+    }, delay);
+    reconnecting.unref();
+  }
   const ready = listen().catch((err: unknown) => {
     logger.error({ err }, "change bus could not listen; retrying");
-    if (!closed) setTimeout(() => void listen().catch(() => undefined), 1000).unref();
+    relisten();
   });
 
   async function publish(event: ChangeEvent) {
@@ -219,6 +243,7 @@ export function createChangeBus(databaseUrl: string, logger: Logger, listenUrl: 
     },
     async close() {
       closed = true;
+      clearTimeout(reconnecting);
       await ready;
       await listener?.end().catch(() => undefined);
       await pool.end();
