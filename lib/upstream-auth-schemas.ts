@@ -59,3 +59,6 @@ export const ZPutServerAuth = z
 export type TPutServerAuth = z.infer<typeof ZPutServerAuth>;
 
 export const ZServerConnectionList = z.object({ connections: z.array(ZConnection.extend({ userEmail: z.string().nullable() })) });
+
+/** A 204 answer (DELETE /api/v1/connections/{id}): no body. */
+export const ZNoContent = z.null();

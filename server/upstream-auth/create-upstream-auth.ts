@@ -10,10 +10,8 @@ import { createTokenRefresher } from "./refresh-connection";
 import { getServerAuth, putServerAuth } from "./server-auth-settings";
 import { createServiceTokens } from "./service-tokens";
 import { startUpstreamAuthorization } from "./start-authorization";
-import type { UpstreamAuthDeps } from "./upstream-auth-deps";
+import { resolveServerId, type UpstreamAuthDeps } from "./upstream-auth-deps";
 import { upstreamClientDocument } from "./upstream-client-document";
-
-type UserContext = RequestContext & { actor: { type: "user"; userId: string } };
 
 export function createUpstreamAuth(deps: UpstreamAuthDeps & { remember: (value: string) => Promise<void> }) {
   const refresher = createTokenRefresher(deps);
@@ -23,14 +21,17 @@ export function createUpstreamAuth(deps: UpstreamAuthDeps & { remember: (value: 
     credentials,
     clientDocument: () => upstreamClientDocument(deps.publicUrl),
     listMine: (userId: string) => listMyConnections(deps.db, userId),
-    connect: (ctx: UserContext, serverId: string) => startUpstreamAuthorization(deps, ctx.actor.userId, serverId, false),
-    connectShared: (ctx: UserContext, serverId: string) => startUpstreamAuthorization(deps, ctx.actor.userId, serverId, true),
-    callback: (ctx: UserContext, params: CallbackParams) => finishUpstreamAuthorization(deps, ctx, params),
+    /** The signed-in user starts connecting their own account (per_user), or an admin the shared one. */
+    connect: async (userId: string, server: string) => startUpstreamAuthorization(deps, userId, await resolveServerId(deps.db, server), false),
+    connectShared: async (userId: string, server: string) => startUpstreamAuthorization(deps, userId, await resolveServerId(deps.db, server), true),
+    /** GET /oauth/upstream/callback for the signed-in user `userId`. */
+    callback: (ctx: RequestContext, userId: string, params: CallbackParams) => finishUpstreamAuthorization(deps, ctx, userId, params),
     disconnect: (ctx: RequestContext, connectionId: string) => disconnectConnection(deps, ctx, connectionId),
     disconnectUser: (ctx: RequestContext, userId: string) => disconnectUser(deps, ctx, userId),
-    serverAuth: (serverId: string) => getServerAuth(deps, serverId),
-    updateServerAuth: (ctx: RequestContext, serverId: string, input: TPutServerAuth) => putServerAuth(deps, ctx, serverId, input),
-    serverConnections: (serverId: string) => listServerConnections(deps.db, serverId),
+    /** `server`: the server's id or slug. */
+    serverAuth: async (server: string) => getServerAuth(deps, await resolveServerId(deps.db, server)),
+    updateServerAuth: async (ctx: RequestContext, server: string, input: TPutServerAuth) => putServerAuth(deps, ctx, await resolveServerId(deps.db, server), input),
+    serverConnections: async (server: string) => listServerConnections(deps.db, await resolveServerId(deps.db, server)),
   };
 }
 export type UpstreamAuth = ReturnType<typeof createUpstreamAuth>;

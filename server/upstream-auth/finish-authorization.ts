@@ -42,12 +42,12 @@ async function claimState(deps: UpstreamAuthDeps, userId: string, state: string 
   return { row, verifier: claimed };
 }
 
-export async function finishUpstreamAuthorization(deps: UpstreamAuthDeps, ctx: RequestContext & { actor: { type: "user" } }, params: CallbackParams): Promise<CallbackResult> {
+export async function finishUpstreamAuthorization(deps: UpstreamAuthDeps, ctx: RequestContext, userId: string, params: CallbackParams): Promise<CallbackResult> {
   const state = param(params.state, "state");
   const code = param(params.code, "code");
   const iss = param(params.iss, "iss");
   const error = param(params.error, "error");
-  const { row, verifier } = await claimState(deps, ctx.actor.userId, state);
+  const { row, verifier } = await claimState(deps, userId, state);
   const slug = row.server.slug;
   const fail = (code: "upstream_auth_denied" | "upstream_auth_issuer_mismatch" | "upstream_auth_failed" | "bad_request", message: string, cause?: unknown) =>
     Object.assign(new GatewayError(code, message, undefined, cause === undefined ? undefined : { cause }), { serverSlug: slug });

@@ -23,9 +23,11 @@ export const AUTHORIZATION_TTL_MS = 10 * 60_000;
 
 const HTTP_TRANSPORTS = new Set(["HTTP", "SSE"]);
 
+const SERVER_FIELDS = { id: true, slug: true, name: true, url: true, transport: true, enabled: true, authMode: true, authConfig: true } as const;
+
 /** The server's row as the auth code reads it: 404 for an unknown id. */
 export async function loadAuthServer(db: Db, serverId: string) {
-  const row = await db.upstreamServer.findUnique({ where: { id: serverId }, select: { id: true, slug: true, name: true, url: true, transport: true, enabled: true, authMode: true, authConfig: true } });
+  const row = await db.upstreamServer.findUnique({ where: { id: serverId }, select: SERVER_FIELDS });
   if (!row) throw notFound(`The server ${serverId}`);
   return { ...row, mode: readAuthMode(row.authMode), config: readAuthConfig(row.authConfig) };
 }
@@ -35,4 +37,11 @@ export type AuthServerRow = Awaited<ReturnType<typeof loadAuthServer>>;
 export function httpUrlOf(server: { slug: string; url: string | null; transport: string }): string {
   if (!HTTP_TRANSPORTS.has(server.transport) || !server.url) throw new GatewayError("auth_mode_requires_http", `The server ${server.slug} is not reached over HTTP: OAuth modes need a Streamable HTTP or SSE server.`);
   return server.url;
+}
+
+/** REST paths name a server by id (the console) or slug (people, scripts): the id first. */
+export async function resolveServerId(db: Db, idOrSlug: string): Promise<string> {
+  const row = (await db.upstreamServer.findUnique({ where: { id: idOrSlug }, select: { id: true } })) ?? (await db.upstreamServer.findUnique({ where: { slug: idOrSlug }, select: { id: true } }));
+  if (!row) throw notFound(`The server ${idOrSlug}`);
+  return row.id;
 }
