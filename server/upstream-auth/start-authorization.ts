@@ -16,7 +16,8 @@ export async function startUpstreamAuthorization(deps: UpstreamAuthDeps, userId:
   const wanted = shared ? "shared" : "per_user";
   if (server.mode !== wanted) throw new GatewayError("upstream_auth_mode_mismatch", `The server ${server.slug} is in mode ${server.mode}: ${shared ? "a shared connection needs mode shared" : "users connect their own accounts in mode per_user"}.`);
   const url = httpUrlOf(server);
-  const as = await discoverAuthorizationServer(url, deps.fetchFn);
+  // Looked up afresh: connecting is what a user does when the server moved to another authorization server.
+  const as = await discoverAuthorizationServer(url, deps.fetchFn, true);
   const { registration, client } = await clientIdentity(deps, serverId, as);
   const scopes = server.config.scopes.length ? server.config.scopes : as.scopes;
   const state = randomBytes(32).toString("base64url");
