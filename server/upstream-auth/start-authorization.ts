@@ -31,6 +31,12 @@ export async function startUpstreamAuthorization(deps: UpstreamAuthDeps, userId:
     ...(scopes.length && { scope: scopes.join(" ") }),
   });
   await deps.db.$transaction(async (tx) => {
+    // Authorizations never finished (the user closed the tab) go with their sealed verifiers, a few per start.
+    const stale = await tx.upstreamAuthorization.findMany({ where: { expiresAt: { lt: new Date() } }, select: { stateHash: true, verifierSecretId: true }, take: 100 });
+    if (stale.length) {
+      await tx.upstreamAuthorization.deleteMany({ where: { stateHash: { in: stale.map((r) => r.stateHash) } } });
+      await deps.secrets.drop(tx, stale.map((r) => r.verifierSecretId));
+    }
     const verifierSecretId = await deps.secrets.seal(tx, `upstream:pkce:${stateHashOf(state).slice(0, 32)}`, codeVerifier);
     await tx.upstreamAuthorization.create({
       data: { stateHash: stateHashOf(state), serverId, userId, shared, issuer: as.issuer, clientId: client.client_id, registration, redirectUri, resource: as.resource, scopes, verifierSecretId, expiresAt: new Date(Date.now() + AUTHORIZATION_TTL_MS) },
