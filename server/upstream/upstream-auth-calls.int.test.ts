@@ -44,7 +44,7 @@ describe("upstream credentials on the call path: per-user sessions, shared servi
     gw = await startTestGateway({ upstreamAuth: { credentials: creds, authModeOf: (server) => creds.modeOf(server) } });
     admin = userContext(await insertUser(db, { role: "ADMIN" }));
     for (const slug of ["personal", "team"]) {
-      const { server } = await gw.gateway.registry.register(admin, { slug, name: slug, transport: "http", url: up.url });
+      const { server } = await gw.gateway.registry.register(admin, { slug, name: slug, transport: "http", url: `${up.url}?as=${slug}` });
       if (server.status !== "HEALTHY") throw new Error(`${slug} is ${server.status}: ${server.lastError ?? ""}`);
     }
     for (const who of ["ann", "ben", "cat"] as const) {
@@ -100,6 +100,19 @@ describe("upstream credentials on the call path: per-user sessions, shared servi
     expect((err as McpError).code).toBe(-32042);
     expect((err as McpError).message).toContain("upstream_auth_required");
     expect((err as McpError).data).toMatchObject({ elicitations: [{ mode: "url", url: connectUrl("personal") }] });
+  });
+
+  it("per_user: resource reads go with the reader's own credential; without a connection, a refusal naming the connect URL", async () => {
+    const read = await agents.ben.client.readResource({ uri: "whoami://personal" });
+    expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({ sub: "ben" });
+    const err = await agents.cat.client.readResource({ uri: "whoami://personal" }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(McpError);
+    expect((err as McpError).data).toMatchObject({ code: "upstream_auth_required", connectUrl: connectUrl("personal"), reason: "not_connected" });
+    const event = await db.auditEvent.findFirstOrThrow({ where: { userId: users.cat.id, action: "resource.read" } });
+    expect(event.errorCode).toBe("upstream_auth_required");
   });
 
   it("shared: every user's call carries the service account's token", async () => {
@@ -158,6 +171,8 @@ describe("upstream credentials on the call path: per-user sessions, shared servi
     expect(benDone.errorCode).toBe("upstream_auth_required");
     const ran = (await calls()).slice(before);
     expect(ran.map((l) => l.email)).toEqual(["ann@corp.test"]);
+    const ended = await db.auditEvent.findFirstOrThrow({ where: { taskId: annTask, action: "task.succeeded" } });
+    expect(ended.details).toMatchObject({ credential: { mode: "per_user", connectionId: "conn-ann", userId: users.ann.id } });
     // The task ran with its owner and agent session as the identity, without the agent's subject token.
     const asked = creds.asked.forCall.filter((i) => i.userId === users.ann.id).at(-1)!;
     expect(asked.agentSessionId).toBeTruthy();
