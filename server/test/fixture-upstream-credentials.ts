@@ -5,7 +5,7 @@
 import type { Db } from "../db/client";
 import { UpstreamAuthRequiredError } from "../upstream-auth/upstream-auth-required-error";
 import type { CallIdentity, UpstreamAuthMode, UpstreamCredential, UpstreamCredentials } from "../upstream-auth/upstream-credentials";
-import type { ProtectedUpstream } from "./protected-upstream";
+import { claimsOf, type ProtectedUpstream } from "./protected-upstream";
 
 type Bearer = UpstreamCredential & { kind: "bearer" };
 
@@ -41,6 +41,12 @@ export function fixtureCredentials(
     if (mode === "shared" || mode === "client_credentials") {
       const ref = { mode, connectionId: mode === "shared" ? `conn-${opts.sharedClient}` : null, userId: null };
       return { kind: "bearer", accessToken: await current(opts.sharedClient, fresh), cacheKey: `service:${slug}`, ref };
+    }
+    if (mode === "token_exchange") {
+      // The "exchange": the provider client the agent's own token names gets a token for the upstream.
+      if (!identity.subjectToken) throw new UpstreamAuthRequiredError(slug, opts.connectUrl(slug), "not_connected");
+      const subject = claimsOf(identity.subjectToken).client_id;
+      return { kind: "bearer", accessToken: await current(subject, fresh), cacheKey: `exchange:${subject}`, ref: { mode, connectionId: null, userId: identity.userId } };
     }
     const clientId = identity.userId ? connections.get(identity.userId) : undefined;
     if (!clientId) throw new UpstreamAuthRequiredError(slug, opts.connectUrl(slug), "not_connected");
