@@ -15,7 +15,7 @@ import { agentToken, connectAgent, errorMeta, grantEverything, removeTempDirs, s
 import { jtiOf, startProtectedUpstream, type ProtectedUpstream } from "../test/protected-upstream";
 import { createTestDb, testDatabaseUrl, truncateAll } from "../test/test-db";
 import { createLogger } from "../logger";
-import { createUpstreamPool } from "./upstream-pool";
+import { createUpstreamPool, type PoolOptions } from "./upstream-pool";
 import type { LogLine, WhoAmI } from "../test/fixtures/protected-upstream-server";
 
 const CLIENTS = [
@@ -179,19 +179,37 @@ describe("upstream credentials on the call path: per-user sessions, shared servi
     await waitUntil("later's tools", async () => (await db.tool.count({ where: { serverId: server.id } })) > 0);
   });
 
-  it("per-credential sessions are bounded: past the bound the least recently used idle one is closed and reopened on its next call", async () => {
+  /** A pool of its own on the personal server (options under test), and a whoami of `u` through it: the upstream session it used. */
+  async function ownPool(options: Partial<PoolOptions>) {
     const personal = await db.upstreamServer.findUniqueOrThrow({ where: { slug: "personal" } });
-    const pool = createUpstreamPool(createLogger("silent"), {}, { maxCredentialSessions: 1 }, { credentials: creds, authModeOf: (s) => creds.modeOf(s) });
+    const pool = createUpstreamPool(createLogger("silent"), {}, options, { credentials: creds, authModeOf: (s) => creds.modeOf(s) });
+    await pool.start({ serverId: personal.id, slug: "personal", role: "active", launch: { transport: "HTTP", url: `${up.url}?as=personal`, headers: {} }, maxConcurrency: 4 });
+    const identity = (u: User) => ({ serverId: personal.id, userId: u.id, agentSessionId: `pool-${u.email}` });
+    const call = async (u: User) => {
+      const r = await pool.callTool(personal.id, "active", { name: "whoami", arguments: {} }, { signal: new AbortController().signal, timeoutMs: 10_000, retryable: false, identity: identity(u) });
+      expect(r.structuredContent).toMatchObject({ email: u.email });
+      return (await calls()).at(-1)!.session;
+    };
+    return { pool, call, sessions: () => pool.status(personal.id)?.credentialSessions };
+  }
+
+  it("per-credential sessions are bounded: past the bound the least recently used idle one is closed and reopened on its next call", async () => {
+    const { pool, call } = await ownPool({ maxCredentialSessions: 1 });
     try {
-      await pool.start({ serverId: personal.id, slug: "personal", role: "active", launch: { transport: "HTTP", url: `${up.url}?as=personal`, headers: {} }, maxConcurrency: 4 });
-      const call = async (u: User) => {
-        const r = await pool.callTool(personal.id, "active", { name: "whoami", arguments: {} }, { signal: new AbortController().signal, timeoutMs: 10_000, retryable: false, identity: { serverId: personal.id, userId: u.id, agentSessionId: `pool-${u.email}` } });
-        expect(r.structuredContent).toMatchObject({ email: u.email });
-        return (await calls()).at(-1)!.session;
-      };
       const first = await call(users.ann);
       expect(await call(users.ann)).toBe(first);
       await call(users.ben); // ann's idle session is the least recently used: closed
+      expect(await call(users.ann)).not.toBe(first);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("an idle per-credential session is closed, and the user's next call opens a new one", async () => {
+    const { pool, call, sessions } = await ownPool({ credentialSessionIdleMs: 1 });
+    try {
+      const first = await call(users.ann);
+      await waitUntil("the idle session to close", () => sessions() === 0);
       expect(await call(users.ann)).not.toBe(first);
     } finally {
       await pool.close();
