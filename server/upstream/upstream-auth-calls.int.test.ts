@@ -128,11 +128,18 @@ describe("upstream credentials on the call path: per-user sessions, shared servi
     expect(c.structuredContent).toMatchObject({ sub: "service" });
   });
 
-  it("transparent /mcp/s/personal: each user's own session carries their own credential; without one, initialize is refused naming the connect URL", async () => {
+  it("transparent /mcp/s/personal: each user's own session carries their own credential, renewed after a 401; without one, initialize is refused naming the connect URL", async () => {
     const url = new URL("/mcp/s/personal", gw.mcpUrl);
     const ann = await connectAgent(url, await agentToken(db, users.ann));
     extraAgents.push(ann);
     expect((await ann.client.callTool({ name: "whoami", arguments: {} })).structuredContent).toMatchObject({ sub: "ann" });
+    // Its token expires at the upstream: the request is renewed through rejected() and sent once more.
+    const used = (await calls()).at(-1)!;
+    await up.expireJti(used.jti!);
+    const rejectedBefore = creds.asked.rejected.length;
+    expect((await ann.client.callTool({ name: "whoami", arguments: {} })).structuredContent).toMatchObject({ sub: "ann" });
+    expect(creds.asked.rejected.length).toBe(rejectedBefore + 1);
+    expect((await calls()).at(-1)).toMatchObject({ session: used.session });
     const err = await connectAgent(url, await agentToken(db, users.cat)).then(
       (a) => (extraAgents.push(a), undefined),
       (e: unknown) => e,
@@ -142,6 +149,7 @@ describe("upstream credentials on the call path: per-user sessions, shared servi
   });
 
   it("a token that expires at the upstream mid-session: one rejected(), the retry with the new token succeeds on the same session", async () => {
+    await whoami("ann"); // the token ann's session carries now
     const last = (await calls()).filter((l) => l.session === annSession).at(-1)!;
     await up.expireJti(last.jti!);
     const rejectedBefore = creds.asked.rejected.length;

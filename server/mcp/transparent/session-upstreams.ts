@@ -22,6 +22,7 @@ import { canonicalJson } from "../../registry/content-hash";
 import type { ServerRoute } from "../../registry/create-registry";
 import type { SessionStderr } from "../../upstream/session-stderr";
 import { connectUpstream, type ConnectedUpstream, type ProcessLauncher } from "../../upstream/upstream-client";
+import type { BearerSource } from "../../upstream/bearer-fetch";
 import { PendingReplies } from "./pending-replies";
 import { readState, saveState, type SessionState } from "./session-state";
 import { createUpstreamCapacity, type CapacityLimits, type Slot } from "./upstream-capacity";
@@ -64,7 +65,7 @@ export type SessionUpstreamsOptions = {
    * The bearer of an upstream that authenticates its callers (issue 22), asked on every request of the session:
    * the session's user's credential (the session is theirs alone). Undefined: the server needs none.
    */
-  bearer?: ((route: ServerRoute, owner: SessionOwner) => (() => Promise<string>) | undefined) | undefined;
+  bearer?: ((route: ServerRoute, owner: SessionOwner) => BearerSource | undefined) | undefined;
 };
 const DEFAULTS = { relayTimeoutMs: 5 * 60_000, connectTimeoutMs: 15_000, now: Date.now };
 
