@@ -3,12 +3,15 @@
 // resent once with a renewed bearer where the source can renew (a session of one user's own), else raised as
 // UpstreamUnauthorizedError for the caller to renew and retry (never a status code the connect would read as
 // "try legacy SSE").
+import type { CredentialRef } from "../upstream-auth/upstream-credentials";
 import { UpstreamUnauthorizedError } from "./upstream-errors";
 
 /** Where a session's requests get their bearer: asked per request; `renew` after a 401 (one resend). */
 export type BearerSource = {
   token: () => Promise<string>;
   renew?: ((rejected: string) => Promise<string>) | undefined;
+  /** Which credential the last token was (for the audit of a call over this session). */
+  ref?: (() => CredentialRef | undefined) | undefined;
 };
 
 export function bearerFetch(inner: typeof fetch, source: BearerSource): typeof fetch {

@@ -140,6 +140,8 @@ describe("upstream credentials on the call path: per-user sessions, shared servi
     expect((await ann.client.callTool({ name: "whoami", arguments: {} })).structuredContent).toMatchObject({ sub: "ann" });
     expect(creds.asked.rejected.length).toBe(rejectedBefore + 1);
     expect((await calls()).at(-1)).toMatchObject({ session: used.session });
+    const event = await db.auditEvent.findFirstOrThrow({ where: { userId: users.ann.id, mcpSessionId: ann.sessionId, action: "tool.called" }, orderBy: { id: "desc" } });
+    expect(event.details).toMatchObject({ credential: { mode: "per_user", connectionId: "conn-ann", userId: users.ann.id } });
     const err = await connectAgent(url, await agentToken(db, users.cat)).then(
       (a) => (extraAgents.push(a), undefined),
       (e: unknown) => e,

@@ -53,6 +53,7 @@ export function sessionBearer(deps: Pick<PoolDeps, "credentials" | "authModeOf">
   const token = async () => (last = bearerOf(server, await credentials.forCall(identity))).accessToken;
   return {
     token,
+    ref: () => last?.ref,
     // Renewed only when the refused token is the one last handed out (else a newer one exists already).
     renew: async (rejected) => (last?.accessToken === rejected ? (last = bearerOf(server, await credentials.rejected(identity, last))).accessToken : token()),
   };

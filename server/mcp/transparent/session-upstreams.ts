@@ -42,6 +42,8 @@ export type LiveSession = {
   client: Client;
   inFlight: InFlight[];
   lastUsedAt: number;
+  /** The bearer of an upstream that authenticates its callers: the session user's credential (issue 22). */
+  bearer?: BearerSource | undefined;
 };
 
 /** Whom an upstream session serves, for its limits: the agent session (or the MCP session) and the user. */
@@ -187,6 +189,7 @@ export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: L
       ...(capabilities.roots && { roots: capabilities.roots }),
     };
     const holder: { session?: LiveSession } = {};
+    const bearer = opts.bearer?.(route, owner);
     // An upstream may ask (roots/list) as soon as it is initialized, before connect() has returned here.
     let markReady: (s: LiveSession) => void = () => {};
     const ready = new Promise<LiveSession>((resolve) => (markReady = resolve));
@@ -213,7 +216,7 @@ export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: L
         capabilities: offered,
         launcher: opts.launcher,
         key: { serverId: route.serverId, slug: route.slug, role: `session-${sessionTag}` },
-        bearer: opts.bearer?.(route, owner),
+        bearer,
         configure: (client) => {
           client.fallbackRequestHandler = async (request, extra) => relayRequest(await ready, request, extra.signal);
           client.fallbackNotificationHandler = async (n) => {
@@ -226,7 +229,7 @@ export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: L
       stderr?.end(err instanceof Error ? err.message : String(err));
       throw err;
     });
-    const session: LiveSession = { mcpSessionId, route, conn, client: conn.client, inFlight: [], lastUsedAt: opts.now() };
+    const session: LiveSession = { mcpSessionId, route, conn, client: conn.client, inFlight: [], lastUsedAt: opts.now(), bearer };
     holder.session = session;
     markReady(session);
     if (replay?.logLevel) await conn.client.setLoggingLevel(replay.logLevel).catch(() => undefined);
