@@ -189,7 +189,7 @@ describe("upstream credentials on the call path: per-user sessions, shared servi
     await waitUntil("later's tools", async () => (await db.tool.count({ where: { serverId: server.id } })) > 0);
   });
 
-  /** A pool of its own on the personal server (options under test), and a whoami of `u` through it: the upstream session it used. */
+  /** A pool of its own on the personal server (options under test), and a whoami of `u` through it: the upstream session of the last call logged. */
   async function ownPool(options: Partial<PoolOptions>) {
     const personal = await db.upstreamServer.findUniqueOrThrow({ where: { slug: "personal" } });
     const pool = createUpstreamPool(createLogger("silent"), {}, options, { credentials: creds, authModeOf: (s) => creds.modeOf(s) });
@@ -210,6 +210,22 @@ describe("upstream credentials on the call path: per-user sessions, shared servi
       expect(await call(users.ann)).toBe(first);
       await call(users.ben); // ann's idle session is the least recently used: closed
       expect(await call(users.ann)).not.toBe(first);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("20 concurrent first calls of two users open exactly one upstream session per credential, each answered with its own identity", async () => {
+    const { pool, call } = await ownPool({});
+    try {
+      const before = (await calls()).length;
+      await Promise.all(Array.from({ length: 20 }, (_, i) => call(i % 2 ? users.ann : users.ben))); // each answer checked
+      const lines = (await calls()).slice(before);
+      const sessionsOf = (u: User) => new Set(lines.filter((l) => l.email === u.email).map((l) => l.session));
+      expect(lines).toHaveLength(20);
+      expect(sessionsOf(users.ann).size).toBe(1);
+      expect(sessionsOf(users.ben).size).toBe(1);
+      expect([...sessionsOf(users.ann)][0]).not.toBe([...sessionsOf(users.ben)][0]);
     } finally {
       await pool.close();
     }
