@@ -242,6 +242,23 @@ describe("upstream credentials on the call path: per-user sessions, shared servi
     }
   });
 
+  it("a refused refresh after a 401: upstream_auth_required with reason needs_reconnect, and no call reaches the upstream with the stale token", async () => {
+    await whoami("ben");
+    const last = (await calls()).at(-1)!;
+    expect(last.email).toBe("ben@corp.test");
+    await up.expireJti(last.jti!);
+    creds.refreshRefused.add(users.ben.id);
+    try {
+      const before = (await calls()).length;
+      const result = await whoami("ben");
+      expect(errorMeta(result)).toMatchObject({ code: "upstream_auth_required", reason: "needs_reconnect", connectUrl: connectUrl("personal") });
+      expect((await calls()).length).toBe(before);
+      expect((await up.log()).at(-1)).toMatchObject({ event: "refused", reason: "expired", jti: last.jti });
+    } finally {
+      creds.refreshRefused.delete(users.ben.id);
+    }
+  });
+
   it("queued tasks run with their user's credential at run time; a user disconnected between submit and run gets upstream_auth_required", async () => {
     await gw.gateway.registry.updateTool(admin, "personal__whoami", { async: true });
     // The queue exists, no worker runs yet: both tasks wait PENDING while ben's connection goes.
