@@ -41,6 +41,8 @@ import type { McpSessionView } from "../handle-mcp-request";
 import { sessionOwner } from "./reserve-upstream";
 import type { InFlight, LiveSession, SessionUpstreams } from "./session-upstreams";
 import { capacityRefusal } from "./capacity-refusal";
+import { UpstreamAuthRequiredError } from "../../upstream-auth/upstream-auth-required-error";
+import { authRequiredRpcError } from "../connect-elicitation";
 
 export type TransparentDeps = { registry: Registry; pipeline: CallToolHandler; requests: OperationHandler; bus: ChangeBus; db: Db; audit: AuditWriter; logger: Logger; sessions: SessionUpstreams; policy: PolicyCache; taskTools: Omit<TaskToolDeps, "db" | "audit">; approvals?: Approvals | undefined; builtinReady?: (() => Promise<void>) | undefined };
 
@@ -151,8 +153,13 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
   function callTool(request: JSONRPCRequest, live?: LiveSession): Promise<Record<string, unknown>> {
     const params = (request.params ?? {}) as Params & { name?: unknown; arguments?: Record<string, unknown> };
     const via: EndpointNaming["via"] = live
-      ? (tool, onprogress) => async (s, checked) =>
-          CallToolResultSchema.parse(await deps.sessions.forward(live, "tools/call", { ...params, name: tool.name, arguments: checked }, { signal: s, timeoutMs: tool.timeoutMs, onprogress }))
+      ? (tool, onprogress) =>
+          Object.assign(
+            async (s: AbortSignal, checked: Record<string, unknown>) =>
+              CallToolResultSchema.parse(await deps.sessions.forward(live, "tools/call", { ...params, name: tool.name, arguments: checked }, { signal: s, timeoutMs: tool.timeoutMs, onprogress })),
+            // The credential the session's requests carry, for the call's audit event.
+            { credential: live.bearer?.ref },
+          )
       : undefined;
     return dispatchToolCall(dispatchDeps(deps), { ...naming, via }, view, { ...params, name: str(params.name) }, { requestId: request.id, sendProgress: sendProgress(request) });
   }
@@ -175,6 +182,12 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
     } catch (err) {
       const refused = capacityRefusal(deps, view, endpoint, slug, request, err);
       if (refused) return refused;
+      // The user has no usable credential for this upstream (issue 22): a tools/call goes the pipeline's way
+      // without a session of its own, to be refused (and audited) upstream_auth_required like on /mcp.
+      if (err instanceof UpstreamAuthRequiredError) {
+        if (request.method === "tools/call") return callTool(request);
+        throw authRequiredRpcError(err, view.clientCapabilities);
+      }
       throw new McpError(ErrorCode.InternalError, `The upstream server ${slug} is unavailable: ${err instanceof Error ? err.message : String(err)}`);
     }
     try {
