@@ -12,6 +12,7 @@ import type { TReadiness, TServer } from "../lib/schemas";
 import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "../server/db/embedded";
 import { applyMigrations } from "../server/db/migrate";
 import { createLogger } from "../server/logger";
+import { RUNNER_LOCK_CLASS } from "../server/tasks/task-scope";
 import { fixtureEvents, misbehavingServer } from "../server/test/gateway-harness";
 import { apiRequest } from "./test-support/api-request";
 import { REPO_ROOT } from "./test-support/run-cli";
@@ -169,6 +170,18 @@ describe("portcullis start – readiness and a graceful stop", () => {
     expect(back.status).toBe(200);
     // Ready again: the change bus listens again however long the database was away (it gave up after one try).
     await waitUntil("GET /api/ready 200 again", async () => ((await apiRequest(app.baseUrl, "/api/ready")).status === 200 ? true : undefined), { timeoutMs: 30_000 });
+    // The task runner's liveness lock is held again (lost with its connection, other processes would take this live
+    // one for dead and recover its running tasks and claims).
+    await waitUntil("the runner's liveness lock held again", async () => {
+      const db = new pg.Client({ connectionString: database.url });
+      await db.connect();
+      try {
+        const { rows } = await db.query<{ n: string }>("SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = $1::oid AND objsubid = 2 AND granted", [RUNNER_LOCK_CLASS]);
+        return Number(rows[0]!.n) >= 1 ? true : undefined;
+      } finally {
+        await db.end();
+      }
+    }, { timeoutMs: 30_000 });
     expect(app.hasExited()).toBe(false);
   }, 240_000);
 });

@@ -108,10 +108,14 @@ export async function settleClaim(s: TaskScope, taskId: string, tool: ResolvedTo
   await trackTask(s, taskId, tool, outcome, new AbortController(), () => undefined);
 }
 
-/** A claim still running after the threshold becomes a task (if nobody promoted it first). */
-export async function promoteClaim(s: TaskScope, taskId: string, requestId: string): Promise<Task> {
+/**
+ * A claim still running after the threshold becomes a task (if nobody promoted it first). Null when the claim row
+ * is gone: another process's sweep took this one for dead (its liveness connection was lost, PostgreSQL restarting)
+ * and deleted it; the caller then adopts the running call as a new task.
+ */
+export async function promoteClaim(s: TaskScope, taskId: string, requestId: string): Promise<Task | null> {
   const { db } = s;
   const promoted = await db.$transaction((tx) => promote(tx, taskId, requestId));
   if (promoted) await auditTransition(s, promoted, promoted.toolName);
-  return promoted ?? db.task.findUniqueOrThrow({ where: { id: taskId } });
+  return promoted ?? db.task.findUnique({ where: { id: taskId } });
 }

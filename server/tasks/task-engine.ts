@@ -93,16 +93,36 @@ export function createTaskEngine(deps: {
 
   const s: TaskScope = { db: deps.db, audit: deps.audit, bus: deps.bus, log, opts, runnerId, running, live, started: () => starting, closed: () => closed, callClaims };
 
-  /** This process's advisory lock: held until the process (or its connection) dies. */
+  /**
+   * This process's advisory lock: held until the process (or its connection) dies. A lost connection (PostgreSQL
+   * restarted) frees it, and other processes would then take this live process for dead and recover its tasks:
+   * so it is taken again at once, and at every sweep tick until it is held.
+   */
+  let everLive = false;
   function live(): Promise<pg.Client> {
-    liveness ??= (async () => {
+    if (liveness) return liveness;
+    const attempt: Promise<pg.Client> = (async () => {
       const client = new pg.Client({ connectionString: sessionUrl, application_name: `portcullis ${runnerId}` });
-      client.on("error", (err) => log.error({ err }, "task liveness connection failed"));
-      await client.connect();
-      await client.query("SELECT pg_advisory_lock($1::int, hashtext($2))", [RUNNER_LOCK_CLASS, runnerId]);
+      client.on("error", (err) => {
+        log.error({ err }, "task liveness connection lost; taking the lock again");
+        if (liveness === attempt) liveness = undefined;
+        if (!closed) void live().catch(() => undefined);
+      });
+      try {
+        await client.connect();
+        await client.query("SELECT pg_advisory_lock($1::int, hashtext($2))", [RUNNER_LOCK_CLASS, runnerId]);
+      } catch (err) {
+        await client.end().catch(() => undefined);
+        throw err;
+      }
+      everLive = true;
       return client;
     })();
-    return liveness;
+    liveness = attempt;
+    attempt.catch(() => {
+      if (liveness === attempt) liveness = undefined;
+    });
+    return attempt;
   }
 
   const scheduleWebhook = (id: string, at: Date) => scheduleWebhookJob(deps.db, id, at);
@@ -145,7 +165,8 @@ export function createTaskEngine(deps: {
     });
     const tick = () => {
       sweepTimer = setTimeout(() => {
-        void Promise.all([sweepDeadRunners(s), sweepWebhooks(deps.db, scheduleWebhook)])
+        // Our own lock first (lost with a dropped connection), then the others'.
+        void Promise.all([live().then(() => sweepDeadRunners(s)), sweepWebhooks(deps.db, scheduleWebhook)])
           .catch((err: unknown) => log.error({ err }, "task sweep failed"))
           .finally(() => {
             if (!closed) tick();
@@ -212,13 +233,13 @@ export function createTaskEngine(deps: {
       if (sweepTimer) clearTimeout(sweepTimer);
       await runner?.stop().catch((err: unknown) => log.warn({ err }, "stopping the task workers failed"));
       await draining;
-      if (liveness) await (await liveness).end().catch(() => undefined);
+      if (liveness) await liveness.then((c) => c.end()).catch(() => undefined);
       // A claim someone was handed must be finished with its outcome before the connections go, or the sweep
       // would run the call again for them.
       await Promise.all(claimsSettling);
       // What this process was still running goes back to the queue now (retryable ones; the others end
       // `interrupted`), not at another process's next sweep. Its lock is free since the liveness connection ended.
-      if (liveness) {
+      if (everLive) {
         const handedBack = await recoverRunner(s, runnerId).catch((err: unknown) => {
           log.warn({ err }, "handing back this process's running tasks failed; another process's sweep will");
           return 0;

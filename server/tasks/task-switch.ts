@@ -125,7 +125,8 @@ export function taskSwitch(engine: TaskEngine, maxOutputBytes: number): Middlewa
       return bound(first.done);
     }
 
-    task = !task ? await engine.adopt(call, tc, ctx, "threshold", startedAt) : task.origin === CLAIM_ORIGIN ? await engine.promoteClaim(task.id, ctx.requestId) : task;
+    if (task?.origin === CLAIM_ORIGIN) task = await engine.promoteClaim(task.id, ctx.requestId);
+    task ??= await engine.adopt(call, tc, ctx, "threshold", startedAt);
     notes.taskId = task.id;
     void engine.track(task.id, call.tool, exec, controller, (fn) => (sink = fn));
     return bound(taskAccepted(task, pollSeconds));
