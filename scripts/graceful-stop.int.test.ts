@@ -172,12 +172,13 @@ describe("portcullis start – readiness and a graceful stop", () => {
     await waitUntil("GET /api/ready 200 again", async () => ((await apiRequest(app.baseUrl, "/api/ready")).status === 200 ? true : undefined), { timeoutMs: 30_000 });
     // The task runner's liveness lock is held again (lost with its connection, other processes would take this live
     // one for dead and recover its running tasks and claims).
-    await waitUntil("the runner's liveness lock held again", async () => {
+    await waitUntil("the runner's and the audit owner's locks held again", async () => {
       const db = new pg.Client({ connectionString: database.url });
       await db.connect();
       try {
-        const { rows } = await db.query<{ n: string }>("SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = $1::oid AND objsubid = 2 AND granted", [RUNNER_LOCK_CLASS]);
-        return Number(rows[0]!.n) >= 1 ? true : undefined;
+        // The runner's lock and the audit owner's ("pcaw"), both taken again.
+        const { rows } = await db.query<{ n: string }>("SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = ANY($1::oid[]) AND objsubid = 2 AND granted", [[RUNNER_LOCK_CLASS, 0x70636177]]);
+        return Number(rows[0]!.n) >= 2 ? true : undefined;
       } finally {
         await db.end();
       }

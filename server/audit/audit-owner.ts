@@ -18,24 +18,62 @@ export type AuditOwner = {
   close(): Promise<void>;
 };
 
-/** Holds this process's owner lock on a connection of its own until close. */
+/**
+ * Holds this process's owner lock on a connection of its own until close. A dropped connection (PostgreSQL
+ * restarted) frees the lock: other processes may then mark this one's running calls interrupted, and each call's
+ * outcome, written when it ends, replaces that mark. So the lock is taken again, 1 s apart growing to 5 s, until held.
+ */
 export function holdAuditOwner(databaseUrl: string, onError: (err: unknown, msg: string) => void): AuditOwner {
   const id = `audit-${randomUUID()}`;
-  const client = new pg.Client({ connectionString: databaseUrl, application_name: `portcullis ${id}` });
-  // A dropped connection frees the lock: other processes may then mark this one's running calls interrupted,
-  // and each call's outcome, written when it ends, replaces that mark.
-  client.on("error", (err) => onError(err, "the audit owner's connection was lost; running calls may be marked interrupted until they end"));
-  const held = client
-    .connect()
-    .then(() => client.query("SELECT pg_advisory_lock($1::int, hashtext($2))", [AUDIT_OWNER_LOCK_CLASS, id]))
-    .then(
-      () => true,
-      (err: unknown) => {
-        onError(err, "the audit owner lock could not be taken; running calls may be marked interrupted until they end");
-        return false;
-      },
-    );
-  return { id, held, close: () => held.then(() => client.end()).catch(() => undefined) };
+  let client: pg.Client | undefined;
+  let closed = false;
+  let attempt = 0;
+  let retry: NodeJS.Timeout | undefined;
+  const take = async (): Promise<boolean> => {
+    const c = new pg.Client({ connectionString: databaseUrl, application_name: `portcullis ${id}` });
+    c.on("error", (err) => {
+      onError(err, "the audit owner's connection was lost; taking the lock again (running calls may be marked interrupted until they end)");
+      if (client === c) client = undefined;
+      again();
+    });
+    try {
+      await c.connect();
+      await c.query("SELECT pg_advisory_lock($1::int, hashtext($2))", [AUDIT_OWNER_LOCK_CLASS, id]);
+    } catch (err) {
+      await c.end().catch(() => undefined);
+      throw err;
+    }
+    if (closed) {
+      await c.end().catch(() => undefined);
+      return false;
+    }
+    client = c;
+    attempt = 0;
+    return true;
+  };
+  function again() {
+    if (closed || retry) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      take().catch(() => again());
+    }, Math.min(1000 * 2 ** Math.min(attempt++, 3), 5000));
+    retry.unref();
+  }
+  const held = take().catch((err: unknown) => {
+    onError(err, "the audit owner lock could not be taken; running calls may be marked interrupted until they end");
+    again();
+    return false;
+  });
+  return {
+    id,
+    held,
+    close: async () => {
+      closed = true;
+      clearTimeout(retry);
+      await held;
+      await client?.end().catch(() => undefined);
+    },
+  };
 }
 
 // One statement: the lock is tried per owner inside it (a transaction-scoped try, released at commit), so a
