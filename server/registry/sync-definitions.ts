@@ -9,6 +9,8 @@ import type { UpstreamDefinitions } from "./definitions";
 import { diffDefinitions } from "./diff-definitions";
 import { toGatewayName } from "./gateway-name";
 import { lintTool } from "./lint-tool";
+import { asLintFindings } from "../scanner/as-lint-findings";
+import { scanTool } from "../scanner/scan-definitions";
 import { nextVersion } from "./next-version";
 
 export type SyncResult = { changed: boolean; versionId: string; version: string; skippedTools: string[] };
@@ -112,7 +114,8 @@ async function upsertTools(tx: DbTx, serverId: string, slug: string, tools: McpT
       outputSchema: t.outputSchema ? toJson(t.outputSchema) : undefined,
       annotations: t.annotations ? toJson(t.annotations) : undefined,
       contentHash: toolHash(t),
-      lintFindings: toJson(lintTool(t)),
+      // The poisoning scanner is part of the lint: its findings show on the tool beside the schema's.
+      lintFindings: toJson([...lintTool(t), ...asLintFindings(scanTool(t))]),
       removedAt: null,
     };
     await tx.tool.upsert({
