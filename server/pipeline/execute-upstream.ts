@@ -1,11 +1,13 @@
 // The last step: the call goes to the upstream through the pool's resilience policies.
 import type { UpstreamPool } from "../upstream/upstream-pool";
+import { checkPinnedDefinition, type OnDefinitionDrift } from "./check-pinned-definition";
 import { toolError } from "./tool-error";
 import { upstreamFailureResult } from "./upstream-failure-result";
 import type { CallToolHandler } from "./types";
 
-export function executeUpstream(pool: UpstreamPool): CallToolHandler {
-  return async (call, _ctx, notes) => {
+/** Checked against the pinned definition first (check-pinned-definition.ts), here so a queued task is too. */
+export function executeUpstream(pool: UpstreamPool, onDrift?: OnDefinitionDrift): CallToolHandler {
+  return checkPinnedDefinition(pool, onDrift)(async (call, _ctx, notes) => {
     try {
       const via = call.via;
       if (via) return await pool.guard(call.tool.serverId, call.tool.role, (s) => via(s, call.arguments), { signal: call.signal, retryable: call.tool.retryable });
@@ -29,5 +31,5 @@ export function executeUpstream(pool: UpstreamPool): CallToolHandler {
       notes.reason = err instanceof Error ? err.message : String(err);
       return result;
     }
-  };
+  });
 }

@@ -29,6 +29,8 @@ export type ResolvedTool = {
   role: "active" | "canary";
   versionId: string;
   version: string;
+  /** The approved definition's hash (content-hash.ts toolHash); the serving connection must offer the same. */
+  pinnedHash?: string | undefined;
 };
 
 /** Who submitted a call that may become a task (set by the MCP endpoints for agent sessions). */

@@ -1,19 +1,24 @@
 // Stores what an upstream offers: a changed set of definitions becomes a new version (semver + diff),
 // and the tool rows (the admin's per-tool settings) follow the union of the active and canary versions.
+// What serves is what an admin approved: a set the upstream changes on its own (reconnect, list_changed, a
+// new process of the same launch) is recorded as a version pending review and serves nothing until approved.
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { toJson, type DbTx } from "../db/client";
 import type { UpstreamLaunch } from "../upstream/upstream-client";
 import { canonicalJson, definitionsHash, toolHash } from "./content-hash";
+import { announcePendingReview } from "./announce-pending-review";
 import { defaultRiskTier } from "./default-tier";
 import type { UpstreamDefinitions } from "./definitions";
 import { diffDefinitions } from "./diff-definitions";
 import { toGatewayName } from "./gateway-name";
 import { lintTool } from "./lint-tool";
 import { asLintFindings } from "../scanner/as-lint-findings";
-import { scanTool } from "../scanner/scan-definitions";
+import { scanDefinitions, scanTool } from "../scanner/scan-definitions";
+import { BUILTIN_SLUG } from "../builtin/builtin-server";
 import { nextVersion } from "./next-version";
 
-export type SyncResult = { changed: boolean; versionId: string; version: string; skippedTools: string[] };
+/** `pending`: the set waits for review (review-version.ts); the serving version is unchanged. */
+export type SyncResult = { changed: boolean; versionId: string; version: string; skippedTools: string[]; pending?: boolean };
 
 function bumpUntilFree(version: string, taken: Set<string>): string {
   let v = version;
@@ -34,6 +39,7 @@ export async function syncDefinitions(
   role: "active" | "canary",
   launch: UpstreamLaunch,
   defs: UpstreamDefinitions,
+  opts: { reviewWebhookUrl?: string | null | undefined } = {},
 ): Promise<SyncResult> {
   // One sync per server at a time, across processes: discovery after a connect and a list_changed refresh
   // (or two gateways starting) would otherwise both create the same next version.
@@ -50,8 +56,16 @@ export async function syncDefinitions(
   if (current && current.contentHash === hash && sameLaunch) {
     return { changed: false, versionId: current.id, version: current.version, skippedTools };
   }
+  const review = reviewOf(server, role, current, !!sameLaunch);
+  if (review === "pending") {
+    // The same set offered again (the other process's upstream, the next reconnect) is the same review; a
+    // rejected one stays rejected.
+    const known = await tx.serverVersion.findFirst({ where: { serverId, contentHash: hash, review: { in: ["pending", "rejected"] } } });
+    if (known) return { changed: false, versionId: known.id, version: known.version, skippedTools, pending: true };
+  }
   const base = current ?? server.activeVersion;
   const diff = diffDefinitions((base?.definitions as UpstreamDefinitions | undefined) ?? null, defs);
+  const findings = scanDefinitions(defs);
   const version = bumpUntilFree(
     nextVersion(base?.version ?? null, diff.empty && base ? { ...diff, empty: false } : diff),
     new Set(server.versions.map((v) => v.version)),
@@ -64,9 +78,15 @@ export async function syncDefinitions(
       definitions: toJson(defs),
       diff: toJson(diff),
       launch: toJson(launch),
-      ...(role === "active" && { activatedAt: new Date() }),
+      review,
+      findings: toJson(findings),
+      ...(role === "active" && review === "approved" && { activatedAt: new Date() }),
     },
   });
+  if (review === "pending") {
+    await announcePendingReview(tx, { serverId, slug: server.slug, versionId: created.id, version, diff, findings }, opts.reviewWebhookUrl);
+    return { changed: true, versionId: created.id, version, skippedTools, pending: true };
+  }
   await tx.upstreamServer.update({
     where: { id: serverId },
     data: role === "active" ? { activeVersionId: created.id } : { canaryVersionId: created.id },
@@ -78,6 +98,23 @@ export async function syncDefinitions(
   for (const t of defs.tools) visible.set(t.name, t); // the version just discovered wins for shared names
   await upsertTools(tx, server.id, server.slug, [...visible.values()], skippedTools);
   return { changed: true, versionId: created.id, version, skippedTools };
+}
+
+/**
+ * Whether a newly offered set serves at once. It waits for review when the upstream changed it on its own (same
+ * launch as the serving version), or when it is a server's first set and the server requires approval of it. A
+ * set found after an admin changed the launch (update, canary, package upgrade) is that admin's doing; the
+ * gateway's own built-in tools are its code.
+ */
+function reviewOf(
+  server: { slug: string; definitionReview: string },
+  role: "active" | "canary",
+  current: { id: string } | null,
+  sameLaunch: boolean,
+): "approved" | "pending" {
+  if (role !== "active" || server.slug === BUILTIN_SLUG) return "approved";
+  if (!current) return server.definitionReview === "require_approval" ? "pending" : "approved";
+  return sameLaunch ? "pending" : "approved";
 }
 
 /**

@@ -1,0 +1,70 @@
+// A call runs only against the definition an admin approved: the connection that will serve it is asked for its
+// tools/list, and the tool's definition there must hash the same as the pinned one. A server that changed since
+// the last refresh (silently, without list_changed) is caught on this call, not the next refresh.
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { CircuitState } from "cockatiel";
+import { toolHash } from "../registry/content-hash";
+import type { UpstreamPool } from "../upstream/upstream-pool";
+import { toolError } from "./tool-error";
+import type { CallToolHandler, ResolvedTool } from "./types";
+
+/** Told when a connection offers a changed definition, so it is recorded for review (registry recheckDefinitions). */
+export type OnDefinitionDrift = (serverId: string, role: ResolvedTool["role"]) => Promise<void>;
+
+const MAX_PAGES = 100;
+
+export async function offeredTool(pool: UpstreamPool, tool: ResolvedTool, signal: AbortSignal): Promise<Tool | undefined> {
+  return pool.request(
+    tool.serverId,
+    tool.role,
+    async ({ client }) => {
+      let cursor: string | undefined;
+      for (let i = 0; i < MAX_PAGES; i++) {
+        const page = await client.listTools(cursor ? { cursor } : {}, { signal, timeout: tool.timeoutMs });
+        const found = page.tools.find((t) => t.name === tool.name);
+        if (found || !page.nextCursor) return found;
+        cursor = page.nextCursor;
+      }
+      return undefined;
+    },
+    signal,
+  );
+}
+
+/**
+ * Whether the serving connection can be asked now. The listing goes through the upstream's circuit breaker like
+ * any request, so it is made only on a healthy connection with a closed circuit: otherwise it would count as
+ * (or consume) the attempts the breaker keeps for calls. A call made while the connection is down or the circuit
+ * is not closed is therefore not checked; the reconnect's own discovery records a changed set for review.
+ */
+function askable(pool: UpstreamPool, tool: ResolvedTool): boolean {
+  const st = pool.status(tool.serverId, tool.role);
+  return !!st && (st.status === "HEALTHY" || st.status === "DEGRADED") && st.circuit === CircuitState.Closed;
+}
+
+/**
+ * Wraps the upstream execute step. A tool without a pinned hash (the gateway's own) or sent over the caller's
+ * own connection (`via`: the transparent endpoint's session, whose process the pool does not hold) runs as before.
+ */
+export function checkPinnedDefinition(pool: UpstreamPool, onDrift?: OnDefinitionDrift): (next: CallToolHandler) => CallToolHandler {
+  return (next) => async (call, ctx, notes) => {
+    const pinned = call.tool.pinnedHash;
+    if (!pinned || call.via || !askable(pool, call.tool)) return next(call, ctx, notes);
+    let offered: Tool | undefined;
+    try {
+      offered = await offeredTool(pool, call.tool, call.signal);
+    } catch {
+      // Not reachable to list: the call goes on and the execute step reports the upstream's failure as it does.
+      return next(call, ctx, notes);
+    }
+    if (offered && toolHash(offered) === pinned) return next(call, ctx, notes);
+    if (onDrift) void onDrift(call.tool.serverId, call.tool.role).catch(() => undefined);
+    const message = offered
+      ? `The server ${call.tool.serverSlug} now describes ${call.tool.gatewayName} differently from the version an administrator approved; the change waits for review and the tool is not called until it is approved.`
+      : `The server ${call.tool.serverSlug} no longer offers ${call.tool.gatewayName} as approved; the change waits for review.`;
+    notes.decision = "deny";
+    notes.errorCode = "tool_definition_changed";
+    notes.reason = message;
+    return toolError("tool_definition_changed", message);
+  };
+}
