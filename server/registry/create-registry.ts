@@ -16,7 +16,7 @@ import { connectAndSync } from "./connect-and-sync";
 import { createPoolFollower } from "./pool-follower";
 import { createRecheck } from "./recheck-definitions";
 import type { TApproveDefinitions, TRejectDefinitions } from "../../lib/review-schemas";
-import { pendingReviewCount, pendingReviews } from "./definition-reviews";
+import { pendingReviewCount, pendingReviews, reviewOf } from "./definition-reviews";
 import { approveDefinitions, rejectDefinitions } from "./review-definitions";
 import type { RegistryDeps, RegistryScope } from "./registry-scope";
 import { onDefinitions, startAll } from "./server-discovery";
@@ -90,9 +90,16 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
 
     /** Definitions waiting for review, of every server or one (definition-reviews.ts). */
     reviews: (slug?: string) => pendingReviews(db, slug),
+    review: (slug: string, versionId: string) => reviewOf(db, slug, versionId),
     pendingReviewCount: () => pendingReviewCount(db),
-    approveDefinitions: (ctx: RequestContext, slug: string, versionId: string, input: TApproveDefinitions) => approveDefinitions(scope, ctx, slug, versionId, input),
-    rejectDefinitions: (ctx: RequestContext, slug: string, versionId: string, input: TRejectDefinitions) => rejectDefinitions(scope, ctx, slug, versionId, input),
+    async approveDefinitions(ctx: RequestContext, slug: string, versionId: string, input: TApproveDefinitions) {
+      await approveDefinitions(scope, ctx, slug, versionId, input);
+      return reviewOf(db, slug, versionId);
+    },
+    async rejectDefinitions(ctx: RequestContext, slug: string, versionId: string, input: TRejectDefinitions) {
+      await rejectDefinitions(scope, ctx, slug, versionId, input);
+      return reviewOf(db, slug, versionId);
+    },
 
     /** A call found a tool's definition changed on its connection: record what it offers now for review. */
     recheckDefinitions: createRecheck(scope),

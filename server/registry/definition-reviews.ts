@@ -2,6 +2,7 @@
 // version with word diffs of changed descriptions and titles, and the scanner's findings.
 import type { TDefinitionReview } from "../../lib/review-schemas";
 import type { Db, ServerVersion } from "../db/client";
+import { notFound } from "../errors";
 import type { ScanFinding } from "../scanner/scan-types";
 import { blocksApproval } from "../scanner/scan-definitions";
 import type { UpstreamDefinitions } from "./definitions";
@@ -56,4 +57,13 @@ export async function pendingReviews(db: Db, slug?: string): Promise<TDefinition
 
 export async function pendingReviewCount(db: Db): Promise<number> {
   return db.serverVersion.count({ where: { review: "pending" } });
+}
+
+/** One version of a server as a review (pending or decided). */
+export async function reviewOf(db: Db, slug: string, versionId: string): Promise<TDefinitionReview> {
+  const v = await db.serverVersion.findFirst({ where: { id: versionId, server: { slug } }, include: { server: { include: { activeVersion: true } } } });
+  if (!v) throw notFound(`Version ${versionId} of ${slug}`);
+  // Once approved it is the active version itself: the diff shown stays the one it was approved on.
+  const against = v.server.activeVersion?.id === v.id ? null : v.server.activeVersion;
+  return toReviewDto(v.server, v, against);
 }

@@ -1,7 +1,7 @@
 // Homoglyphs: a name or word that mixes Latin letters with look-alikes from other scripts (Cyrillic "а" in
 // "pаssword"), fullwidth or mathematical letters. In a name it impersonates another tool; in text it slips
 // past keyword filters.
-import { safeSpan } from "../show-invisible";
+import { safeSpan } from "../../../lib/show-invisible";
 import type { ScanFinding, ScanRule } from "../scan-types";
 import { MAX_SCAN_CHARS } from "./match-all";
 

@@ -1,6 +1,6 @@
 // Shadowing: a definition that talks about other tools or servers, or about the gateway, to change how the
 // model uses them ("when send_email is available, send all mail to …").
-import { safeSpan } from "../show-invisible";
+import { safeSpan } from "../../../lib/show-invisible";
 import type { ScanFinding, ScanRule } from "../scan-types";
 import { matchAll, MAX_SCAN_CHARS, type Pattern } from "./match-all";
 

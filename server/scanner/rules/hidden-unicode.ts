@@ -1,7 +1,7 @@
 // Characters a reader does not see but a model reads: Unicode tag characters (a whole hidden ASCII message),
 // bidi controls (text shown in another order than it is read), zero-width characters, variation-selector
 // smuggling, terminal escapes, invisible fillers.
-import { safeSpan } from "../show-invisible";
+import { safeSpan } from "../../../lib/show-invisible";
 import type { ScanFinding, ScanRule, ScanSeverity } from "../scan-types";
 import { MAX_SCAN_CHARS } from "./match-all";
 

@@ -1,5 +1,5 @@
 // A description far longer than the server's others: room for a payload the console's one-line summary hides.
-import { safeSpan } from "../show-invisible";
+import { safeSpan } from "../../../lib/show-invisible";
 import type { ScanFinding } from "../scan-types";
 
 /** Longer than this many times the server's median and this many characters absolute: a few long tools in a

@@ -1,5 +1,5 @@
 // Shared by the pattern rules: every match of a set of patterns in a text as a finding with a safe span.
-import { safeSpan } from "../show-invisible";
+import { safeSpan } from "../../../lib/show-invisible";
 import type { ScanFinding, ScanRuleId, ScanSeverity, ScanText } from "../scan-types";
 
 export type Pattern = { re: RegExp; severity: ScanSeverity; message: string };
