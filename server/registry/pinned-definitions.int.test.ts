@@ -96,6 +96,8 @@ describe("pinned tool definitions", () => {
       expect((await ag.client.callTool({ name: "silent__counted", arguments: { name: "n" } })).isError ?? false).toBe(false);
     }
     expect(calls("whoami")).toBe(before);
+    const refusedRow = await db.auditEvent.findFirstOrThrow({ where: { action: "tool.called", toolName: "silent__whoami", errorCode: "tool_definition_changed" } });
+    expect(refusedRow.status).toBe("denied");
 
     const [review] = await waitUntil("the change to wait for review", async () => ((await pending("silent")).length === 1 ? pending("silent") : undefined));
     const reviews = await a.gateway.registry.reviews("silent");
@@ -112,6 +114,11 @@ describe("pinned tool definitions", () => {
     await expect(a.gateway.registry.approveDefinitions(admin, "silent", review!.id, {})).rejects.toMatchObject({ code: "definitions_blocked" } satisfies Partial<GatewayError>);
     await a.gateway.registry.approveDefinitions(admin, "silent", review!.id, { overrideReason: "test fixture, reviewed by hand" });
     await waitUntil("the approved text to serve on both processes", () => servedEverywhere("silent", POISONED), 1_000);
+    // The scanner is part of the definition lint: the approved tool carries its findings beside the schema's.
+    const row = await db.tool.findUniqueOrThrow({ where: { gatewayName: "silent__whoami" } });
+    expect((row.lintFindings as { rule: string; severity: string }[]).filter((f) => f.rule.startsWith("poisoning/"))).toEqual(
+      expect.arrayContaining([{ rule: "poisoning/instruction-to-model", severity: "error", path: "description", message: expect.stringContaining("<IMPORTANT>") as string }]),
+    );
     expect(await db.auditEvent.findFirstOrThrow({ where: { action: "server.definitions_approved", targetId: server.id } })).toMatchObject({
       reason: "test fixture, reviewed by hand",
       details: expect.objectContaining({ overrode: true }) as unknown,
@@ -132,7 +139,12 @@ describe("pinned tool definitions", () => {
 
     const [dto] = await a.gateway.registry.reviews("announced");
     expect(dto).toMatchObject({ blocked: false, findings: [] });
-    await a.gateway.registry.approveDefinitions(admin, "announced", review!.id, {});
+    // Admins deciding at once: one decision wins under the server's row lock, the others find it decided.
+    const decisions = await Promise.allSettled(Array.from({ length: 5 }, () => a.gateway.registry.approveDefinitions(admin, "announced", review!.id, {})));
+    expect(decisions.filter((d) => d.status === "fulfilled")).toHaveLength(1);
+    expect(decisions.filter((d) => d.status === "rejected").map((d) => (d.reason as GatewayError).code)).toEqual(["conflict", "conflict", "conflict", "conflict"]);
+    await expect(a.gateway.registry.rejectDefinitions(admin, "announced", review!.id, {})).rejects.toMatchObject({ code: "conflict" });
+    expect(await db.auditEvent.count({ where: { action: { in: ["server.definitions_approved", "server.definitions_rejected"] }, details: { path: ["versionId"], equals: review!.id } } })).toBe(1);
     await waitUntil("the approved text to serve on both processes", () => servedEverywhere("announced", changed), 1_000);
   });
 
@@ -157,6 +169,21 @@ describe("pinned tool definitions", () => {
     expect(errorMeta(await onA.client.callTool({ name: "restarted__whoami", arguments: {} })).code).toBe("tool_definition_changed");
     expect(await db.serverVersion.count({ where: { serverId: server.id } })).toBe(2);
     expect(await describedAs(onA, "restarted__whoami")).toBe(APPROVED);
+  });
+
+  it("approved as a canary (the gray release, here at 100%), the changed definitions serve through the canary version while the active version stays as it was", async () => {
+    const file = path.join(dir, "grayed.json");
+    setDescription(file, undefined);
+    await register("grayed", { FIXTURE_DESCRIPTIONS: file });
+    expect((await onA.client.callTool({ name: "grayed__whoami", arguments: {} })).isError ?? false).toBe(false);
+    const changed = `${APPROVED} Gray.`;
+    setDescription(file, changed);
+    expect(errorMeta(await onA.client.callTool({ name: "grayed__whoami", arguments: {} })).code).toBe("tool_definition_changed");
+    const [review] = await waitUntil("the change to wait for review", async () => ((await pending("grayed")).length === 1 ? pending("grayed") : undefined));
+    await a.gateway.registry.approveDefinitions(admin, "grayed", review!.id, { asCanary: true, canaryPercent: 100 });
+    const server = await db.upstreamServer.findUniqueOrThrow({ where: { slug: "grayed" }, include: { activeVersion: true, canaryVersion: true } });
+    expect({ active: server.activeVersion?.version, canary: server.canaryVersion?.version }).toEqual({ active: "1.0.0", canary: review!.version });
+    await waitUntil("the canary to serve on both processes", () => servedEverywhere("grayed", changed), 1_000);
   });
 
   it("a server that requires approval of its first definitions serves no tools until they are approved", async () => {

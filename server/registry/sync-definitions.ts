@@ -13,7 +13,9 @@ import { diffDefinitions } from "./diff-definitions";
 import { toGatewayName } from "./gateway-name";
 import { lintTool } from "./lint-tool";
 import { asLintFindings } from "../scanner/as-lint-findings";
+import { scanContextFor } from "../scanner/scan-context";
 import { scanDefinitions, scanTool } from "../scanner/scan-definitions";
+import type { ScanContext } from "../scanner/scan-types";
 import { BUILTIN_SLUG } from "../builtin/builtin-server";
 import { nextVersion } from "./next-version";
 
@@ -65,7 +67,8 @@ export async function syncDefinitions(
   }
   const base = current ?? server.activeVersion;
   const diff = diffDefinitions((base?.definitions as UpstreamDefinitions | undefined) ?? null, defs);
-  const findings = scanDefinitions(defs);
+  const scanContext = await scanContextFor(tx, serverId, defs.tools.map((t) => t.name));
+  const findings = scanDefinitions(defs, scanContext);
   const version = bumpUntilFree(
     nextVersion(base?.version ?? null, diff.empty && base ? { ...diff, empty: false } : diff),
     new Set(server.versions.map((v) => v.version)),
@@ -96,7 +99,7 @@ export async function syncDefinitions(
   const visible = new Map<string, McpTool>();
   for (const t of (other?.definitions as UpstreamDefinitions | undefined)?.tools ?? []) visible.set(t.name, t);
   for (const t of defs.tools) visible.set(t.name, t); // the version just discovered wins for shared names
-  await upsertTools(tx, server.id, server.slug, [...visible.values()], skippedTools);
+  await upsertTools(tx, server.id, server.slug, [...visible.values()], skippedTools, scanContext);
   return { changed: true, versionId: created.id, version, skippedTools };
 }
 
@@ -128,10 +131,10 @@ export async function syncToolRows(tx: DbTx, serverId: string): Promise<void> {
   for (const v of [server.canaryVersion, server.activeVersion]) {
     for (const t of (v?.definitions as UpstreamDefinitions | undefined)?.tools ?? []) visible.set(t.name, t); // active wins
   }
-  await upsertTools(tx, server.id, server.slug, [...visible.values()], []);
+  await upsertTools(tx, server.id, server.slug, [...visible.values()], [], await scanContextFor(tx, serverId, [...visible.keys()]));
 }
 
-async function upsertTools(tx: DbTx, serverId: string, slug: string, tools: McpTool[], skipped: string[]) {
+async function upsertTools(tx: DbTx, serverId: string, slug: string, tools: McpTool[], skipped: string[], scanContext: ScanContext) {
   const now = new Date();
   const seen: string[] = [];
   for (const t of tools) {
@@ -152,7 +155,7 @@ async function upsertTools(tx: DbTx, serverId: string, slug: string, tools: McpT
       annotations: t.annotations ? toJson(t.annotations) : undefined,
       contentHash: toolHash(t),
       // The poisoning scanner is part of the lint: its findings show on the tool beside the schema's.
-      lintFindings: toJson([...lintTool(t), ...asLintFindings(scanTool(t))]),
+      lintFindings: toJson([...lintTool(t), ...asLintFindings(scanTool(t, scanContext))]),
       removedAt: null,
     };
     await tx.tool.upsert({
