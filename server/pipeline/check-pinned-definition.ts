@@ -58,7 +58,8 @@ export function checkPinnedDefinition(pool: UpstreamPool, onDrift?: OnDefinition
       return next(call, ctx, notes);
     }
     if (offered && toolHash(offered) === pinned) return next(call, ctx, notes);
-    if (onDrift) void onDrift(call.tool.serverId, call.tool.role).catch(() => undefined);
+    // Not awaited: the refusal does not wait for the listing; the registry logs its own failure.
+    if (onDrift) void onDrift(call.tool.serverId, call.tool.role);
     const message = offered
       ? `The server ${call.tool.serverSlug} now describes ${call.tool.gatewayName} differently from the version an administrator approved; the change waits for review and the tool is not called until it is approved.`
       : `The server ${call.tool.serverSlug} no longer offers ${call.tool.gatewayName} as approved; the change waits for review.`;

@@ -186,6 +186,28 @@ describe("pinned tool definitions", () => {
     await waitUntil("the canary to serve on both processes", () => servedEverywhere("grayed", changed), 1_000);
   });
 
+  it("trust on first use does not trust a first set with high-severity findings: it waits for review", async () => {
+    const file = path.join(dir, "born-bad.json");
+    setDescription(file, POISONED);
+    const { server } = await register("born-bad", { FIXTURE_DESCRIPTIONS: file });
+    expect(server).toMatchObject({ activeVersion: null, definitionReview: "trust_on_first_use", pendingReviews: 1 });
+    expect((await onA.client.listTools()).tools.some((t) => t.name.startsWith("born-bad__"))).toBe(false);
+  });
+
+  it("a pending set offered before an admin changed the server's launch cannot be approved over it", async () => {
+    const file = path.join(dir, "relaunched.json");
+    setDescription(file, undefined);
+    const base = misbehavingServer(dir, { slug: "relaunched" });
+    await register("relaunched", { FIXTURE_DESCRIPTIONS: file });
+    setDescription(file, `${APPROVED} Stale.`);
+    expect(errorMeta(await onA.client.callTool({ name: "relaunched__whoami", arguments: {} })).code).toBe("tool_definition_changed");
+    const [stale] = await waitUntil("the change to wait for review", async () => ((await pending("relaunched")).length === 1 ? pending("relaunched") : undefined));
+    // The admin's own launch change serves at once (it is their act), with what the new process offers.
+    await a.gateway.registry.update(admin, "relaunched", { env: { ...base.env, FIXTURE_DESCRIPTIONS: file, EXTRA: "1" } });
+    await expect(a.gateway.registry.approveDefinitions(admin, "relaunched", stale!.id, {})).rejects.toMatchObject({ code: "conflict" });
+    expect(await describedAs(onA, "relaunched__whoami")).toBe(`${APPROVED} Stale.`);
+  });
+
   it("a server that requires approval of its first definitions serves no tools until they are approved", async () => {
     const { server } = await register("gated", {}, "require_approval");
     expect(server).toMatchObject({ activeVersion: null, definitionReview: "require_approval", pendingReviews: 1 });

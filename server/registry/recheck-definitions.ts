@@ -18,7 +18,10 @@ export function createRecheck(scope: RegistryScope) {
       if (!launch || !row) return;
       const defs = await scope.pool.request(serverId, role, (conn) => discoverDefinitions(conn.client, row.connectTimeoutMs));
       await onDefinitions(scope, { serverId, slug: row.slug, role, launch, maxConcurrency: row.maxConcurrency, connectTimeoutMs: row.connectTimeoutMs }, defs);
-    })().finally(() => inFlight.delete(key));
+    })()
+      // The caller (a refused call) does not wait for this; the next refused call tries again.
+      .catch((err: unknown) => scope.log.warn({ err, serverId, role }, "recording changed definitions for review failed"))
+      .finally(() => inFlight.delete(key));
     inFlight.set(key, run);
     return run;
   };

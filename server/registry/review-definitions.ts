@@ -10,6 +10,7 @@ import type { ScanFinding } from "../scanner/scan-types";
 import { blocksApproval } from "../scanner/scan-definitions";
 import type { UpstreamLaunch } from "../upstream/upstream-client";
 import type { RegistryScope } from "./registry-scope";
+import { canonicalJson } from "./content-hash";
 import { getServerRow } from "./server-rows";
 import { syncToolRows } from "./sync-definitions";
 
@@ -32,6 +33,11 @@ export async function approveDefinitions(scope: RegistryScope, ctx: RequestConte
       const blocked = blocksApproval(findings);
       if (blocked && !body.overrideReason) {
         throw new GatewayError("definitions_blocked", `Version ${v.version} of ${slug} has high-severity scanner findings; approve it only with an override reason.`);
+      }
+      // A set recorded before an admin changed how the server runs would bring the old launch back with it.
+      const active = s.activeVersionId ? await tx.serverVersion.findUnique({ where: { id: s.activeVersionId } }) : null;
+      if (!body.asCanary && active && canonicalJson(active.launch) !== canonicalJson(v.launch)) {
+        throw new GatewayError("conflict", `Version ${v.version} of ${slug} was offered by a launch the server no longer runs; it can only be rejected.`);
       }
       const now = new Date();
       await tx.serverVersion.update({

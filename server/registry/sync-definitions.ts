@@ -14,7 +14,7 @@ import { toGatewayName } from "./gateway-name";
 import { lintTool } from "./lint-tool";
 import { asLintFindings } from "../scanner/as-lint-findings";
 import { scanContextFor } from "../scanner/scan-context";
-import { scanDefinitions, scanTool } from "../scanner/scan-definitions";
+import { blocksApproval, scanDefinitions, scanTool } from "../scanner/scan-definitions";
 import type { ScanContext } from "../scanner/scan-types";
 import { BUILTIN_SLUG } from "../builtin/builtin-server";
 import { nextVersion } from "./next-version";
@@ -58,7 +58,9 @@ export async function syncDefinitions(
   if (current && current.contentHash === hash && sameLaunch) {
     return { changed: false, versionId: current.id, version: current.version, skippedTools };
   }
-  const review = reviewOf(server, role, current, !!sameLaunch);
+  const scanContext = await scanContextFor(tx, serverId, defs.tools.map((t) => t.name));
+  const findings = scanDefinitions(defs, scanContext);
+  const review = reviewOf(server, role, current, !!sameLaunch, blocksApproval(findings));
   if (review === "pending") {
     // The same set offered again (the other process's upstream, the next reconnect) is the same review; a
     // rejected one stays rejected.
@@ -67,8 +69,6 @@ export async function syncDefinitions(
   }
   const base = current ?? server.activeVersion;
   const diff = diffDefinitions((base?.definitions as UpstreamDefinitions | undefined) ?? null, defs);
-  const scanContext = await scanContextFor(tx, serverId, defs.tools.map((t) => t.name));
-  const findings = scanDefinitions(defs, scanContext);
   const version = bumpUntilFree(
     nextVersion(base?.version ?? null, diff.empty && base ? { ...diff, empty: false } : diff),
     new Set(server.versions.map((v) => v.version)),
@@ -105,8 +105,9 @@ export async function syncDefinitions(
 
 /**
  * Whether a newly offered set serves at once. It waits for review when the upstream changed it on its own (same
- * launch as the serving version), or when it is a server's first set and the server requires approval of it. A
- * set found after an admin changed the launch (update, canary, package upgrade) is that admin's doing; the
+ * launch as the serving version), or when it is a server's first set and the server requires approval of it —
+ * or the scanner found high-severity poisoning in it: trust on first use trusts the unknown, not the known-bad.
+ * A set found after an admin changed the launch (update, canary, package upgrade) is that admin's doing; the
  * gateway's own built-in tools are its code.
  */
 function reviewOf(
@@ -114,9 +115,10 @@ function reviewOf(
   role: "active" | "canary",
   current: { id: string } | null,
   sameLaunch: boolean,
+  poisoned: boolean,
 ): "approved" | "pending" {
   if (role !== "active" || server.slug === BUILTIN_SLUG) return "approved";
-  if (!current) return server.definitionReview === "require_approval" ? "pending" : "approved";
+  if (!current) return server.definitionReview === "require_approval" || poisoned ? "pending" : "approved";
   return sameLaunch ? "pending" : "approved";
 }
 
