@@ -1,34 +1,36 @@
 // A call runs only against the definition an admin approved: the connection that will serve it is asked for its
 // tools/list, and the tool's definition there must hash the same as the pinned one. A server that changed since
 // the last refresh (silently, without list_changed) is caught on this call, not the next refresh.
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { CircuitState } from "cockatiel";
 import { toolHash } from "../registry/content-hash";
 import type { UpstreamPool } from "../upstream/upstream-pool";
 import { toolError } from "./tool-error";
-import type { CallToolHandler, ResolvedTool } from "./types";
+import type { CallToolHandler, ResolvedTool, ToolCall } from "./types";
 
 /** Told when a connection offers a changed definition, so it is recorded for review (registry recheckDefinitions). */
 export type OnDefinitionDrift = (serverId: string, role: ResolvedTool["role"]) => Promise<void>;
 
 const MAX_PAGES = 100;
 
-export async function offeredTool(pool: UpstreamPool, tool: ResolvedTool, signal: AbortSignal): Promise<Tool | undefined> {
-  return pool.request(
-    tool.serverId,
-    tool.role,
-    async ({ client }) => {
-      let cursor: string | undefined;
-      for (let i = 0; i < MAX_PAGES; i++) {
-        const page = await client.listTools(cursor ? { cursor } : {}, { signal, timeout: tool.timeoutMs });
-        const found = page.tools.find((t) => t.name === tool.name);
-        if (found || !page.nextCursor) return found;
-        cursor = page.nextCursor;
-      }
-      return undefined;
-    },
-    signal,
-  );
+/** The tool named `name` in a connection's tools/list, following pages until it is found. */
+export async function findListedTool(client: Client, name: string, signal: AbortSignal, timeoutMs: number): Promise<Tool | undefined> {
+  let cursor: string | undefined;
+  for (let i = 0; i < MAX_PAGES; i++) {
+    const page = await client.listTools(cursor ? { cursor } : {}, { signal, timeout: timeoutMs });
+    const found = page.tools.find((t) => t.name === name);
+    if (found || !page.nextCursor) return found;
+    cursor = page.nextCursor;
+  }
+  return undefined;
+}
+
+/** What the call's own connection offers (`offeredVia`, the transparent endpoint's session), else the pool's. */
+function offeredTool(pool: UpstreamPool, call: ToolCall): Promise<Tool | undefined> {
+  const { tool, signal } = call;
+  if (call.offeredVia) return call.offeredVia(signal);
+  return pool.request(tool.serverId, tool.role, ({ client }) => findListedTool(client, tool.name, signal, tool.timeoutMs), signal);
 }
 
 /**
@@ -43,16 +45,18 @@ function askable(pool: UpstreamPool, tool: ResolvedTool): boolean {
 }
 
 /**
- * Wraps the upstream execute step. A tool without a pinned hash (the gateway's own) or sent over the caller's
- * own connection (`via`: the transparent endpoint's session, whose process the pool does not hold) runs as before.
+ * Wraps the upstream execute step. A tool without a pinned hash (the gateway's own) runs as before; a call sent
+ * over the caller's own connection (`via`) is checked against that connection's listing when the endpoint gives
+ * one (`offeredVia`), and runs unchecked otherwise.
  */
 export function checkPinnedDefinition(pool: UpstreamPool, onDrift?: OnDefinitionDrift): (next: CallToolHandler) => CallToolHandler {
   return (next) => async (call, ctx, notes) => {
     const pinned = call.tool.pinnedHash;
-    if (!pinned || call.via || !askable(pool, call.tool)) return next(call, ctx, notes);
+    const ownConnection = !!call.via;
+    if (!pinned || (ownConnection ? !call.offeredVia : !askable(pool, call.tool))) return next(call, ctx, notes);
     let offered: Tool | undefined;
     try {
-      offered = await offeredTool(pool, call.tool, call.signal);
+      offered = await offeredTool(pool, call);
     } catch {
       // Not reachable to list: the call goes on and the execute step reports the upstream's failure as it does.
       return next(call, ctx, notes);

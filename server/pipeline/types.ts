@@ -1,5 +1,5 @@
 // The gateway path for a tool call is composed middleware; the order is fixed in build-pipeline.ts.
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "../context";
 import type { SessionGrant } from "../policy/evaluate";
 import type { AuditErrorCode, ToolErrorCode } from "./tool-error";
@@ -69,6 +69,8 @@ export type ToolCall = {
    * It is handed the arguments as the steps left them (a row cap lowers a limit), never the caller's originals.
    */
   via?: ((signal: AbortSignal, args: Record<string, unknown>) => Promise<CallToolResult>) | undefined;
+  /** With `via`: the tool as that connection lists it now, for the pinned-definition check (check-pinned-definition.ts). */
+  offeredVia?: ((signal: AbortSignal) => Promise<Tool | undefined>) | undefined;
   /** Set by authorize for a HIGH-tier call: it runs only with an approval (approvals/approval-gate.ts). */
   approval?: { reason: string; ruleId: string | null } | undefined;
   /** Set for agent sessions: the call may become a durable task (tasks/task-switch.ts). */

@@ -85,6 +85,10 @@ describe("pinned tool definitions", () => {
     const { server } = await register("silent", { FIXTURE_DESCRIPTIONS: file });
     expect(server.activeVersion).toBe("1.0.0");
     for (const ag of [onA, onB]) expect((await ag.client.callTool({ name: "silent__whoami", arguments: {} })).isError ?? false).toBe(false);
+    // The transparent endpoint: the session runs its own upstream process, and its calls are checked against it.
+    const transparent = await connectAgent(new URL("/mcp/s/silent", a.mcpUrl), env.token);
+    env.agents.push(transparent);
+    expect((await transparent.client.callTool({ name: "whoami", arguments: {} })).isError ?? false).toBe(false);
     const before = calls("whoami");
 
     setDescription(file, POISONED); // no list_changed: only the next tools/list shows it
@@ -95,6 +99,9 @@ describe("pinned tool definitions", () => {
       // Unchanged tools of the same server keep working.
       expect((await ag.client.callTool({ name: "silent__counted", arguments: { name: "n" } })).isError ?? false).toBe(false);
     }
+    const viaSession = await transparent.client.callTool({ name: "whoami", arguments: {} });
+    expect(errorMeta(viaSession).code, firstText(viaSession)).toBe("tool_definition_changed");
+    expect((await transparent.client.listTools()).tools.find((t) => t.name === "whoami")?.description).toBe(APPROVED);
     expect(calls("whoami")).toBe(before);
     const refusedRow = await db.auditEvent.findFirstOrThrow({ where: { action: "tool.called", toolName: "silent__whoami", errorCode: "tool_definition_changed" } });
     expect(refusedRow.status).toBe("denied");

@@ -41,6 +41,7 @@ import type { McpSessionView } from "../handle-mcp-request";
 import { sessionOwner } from "./reserve-upstream";
 import type { InFlight, LiveSession, SessionUpstreams } from "./session-upstreams";
 import { capacityRefusal } from "./capacity-refusal";
+import { findListedTool } from "../../pipeline/check-pinned-definition";
 
 export type TransparentDeps = { registry: Registry; pipeline: CallToolHandler; requests: OperationHandler; bus: ChangeBus; db: Db; audit: AuditWriter; logger: Logger; sessions: SessionUpstreams; policy: PolicyCache; taskTools: Omit<TaskToolDeps, "db" | "audit">; approvals?: Approvals | undefined; builtinReady?: (() => Promise<void>) | undefined };
 
@@ -154,7 +155,8 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
       ? (tool, onprogress) => async (s, checked) =>
           CallToolResultSchema.parse(await deps.sessions.forward(live, "tools/call", { ...params, name: tool.name, arguments: checked }, { signal: s, timeoutMs: tool.timeoutMs, onprogress }))
       : undefined;
-    return dispatchToolCall(dispatchDeps(deps), { ...naming, via }, view, { ...params, name: str(params.name) }, { requestId: request.id, sendProgress: sendProgress(request) });
+    const offered: EndpointNaming["offered"] = live ? (tool) => (s) => findListedTool(live.client, tool.name, s, tool.timeoutMs) : undefined;
+    return dispatchToolCall(dispatchDeps(deps), { ...naming, via, offered }, view, { ...params, name: str(params.name) }, { requestId: request.id, sendProgress: sendProgress(request) });
   }
 
   async function answer(request: JSONRPCRequest): Promise<Record<string, unknown>> {
