@@ -7,6 +7,7 @@ import { CircuitState } from "cockatiel";
 import { toolHash } from "../registry/content-hash";
 import type { UpstreamPool } from "../upstream/upstream-pool";
 import { toolError } from "./tool-error";
+import { upstreamFailureResult } from "./upstream-failure-result";
 import type { CallToolHandler, ResolvedTool, ToolCall } from "./types";
 
 /** Told when a connection offers a changed definition, so it is recorded for review (registry recheckDefinitions). */
@@ -57,9 +58,15 @@ export function checkPinnedDefinition(pool: UpstreamPool, onDrift?: OnDefinition
     let offered: Tool | undefined;
     try {
       offered = await offeredTool(pool, call);
-    } catch {
-      // Not reachable to list: the call goes on and the execute step reports the upstream's failure as it does.
-      return next(call, ctx, notes);
+    } catch (err) {
+      // Cancelled: the execute step answers a cancelled call as it always does.
+      if (call.signal.aborted) return next(call, ctx, notes);
+      // No answer to tools/list, no call: an upstream must not get past the check by failing the listing. The
+      // caller hears what the execute step would have said of the same failure.
+      const { result, code } = upstreamFailureResult(err, call.tool.serverSlug, call.tool.timeoutMs, pool.options.halfOpenAfterMs);
+      notes.errorCode = code;
+      notes.reason = `tools/list before the call failed: ${err instanceof Error ? err.message : String(err)}`;
+      return result;
     }
     if (offered && toolHash(offered) === pinned) return next(call, ctx, notes);
     // Not awaited: the refusal does not wait for the listing; the registry logs its own failure.

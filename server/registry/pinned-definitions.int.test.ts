@@ -132,6 +132,20 @@ describe("pinned tool definitions", () => {
     });
   });
 
+  it("an upstream that fails tools/list at call time does not get the call: the check is not skipped", async () => {
+    const file = path.join(dir, "unlisted.json");
+    setDescription(file, undefined);
+    await register("unlisted", { FIXTURE_DESCRIPTIONS: file });
+    expect((await onA.client.callTool({ name: "unlisted__whoami", arguments: {} })).isError ?? false).toBe(false);
+    const before = calls("whoami");
+    writeFileSync(file, JSON.stringify({ $fail_list: "listing refused on purpose" }));
+    const refused = await onA.client.callTool({ name: "unlisted__whoami", arguments: {} });
+    expect(errorMeta(refused).code, firstText(refused)).toBe("upstream_error");
+    expect(calls("whoami")).toBe(before);
+    setDescription(file, undefined);
+    expect((await onA.client.callTool({ name: "unlisted__whoami", arguments: {} })).isError ?? false).toBe(false);
+  });
+
   it("a description changed with list_changed waits for review, and agents keep the approved text until it is approved", async () => {
     const file = path.join(dir, "announced.json");
     setDescription(file, undefined);
