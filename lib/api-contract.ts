@@ -4,6 +4,7 @@ import type { TRole } from "./roles";
 import { ZPackageLatest, ZPackageUpgrade, ZPackageUpgraded } from "./schemas";
 import { ZWebhookDeliveryList } from "./webhook-schemas";
 import { ZCodeRun, ZCodeRunResult, ZCodeTypes } from "./codemode-schemas";
+import { ZApproveDefinitions, ZDefinitionReview, ZDefinitionReviewList, ZRejectDefinitions } from "./review-schemas";
 import {
   ZApiTokenList,
   ZApiToken,
@@ -117,6 +118,11 @@ export const OPERATIONS: Operation[] = [
   { method: "patch", path: "/api/v1/servers/{slug}", summary: "Change a server: enable/disable, launch settings (optionally as a canary), rate limit, canary share, promote, roll back, restart", tag: "servers", role: "ADMIN", body: ZUpdateServer, response: { status: 200, schema: ZServerWithTools }, errors: [400, 401, 403, 404, 409, 422] },
   { method: "delete", path: "/api/v1/servers/{slug}", summary: "Remove a server; its tools disappear at once", tag: "servers", role: "ADMIN", response: { status: 200, schema: ZServer }, errors: [401, 403, 404] },
   { method: "get", path: "/api/v1/servers/{slug}/versions", summary: "A server's versions with their diffs, newest first", tag: "servers", role: "ADMIN", response: { status: 200, schema: ZServerVersionList }, errors: [401, 403, 404] },
+  { method: "get", path: "/api/v1/reviews", summary: "Every server's definitions waiting for review (pinned tool definitions), newest first", tag: "servers", role: "ADMIN", response: { status: 200, schema: ZDefinitionReviewList }, errors: [401, 403] },
+  { method: "get", path: "/api/v1/servers/{slug}/reviews", summary: "The server's definitions waiting for review, newest first", tag: "servers", role: "ADMIN", response: { status: 200, schema: ZDefinitionReviewList }, errors: [401, 403, 404] },
+  { method: "get", path: "/api/v1/servers/{slug}/reviews/{id}", summary: "One version as a review: its diff against the active version, word diffs of changed descriptions and titles, the poisoning scanner's findings", tag: "servers", role: "ADMIN", response: { status: 200, schema: ZDefinitionReview }, errors: [401, 403, 404] },
+  { method: "post", path: "/api/v1/servers/{slug}/reviews/{id}/approve", summary: "Approve definitions waiting for review: they serve as the active version (or the canary); high-severity findings need overrideReason (audited)", tag: "servers", role: "ADMIN", body: ZApproveDefinitions, response: { status: 200, schema: ZDefinitionReview }, errors: [400, 401, 403, 404, 409, 422] },
+  { method: "post", path: "/api/v1/servers/{slug}/reviews/{id}/reject", summary: "Reject definitions waiting for review: they never serve; calls of the changed tools stay refused (tool_definition_changed)", tag: "servers", role: "ADMIN", body: ZRejectDefinitions, response: { status: 200, schema: ZDefinitionReview }, errors: [400, 401, 403, 404, 409, 422] },
   { method: "get", path: "/api/v1/servers/{slug}/offerings", summary: "The resources, resource templates and prompts of the serving version, and the MCP endpoints that reach them", tag: "servers", role: "ADMIN", response: { status: 200, schema: ZServerOfferings }, errors: [401, 403, 404] },
   { method: "get", path: "/api/v1/servers/{slug}/package/latest", summary: "A package server: the version its range resolves to in the registry now, against the version it runs", tag: "servers", role: "ADMIN", response: { status: 200, schema: ZPackageLatest }, errors: [401, 403, 404, 422, 502] },
   { method: "post", path: "/api/v1/servers/{slug}/package/upgrade", summary: "A package server: install another version (default the newest in its range) and start it as the canary version; promote or roll back through PATCH", tag: "servers", role: "ADMIN", body: ZPackageUpgrade, response: { status: 202, schema: ZPackageUpgraded }, errors: [400, 401, 403, 404, 409, 422, 502] },

@@ -78,6 +78,8 @@ export const ZDashboard = z
     pendingApprovals: z.object({ count: z.number().int(), oldestAt: z.string().nullable() }),
     /** Enabled servers that are not HEALTHY. */
     unhealthyServers: z.array(ZUnhealthyServer),
+    /** Definitions waiting for an admin's review (pinned tool definitions), and the servers they belong to. */
+    pendingReviews: z.object({ count: z.number().int(), servers: z.array(z.string()) }),
   })
   .meta({ id: "Dashboard" });
 export type TDashboard = z.infer<typeof ZDashboard>;

@@ -4,6 +4,7 @@ import { ZIsolation, ZProcessStats, ZTaskCredentials } from "./sandbox-schemas";
 import { ROLES } from "./roles";
 import { isValidBinName, isValidPackageName, isValidPackageRange } from "./package-name";
 import { ZServerSummary } from "./server-summary";
+import { ZDefinitionReviewMode } from "./review-schemas";
 
 export const ZRole = z.enum(ROLES).meta({ id: "Role" });
 
@@ -189,6 +190,7 @@ export const ZCreateServer = z
     taskCredentials: ZTaskCredentials.nullable().optional().meta({ description: "stdio servers: one process per task with credentials minted for it" }),
     package: ZPackageSpec.optional().meta({ description: "npm and pypi servers: the package to install and run" }),
     connectTimeoutMs: ZConnectTimeoutMs.optional(),
+    definitionReview: ZDefinitionReviewMode.optional(),
   })
   .strict()
   .superRefine((v, ctx) => {
@@ -234,6 +236,7 @@ export const ZUpdateServer = z
     asCanary: z.boolean().optional(),
     canaryPercent: z.number().int().min(0).max(100).optional(),
     action: z.enum(["promote", "rollback", "restart"]).optional(),
+    definitionReview: ZDefinitionReviewMode.optional(),
   })
   .strict()
   .refine((v) => Object.keys(v).length > 0, "give at least one field to change")
@@ -312,6 +315,9 @@ export const ZServer = z
     activeVersion: z.string().nullable(),
     canaryVersion: z.string().nullable(),
     canaryPercent: z.number().int(),
+    definitionReview: ZDefinitionReviewMode,
+    /** Definitions of this server waiting for an admin's review. */
+    pendingReviews: z.number().int(),
     toolCount: z.number().int(),
     calls: z
       .object({ count: z.number().int(), errors: z.number().int(), p50Ms: z.number().nullable() })

@@ -19,6 +19,7 @@ const EXPECTED: Record<ErrorCode, number> = {
   conflict: 409,
   slug_reserved: 409,
   builtin_server: 409,
+  definitions_blocked: 409,
   secret_in_use: 409,
   rate_limited: 429,
   upstream_capacity: 503,

@@ -23,6 +23,8 @@ export const ERROR_STATUS = {
   slug_reserved: 409,
   /** The built-in server cannot be removed, launched or versioned by hand; its tools' settings can be changed. */
   builtin_server: 409,
+  /** Definitions with high-severity poisoning findings: approving them needs an override reason. */
+  definitions_blocked: 409,
   /** A secret that upstream servers still reference cannot be deleted. */
   secret_in_use: 409,
   /** A webhook URL that points at a loopback, private, link-local or metadata address (net/outbound-url.ts). */

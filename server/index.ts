@@ -222,7 +222,10 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       );
       // Transparent sessions' stderr, read by the registry into the server's logs.
       const sessionStderr = createSessionStderr();
-      const registry = createRegistry({ db, pool, bus, logger, sandbox: { support: sandboxSupport }, secrets, packages, sessionStderr });
+      // Definitions waiting for review are announced on the approvers' webhook, signed with its secret.
+      const reviewHook = { ...config.approvals, ...approvalOptions };
+      const reviewWebhookUrl = reviewHook.webhookUrl && reviewHook.webhookSecret ? reviewHook.webhookUrl : null;
+      const registry = createRegistry({ db, pool, bus, logger, sandbox: { support: sandboxSupport }, secrets, packages, sessionStderr, reviewWebhookUrl });
       registryRef.current = registry;
       const limiter = createCallLimiter(databaseUrl, config.rateLimits, logger, { transactionPooler: routes.transactionPooler });
       const approvalOpts = { ...config.approvals, sweepIntervalMs: config.tasks.sweepIntervalMs, ...approvalOptions };
@@ -253,7 +256,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         onError: (err) => logger.error({ err }, "loading the redaction settings failed; the built-in patterns stay in force"),
       });
       // Every call leaves one log line bound to its request id (metrics/call-log.ts).
-      const pipeline = logCalls(buildToolPipeline({ audit, logger, pool, rateLimit: limiter.middleware, policy, tasks, approvals, builtin: executeBuiltin(codeModeDeps) }, GATEWAY_LIMITS), logger);
+      const pipeline = logCalls(buildToolPipeline({ audit, logger, pool, rateLimit: limiter.middleware, policy, tasks, approvals, builtin: executeBuiltin(codeModeDeps), onDefinitionDrift: registry.recheckDefinitions }, GATEWAY_LIMITS), logger);
       // Prompts, resource reads and subscriptions, completions: the same kind of steps, limits and bound.
       const requests = buildRequestPipeline({ audit, logger, policy, limiter }, GATEWAY_LIMITS);
       const sessions = createSessionUpstreams(

@@ -119,6 +119,16 @@ function DashboardBody({ d, role }: { d: TDashboard; role: TRole }) {
           href={role === "ADMIN" ? "/servers" : undefined}
           tone={d.unhealthyServers.length > 0 ? "bad" : undefined}
         />
+        {role === "ADMIN" && (
+          <Stat
+            testId="stat-pending-reviews"
+            label="Definitions to review"
+            value={String(d.pendingReviews.count)}
+            hint={d.pendingReviews.count ? d.pendingReviews.servers.join(", ") : "none waiting"}
+            href={d.pendingReviews.servers.length === 1 ? `/servers/${encodeURIComponent(d.pendingReviews.servers[0]!)}?tab=reviews` : "/servers"}
+            tone={d.pendingReviews.count > 0 ? "warn" : undefined}
+          />
+        )}
       </div>
 
       {d.unhealthyServers.length > 0 && (

@@ -3,6 +3,7 @@
 import type { QueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
 import { apiFetch } from "@/components/api-client";
+import type { TApproveDefinitions, TDefinitionReview, TRejectDefinitions } from "@/lib/review-schemas";
 import type { TServerLogs } from "@/lib/server-logs-schemas";
 import type {
   TCreateServer,
@@ -47,10 +48,17 @@ export const serversKey = ["servers"] as const;
 export const serverKey = (slug: string) => ["servers", slug] as const;
 export const versionsKey = (slug: string) => ["servers", slug, "versions"] as const;
 export const toolsKey = ["tools"] as const;
+export const reviewsKey = (slug: string) => ["servers", slug, "reviews"] as const;
 
 const serverPath = (slug: string) => `/api/v1/servers/${encodeURIComponent(slug)}`;
 const toolPath = (name: string) => `/api/v1/tools/${encodeURIComponent(name)}`;
 
+export const listReviews = (slug: string, signal?: AbortSignal) =>
+  apiFetch<{ items: TDefinitionReview[] }>(`${serverPath(slug)}/reviews`, { signal });
+export const decideReview = (slug: string, id: string, decision: "approve", body: TApproveDefinitions) =>
+  apiFetch<TDefinitionReview>(`${serverPath(slug)}/reviews/${encodeURIComponent(id)}/${decision}`, { method: "POST", body });
+export const rejectReview = (slug: string, id: string, body: TRejectDefinitions) =>
+  apiFetch<TDefinitionReview>(`${serverPath(slug)}/reviews/${encodeURIComponent(id)}/reject`, { method: "POST", body });
 export const listServers = (signal?: AbortSignal) => apiFetch<{ items: TServer[] }>("/api/v1/servers", { signal });
 export const getServer = (slug: string, signal?: AbortSignal) =>
   apiFetch<TServerWithTools>(serverPath(slug), { signal });

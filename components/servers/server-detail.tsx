@@ -18,6 +18,7 @@ import { getServer, pollInterval, serverKey, shareHealth, type TServerWithTools 
 import { ServerActions } from "./server-actions";
 import { ServerLogs } from "./server-logs";
 import { ServerOfferings } from "./server-offerings";
+import { ServerReviews } from "./server-reviews";
 import { ServerSettings } from "./server-settings";
 import { ServerTools } from "./server-tools";
 import { ServerVersions } from "./server-versions";
@@ -79,6 +80,7 @@ function ServerPage({ data: { server, tools } }: { data: TServerWithTools }) {
       label: <TabLabel text="Tools" count={live.length} />,
       panel: <ServerTools server={server} tools={tools} />,
     },
+    { id: "reviews", label: <TabLabel text="Reviews" count={server.pendingReviews} />, panel: <ServerReviews server={server} /> },
     { id: "offerings", label: "Resources & prompts", panel: <ServerOfferings server={server} /> },
     { id: "versions", label: "Versions", panel: <ServerVersions server={server} /> },
     {

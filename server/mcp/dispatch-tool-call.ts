@@ -94,6 +94,7 @@ export async function dispatchToolCall(deps: DispatchDeps, naming: EndpointNamin
     return r.refusal ? { error: r.refusal.message } : r.tool;
   };
   const via = builtin ? undefined : naming.via?.(resolved.tool, onProgress);
+  const offeredVia = via ? naming.offered?.(resolved.tool) : undefined;
   const result = await cancellable(deps.bus, session.mcpSessionId, io.requestId, io.signal, (signal) =>
     deps.pipeline(
       {
@@ -109,6 +110,7 @@ export async function dispatchToolCall(deps: DispatchDeps, naming: EndpointNamin
         task: builtin ? undefined : taskContextOf(session.grant, naming.endpoint, params),
         ...(builtin && { builtin: { endpoint: naming.endpoint, bucket: session.bucket, resolve } }),
         ...(via && { via }),
+        ...(offeredVia && { offeredVia }),
         signal,
         onProgress,
       },

@@ -28,4 +28,6 @@ export type EndpointNaming = {
   unknown?: ((error: string) => string) | undefined;
   /** Sends an upstream call over the caller's own connection (transparent endpoint), with progress relayed. */
   via?: ((tool: ResolvedTool, onProgress: ProgressFn | undefined) => ToolCall["via"]) | undefined;
+  /** With `via`: how that connection lists the tool now, so the call is checked against the pinned definition. */
+  offered?: ((tool: ResolvedTool) => ToolCall["offeredVia"]) | undefined;
 };

@@ -78,6 +78,8 @@ export function shapeDashboard(input: {
   approvals: { count: number; oldest: Date | null };
   servers: ServerRow[];
   showErrors: boolean;
+  /** The slug of each version waiting for review (one entry per version). */
+  reviews?: string[];
 }): TDashboard {
   const total = input.minutes.find((r) => r.minute === null);
   const calls = Number(total?.calls ?? 0);
@@ -123,6 +125,7 @@ export function shapeDashboard(input: {
       oldestAt: input.approvals.oldest ? new Date(input.approvals.oldest).toISOString() : null,
     },
     unhealthyServers,
+    pendingReviews: { count: input.reviews?.length ?? 0, servers: [...new Set(input.reviews ?? [])].sort() },
   };
 }
 
@@ -135,7 +138,7 @@ export async function getDashboard(
   const scope = hasRole(viewer.role, "APPROVER") ? "all" : "mine";
   const userId = scope === "mine" ? viewer.userId : null;
   const from = windowStart(now, q.window);
-  const [minutes, tools, approvals, servers] = await Promise.all([
+  const [minutes, tools, approvals, servers, reviews] = await Promise.all([
     db.$queryRaw<MinuteRow[]>`
       SELECT date_trunc('minute', "occurredAt") AS minute, count(*) AS calls,
              count(*) FILTER (WHERE status IN ('error', 'interrupted')) AS errors,
@@ -167,6 +170,7 @@ export async function getDashboard(
       select: { slug: true, name: true, status: true, lastError: true, lastCheckedAt: true },
       orderBy: { slug: "asc" },
     }),
+    db.serverVersion.findMany({ where: { review: "pending" }, select: { server: { select: { slug: true } } } }),
   ]);
   return shapeDashboard({
     windowMinutes: q.window,
@@ -178,5 +182,6 @@ export async function getDashboard(
     approvals: { count: approvals._count._all, oldest: approvals._min.createdAt },
     servers,
     showErrors: viewer.role === "ADMIN",
+    reviews: reviews.map((r) => r.server.slug),
   });
 }

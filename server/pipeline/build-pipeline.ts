@@ -8,6 +8,7 @@ import type { PolicyCache } from "../policy/policy-cache";
 import { auditCall } from "./audit-call";
 import { authorize } from "./authorize";
 import { boundOutput } from "./bound-output";
+import type { OnDefinitionDrift } from "./check-pinned-definition";
 import { executeUpstream } from "./execute-upstream";
 import { isBuiltinTool } from "../builtin/builtin-server";
 import { approvalGate } from "../approvals/approval-gate";
@@ -26,13 +27,13 @@ export type PipelineOptions = { maxOutputBytes: number };
  * approvals a HIGH-tier call is refused `approval_required`.
  */
 export function buildToolPipeline(
-  deps: { audit: AuditWriter; logger: Logger; pool: UpstreamPool; rateLimit: Middleware; policy: PolicyCache; tasks?: TaskEngine | undefined; approvals?: Approvals | undefined; builtin?: CallToolHandler | undefined },
+  deps: { audit: AuditWriter; logger: Logger; pool: UpstreamPool; rateLimit: Middleware; policy: PolicyCache; tasks?: TaskEngine | undefined; approvals?: Approvals | undefined; builtin?: CallToolHandler | undefined; onDefinitionDrift?: OnDefinitionDrift | undefined },
   opts: PipelineOptions,
 ): CallToolHandler {
   const last = deps.tasks ? taskSwitch(deps.tasks, opts.maxOutputBytes) : boundOutput(opts.maxOutputBytes);
   const steps: Middleware[] = [auditCall(deps.audit, deps.logger), refuse, authorize(deps.policy, !!deps.approvals), validateArguments(), deps.rateLimit];
   if (deps.approvals) steps.push(approvalGate(deps.approvals));
-  return compose(...steps, last)(executeByServer(executeUpstream(deps.pool), deps.builtin));
+  return compose(...steps, last)(executeByServer(executeUpstream(deps.pool, deps.onDefinitionDrift), deps.builtin));
 }
 
 /**

@@ -3,6 +3,7 @@ import { actorUserId } from "../context";
 import { UpstreamAuthRequiredError } from "../upstream-auth/upstream-auth-required-error";
 import type { CallIdentity } from "../upstream-auth/upstream-credentials";
 import type { UpstreamPool } from "../upstream/upstream-pool";
+import { checkPinnedDefinition, type OnDefinitionDrift } from "./check-pinned-definition";
 import { toolError } from "./tool-error";
 import { upstreamFailureResult } from "./upstream-failure-result";
 import type { CallToolHandler, ToolCall } from "./types";
@@ -14,8 +15,9 @@ export function callIdentity(serverId: string, ctx: RequestContext, sessionKey?:
   return { serverId, userId: actorUserId(ctx) ?? null, agentSessionId: ctx.agent?.agentSessionId ?? sessionKey ?? "", ...(subjectToken && { subjectToken }) };
 }
 
-export function executeUpstream(pool: UpstreamPool): CallToolHandler {
-  return async (call: ToolCall, ctx, notes) => {
+/** Checked against the pinned definition first (check-pinned-definition.ts), here so a queued task is too. */
+export function executeUpstream(pool: UpstreamPool, onDrift?: OnDefinitionDrift): CallToolHandler {
+  return checkPinnedDefinition(pool, onDrift)(async (call: ToolCall, ctx, notes) => {
     try {
       const via = call.via;
       if (via) {
@@ -58,5 +60,5 @@ export function executeUpstream(pool: UpstreamPool): CallToolHandler {
       notes.reason = err instanceof Error ? err.message : String(err);
       return result;
     }
-  };
+  });
 }

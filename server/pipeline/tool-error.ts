@@ -39,7 +39,9 @@ export type ToolErrorCode =
   /** browse_catalog: a cursor it did not hand out for this listing (malformed, over-long, or another listing's). */
   | "invalid_cursor"
   /** The upstream acts as the signed-in person and this user has no usable connection to it (upstream-auth/). */
-  | "upstream_auth_required";
+  | "upstream_auth_required"
+  /** The upstream now offers the tool with a definition other than the approved (pinned) one; the change waits for review. */
+  | "tool_definition_changed";
 
 /** What an audit event's errorCode holds: a tool-error code, or an upstream's JSON-RPC error kept by its number (`mcp_-32002`: not found). */
 export type AuditErrorCode = ToolErrorCode | `mcp_${number}`;
@@ -86,6 +88,7 @@ const TOOL_ERROR_CODES: Record<ToolErrorCode, true> = {
   unknown_server: true,
   invalid_cursor: true,
   upstream_auth_required: true,
+  tool_definition_changed: true,
 };
 
 export const isToolErrorCode = (code: unknown): code is ToolErrorCode => typeof code === "string" && Object.hasOwn(TOOL_ERROR_CODES, code);

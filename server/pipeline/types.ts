@@ -1,5 +1,5 @@
 // The gateway path for a tool call is composed middleware; the order is fixed in build-pipeline.ts.
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "../context";
 import type { SessionGrant } from "../policy/evaluate";
 import type { AuditErrorCode, ToolErrorCode } from "./tool-error";
@@ -30,6 +30,8 @@ export type ResolvedTool = {
   role: "active" | "canary";
   versionId: string;
   version: string;
+  /** The approved definition's hash (content-hash.ts toolHash); the serving connection must offer the same. */
+  pinnedHash?: string | undefined;
 };
 
 /** Who submitted a call that may become a task (set by the MCP endpoints for agent sessions). */
@@ -68,6 +70,8 @@ export type ToolCall = {
    * It is handed the arguments as the steps left them (a row cap lowers a limit), never the caller's originals.
    */
   via?: (((signal: AbortSignal, args: Record<string, unknown>) => Promise<CallToolResult>) & { credential?: (() => CredentialRef | undefined) | undefined }) | undefined;
+  /** With `via`: the tool as that connection lists it now, for the pinned-definition check (check-pinned-definition.ts). */
+  offeredVia?: ((signal: AbortSignal) => Promise<Tool | undefined>) | undefined;
   /** Set by authorize for a HIGH-tier call: it runs only with an approval (approvals/approval-gate.ts). */
   approval?: { reason: string; ruleId: string | null } | undefined;
   /** Set for agent sessions: the call may become a durable task (tasks/task-switch.ts). */

@@ -16,7 +16,7 @@ export function specFor(s: SpecSource, role: Role, launch: UpstreamLaunch): Upst
  * pool keeps retrying. `restart` starts over what the pool holds, with its backoff reset.
  */
 export async function connectAndSync(
-  { db, pool, reports }: { db: Db; pool: UpstreamPool; reports: { settled(serverId: string): Promise<void> | undefined } },
+  { db, pool, reports, reviewWebhookUrl }: { db: Db; pool: UpstreamPool; reports: { settled(serverId: string): Promise<void> | undefined }; reviewWebhookUrl?: string | null | undefined },
   s: SpecSource,
   role: Role,
   launch: UpstreamLaunch,
@@ -25,7 +25,7 @@ export async function connectAndSync(
   try {
     const defs = how === "restart" ? await pool.restart(s.id, role) : await pool.start(specFor(s, role, launch));
     // No definitions: a live connection was ended; the pool's reconnect reports what it finds.
-    if (defs) await db.$transaction((tx) => syncDefinitions(tx, s.id, role, launch, defs));
+    if (defs) await db.$transaction((tx) => syncDefinitions(tx, s.id, role, launch, defs, { reviewWebhookUrl }));
     // The status the pool reported on the way (CONNECTING, then HEALTHY) is written before the caller reads the row.
     if (role === "active") await reports.settled(s.id);
     return undefined;

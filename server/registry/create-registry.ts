@@ -14,6 +14,10 @@ import { getTool, listTools, updateTool } from "./tool-settings";
 import { createServerReports } from "./server-reports";
 import { connectAndSync } from "./connect-and-sync";
 import { createPoolFollower } from "./pool-follower";
+import { createRecheck } from "./recheck-definitions";
+import type { TApproveDefinitions, TRejectDefinitions } from "../../lib/review-schemas";
+import { pendingReviewCount, pendingReviews, reviewOf } from "./definition-reviews";
+import { approveDefinitions, rejectDefinitions } from "./review-definitions";
 import type { RegistryDeps, RegistryScope } from "./registry-scope";
 import { onDefinitions, startAll } from "./server-discovery";
 import { registerServer } from "./register-server";
@@ -31,7 +35,7 @@ import type { TServerLogs } from "../../lib/server-logs-schemas";
 
 const SNAPSHOT_TTL_MS = 30_000;
 
-export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packages, sessionStderr }: RegistryDeps) {
+export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packages, sessionStderr, reviewWebhookUrl }: RegistryDeps) {
   const log = logger.child({ component: "registry" });
   const reports = createServerReports({ db, log });
   let snapshot: Promise<Snapshot> | undefined;
@@ -66,10 +70,10 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
     await bus.publish({ kind: "registry", serverId }).catch((err: unknown) => log.warn({ err }, "could not publish a registry change"));
   }
 
-  const connect: RegistryScope["connectAndSync"] = (s, role, launch, how) => connectAndSync({ db, pool, reports }, s, role, launch, how);
+  const connect: RegistryScope["connectAndSync"] = (s, role, launch, how) => connectAndSync({ db, pool, reports, reviewWebhookUrl }, s, role, launch, how);
   // This process's pool follows the database (pool-follower.ts).
   const { whileBusy, ensurePool, prunePool } = createPoolFollower({ pool, log, generation: () => generation, connectAndSync: connect });
-  const scope: RegistryScope = { db, pool, log, sandbox, secrets, packages, whileBusy, connectAndSync: connect, changed };
+  const scope: RegistryScope = { db, pool, log, sandbox, secrets, packages, reviewWebhookUrl, whileBusy, connectAndSync: connect, changed };
   const getServer = (slug: string) => getServerRow(db, slug);
 
   return {
@@ -83,6 +87,22 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
 
     /** Connects every enabled server (active and canary). Called once at start-up. */
     startAll: () => startAll(scope),
+
+    /** Definitions waiting for review, of every server or one (definition-reviews.ts). */
+    reviews: (slug?: string) => pendingReviews(db, slug),
+    review: (slug: string, versionId: string) => reviewOf(db, slug, versionId),
+    pendingReviewCount: () => pendingReviewCount(db),
+    async approveDefinitions(ctx: RequestContext, slug: string, versionId: string, input: TApproveDefinitions) {
+      await approveDefinitions(scope, ctx, slug, versionId, input);
+      return reviewOf(db, slug, versionId);
+    },
+    async rejectDefinitions(ctx: RequestContext, slug: string, versionId: string, input: TRejectDefinitions) {
+      await rejectDefinitions(scope, ctx, slug, versionId, input);
+      return reviewOf(db, slug, versionId);
+    },
+
+    /** A call found a tool's definition changed on its connection: record what it offers now for review. */
+    recheckDefinitions: createRecheck(scope),
 
     register: (ctx: RequestContext, input: TCreateServer) => registerServer(scope, ctx, input),
 

@@ -54,6 +54,7 @@ export async function registerServer(scope: RegistryScope, ctx: RequestContext, 
         status: data.enabled ? "CONNECTING" : "DISABLED",
         ...(data.timeoutMs !== undefined && { timeoutMs: data.timeoutMs }),
         ...(data.maxConcurrency !== undefined && { maxConcurrency: data.maxConcurrency }),
+        ...(data.definitionReview !== undefined && { definitionReview: data.definitionReview }),
       },
     });
     await recordAudit(tx, ctx, {

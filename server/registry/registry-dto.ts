@@ -5,7 +5,7 @@ import type { UpstreamLaunch } from "../upstream/upstream-client";
 import { ZServerPhase } from "../../lib/schemas";
 import { NO_CALLS, type CallStats } from "./call-stats";
 
-type ServerRow = UpstreamServer & { activeVersion?: ServerVersion | null; canaryVersion?: ServerVersion | null; _count?: { tools: number } };
+type ServerRow = UpstreamServer & { activeVersion?: ServerVersion | null; canaryVersion?: ServerVersion | null; _count?: { tools: number; versions?: number } };
 
 const strMap = (v: unknown): Record<string, string> => (v && typeof v === "object" ? (v as Record<string, string>) : {});
 
@@ -78,6 +78,8 @@ export function toServerDto(s: ServerRow, calls: CallStats = NO_CALLS, process: 
     activeVersion: s.activeVersion?.version ?? null,
     canaryVersion: s.canaryVersion?.version ?? null,
     canaryPercent: s.canaryPercent,
+    definitionReview: s.definitionReview === "require_approval" ? "require_approval" : "trust_on_first_use",
+    pendingReviews: s._count?.versions ?? 0,
     toolCount: s._count?.tools ?? 0,
     calls,
     createdAt: s.createdAt.toISOString(),

@@ -23,12 +23,14 @@ export type RegistryDeps = {
   packages?: PackageInstaller | undefined;
   /** The stderr of transparent sessions' processes, shown with the pooled process's in a server's logs. */
   sessionStderr?: SessionStderr | undefined;
+  /** The approvers' webhook, told of definitions waiting for review (announce-pending-review.ts); null = none. */
+  reviewWebhookUrl?: string | null | undefined;
 };
 
 /** What a pool spec is made from: a server row, or the part of it a change has at hand. */
 export type SpecSource = { id: string; slug: string; maxConcurrency: number; connectTimeoutMs?: number };
 
-export type RegistryScope = Pick<RegistryDeps, "db" | "pool" | "sandbox" | "secrets" | "packages"> & {
+export type RegistryScope = Pick<RegistryDeps, "db" | "pool" | "sandbox" | "secrets" | "packages" | "reviewWebhookUrl"> & {
   log: Logger;
   /** Runs a change of a server with this process's pool left to it (pool-follower.ts). */
   whileBusy: <T>(serverId: string, fn: () => Promise<T>) => Promise<T>;

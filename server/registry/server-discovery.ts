@@ -8,9 +8,11 @@ import type { RegistryScope } from "./registry-scope";
 import { syncDefinitions } from "./sync-definitions";
 
 /** Pool callback: the upstream's definitions changed. */
-export async function onDefinitions({ db, log, changed }: RegistryScope, spec: UpstreamSpec, defs: UpstreamDefinitions) {
-  const res = await db.$transaction((tx) => syncDefinitions(tx, spec.serverId, spec.role, spec.launch, defs));
-  if (res.changed) {
+export async function onDefinitions({ db, log, changed, reviewWebhookUrl }: RegistryScope, spec: UpstreamSpec, defs: UpstreamDefinitions) {
+  const res = await db.$transaction((tx) => syncDefinitions(tx, spec.serverId, spec.role, spec.launch, defs, { reviewWebhookUrl }));
+  // Agents keep the pinned definitions: nothing they see changed, so nothing is announced to them.
+  if (res.changed && res.pending) log.warn({ server: spec.slug, role: spec.role, version: res.version }, "definitions changed: new version pending review");
+  else if (res.changed) {
     log.info({ server: spec.slug, role: spec.role, version: res.version }, "definitions changed: new version");
     await changed(spec.serverId);
   }

@@ -8,7 +8,7 @@ import type { UpstreamPool } from "../upstream/upstream-pool";
 import { callStats } from "./call-stats";
 import { toServerDto, toToolDto } from "./registry-dto";
 
-export const serverInclude = { activeVersion: true, canaryVersion: true, _count: { select: { tools: { where: { removedAt: null } } } } } as const;
+export const serverInclude = { activeVersion: true, canaryVersion: true, _count: { select: { tools: { where: { removedAt: null } }, versions: { where: { review: "pending" } } } } } as const;
 
 export async function getServerRow(db: Db, slug: string) {
   const s = await db.upstreamServer.findUnique({ where: { slug }, include: serverInclude });

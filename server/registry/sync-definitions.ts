@@ -1,17 +1,26 @@
 // Stores what an upstream offers: a changed set of definitions becomes a new version (semver + diff),
 // and the tool rows (the admin's per-tool settings) follow the union of the active and canary versions.
+// What serves is what an admin approved: a set the upstream changes on its own (reconnect, list_changed, a
+// new process of the same launch) is recorded as a version pending review and serves nothing until approved.
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { toJson, type DbTx } from "../db/client";
 import type { UpstreamLaunch } from "../upstream/upstream-client";
 import { canonicalJson, definitionsHash, toolHash } from "./content-hash";
+import { announcePendingReview } from "./announce-pending-review";
 import { defaultRiskTier } from "./default-tier";
 import type { UpstreamDefinitions } from "./definitions";
 import { diffDefinitions } from "./diff-definitions";
 import { toGatewayName } from "./gateway-name";
 import { lintTool } from "./lint-tool";
+import { asLintFindings } from "../scanner/as-lint-findings";
+import { scanContextFor } from "../scanner/scan-context";
+import { blocksApproval, scanDefinitions, scanTool } from "../scanner/scan-definitions";
+import type { ScanContext } from "../scanner/scan-types";
+import { BUILTIN_SLUG } from "../builtin/builtin-server";
 import { nextVersion } from "./next-version";
 
-export type SyncResult = { changed: boolean; versionId: string; version: string; skippedTools: string[] };
+/** `pending`: the set waits for review (review-version.ts); the serving version is unchanged. */
+export type SyncResult = { changed: boolean; versionId: string; version: string; skippedTools: string[]; pending?: boolean };
 
 function bumpUntilFree(version: string, taken: Set<string>): string {
   let v = version;
@@ -32,6 +41,7 @@ export async function syncDefinitions(
   role: "active" | "canary",
   launch: UpstreamLaunch,
   defs: UpstreamDefinitions,
+  opts: { reviewWebhookUrl?: string | null | undefined } = {},
 ): Promise<SyncResult> {
   // One sync per server at a time, across processes: discovery after a connect and a list_changed refresh
   // (or two gateways starting) would otherwise both create the same next version.
@@ -48,6 +58,15 @@ export async function syncDefinitions(
   if (current && current.contentHash === hash && sameLaunch) {
     return { changed: false, versionId: current.id, version: current.version, skippedTools };
   }
+  const scanContext = await scanContextFor(tx, serverId, defs.tools.map((t) => t.name));
+  const findings = scanDefinitions(defs, scanContext);
+  const review = reviewOf(server, role, current, !!sameLaunch, blocksApproval(findings));
+  if (review === "pending") {
+    // The same set offered again (the other process's upstream, the next reconnect) is the same review; a
+    // rejected one stays rejected.
+    const known = await tx.serverVersion.findFirst({ where: { serverId, contentHash: hash, review: { in: ["pending", "rejected"] } } });
+    if (known) return { changed: false, versionId: known.id, version: known.version, skippedTools, pending: true };
+  }
   const base = current ?? server.activeVersion;
   const diff = diffDefinitions((base?.definitions as UpstreamDefinitions | undefined) ?? null, defs);
   const version = bumpUntilFree(
@@ -62,9 +81,15 @@ export async function syncDefinitions(
       definitions: toJson(defs),
       diff: toJson(diff),
       launch: toJson(launch),
-      ...(role === "active" && { activatedAt: new Date() }),
+      review,
+      findings: toJson(findings),
+      ...(role === "active" && review === "approved" && { activatedAt: new Date() }),
     },
   });
+  if (review === "pending") {
+    await announcePendingReview(tx, { serverId, slug: server.slug, versionId: created.id, version, diff, findings }, opts.reviewWebhookUrl);
+    return { changed: true, versionId: created.id, version, skippedTools, pending: true };
+  }
   await tx.upstreamServer.update({
     where: { id: serverId },
     data: role === "active" ? { activeVersionId: created.id } : { canaryVersionId: created.id },
@@ -74,8 +99,27 @@ export async function syncDefinitions(
   const visible = new Map<string, McpTool>();
   for (const t of (other?.definitions as UpstreamDefinitions | undefined)?.tools ?? []) visible.set(t.name, t);
   for (const t of defs.tools) visible.set(t.name, t); // the version just discovered wins for shared names
-  await upsertTools(tx, server.id, server.slug, [...visible.values()], skippedTools);
+  await upsertTools(tx, server.id, server.slug, [...visible.values()], skippedTools, scanContext);
   return { changed: true, versionId: created.id, version, skippedTools };
+}
+
+/**
+ * Whether a newly offered set serves at once. It waits for review when the upstream changed it on its own (same
+ * launch as the serving version), or when it is a server's first set and the server requires approval of it —
+ * or the scanner found high-severity poisoning in it: trust on first use trusts the unknown, not the known-bad.
+ * A set found after an admin changed the launch (update, canary, package upgrade) is that admin's doing; the
+ * gateway's own built-in tools are its code.
+ */
+function reviewOf(
+  server: { slug: string; definitionReview: string },
+  role: "active" | "canary",
+  current: { id: string } | null,
+  sameLaunch: boolean,
+  poisoned: boolean,
+): "approved" | "pending" {
+  if (role !== "active" || server.slug === BUILTIN_SLUG) return "approved";
+  if (!current) return server.definitionReview === "require_approval" || poisoned ? "pending" : "approved";
+  return sameLaunch ? "pending" : "approved";
 }
 
 /**
@@ -89,10 +133,10 @@ export async function syncToolRows(tx: DbTx, serverId: string): Promise<void> {
   for (const v of [server.canaryVersion, server.activeVersion]) {
     for (const t of (v?.definitions as UpstreamDefinitions | undefined)?.tools ?? []) visible.set(t.name, t); // active wins
   }
-  await upsertTools(tx, server.id, server.slug, [...visible.values()], []);
+  await upsertTools(tx, server.id, server.slug, [...visible.values()], [], await scanContextFor(tx, serverId, [...visible.keys()]));
 }
 
-async function upsertTools(tx: DbTx, serverId: string, slug: string, tools: McpTool[], skipped: string[]) {
+async function upsertTools(tx: DbTx, serverId: string, slug: string, tools: McpTool[], skipped: string[], scanContext: ScanContext) {
   const now = new Date();
   const seen: string[] = [];
   for (const t of tools) {
@@ -112,7 +156,8 @@ async function upsertTools(tx: DbTx, serverId: string, slug: string, tools: McpT
       outputSchema: t.outputSchema ? toJson(t.outputSchema) : undefined,
       annotations: t.annotations ? toJson(t.annotations) : undefined,
       contentHash: toolHash(t),
-      lintFindings: toJson(lintTool(t)),
+      // The poisoning scanner is part of the lint: its findings show on the tool beside the schema's.
+      lintFindings: toJson([...lintTool(t), ...asLintFindings(scanTool(t, scanContext))]),
       removedAt: null,
     };
     await tx.tool.upsert({

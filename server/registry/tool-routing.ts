@@ -5,6 +5,7 @@ import type { ResolvedTool } from "../pipeline/types";
 import type { UpstreamLaunch } from "../upstream/upstream-client";
 import type { Role } from "../upstream/upstream-pool";
 import { BUILTIN_SLUG } from "../builtin/builtin-server";
+import { toolHash } from "./content-hash";
 import { roleFor, routeOf, type ServerRoute, type SnapServer, type Snapshot } from "./registry-snapshot";
 
 /** Starts this process's connection to a (server, role) changed by another process, before a call uses it. */
@@ -93,6 +94,7 @@ export async function resolveTool(
       requiredApprovals: row.requiredApprovals,
       versionId: version.id,
       version: version.version,
+      pinnedHash: toolHash(def),
     },
     ...(refusal && { refusal }),
   };

@@ -47,7 +47,8 @@ function launchColumns(launch: UpstreamLaunch) {
  * activation times were recorded fall back to creation order.
  */
 async function previousActive(db: Db, s: { id: string; slug: string; activeVersionId: string | null; activeVersion: ServerVersion | null }) {
-  const others = { serverId: s.id, id: { not: s.activeVersionId ?? "" } };
+  // Only approved definitions may serve again: a pending or rejected set is never rolled back to.
+  const others = { serverId: s.id, id: { not: s.activeVersionId ?? "" }, review: "approved" };
   const prev =
     (await db.serverVersion.findFirst({ where: { ...others, activatedAt: { not: null } }, orderBy: { activatedAt: "desc" } })) ??
     (await db.serverVersion.findFirst({ where: { ...others, createdAt: { lt: s.activeVersion?.createdAt ?? new Date() } }, orderBy: { createdAt: "desc" } }));
@@ -103,6 +104,7 @@ export async function updateServer(scope: RegistryScope, ctx: RequestContext, sl
           ...(patch.maxConcurrency !== undefined && { maxConcurrency: patch.maxConcurrency }),
           ...(patch.rateLimitPerMinute !== undefined && { rateLimitPerMinute: patch.rateLimitPerMinute }),
           ...(patch.canaryPercent !== undefined && { canaryPercent: patch.canaryPercent }),
+          ...(patch.definitionReview !== undefined && { definitionReview: patch.definitionReview }),
           // The server row holds the launch config of the active version; a canary keeps its own.
           ...(launchChanged && !patch.asCanary && { ...launchColumns(launchOf(next)) }),
           ...(patch.action === "promote" && { activeVersionId: s.canaryVersionId, canaryVersionId: null, canaryPercent: 0, ...launchColumns(s.canaryVersion!.launch as UpstreamLaunch) }),

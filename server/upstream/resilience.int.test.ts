@@ -415,7 +415,7 @@ describe("upstream resilience through /mcp", () => {
     expect((await ag.client.callTool({ name: "toggly__whoami", arguments: {} })).isError ?? false).toBe(false);
   });
 
-  it("list_changed from the upstream makes a new minor version and reaches connected agents on their GET stream", async () => {
+  it("list_changed from the upstream makes a new minor version pending review; approved, it reaches connected agents on their GET stream", async () => {
     await fixture("grower");
     const ag = await agent();
     const server = await db.upstreamServer.findUniqueOrThrow({ where: { slug: "grower" } });
@@ -432,9 +432,14 @@ describe("upstream resilience through /mcp", () => {
       5_000,
     );
     expect(v.version).toBe("1.1.0");
+    expect(v.review).toBe("pending");
     expect(v.diff).toMatchObject({ breaking: false, tools: { added: ["added_later"], removed: [], changed: [] } });
-    expect((await db.upstreamServer.findUniqueOrThrow({ where: { id: server.id } })).activeVersionId).toBe(v.id);
+    // What the upstream offers on its own waits for an admin: agents keep the approved set.
+    expect((await db.upstreamServer.findUniqueOrThrow({ where: { id: server.id } })).activeVersionId).not.toBe(v.id);
+    expect((await ag.client.listTools()).tools.map((t) => t.name)).not.toContain("grower__added_later");
 
+    await tg.gateway.registry.approveDefinitions(admin, "grower", v.id, {});
+    expect((await db.upstreamServer.findUniqueOrThrow({ where: { id: server.id } })).activeVersionId).toBe(v.id);
     await waitUntil("list_changed on the agent's GET stream", () => ag.listChanged > notifiedBefore, 3_000);
     expect((await ag.client.listTools()).tools.map((t) => t.name)).toContain("grower__added_later");
     const r = await ag.client.callTool({ name: "grower__added_later", arguments: {} });

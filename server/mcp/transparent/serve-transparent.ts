@@ -43,6 +43,7 @@ import type { InFlight, LiveSession, SessionUpstreams } from "./session-upstream
 import { capacityRefusal } from "./capacity-refusal";
 import { UpstreamAuthRequiredError } from "../../upstream-auth/upstream-auth-required-error";
 import { authRequiredRpcError } from "../connect-elicitation";
+import { findListedTool } from "../../pipeline/check-pinned-definition";
 
 export type TransparentDeps = { registry: Registry; pipeline: CallToolHandler; requests: OperationHandler; bus: ChangeBus; db: Db; audit: AuditWriter; logger: Logger; sessions: SessionUpstreams; policy: PolicyCache; taskTools: Omit<TaskToolDeps, "db" | "audit">; approvals?: Approvals | undefined; builtinReady?: (() => Promise<void>) | undefined };
 
@@ -161,7 +162,8 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
             { credential: live.bearer?.ref },
           )
       : undefined;
-    return dispatchToolCall(dispatchDeps(deps), { ...naming, via }, view, { ...params, name: str(params.name) }, { requestId: request.id, sendProgress: sendProgress(request) });
+    const offered: EndpointNaming["offered"] = live ? (tool) => (s) => findListedTool(live.client, tool.name, s, tool.timeoutMs) : undefined;
+    return dispatchToolCall(dispatchDeps(deps), { ...naming, via, offered }, view, { ...params, name: str(params.name) }, { requestId: request.id, sendProgress: sendProgress(request) });
   }
 
   async function answer(request: JSONRPCRequest): Promise<Record<string, unknown>> {
