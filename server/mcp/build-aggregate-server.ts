@@ -45,7 +45,7 @@ import { auditedRequest, type ListAction } from "./audited-request";
 import type { DirectToolCall } from "./direct-tool-call";
 import { dispatchToolCall, type DispatchDeps } from "./dispatch-tool-call";
 import type { EndpointNaming } from "./endpoint-naming";
-import { callIdentity } from "../pipeline/execute-upstream";
+import { callIdentity } from "../pipeline/call-identity";
 import { UpstreamAuthRequiredError } from "../upstream-auth/upstream-auth-required-error";
 import { authRequiredRpcError } from "./connect-elicitation";
 import { listEndpointTools } from "./list-endpoint-tools";

@@ -4,8 +4,11 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { CircuitState } from "cockatiel";
+import type { RequestContext } from "../context";
 import { toolHash } from "../registry/content-hash";
+import { UpstreamAuthRequiredError } from "../upstream-auth/upstream-auth-required-error";
 import type { UpstreamPool } from "../upstream/upstream-pool";
+import { callIdentity } from "./call-identity";
 import { toolError } from "./tool-error";
 import { upstreamFailureResult } from "./upstream-failure-result";
 import type { CallToolHandler, ResolvedTool, ToolCall } from "./types";
@@ -27,11 +30,14 @@ export async function findListedTool(client: Client, name: string, signal: Abort
   return undefined;
 }
 
-/** What the call's own connection offers (`offeredVia`, the transparent endpoint's session), else the pool's. */
-function offeredTool(pool: UpstreamPool, call: ToolCall): Promise<Tool | undefined> {
+/**
+ * What the call's own connection offers (`offeredVia`, the transparent endpoint's session), else the pool's: for a
+ * server that acts as its caller (per_user, token_exchange) the caller's own upstream session, which serves the call.
+ */
+function offeredTool(pool: UpstreamPool, call: ToolCall, ctx: RequestContext): Promise<Tool | undefined> {
   const { tool, signal } = call;
   if (call.offeredVia) return call.offeredVia(signal);
-  return pool.request(tool.serverId, tool.role, ({ client }) => findListedTool(client, tool.name, signal, tool.timeoutMs), signal);
+  return pool.request(tool.serverId, tool.role, ({ client }) => findListedTool(client, tool.name, signal, tool.timeoutMs), signal, callIdentity(tool.serverId, ctx, call.sessionKey));
 }
 
 /**
@@ -57,10 +63,11 @@ export function checkPinnedDefinition(pool: UpstreamPool, onDrift?: OnDefinition
     if (!pinned || (ownConnection ? !call.offeredVia : !askable(pool, call.tool))) return next(call, ctx, notes);
     let offered: Tool | undefined;
     try {
-      offered = await offeredTool(pool, call);
+      offered = await offeredTool(pool, call, ctx);
     } catch (err) {
-      // Cancelled: the execute step answers a cancelled call as it always does.
-      if (call.signal.aborted) return next(call, ctx, notes);
+      // Cancelled: the execute step answers a cancelled call as it always does; a caller who must connect their
+      // account first is told so by it, as without the check (nothing reaches the upstream either way).
+      if (call.signal.aborted || err instanceof UpstreamAuthRequiredError) return next(call, ctx, notes);
       // No answer to tools/list, no call: an upstream must not get past the check by failing the listing. The
       // caller hears what the execute step would have said of the same failure.
       const { result, code } = upstreamFailureResult(err, call.tool.serverSlug, call.tool.timeoutMs, pool.options.halfOpenAfterMs);

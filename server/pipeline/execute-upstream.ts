@@ -1,19 +1,11 @@
 // The last step: the call goes to the upstream through the pool's resilience policies.
-import { actorUserId } from "../context";
 import { UpstreamAuthRequiredError } from "../upstream-auth/upstream-auth-required-error";
-import type { CallIdentity } from "../upstream-auth/upstream-credentials";
 import type { UpstreamPool } from "../upstream/upstream-pool";
+import { callIdentity } from "./call-identity";
 import { checkPinnedDefinition, type OnDefinitionDrift } from "./check-pinned-definition";
 import { toolError } from "./tool-error";
 import { upstreamFailureResult } from "./upstream-failure-result";
 import type { CallToolHandler, ToolCall } from "./types";
-import type { RequestContext } from "../context";
-
-/** Whose call this is, for an upstream that authenticates its callers (a queued task: its owner and session). */
-export function callIdentity(serverId: string, ctx: RequestContext, sessionKey?: string): CallIdentity {
-  const subjectToken = ctx.subjectToken?.();
-  return { serverId, userId: actorUserId(ctx) ?? null, agentSessionId: ctx.agent?.agentSessionId ?? sessionKey ?? "", ...(subjectToken && { subjectToken }) };
-}
 
 /** Checked against the pinned definition first (check-pinned-definition.ts), here so a queued task is too. */
 export function executeUpstream(pool: UpstreamPool, onDrift?: OnDefinitionDrift): CallToolHandler {
