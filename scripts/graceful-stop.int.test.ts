@@ -141,7 +141,7 @@ describe("portcullis start – readiness and a graceful stop", () => {
   }, 240_000);
 
   it("the database down: an MCP request is refused at once with 503 and Retry-After, and served again once it is back", async () => {
-    const { app, client, token } = await replica("db-down", {});
+    const { app, client, token } = await replica("db-down", { TASK_THRESHOLD_MS: "1" });
     const sessionId = (client.transport as StreamableHTTPClientTransport).sessionId!;
     const call = (name: string) =>
       fetch(`${app.baseUrl}/mcp`, {
@@ -151,6 +151,12 @@ describe("portcullis start – readiness and a graceful stop", () => {
         signal: AbortSignal.timeout(30_000),
       });
     expect((await call("before")).status).toBe(200);
+    // A task running here when the database goes away: its outcome must be written once it is back.
+    const release = path.join(fixtureDir, "release-db-down");
+    const accepted = await client.callTool({ name: "flaky__slow_read", arguments: { until: release, tag: "db-down" } });
+    const taskId = (accepted.structuredContent as { task_id?: string } | undefined)?.task_id;
+    expect(taskId, JSON.stringify(accepted)).toEqual(expect.any(String));
+    await waitUntil("the task's call to reach the upstream", started("db-down"));
     await database.stop();
     try {
       const res = await waitUntil("a refusal while the database is down", async () => {
@@ -160,6 +166,9 @@ describe("portcullis start – readiness and a graceful stop", () => {
       expect(res.status).toBe(503);
       expect(res.headers.get("retry-after")).toBe("2");
       expect(await res.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32603, message: expect.stringContaining("database is unavailable") as string } });
+      // The task's call ends while the database is away: its outcome cannot be written yet.
+      await writeFile(release, "");
+      await waitUntil("the task's call to end", () => (fixtureEvents(fixtureDir).some((e) => e.event === "slow.done" && (e.args as { tag?: string } | undefined)?.tag === "db-down") ? true : undefined));
     } finally {
       database = await startEmbeddedPostgres({ dataDir: pgDir, port: pgPort, logger: createLogger("silent") });
     }
@@ -179,6 +188,18 @@ describe("portcullis start – readiness and a graceful stop", () => {
         // The runner's lock and the audit owner's ("pcaw"), both taken again.
         const { rows } = await db.query<{ n: string }>("SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = ANY($1::oid[]) AND objsubid = 2 AND granted", [[RUNNER_LOCK_CLASS, 0x70636177]]);
         return Number(rows[0]!.n) >= 2 ? true : undefined;
+      } finally {
+        await db.end();
+      }
+    }, { timeoutMs: 30_000 });
+    // The outcome written once the database was back (it stayed RUNNING for good: nobody else may end a live
+    // process's task).
+    await waitUntil("the task SUCCEEDED", async () => {
+      const db = new pg.Client({ connectionString: database.url });
+      await db.connect();
+      try {
+        const { rows } = await db.query<{ status: string }>("SELECT status FROM tasks WHERE id = $1", [taskId]);
+        return rows[0]?.status === "SUCCEEDED" ? true : undefined;
       } finally {
         await db.end();
       }

@@ -2,6 +2,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { TTaskStatus } from "../../lib/task-schemas";
 import { toJson } from "../db/client";
+import { isDatabaseUnavailable } from "../db/database-unavailable";
 import { storableText } from "../db/storable";
 import { publishChange } from "../events/change-bus";
 import { errorCodeOf, type ToolErrorCode } from "../pipeline/tool-error";
@@ -47,7 +48,7 @@ export async function finishTask(
     const message = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
     data = { status, errorCode: "internal" satisfies ToolErrorCode, errorMessage: storableText(message, 2000).text };
   }
-  const row = await db.$transaction(async (tx) => {
+  const row = await whileDatabaseAway(s, taskId, () => db.$transaction(async (tx) => {
     const changed = await tx.task.updateMany({
       where: { id: taskId, status: "RUNNING", runnerId },
       data: { ...data, finishedAt: now, expiresAt, runnerId: null },
@@ -64,6 +65,26 @@ export async function finishTask(
     // The end's audit event commits with the end itself: a crash cannot leave one without the other.
     await auditTransitionIn(tx, s, t, toolName, undefined, credential && { credential });
     return t;
-  });
+  }));
   return row;
+}
+
+/**
+ * Writes the outcome once the database takes it. The outcome exists only in this process's memory, and the task
+ * stays RUNNING under this live process's lock, so nobody else would ever end it: a write that meets a database
+ * restarting or unreachable is tried again (0.5 s growing to 5 s) until it lands or the engine closes (then the
+ * task is handed back like any other, D113). Any other failure is thrown as before.
+ */
+async function whileDatabaseAway<T>(s: TaskScope, taskId: string, write: () => Promise<T>): Promise<T | null> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await write();
+    } catch (err) {
+      if (!isDatabaseUnavailable(err) || s.closed()) throw err;
+      const delay = Math.min(500 * 2 ** Math.min(attempt, 4), 5000);
+      s.log.warn({ err, taskId, attempt, delayMs: delay }, "the database is unavailable; writing the task's outcome again shortly");
+      await new Promise((r) => setTimeout(r, delay));
+      if (s.closed()) return null;
+    }
+  }
 }

@@ -31,12 +31,16 @@ export async function trackTask(
   const progress = progressRecorder(s, taskId);
   progressSink((p) => progress.record(p));
   try {
-    const raw = await exec;
-    await progress.done();
-    return await finishTask(s, taskId, boundResult(raw, opts.resultMaxBytes, tool), tool.gatewayName, notes?.credential);
-  } catch (err) {
-    await progress.done();
-    return await finishTask(s, taskId, { error: err }, tool.gatewayName, notes?.credential);
+    // The call's outcome first, then its write: a write that fails must not be recorded as the call failing.
+    let outcome: Parameters<typeof finishTask>[2];
+    try {
+      outcome = boundResult(await exec, opts.resultMaxBytes, tool);
+    } catch (err) {
+      outcome = { error: err };
+    }
+    // Progress is best effort: a database away now must not keep the outcome from being written once it is back.
+    await progress.done().catch((err: unknown) => s.log.warn({ err, taskId }, "recording the task's last progress failed"));
+    return await finishTask(s, taskId, outcome, tool.gatewayName, notes?.credential);
   } finally {
     progressSink(undefined);
     running.delete(taskId);
