@@ -31,7 +31,7 @@ export async function trackTask(
   const progress = progressRecorder(s, taskId);
   progressSink((p) => progress.record(p));
   try {
-    // The call's outcome first, then its write: a write that fails must not be recorded as the call failing.
+    // The call's outcome first, then its write.
     let outcome: Parameters<typeof finishTask>[2];
     try {
       outcome = boundResult(await exec, opts.resultMaxBytes, tool);
@@ -40,7 +40,14 @@ export async function trackTask(
     }
     // Progress is best effort: a database away now must not keep the outcome from being written once it is back.
     await progress.done().catch((err: unknown) => s.log.warn({ err, taskId }, "recording the task's last progress failed"));
-    return await finishTask(s, taskId, outcome, tool.gatewayName, notes?.credential);
+    try {
+      return await finishTask(s, taskId, outcome, tool.gatewayName, notes?.credential);
+    } catch (err) {
+      // The database refused the success itself (its audit event, say): the task ends FAILED with why, rather
+      // than RUNNING for good. (A database that is away is waited for inside finishTask.)
+      if ("error" in outcome) throw err;
+      return await finishTask(s, taskId, { error: err }, tool.gatewayName, notes?.credential);
+    }
   } finally {
     progressSink(undefined);
     running.delete(taskId);
