@@ -6,20 +6,9 @@
 // with their entry (server removed or replaced, pool closed).
 import type { UpstreamCredential } from "../upstream-auth/upstream-credentials";
 import { connectTimeout } from "./entry-connection";
-import type { Entry, PoolScope } from "./pool-scope";
+import type { CredentialSession, Entry, PoolScope } from "./pool-scope";
 import { connectUpstream, type ConnectedUpstream } from "./upstream-client";
 import { UpstreamUnauthorizedError, UpstreamUnavailableError } from "./upstream-errors";
-
-export type CredentialSession = {
-  key: string;
-  /** The token the session's next request carries: the latest its credential was resolved to. */
-  token: string;
-  conn?: ConnectedUpstream | undefined;
-  connecting?: Promise<ConnectedUpstream> | undefined;
-  inUse: number;
-  idleTimer?: NodeJS.Timeout | undefined;
-  closed: boolean;
-};
 
 type Bearer = UpstreamCredential & { kind: "bearer" };
 
