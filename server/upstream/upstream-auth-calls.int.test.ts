@@ -199,6 +199,24 @@ describe("upstream credentials on the call path: per-user sessions, shared servi
     }
   });
 
+  it("a discovery token the upstream refuses while the pool connects and lists tools is renewed through rejected() (its own connection, no agent session): the server comes up, no legacy SSE fallback", async () => {
+    const team = await db.upstreamServer.findUniqueOrThrow({ where: { slug: "team" } });
+    const pool = createUpstreamPool(createLogger("silent"), {}, {}, { credentials: creds, authModeOf: (srv) => creds.modeOf(srv) });
+    try {
+      const current = await creds.forDiscovery(team.id);
+      if (current.kind !== "bearer") throw new Error("no service bearer");
+      await up.expireJti(jtiOf(current.accessToken));
+      const rejectedBefore = creds.asked.rejected.length;
+      // The fixture serves Streamable HTTP only: a fallback to legacy SSE could not come up.
+      const defs = await pool.start({ serverId: team.id, slug: "team", role: "active", launch: { transport: "HTTP", url: `${up.url}?as=team`, headers: {} }, maxConcurrency: 4 });
+      expect(defs.tools.map((t) => t.name)).toContain("whoami");
+      expect(creds.asked.rejected.slice(rejectedBefore)).toMatchObject([{ token: current.accessToken, identity: { serverId: team.id, userId: null, agentSessionId: "" } }]);
+      expect(pool.status(team.id)?.status).toBe("HEALTHY");
+    } finally {
+      await pool.close();
+    }
+  });
+
   it("the audit event of each call records the credential it used, and no token value", async () => {
     const events = await db.auditEvent.findMany({ where: { action: "tool.called", serverSlug: { in: ["personal", "team"] } }, orderBy: { id: "asc" } });
     const byUser = (u: User, slug: string) => events.filter((e) => e.userId === u.id && e.serverSlug === slug && e.status === "ok");
