@@ -94,6 +94,17 @@ describe("upstream OAuth client", () => {
     expect(bearer(await creds().forDiscovery(serverId)).ref.userId).toBe(alice.id);
   });
 
+  it("GET /oauth/upstream/callback – more concurrent callbacks than the database pool has connections all complete (none starves inside its claim)", async () => {
+    // 12 > DATABASE_POOL_MAX (10): a claim that asked the pool for a second connection inside its transaction
+    // waited on the others' held connections past the transaction's 5 s timeout.
+    const users = await Promise.all(Array.from({ length: 12 }, () => insertUser(db)));
+    const answers = await Promise.all(users.map(async (u, i) => [u, await authorize(u, i % 2 ? "bob" : "alice")] as const));
+    const done = await Promise.allSettled(answers.map(([u, q]) => callback(u, q)));
+    expect(done.filter((d): d is PromiseRejectedResult => d.status === "rejected").map((d) => String(d.reason))).toEqual([]);
+    expect(await db.upstreamConnection.count({ where: { userId: { in: users.map((u) => u.id) }, status: "connected" } })).toBe(12);
+    await Promise.all(users.map((u) => db.upstreamConnection.deleteMany({ where: { userId: u.id } })));
+  });
+
   it("GET /oauth/upstream/callback – refuses a replayed state, another user's state, a wrong iss, error=, and huge parameters, each with its code", async () => {
     const q = await authorize(carol, "bob");
     // Another user presenting carol's state is refused, and carol's authorization is left intact.
