@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { ErrorCode, McpError, type CallToolResult, type ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { errorCodeOf } from "../pipeline/tool-error";
 import type { UpstreamAuthRequiredError } from "../upstream-auth/upstream-auth-required-error";
-import { GATEWAY_REFUSAL_RPC_CODE } from "./handle-mcp-request";
+import { GATEWAY_REFUSAL_RPC_CODE } from "./gateway-refusal-code";
 
 type AuthRequired = { message: string; connectUrl: string; reason: string };
 

@@ -24,6 +24,7 @@ import { createStreamEventStore, resumeStream, SSE_RETRY_MS } from "./stream-eve
 import { sendingUnprefixedErrors } from "./unprefixed-errors";
 import { authenticateMcpRequest, scopeRefusal, type McpOAuth } from "./authenticate-mcp-request";
 import { jsonRpcError } from "./json-rpc-error";
+import { GATEWAY_REFUSAL_RPC_CODE } from "./gateway-refusal-code";
 import { endpointName, type McpEndpoint } from "./mcp-endpoint";
 import type { JsonAnswer, McpRequest } from "./mcp-request";
 
@@ -66,9 +67,6 @@ export type McpHttpDeps = {
   /** Where a request that failed unexpectedly is logged (it is answered with a JSON-RPC internal error). */
   logger?: Logger | undefined;
 };
-
-/** The JSON-RPC code of a gateway refusal (such as upstream_capacity); `data.code` says which. */
-export const GATEWAY_REFUSAL_RPC_CODE = -32000;
 
 /** A GatewayError as the HTTP answer: its status, Retry-After, and its stable code in the JSON-RPC error's data. */
 function gatewayRefusal(err: GatewayError, id: unknown): Response {

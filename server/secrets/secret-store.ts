@@ -29,8 +29,11 @@ export type SecretStore = {
    * `upstream:…`, hidden from list(); returns the row's id. The caller publishes the `secrets` change.
    */
   seal(tx: DbTx, name: string, value: string): Promise<string>;
-  /** The value of a sealed row by id; null when the row is gone. */
-  unseal(id: string): Promise<string | null>;
+  /**
+   * The value of a sealed row by id; null when the row is gone. Inside a transaction, pass it (`tx`): asking the
+   * pool for a second connection while the transaction holds one starves concurrent callers.
+   */
+  unseal(id: string, tx?: DbTx): Promise<string | null>;
   /** Deletes sealed rows by id (tokens of a disconnected connection, a used verifier). */
   drop(tx: DbTx, ids: readonly (string | null | undefined)[]): Promise<void>;
 };
@@ -180,8 +183,8 @@ export function createSecretStore(deps: SecretStoreDeps): SecretStore {
       return row.id;
     },
 
-    async unseal(id) {
-      const row = await db.secret.findUnique({ where: { id }, select: { name: true, ciphertext: true, iv: true, authTag: true, keyId: true } });
+    async unseal(id, tx) {
+      const row = await (tx ?? db).secret.findUnique({ where: { id }, select: { name: true, ciphertext: true, iv: true, authTag: true, keyId: true } });
       return row ? decryptSecret(await key(), row.name, sealedOf(row)) : null;
     },
 

@@ -12,7 +12,9 @@ type Bearer = UpstreamCredential & { kind: "bearer" };
 export type FixtureCredentials = UpstreamCredentials & {
   /** Connect `userId`'s account as the provider client `clientId` (undefined: disconnect). */
   connect(userId: string, clientId: string | undefined): void;
-  asked: { forCall: CallIdentity[]; rejected: { identity: CallIdentity; token: string }[]; forDiscovery: number };
+  asked: { forCall: CallIdentity[]; rejected: { identity: CallIdentity; token: string }[]; forDiscovery: number; insufficientScope: { identity: CallIdentity; token: string; scopes: string[] }[] };
+  /** userId → the provider client a scope step-up moves that user's connection to (without one: needs_reconnect). */
+  stepUps: Map<string, string>;
   /** Servers (by slug) whose discovery credential does not exist yet: forDiscovery says so until released. */
   noDiscovery: Set<string>;
   /** Users whose refresh the provider refuses: `rejected` marks them needs_reconnect. */
@@ -28,7 +30,8 @@ export function fixtureCredentials(
 ): FixtureCredentials {
   const connections = new Map<string, string>(); // userId → provider client
   const tokens = new Map<string, string>(); // provider client → its current token
-  const asked: FixtureCredentials["asked"] = { forCall: [], rejected: [], forDiscovery: 0 };
+  const asked: FixtureCredentials["asked"] = { forCall: [], rejected: [], forDiscovery: 0, insufficientScope: [] };
+  const stepUps = new Map<string, string>();
   const noDiscovery = new Set<string>();
   const refreshRefused = new Set<string>();
   const slugOf = async (serverId: string) => (await db.upstreamServer.findUniqueOrThrow({ where: { id: serverId }, select: { slug: true } })).slug;
@@ -58,6 +61,7 @@ export function fixtureCredentials(
 
   return {
     asked,
+    stepUps,
     noDiscovery,
     refreshRefused,
     connect(userId, clientId) {
@@ -81,6 +85,13 @@ export function fixtureCredentials(
     async rejected(identity, credential) {
       asked.rejected.push({ identity, token: credential.accessToken });
       if (identity.userId && refreshRefused.has(identity.userId)) throw new UpstreamAuthRequiredError(await slugOf(identity.serverId), opts.connectUrl(await slugOf(identity.serverId)), "needs_reconnect");
+      return credentialOf(identity, true);
+    },
+    async insufficientScope(identity, credential, scopes) {
+      asked.insufficientScope.push({ identity, token: credential.accessToken, scopes });
+      const to = identity.userId ? stepUps.get(identity.userId) : undefined;
+      if (!to) throw new UpstreamAuthRequiredError(await slugOf(identity.serverId), opts.connectUrl(await slugOf(identity.serverId)), "needs_reconnect");
+      connections.set(identity.userId!, to);
       return credentialOf(identity, true);
     },
   };

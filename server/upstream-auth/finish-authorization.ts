@@ -32,11 +32,14 @@ async function claimState(deps: UpstreamAuthDeps, userId: string, state: string 
   const row = await deps.db.upstreamAuthorization.findUnique({ where: { stateHash }, include: { server: { select: { slug: true } } } });
   // Another user's state is left alone (not consumed): presenting it must not cancel the owner's authorization.
   if (!row || row.userId !== userId) throw invalid();
+  // Unsealed before the transaction, not inside it: unseal reads through the pool, and a second connection asked
+  // for while the transaction holds one starved concurrent callbacks past the transaction's timeout. Only the
+  // caller whose delete claimed the row gets the verifier.
+  const verifier = await deps.secrets.unseal(row.verifierSecretId);
   const claimed = await deps.db.$transaction(async (tx) => {
     const { count } = await tx.upstreamAuthorization.deleteMany({ where: { stateHash } });
-    const verifier = count === 1 ? await deps.secrets.unseal(row.verifierSecretId) : null;
     await deps.secrets.drop(tx, [row.verifierSecretId]);
-    return verifier;
+    return count === 1 ? verifier : null;
   });
   if (!claimed || row.expiresAt.getTime() < Date.now()) throw Object.assign(invalid(), { serverSlug: row.server.slug });
   return { row, verifier: claimed };

@@ -40,20 +40,21 @@ export function createTokenRefresher(deps: UpstreamAuthDeps) {
   const inFlight = new Map<string, Promise<FreshToken>>();
   const fresh = (row: ConnectionRow) => !row.expiresAt || row.expiresAt.getTime() - skew > Date.now();
 
-  const current = async (row: ConnectionRow): Promise<FreshToken> => {
-    const accessToken = row.accessSecretId ? await deps.secrets.unseal(row.accessSecretId) : null;
+  // `tx` inside the lock's transaction: a second pool connection asked for there starves concurrent refreshes.
+  const current = async (row: ConnectionRow, tx?: DbTx): Promise<FreshToken> => {
+    const accessToken = row.accessSecretId ? await deps.secrets.unseal(row.accessSecretId, tx) : null;
     if (!accessToken) throw new NeedsReconnectError(row.id);
     return { accessToken, generation: row.generation };
   };
 
   async function refresh(tx: DbTx, row: ConnectionRow, rejected: boolean): Promise<{ ok: true; token: FreshToken } | { ok: false; error: string }> {
-    const refreshToken = row.refreshSecretId ? await deps.secrets.unseal(row.refreshSecretId) : null;
+    const refreshToken = row.refreshSecretId ? await deps.secrets.unseal(row.refreshSecretId, tx) : null;
     if (!refreshToken) return { ok: false, error: "no refresh token: the provider issued none" };
-    const server = await loadAuthServer(deps.db, row.serverId);
+    const server = await loadAuthServer(tx, row.serverId);
     // After a 401 the server may have moved to another authorization server: its metadata is read again.
     const as = await discoverAuthorizationServer(httpUrlOf(server), deps.fetchFn, rejected);
     if (as.issuer !== row.issuer) return { ok: false, error: `the server's authorization server is now ${as.issuer}, not ${row.issuer}` };
-    const secret = row.registration !== "metadata_document" && server.config.clientId === row.clientId && server.config.clientSecretId ? await deps.secrets.unseal(server.config.clientSecretId) : null;
+    const secret = row.registration !== "metadata_document" && server.config.clientId === row.clientId && server.config.clientSecretId ? await deps.secrets.unseal(server.config.clientSecretId, tx) : null;
     try {
       const tokens = await refreshAuthorization(row.issuer, { metadata: as.metadata, clientInformation: secret ? { client_id: row.clientId, client_secret: secret } : { client_id: row.clientId }, refreshToken, resource: as.resource, ...(deps.fetchFn && { fetchFn: deps.fetchFn }) });
       return { ok: true, token: { accessToken: tokens.access_token, generation: await storeRefreshed(tx, deps.secrets, row, tokens) } };
@@ -71,7 +72,7 @@ export function createTokenRefresher(deps: UpstreamAuthDeps) {
           const row = await readConnection(tx, id);
           if (!row || row.status !== "connected") return { refused: true as const };
           // Another caller (this process or another) refreshed while this one waited: its token is the answer.
-          if (row.generation !== seenGeneration || (!force && fresh(row))) return { token: await current(row) };
+          if (row.generation !== seenGeneration || (!force && fresh(row))) return { token: await current(row, tx) };
           const outcome = await refresh(tx, row, force);
           const ctx = systemContext("upstream-auth");
           const details = { server: row.serverId, userId: row.userId, issuer: row.issuer };

@@ -1,6 +1,6 @@
 // What the upstream OAuth client needs from the gateway, passed from createGateway (no module state but the
 // discovery cache).
-import type { Db } from "../db/client";
+import type { Db, DbTx } from "../db/client";
 import { GatewayError, notFound } from "../errors";
 import type { Logger } from "../logger";
 import type { SecretStore } from "../secrets/secret-store";
@@ -26,7 +26,7 @@ const HTTP_TRANSPORTS = new Set(["HTTP", "SSE"]);
 const SERVER_FIELDS = { id: true, slug: true, name: true, url: true, transport: true, enabled: true, authMode: true, authConfig: true } as const;
 
 /** The server's row as the auth code reads it: 404 for an unknown id. */
-export async function loadAuthServer(db: Db, serverId: string) {
+export async function loadAuthServer(db: DbTx, serverId: string) {
   const row = await db.upstreamServer.findUnique({ where: { id: serverId }, select: SERVER_FIELDS });
   if (!row) throw notFound(`The server ${serverId}`);
   return { ...row, mode: readAuthMode(row.authMode), config: readAuthConfig(row.authConfig) };

@@ -94,6 +94,23 @@ describe("upstream OAuth client", () => {
     expect(bearer(await creds().forDiscovery(serverId)).ref.userId).toBe(alice.id);
   });
 
+  it("more concurrent callbacks, then refreshes, than the database pool has connections all complete (none starves inside its transaction)", async () => {
+    // 12 > DATABASE_POOL_MAX (10): a claim that asked the pool for a second connection inside its transaction
+    // waited on the others' held connections past the transaction's 5 s timeout.
+    const users = await Promise.all(Array.from({ length: 12 }, () => insertUser(db)));
+    const answers = await Promise.all(users.map(async (u, i) => [u, await authorize(u, i % 2 ? "bob" : "alice")] as const));
+    const done = await Promise.allSettled(answers.map(([u, q]) => callback(u, q)));
+    expect(done.filter((d): d is PromiseRejectedResult => d.status === "rejected").map((d) => String(d.reason))).toEqual([]);
+    expect(await db.upstreamConnection.count({ where: { userId: { in: users.map((u) => u.id) }, status: "connected" } })).toBe(12);
+    // Their 12 tokens expire at once: 12 refreshes, each in its lock's transaction, none starving the others.
+    await db.upstreamConnection.updateMany({ where: { userId: { in: users.map((u) => u.id) } }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const refreshesBefore = (await idp.stats()).refresh_token;
+    const fresh = await Promise.allSettled(users.map((u) => creds().forCall({ serverId, userId: u.id, agentSessionId: `s-${u.id}` })));
+    expect(fresh.filter((d): d is PromiseRejectedResult => d.status === "rejected").map((d) => String(d.reason))).toEqual([]);
+    expect((await idp.stats()).refresh_token - refreshesBefore).toBe(12);
+    await Promise.all(users.map((u) => db.upstreamConnection.deleteMany({ where: { userId: u.id } })));
+  });
+
   it("GET /oauth/upstream/callback – refuses a replayed state, another user's state, a wrong iss, error=, and huge parameters, each with its code", async () => {
     const q = await authorize(carol, "bob");
     // Another user presenting carol's state is refused, and carol's authorization is left intact.
@@ -141,7 +158,7 @@ describe("upstream OAuth client", () => {
     expect(bearer(r1).accessToken).toBe(bearer(r2).accessToken);
     expect(bearer(r1).accessToken).not.toBe(fresh.accessToken);
     expect((await idp.stats()).refresh_token).toBe(before + 2);
-    expect(await db.auditEvent.count({ where: { action: "upstream.token_refreshed" } })).toBe(2);
+    expect(await db.auditEvent.count({ where: { action: "upstream.token_refreshed", targetId: { in: (await db.upstreamConnection.findMany({ where: { userId: alice.id } })).map((c) => c.id) } } })).toBe(2);
   });
 
   it("a refresh token revoked at the provider: needs_reconnect, the user told, the stale token never handed out", async () => {

@@ -55,10 +55,12 @@ export interface UpstreamCredentials {
    */
   rejected(identity: CallIdentity, credential: UpstreamCredential & { kind: "bearer" }, signal?: AbortSignal): Promise<UpstreamCredential>;
   /**
-   * The upstream answered 403 `insufficient_scope` naming `scopes` (MCP scope step-up): the connection is marked
-   * `needs_reconnect` and remembers the union of its scopes and these, which its next connect asks for. Always
-   * throws: UpstreamAuthRequiredError (needs_reconnect), or upstream_auth_failed for a credential no user connects.
-   * Optional (added by upauth-core): a call path that does not read 403 challenges does not call it.
+   * The upstream answered 403 `insufficient_scope` naming `scopes` (MCP scope step-up): a credential that has them
+   * when one can be had without the user (the call path retries once with it); else the connection is marked
+   * `needs_reconnect` and remembers the union of its scopes and these, which its next connect asks for, and this
+   * throws UpstreamAuthRequiredError (needs_reconnect), or upstream_auth_failed for a credential no user connects
+   * (create-upstream-credentials.ts always throws: a user consents to more scope in the browser). Optional: without
+   * it a 403 insufficient_scope reaches the caller as an upstream error.
    */
-  insufficientScope?(identity: CallIdentity, credential: UpstreamCredential & { kind: "bearer" }, scopes: string[]): Promise<never>;
+  insufficientScope?(identity: CallIdentity, credential: UpstreamCredential & { kind: "bearer" }, scopes: string[]): Promise<UpstreamCredential>;
 }

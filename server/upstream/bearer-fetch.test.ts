@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { bearerFetch } from "./bearer-fetch";
-import { UpstreamUnauthorizedError } from "./upstream-errors";
+import { UpstreamInsufficientScopeError, UpstreamUnauthorizedError } from "./upstream-errors";
 
 /** An upstream answering 401 to the tokens in `refused`, 200 otherwise; records the bearer of each request. */
 function upstream(refused: Set<string>) {
@@ -42,5 +42,37 @@ describe("bearerFetch", () => {
     expect(renewed).toEqual(["old"]);
     const stale = bearerFetch(upstream(new Set(["old", "older"])).fetch, { token: () => Promise.resolve("old"), renew: () => Promise.resolve("older") });
     await expect(stale("http://u/mcp", { method: "POST", body: "{}" })).rejects.toBeInstanceOf(UpstreamUnauthorizedError);
+  });
+
+  /** An upstream answering 403 with `challenge` to the tokens in `narrow`, 200 otherwise. */
+  const scoped = (narrow: Set<string>, challenge: string) => {
+    const seen: string[] = [];
+    const fetch: typeof globalThis.fetch = (_input, init) => {
+      const token = new Headers(init?.headers).get("authorization")?.replace("Bearer ", "") ?? "";
+      seen.push(token);
+      return Promise.resolve(narrow.has(token) ? new Response("{}", { status: 403, headers: { "www-authenticate": challenge } }) : new Response("ok"));
+    };
+    return { fetch, seen };
+  };
+  const stepUpChallenge = 'Bearer error="insufficient_scope", scope="read write", resource_metadata="http://u/.well-known/oauth-protected-resource"';
+
+  it("a 403 insufficient_scope naming scopes, with stepUp, resends once with the stepped-up bearer; still refused, UpstreamInsufficientScopeError", async () => {
+    const up = scoped(new Set(["read-only"]), stepUpChallenge);
+    const asked: [string, string[]][] = [];
+    const ok = bearerFetch(up.fetch, { token: () => Promise.resolve("read-only"), stepUp: (t, scopes) => (asked.push([t, scopes]), Promise.resolve("read-write")) });
+    expect((await ok("http://u/mcp", { method: "POST", body: "{}" })).status).toBe(200);
+    expect(up.seen).toEqual(["read-only", "read-write"]);
+    expect(asked).toEqual([["read-only", ["read", "write"]]]);
+    const still = bearerFetch(scoped(new Set(["a", "b"]), stepUpChallenge).fetch, { token: () => Promise.resolve("a"), stepUp: () => Promise.resolve("b") });
+    const err = await still("http://u/mcp", { method: "POST", body: "{}" }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UpstreamInsufficientScopeError);
+    expect((err as UpstreamInsufficientScopeError).scopes).toEqual(["read", "write"]);
+  });
+
+  it("a 403 insufficient_scope without stepUp is UpstreamInsufficientScopeError; a 403 naming no scope is the upstream's answer as it is", async () => {
+    const f = bearerFetch(scoped(new Set(["t"]), stepUpChallenge).fetch, { token: () => Promise.resolve("t") });
+    await expect(f("http://u/mcp", { method: "POST", body: "{}" })).rejects.toBeInstanceOf(UpstreamInsufficientScopeError);
+    const plain = bearerFetch(scoped(new Set(["t"]), 'Bearer error="insufficient_scope"').fetch, { token: () => Promise.resolve("t"), stepUp: () => Promise.reject(new Error("not asked")) });
+    expect((await plain("http://u/mcp", { method: "POST", body: "{}" })).status).toBe(403);
   });
 });

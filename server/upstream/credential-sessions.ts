@@ -6,20 +6,9 @@
 // with their entry (server removed or replaced, pool closed).
 import type { UpstreamCredential } from "../upstream-auth/upstream-credentials";
 import { connectTimeout } from "./entry-connection";
-import type { Entry, PoolScope } from "./pool-scope";
+import type { CredentialSession, Entry, PoolScope } from "./pool-scope";
 import { connectUpstream, type ConnectedUpstream } from "./upstream-client";
-import { UpstreamUnauthorizedError, UpstreamUnavailableError } from "./upstream-errors";
-
-export type CredentialSession = {
-  key: string;
-  /** The token the session's next request carries: the latest its credential was resolved to. */
-  token: string;
-  conn?: ConnectedUpstream | undefined;
-  connecting?: Promise<ConnectedUpstream> | undefined;
-  inUse: number;
-  idleTimer?: NodeJS.Timeout | undefined;
-  closed: boolean;
-};
+import { UpstreamInsufficientScopeError, UpstreamUnauthorizedError, UpstreamUnavailableError } from "./upstream-errors";
 
 type Bearer = UpstreamCredential & { kind: "bearer" };
 
@@ -69,8 +58,8 @@ function sessionConnection(scope: PoolScope, e: Entry, s: CredentialSession): Pr
       return conn;
     } catch (err) {
       void closeSession(e, s);
-      // A refused credential is the caller's to renew (credentials.rejected), not the upstream's failure.
-      if (err instanceof UpstreamUnauthorizedError || err instanceof UpstreamUnavailableError) throw err;
+      // A refused credential is the caller's to renew (credentials.rejected / insufficientScope), not the upstream's failure.
+      if (err instanceof UpstreamUnauthorizedError || err instanceof UpstreamInsufficientScopeError || err instanceof UpstreamUnavailableError) throw err;
       throw new UpstreamUnavailableError(err instanceof Error ? err.message : String(err), { cause: err });
     } finally {
       s.connecting = undefined;

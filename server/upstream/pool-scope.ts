@@ -7,7 +7,6 @@ import type { LimitHit, Usage } from "../sandbox/supervisor";
 import type { ConnectPhase, ConnectedUpstream, PackageInstallInfo, ProcessLauncher, StdioLaunch, UpstreamLaunch } from "./upstream-client";
 import type { StderrLog } from "./stderr-log";
 import type { CallIdentity, CredentialRef, UpstreamAuthMode, UpstreamCredentials } from "../upstream-auth/upstream-credentials";
-import type { CredentialSession } from "./credential-sessions";
 
 export type Role = "active" | "canary";
 export type UpstreamStatus = "CONNECTING" | "HEALTHY" | "DEGRADED" | "DOWN";
@@ -104,6 +103,18 @@ export type Entry = {
   abort?: AbortController | undefined;
   /** per_user / token_exchange: one upstream session per credential (its cacheKey), opened on first use. */
   sessions?: Map<string, CredentialSession> | undefined;
+};
+
+/** One upstream session of a per_user / token_exchange entry, for one credential (credential-sessions.ts runs them). */
+export type CredentialSession = {
+  key: string;
+  /** The token the session's next request carries: the latest its credential was resolved to. */
+  token: string;
+  conn?: ConnectedUpstream | undefined;
+  connecting?: Promise<ConnectedUpstream> | undefined;
+  inUse: number;
+  idleTimer?: NodeJS.Timeout | undefined;
+  closed: boolean;
 };
 
 export const key = (serverId: string, role: Role) => `${serverId}:${role}`;

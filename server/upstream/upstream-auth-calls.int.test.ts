@@ -12,7 +12,7 @@ import type { RequestContext } from "../context";
 import { insertUser, userContext } from "../test/contexts";
 import { fixtureCredentials, type FixtureCredentials } from "../test/fixture-upstream-credentials";
 import { agentToken, connectAgent, errorMeta, grantEverything, removeTempDirs, startTestGateway, waitUntil, type Agent, type TestGateway } from "../test/gateway-harness";
-import { jtiOf, startProtectedUpstream, type ProtectedUpstream } from "../test/protected-upstream";
+import { claimsOf, jtiOf, startProtectedUpstream, type ProtectedUpstream } from "../test/protected-upstream";
 import { createTestDb, testDatabaseUrl, truncateAll } from "../test/test-db";
 import { createLogger } from "../logger";
 import { createUpstreamPool, type PoolOptions } from "./upstream-pool";
@@ -20,6 +20,7 @@ import type { LogLine, WhoAmI } from "../test/fixtures/protected-upstream-server
 
 const CLIENTS = [
   { client_id: "ann", client_secret: "ann-secret", email: "ann@corp.test", scope: "read" },
+  { client_id: "ann-write", client_secret: "ann-write-secret", email: "ann@corp.test", scope: "read write" },
   { client_id: "ben", client_secret: "ben-secret", email: "ben@corp.test", scope: "read" },
   { client_id: "admin-conn", client_secret: "admin-secret", email: "admin@corp.test", scope: "read" },
   { client_id: "service", client_secret: "service-secret", email: "service@corp.test", scope: "read" },
@@ -198,6 +199,24 @@ describe("upstream credentials on the call path: per-user sessions, shared servi
     }
   });
 
+  it("a discovery token the upstream refuses while the pool connects and lists tools is renewed through rejected() (its own connection, no agent session): the server comes up, no legacy SSE fallback", async () => {
+    const team = await db.upstreamServer.findUniqueOrThrow({ where: { slug: "team" } });
+    const pool = createUpstreamPool(createLogger("silent"), {}, {}, { credentials: creds, authModeOf: (srv) => creds.modeOf(srv) });
+    try {
+      const current = await creds.forDiscovery(team.id);
+      if (current.kind !== "bearer") throw new Error("no service bearer");
+      await up.expireJti(jtiOf(current.accessToken));
+      const rejectedBefore = creds.asked.rejected.length;
+      // The fixture serves Streamable HTTP only: a fallback to legacy SSE could not come up.
+      const defs = await pool.start({ serverId: team.id, slug: "team", role: "active", launch: { transport: "HTTP", url: `${up.url}?as=team`, headers: {} }, maxConcurrency: 4 });
+      expect(defs.tools.map((t) => t.name)).toContain("whoami");
+      expect(creds.asked.rejected.slice(rejectedBefore)).toMatchObject([{ token: current.accessToken, identity: { serverId: team.id, userId: null, agentSessionId: "" } }]);
+      expect(pool.status(team.id)?.status).toBe("HEALTHY");
+    } finally {
+      await pool.close();
+    }
+  });
+
   it("the audit event of each call records the credential it used, and no token value", async () => {
     const events = await db.auditEvent.findMany({ where: { action: "tool.called", serverSlug: { in: ["personal", "team"] } }, orderBy: { id: "asc" } });
     const byUser = (u: User, slug: string) => events.filter((e) => e.userId === u.id && e.serverSlug === slug && e.status === "ok");
@@ -273,6 +292,31 @@ describe("upstream credentials on the call path: per-user sessions, shared servi
     } finally {
       await pool.close();
     }
+  });
+
+  it("per_user: a 403 insufficient_scope asks insufficientScope() with the challenged scopes and retries once with the stepped-up credential", async () => {
+    creds.connect(users.ann.id, "ann");
+    creds.stepUps.set(users.ann.id, "ann-write");
+    const before = creds.asked.insufficientScope.length;
+    const result = await whoami("ann", "personal__whoami_write");
+    expect(result.isError, JSON.stringify(result)).toBeFalsy();
+    expect(creds.asked.insufficientScope.slice(before)).toMatchObject([{ identity: { userId: users.ann.id }, scopes: ["read", "write"] }]);
+    expect(claimsOf(creds.asked.insufficientScope.at(-1)!.token).client_id).toBe("ann");
+    const last = (await calls()).at(-1)!;
+    expect(last).toMatchObject({ tool: "whoami_write", client_id: "ann-write", email: "ann@corp.test" });
+    expect(last.scope?.split(" ")).toContain("write");
+    creds.stepUps.delete(users.ann.id);
+    creds.connect(users.ann.id, "ann");
+  });
+
+  it("per_user: a 403 insufficient_scope the user must consent to answers upstream_auth_required (needs_reconnect), and the call is not sent again", async () => {
+    const before = creds.asked.insufficientScope.length;
+    const refusedBefore = (await up.log()).filter((l) => l.event === "refused" && l.reason === "insufficient_scope").length;
+    const result = await whoami("ben", "personal__whoami_write");
+    expect(result.isError).toBe(true);
+    expect(errorMeta(result)).toMatchObject({ code: "upstream_auth_required", connectUrl: connectUrl("personal"), reason: "needs_reconnect" });
+    expect(creds.asked.insufficientScope.slice(before)).toMatchObject([{ identity: { userId: users.ben.id }, scopes: ["read", "write"] }]);
+    expect((await up.log()).filter((l) => l.event === "refused" && l.reason === "insufficient_scope").length).toBe(refusedBefore + 1);
   });
 
   it("a refused refresh after a 401: upstream_auth_required with reason needs_reconnect, and no call reaches the upstream with the stale token", async () => {

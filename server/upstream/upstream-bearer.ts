@@ -1,10 +1,10 @@
 // The bearer of servers that authenticate their callers (issue 22), as the pool uses it: the mode of an entry,
 // the credential its shared connection lists definitions with (and answers shared calls with), and one request
 // under a call's own credential with the one retry a 401 earns (credentials.rejected renews it, or says the user
-// must reconnect).
+// must reconnect), or a 403 insufficient_scope (credentials.insufficientScope steps it up, or says the same).
 import type { CallIdentity, CredentialRef, UpstreamAuthMode, UpstreamCredential, UpstreamCredentials } from "../upstream-auth/upstream-credentials";
 import type { Entry, PoolDeps, PoolScope } from "./pool-scope";
-import { UpstreamUnauthorizedError, UpstreamUnavailableError } from "./upstream-errors";
+import { UpstreamInsufficientScopeError, UpstreamUnauthorizedError, UpstreamUnavailableError } from "./upstream-errors";
 import type { BearerSource } from "./bearer-fetch";
 
 export type Bearer = UpstreamCredential & { kind: "bearer" };
@@ -29,17 +29,20 @@ function bearerOf(server: { slug: string }, cred: UpstreamCredential): Bearer {
 }
 
 /**
- * A bearer asked on every request (`resolve`); a 401 is renewed through `rejected` (as `identity` of the refused
- * credential) and the request sent once more. Renewed only when the refused token is the one last handed out:
- * else a newer one exists already.
+ * A bearer asked on every request (`resolve`); a 401 is renewed through `rejected`, a 403 insufficient_scope
+ * stepped up through `insufficientScope` (each as `identity` of the refused credential), and the request sent once
+ * more. Renewed only when the refused token is the one last handed out: else a newer one exists already.
  */
 function renewingBearer(server: { slug: string }, credentials: UpstreamCredentials, resolve: () => Promise<UpstreamCredential>, identity: (cred: Bearer) => CallIdentity): BearerSource {
   let last: Bearer | undefined;
   const token = async () => (last = bearerOf(server, await resolve())).accessToken;
+  const replace = async (refused: string, next: (cred: Bearer) => Promise<UpstreamCredential>) => (last?.accessToken === refused ? (last = bearerOf(server, await next(last))).accessToken : token());
+  const insufficientScope = credentials.insufficientScope?.bind(credentials);
   return {
     token,
     ref: () => last?.ref,
-    renew: async (rejected) => (last?.accessToken === rejected ? (last = bearerOf(server, await credentials.rejected(identity(last), last))).accessToken : token()),
+    renew: (rejected) => replace(rejected, (cred) => credentials.rejected(identity(cred), cred)),
+    stepUp: insufficientScope && ((refused, scopes) => replace(refused, (cred) => insufficientScope(identity(cred), cred, scopes))),
   };
 }
 
@@ -70,8 +73,10 @@ export function sessionBearer(deps: Pick<PoolDeps, "credentials" | "authModeOf">
 }
 
 /**
- * Runs `run` with the call's credential; a 401 gets one retry with the credential `rejected` answers. The ref
- * of the credential used is told before each attempt (the audit event records the last).
+ * Runs `run` with the call's credential; a 401 gets one retry with the credential `rejected` answers, a 403
+ * insufficient_scope one retry with the credential `insufficientScope` answers (which throws
+ * upstream_auth_required when the user must consent to more). The ref of the credential used is told before each
+ * attempt (the audit event records the last).
  */
 export async function withCallCredential<T>(
   scope: PoolScope,
@@ -88,8 +93,10 @@ export async function withCallCredential<T>(
     try {
       return await run(cred);
     } catch (err) {
-      if (retried || !(err instanceof UpstreamUnauthorizedError)) throw err;
-      cred = bearerOf(e.spec, await credentials.rejected(identity, cred, o.signal));
+      if (retried) throw err;
+      if (err instanceof UpstreamUnauthorizedError) cred = bearerOf(e.spec, await credentials.rejected(identity, cred, o.signal));
+      else if (err instanceof UpstreamInsufficientScopeError && credentials.insufficientScope) cred = bearerOf(e.spec, await credentials.insufficientScope(identity, cred, err.scopes));
+      else throw err;
     }
   }
 }

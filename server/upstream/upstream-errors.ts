@@ -44,3 +44,17 @@ export class UpstreamUnauthorizedError extends Error {
     super(`the upstream refused the credential (401${challenge ? `: ${challenge}` : ""})`);
   }
 }
+
+/**
+ * The upstream answered 403 `insufficient_scope` naming the scopes the request needs (MCP scope step-up): the call
+ * path asks the credentials to step up (`insufficientScope`) and tries once more. Not transient: the breaker ignores it.
+ */
+export class UpstreamInsufficientScopeError extends Error {
+  override name = "UpstreamInsufficientScopeError";
+  constructor(
+    readonly challenge: string | null,
+    readonly scopes: string[],
+  ) {
+    super(`the upstream needs more scope than the credential has (403 insufficient_scope${challenge ? `: ${challenge}` : ""})`);
+  }
+}

@@ -7,7 +7,8 @@ import type { AuditWriter } from "../../audit/audit-writer";
 import type { Logger } from "../../logger";
 import { toolError } from "../../pipeline/tool-error";
 import { auditedRefusal } from "../audited-request";
-import { GATEWAY_REFUSAL_RPC_CODE, type McpSessionView } from "../handle-mcp-request";
+import { GATEWAY_REFUSAL_RPC_CODE } from "../gateway-refusal-code";
+import type { McpSessionView } from "../handle-mcp-request";
 import { isUpstreamCapacityError } from "./upstream-capacity";
 
 /** The answer to `request` when `err` is a capacity refusal, else undefined. */
