@@ -1,8 +1,7 @@
 // The Connections page as a user sees it: their connections with the one needing a reconnect first and marked,
 // the servers still to connect, the callback's outcome, and the button an agent's `?server=` link points at.
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import { renderStatic, textOf as text } from "@/components/render-static";
 import type { TMyConnections } from "@/lib/upstream-connections";
 import type { CallbackOutcome } from "./callback-notice";
 import { ConnectionsContent } from "./connections-view";
@@ -24,13 +23,8 @@ const data: TMyConnections = {
 };
 
 function render(d: TMyConnections, outcome: CallbackOutcome = null, focusSlug: string | null = null) {
-  return renderToStaticMarkup(
-    <QueryClientProvider client={new QueryClient()}>
-      <ConnectionsContent data={d} outcome={outcome} focusSlug={focusSlug} />
-    </QueryClientProvider>,
-  );
+  return renderStatic(<ConnectionsContent data={d} outcome={outcome} focusSlug={focusSlug} />);
 }
-const text = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
 const highlighted = (html: string) => [...html.matchAll(/<button[^>]*data-highlighted="true"[^>]*>/g)].map((m) => m[0]);
 
 describe("the Connections page", () => {
