@@ -87,7 +87,7 @@ describe("buildOpenApi", () => {
 
   it("leaves only bodiless actions without a request body", () => {
     const bodiless = OPERATIONS.filter((op) => (op.method === "post" || op.method === "patch") && !op.body).map((op) => op.path);
-    expect(bodiless).toEqual(["/api/v1/policy/history/{id}/revert", "/api/v1/tasks/{id}/cancel", "/api/v1/approvals/{id}/reveal", "/api/v1/approvals/{id}/revoke", "/api/v1/oauth/keys/rotate"]);
+    expect(bodiless).toEqual(["/api/v1/policy/history/{id}/revert", "/api/v1/tasks/{id}/cancel", "/api/v1/approvals/{id}/reveal", "/api/v1/approvals/{id}/revoke", "/api/v1/oauth/keys/rotate", "/api/v1/connections/{id}/connect", "/api/v1/servers/{slug}/auth/connect"]);
   });
 
   it("documents the approvals event stream as text/event-stream, each event's data an ApprovalEvent", () => {

@@ -33,6 +33,12 @@ const EXPECTED: Record<ErrorCode, number> = {
   consent_forged: 403,
   oauth_client_blocked: 403,
   interaction_expired: 410,
+  auth_mode_requires_http: 400,
+  upstream_auth_mode_mismatch: 409,
+  upstream_auth_failed: 502,
+  upstream_auth_state_invalid: 400,
+  upstream_auth_issuer_mismatch: 400,
+  upstream_auth_denied: 400,
   internal: 500,
 };
 

@@ -51,6 +51,18 @@ export const ERROR_STATUS = {
   oauth_client_blocked: 403,
   /** OAuth consent: the authorization request is unknown or expired (start again from the application). */
   interaction_expired: 410,
+  /** Upstream OAuth (issue 22): a mode other than none on a stdio server (only HTTP servers take bearer tokens). */
+  auth_mode_requires_http: 400,
+  /** Upstream OAuth: the server's mode does not allow this (connect on a none/client_credentials server, say). */
+  upstream_auth_mode_mismatch: 409,
+  /** Upstream OAuth: the authorization server could not be discovered or registered with, or refused the grant. */
+  upstream_auth_failed: 502,
+  /** Upstream OAuth callback: the state is unknown, used, expired, or was started by another user. */
+  upstream_auth_state_invalid: 400,
+  /** Upstream OAuth callback: `iss` is missing (where the server promised it) or names another issuer (RFC 9207). */
+  upstream_auth_issuer_mismatch: 400,
+  /** Upstream OAuth callback: the provider answered error= (the user declined, say). */
+  upstream_auth_denied: 400,
   internal: 500,
 } as const;
 

@@ -94,6 +94,7 @@ import type { TPutSecret } from "../lib/secret-schemas";
 import { logRefusedAtStart, type Resolver } from "./net/outbound-url";
 import { ensureBuiltinServer } from "./builtin/ensure-builtin-server";
 import { builtinToolDefinitions } from "./builtin/builtin-tools";
+import { createUpstreamAuth, type UpstreamAuth } from "./upstream-auth/create-upstream-auth";
 import { executeBuiltin } from "./builtin/execute-builtin";
 
 export type GatewayDeps = {
@@ -144,6 +145,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         launcher: GatewayLauncher;
         workspace: Workspace;
         runGate: RunGate;
+        upstreamAuth: UpstreamAuth;
       }
     | undefined;
   const gatewayCore = () => {
@@ -163,6 +165,20 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       });
       // Encrypted secrets (SECRETS_KEY or DATA_DIR/secrets.key), resolved into launches and scrubbed from logs.
       const secrets = createSecretStore({ db, dataDir: config.dataDir, key: config.secretsKey, onUndecryptable: (err, name) => logger.error({ err, secret: name }, "a stored secret cannot be decrypted") });
+      // Upstream OAuth (issue 22): connections, tokens sealed in the secret store, refresh, exchange. Tokens held
+      // only in memory (exchanged, client credentials) are handed to the redactor through liveTokens.
+      const liveTokens: string[] = [];
+      const upstreamAuth = createUpstreamAuth({
+        db,
+        secrets,
+        logger,
+        publicUrl: config.publicUrl,
+        redactionReload: () => redaction.reload(),
+        remember: (value) => {
+          if (liveTokens.push(value) > 1000) liveTokens.shift();
+          return redaction.reload();
+        },
+      });
       // Package servers' packages: installed once per (server, version), claimed across processes.
       const packages = createPackageInstaller({ ...config.packages, lock: advisoryInstallLock(db, config.packages.installTimeoutMs), logger });
       // Every stdio process: secrets resolved into it alone, run under its isolation profile, its use watched.
@@ -218,7 +234,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       const redaction = installRedaction({
         db,
         bus,
-        secretValues: () => secrets.values(),
+        secretValues: async () => [...(await secrets.values()), ...liveTokens],
         secrets: [config.authSecret, approvalOpts.webhookSecret, searchEmbeddingsSecret(config.searchEmbeddings), config.sso?.clientSecret].filter((x): x is string => !!x),
         onError: (err) => logger.error({ err }, "loading the redaction settings failed; the built-in patterns stay in force"),
       });
@@ -235,7 +251,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         ? createMcpOAuth({ db, bus, logger, held: (u) => policy.held(u), config: config.oauth, publicUrl: config.publicUrl, verifier: createExternalTokenVerifier(config.oauth) })
         : // The embedded authorization server (server/oauth/as/): its tokens are bound to consented agent sessions.
           config.oauthServer && createEmbeddedMcpOAuth({ db, bus, logger, held: (u) => policy.held(u), config: config.oauthServer, verifier: createEmbeddedTokenVerifier(db, config.oauthServer) });
-      core = { bus, pool, registry, pipeline, requests, limiter, sessions, caches: { sessions: sessionCache, agents: agentAuth, policy, oauth }, audit, tasks, approvals, redaction, secrets, launcher, workspace, runGate };
+      core = { bus, pool, registry, pipeline, requests, limiter, sessions, caches: { sessions: sessionCache, agents: agentAuth, policy, oauth }, audit, tasks, approvals, redaction, secrets, launcher, workspace, runGate, upstreamAuth };
     }
     return core;
   };
@@ -327,14 +343,22 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     logger,
     config,
     version: VERSION,
+    /** Upstream OAuth (issue 22): the credentials of upstream calls, connections, the callback, server auth settings. */
+    upstreamAuth: () => gatewayCore().upstreamAuth,
+    /** The call path's seam (server/upstream-auth/upstream-credentials.ts). */
+    upstreamCredentials: () => gatewayCore().upstreamAuth.credentials,
     /** The embedded OAuth authorization server (null in enterprise mode or without PUBLIC_URL). */
     oauthServer: config.oauthServer && createOAuthServerService({ db, logger, config: config.oauthServer, dataDir: config.dataDir, key: config.secretsKey, resolveClientDocument: createClientMetadataDocumentResolver(config.clientMetadata, config.outbound, clientDocuments) }),
     users: {
       create: (ctx: RequestContext, input: TCreateUser) => createUser(db, ctx, input),
       // A role or disabled change must reach the token caches of every gateway process: answered once every
       // listening process has confirmed it, so the next call anywhere sees it.
-      update: (ctx: RequestContext, id: string, input: TUpdateUser) =>
-        gatewayCore().bus.heardEverywhere(() => updateUser(db, ctx, id, input)),
+      update: async (ctx: RequestContext, id: string, input: TUpdateUser) => {
+        const user = await gatewayCore().bus.heardEverywhere(() => updateUser(db, ctx, id, input));
+        // A disabled user's upstream connections are revoked at their providers and deleted (issue 22).
+        if (input.disabled === true) await gatewayCore().upstreamAuth.disconnectUser(ctx, id);
+        return user;
+      },
       list: (q: TPageQuery) => listUsers(db, q),
       getByEmail: (email: string) => getUserByEmail(db, email),
       getById: (id: string) => db.user.findUnique({ where: { id } }),

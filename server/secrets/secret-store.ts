@@ -24,7 +24,19 @@ export type SecretStore = {
   assertKnown(maps: readonly Record<string, string>[]): Promise<void>;
   /** Every value that can be decrypted, for scrubbing logs and audit rows. */
   values(): Promise<string[]>;
+  /**
+   * Seals a value the gateway holds for itself (upstream OAuth tokens, PKCE verifiers) in a row named
+   * `upstream:…`, hidden from list(); returns the row's id. The caller publishes the `secrets` change.
+   */
+  seal(tx: DbTx, name: string, value: string): Promise<string>;
+  /** The value of a sealed row by id; null when the row is gone. */
+  unseal(id: string): Promise<string | null>;
+  /** Deletes sealed rows by id (tokens of a disconnected connection, a used verifier). */
+  drop(tx: DbTx, ids: readonly (string | null | undefined)[]): Promise<void>;
 };
+
+/** Names of rows the gateway seals for itself; admins' names (ZSecretName) cannot start so. */
+export const INTERNAL_SECRET_PREFIX = "upstream:";
 
 export type SecretStoreDeps = {
   db: Db;
@@ -85,7 +97,10 @@ export function createSecretStore(deps: SecretStoreDeps): SecretStore {
 
   return {
     async list() {
-      const [rows, usage] = await Promise.all([db.secret.findMany({ select: { name: true, createdAt: true, updatedAt: true }, orderBy: { name: "asc" } }), secretUsage(db)]);
+      const [rows, usage] = await Promise.all([
+        db.secret.findMany({ where: { NOT: { name: { startsWith: INTERNAL_SECRET_PREFIX } } }, select: { name: true, createdAt: true, updatedAt: true }, orderBy: { name: "asc" } }),
+        secretUsage(db),
+      ]);
       return rows.map((r) => dto(r, usage));
     },
 
@@ -156,6 +171,23 @@ export function createSecretStore(deps: SecretStoreDeps): SecretStore {
           return [];
         }
       });
+    },
+
+    async seal(tx, name, value) {
+      if (!name.startsWith(INTERNAL_SECRET_PREFIX)) throw new Error(`a sealed row's name starts with ${INTERNAL_SECRET_PREFIX}`);
+      const sealed = columnsOf(encryptSecret(await key(), name, value));
+      const row = await tx.secret.create({ data: { name, ...sealed }, select: { id: true } });
+      return row.id;
+    },
+
+    async unseal(id) {
+      const row = await db.secret.findUnique({ where: { id }, select: { name: true, ciphertext: true, iv: true, authTag: true, keyId: true } });
+      return row ? decryptSecret(await key(), row.name, sealedOf(row)) : null;
+    },
+
+    async drop(tx, ids) {
+      const present = ids.filter((id): id is string => typeof id === "string");
+      if (present.length) await tx.secret.deleteMany({ where: { id: { in: present }, name: { startsWith: INTERNAL_SECRET_PREFIX } } });
     },
   };
 }

@@ -5,8 +5,12 @@ export const AS_METADATA_PATHS = ["/.well-known/oauth-authorization-server", "/.
 
 const pathOf = (url: string) => url.split("?", 1)[0]!;
 
+/** Portcullis as a client of upstream servers (its redirect URI, its metadata document): answered by the console. */
+const UPSTREAM_CLIENT_PREFIX = `${OAUTH_PREFIX}/upstream`;
+
 export function isAuthorizationServerPath(url: string): boolean {
   const p = pathOf(url);
+  if (p === UPSTREAM_CLIENT_PREFIX || p.startsWith(`${UPSTREAM_CLIENT_PREFIX}/`) || p.startsWith(`${UPSTREAM_CLIENT_PREFIX}-`)) return false;
   return p === OAUTH_PREFIX || p.startsWith(`${OAUTH_PREFIX}/`) || (AS_METADATA_PATHS as readonly string[]).includes(p);
 }
 

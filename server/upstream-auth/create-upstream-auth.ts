@@ -1,0 +1,37 @@
+// The upstream OAuth client assembled from its parts (built once per gateway process by createGateway): the
+// credentials the call path asks, and the operations the REST routes and the callback adapt.
+import type { TPutServerAuth } from "../../lib/upstream-auth-schemas";
+import type { RequestContext } from "../context";
+import { createUpstreamCredentials } from "./create-upstream-credentials";
+import { disconnectConnection, disconnectUser } from "./disconnect-connection";
+import { finishUpstreamAuthorization, type CallbackParams } from "./finish-authorization";
+import { listMyConnections, listServerConnections } from "./list-connections";
+import { createTokenRefresher } from "./refresh-connection";
+import { getServerAuth, putServerAuth } from "./server-auth-settings";
+import { createServiceTokens } from "./service-tokens";
+import { startUpstreamAuthorization } from "./start-authorization";
+import { resolveServerId, type UpstreamAuthDeps } from "./upstream-auth-deps";
+import { upstreamClientDocument } from "./upstream-client-document";
+
+export function createUpstreamAuth(deps: UpstreamAuthDeps & { remember: (value: string) => Promise<void> }) {
+  const refresher = createTokenRefresher(deps);
+  const service = createServiceTokens(deps);
+  const credentials = createUpstreamCredentials(deps, refresher, service);
+  return {
+    credentials,
+    clientDocument: () => upstreamClientDocument(deps.publicUrl),
+    listMine: (userId: string) => listMyConnections(deps.db, userId),
+    /** The signed-in user starts connecting their own account (per_user), or an admin the shared one. */
+    connect: async (userId: string, server: string) => startUpstreamAuthorization(deps, userId, await resolveServerId(deps.db, server), false),
+    connectShared: async (userId: string, server: string) => startUpstreamAuthorization(deps, userId, await resolveServerId(deps.db, server), true),
+    /** GET /oauth/upstream/callback for the signed-in user `userId`. */
+    callback: (ctx: RequestContext, userId: string, params: CallbackParams) => finishUpstreamAuthorization(deps, ctx, userId, params),
+    disconnect: (ctx: RequestContext, connectionId: string) => disconnectConnection(deps, ctx, connectionId),
+    disconnectUser: (ctx: RequestContext, userId: string) => disconnectUser(deps, ctx, userId),
+    /** `server`: the server's id or slug. */
+    serverAuth: async (server: string) => getServerAuth(deps, await resolveServerId(deps.db, server)),
+    updateServerAuth: async (ctx: RequestContext, server: string, input: TPutServerAuth) => putServerAuth(deps, ctx, await resolveServerId(deps.db, server), input),
+    serverConnections: async (server: string) => listServerConnections(deps.db, await resolveServerId(deps.db, server)),
+  };
+}
+export type UpstreamAuth = ReturnType<typeof createUpstreamAuth>;
