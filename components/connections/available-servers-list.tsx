@@ -1,7 +1,7 @@
 "use client";
 // Servers that act as each user's own account and that this user has not connected yet.
 import { buttonPrimary } from "@/components/ui";
-import type { TAvailableServer } from "@/lib/upstream-connections";
+import type { TAvailableServer } from "./types";
 import { highlightRing } from "./highlight";
 import { startConnect } from "./queries";
 import { useAuthorizationRedirect } from "./use-authorization-redirect";

@@ -35,7 +35,7 @@ describe("sortConnections", () => {
 
 describe("callbackErrorMessage", () => {
   it("explains a known code and names an unknown one", () => {
-    expect(callbackErrorMessage("access_denied")).toBe("The sign-in was cancelled or refused at the provider.");
+    expect(callbackErrorMessage("upstream_auth_denied")).toBe("The sign-in was cancelled or refused at the provider.");
     expect(callbackErrorMessage("weird_code")).toBe("The connection could not be made (weird_code).");
   });
 });

@@ -1,11 +1,6 @@
 // How the console names upstream-auth values and reads the Connections page's URL: one map per enum, and the
 // pure decisions the page makes (which server `?server=` points at, what a callback's error code means).
-import type {
-  TConnectionStatus,
-  TMyConnections,
-  TUpstreamAuthMode,
-  TUpstreamConnection,
-} from "@/lib/upstream-connections";
+import type { TConnectionStatus, TConnectionList, TUpstreamAuthMode, TConnection } from "./types";
 
 export const AUTH_MODE_LABEL: Record<TUpstreamAuthMode, string> = {
   none: "None (static headers)",
@@ -32,13 +27,14 @@ export const CONNECTION_STATUS_LABEL: Record<TConnectionStatus, string> = {
 
 /** Messages for the codes the OAuth callback returns with (`/connections?error=<code>`); others are shown as is. */
 const CALLBACK_ERRORS: Record<string, string> = {
-  access_denied: "The sign-in was cancelled or refused at the provider.",
-  invalid_state: "The sign-in took too long or was started elsewhere. Connect again.",
-  state_expired: "The sign-in took too long. Connect again.",
-  issuer_mismatch: "The provider that answered is not the one the sign-in started with, so its answer was refused.",
-  invalid_grant: "The provider refused to issue tokens for this sign-in. Connect again.",
-  server_error: "The provider had a problem signing you in. Try again later.",
-  temporarily_unavailable: "The provider is busy. Try again in a moment.",
+  upstream_auth_denied: "The sign-in was cancelled or refused at the provider.",
+  upstream_auth_state_invalid: "This sign-in is unknown, was already used or took too long. Connect again.",
+  upstream_auth_issuer_mismatch:
+    "The answer came from another provider than the one the sign-in started at, so it was refused.",
+  upstream_auth_failed:
+    "The provider did not complete the sign-in. Try again, or ask an admin to check the server's authentication settings.",
+  bad_request: "The provider's answer was incomplete. Connect again.",
+  internal: "Something went wrong in Portcullis. Try again; if it persists, an admin can look in the logs.",
 };
 
 export function callbackErrorMessage(code: string): string {
@@ -48,11 +44,11 @@ export function callbackErrorMessage(code: string): string {
 /** What `?server=<slug>` (the link in an agent's `upstream_auth_required` error) points at on the page. */
 export type ServerFocus =
   | { kind: "connect"; serverId: string; serverName: string }
-  | { kind: "reconnect"; connection: TUpstreamConnection }
-  | { kind: "connected"; connection: TUpstreamConnection }
+  | { kind: "reconnect"; connection: TConnection }
+  | { kind: "connected"; connection: TConnection }
   | { kind: "unavailable"; serverSlug: string };
 
-export function serverFocus(data: TMyConnections, serverSlug: string): ServerFocus {
+export function serverFocus(data: TConnectionList, serverSlug: string): ServerFocus {
   const connection = data.connections.find((c) => c.serverSlug === serverSlug);
   if (connection) return { kind: connection.status === "needs_reconnect" ? "reconnect" : "connected", connection };
   const available = data.available.find((s) => s.serverSlug === serverSlug);
@@ -61,10 +57,13 @@ export function serverFocus(data: TMyConnections, serverSlug: string): ServerFoc
 }
 
 /** Connections needing the user first: those to reconnect, then by server name. */
-export function sortConnections(connections: readonly TUpstreamConnection[]): TUpstreamConnection[] {
-  const rank = (c: TUpstreamConnection) => (c.status === "needs_reconnect" ? 0 : 1);
+export function sortConnections(connections: readonly TConnection[]): TConnection[] {
+  const rank = (c: TConnection) => (c.status === "needs_reconnect" ? 0 : 1);
   return [...connections].sort((a, b) => rank(a) - rank(b) || a.serverName.localeCompare(b.serverName));
 }
+
+/** The account a connection acts as; a token that names none (no email, username or subject) is still someone's. */
+export const accountLabel = (c: Pick<TConnection, "account">) => c.account ?? "an unnamed account";
 
 /** The provider as people know it: the issuer's host (the full URL is in the title). */
 export function issuerHost(issuer: string): string {

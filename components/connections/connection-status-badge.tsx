@@ -1,5 +1,5 @@
 // A connection's status; "Reconnect needed" stands out: the provider refused a refresh and calls wait for the user.
-import type { TConnectionStatus } from "@/lib/upstream-connections";
+import type { TConnection, TConnectionStatus } from "./types";
 import { CONNECTION_STATUS_LABEL } from "./connection-format";
 
 const STYLE: Record<TConnectionStatus, string> = {
@@ -16,5 +16,19 @@ export function ConnectionStatusBadge({ status }: { status: TConnectionStatus })
     >
       {CONNECTION_STATUS_LABEL[status]}
     </span>
+  );
+}
+
+/** The badge, and under it why a connection needs reconnecting (the provider's refusal), when known. */
+export function ConnectionStatusCell({ connection }: { connection: Pick<TConnection, "status" | "lastError"> }) {
+  return (
+    <>
+      <ConnectionStatusBadge status={connection.status} />
+      {connection.status === "needs_reconnect" && connection.lastError && (
+        <div className="mt-1 max-w-xs text-xs text-amber-900" data-testid="connection-error">
+          {connection.lastError}
+        </div>
+      )}
+    </>
   );
 }

@@ -2,12 +2,12 @@
 // the servers still to connect, the callback's outcome, and the button an agent's `?server=` link points at.
 import { describe, expect, it } from "vitest";
 import { renderStatic, textOf as text } from "@/components/render-static";
-import type { TMyConnections } from "@/lib/upstream-connections";
+import type { TConnectionList } from "./types";
 import type { CallbackOutcome } from "./callback-notice";
 import { ConnectionsContent } from "./connections-view";
 import { connection } from "./fixtures";
 
-const data: TMyConnections = {
+const data: TConnectionList = {
   connections: [
     connection(),
     connection({
@@ -22,7 +22,7 @@ const data: TMyConnections = {
   available: [{ serverId: "srv-3", serverSlug: "docs", serverName: "Document store" }],
 };
 
-function render(d: TMyConnections, outcome: CallbackOutcome = null, focusSlug: string | null = null) {
+function render(d: TConnectionList, outcome: CallbackOutcome = null, focusSlug: string | null = null) {
   return renderStatic(<ConnectionsContent data={d} outcome={outcome} focusSlug={focusSlug} />);
 }
 const highlighted = (html: string) => [...html.matchAll(/<button[^>]*data-highlighted="true"[^>]*>/g)].map((m) => m[0]);
@@ -43,6 +43,18 @@ describe("the Connections page", () => {
     expect(html).toContain('aria-label="Reconnect CRM"');
     expect(html).toContain('aria-label="Disconnect Issue tracker"');
     expect(highlighted(html)).toEqual([]);
+  });
+
+  it("tells why a connection needs reconnecting, and names an account the token left unnamed", () => {
+    const html = render({
+      connections: [
+        connection({ status: "needs_reconnect", lastError: "The provider refused the refresh (invalid_grant)." }),
+        connection({ id: "conn-3", serverId: "srv-4", serverSlug: "wiki", serverName: "Wiki", account: null }),
+      ],
+      available: [],
+    });
+    expect(html).toMatch(/data-testid="connection-error"[^>]*>The provider refused the refresh \(invalid_grant\)\.</);
+    expect(text(html)).toContain("an unnamed account");
   });
 
   it("offers the servers not connected yet, each with its Connect button", () => {
@@ -72,7 +84,7 @@ describe("the Connections page", () => {
 
   it("shows the callback's success by the server's name, and its failure as an alert", () => {
     expect(text(render(data, { connected: "docs" }))).toContain("Connected to Document store.");
-    const failed = render(data, { error: "access_denied", server: "docs" }, "docs");
+    const failed = render(data, { error: "upstream_auth_denied", server: "docs" }, "docs");
     expect(failed).toMatch(/role="alert"[^>]*data-testid="connect-error-notice"/);
     expect(text(failed)).toContain(
       "Could not connect to Document store. The sign-in was cancelled or refused at the provider.",

@@ -8,7 +8,7 @@ import { EmptyState } from "@/components/empty-state";
 import { LinkIcon } from "@/components/icons";
 import { LoadFailed, Loading } from "@/components/load-state";
 import { PageHeader } from "@/components/page-header";
-import type { TMyConnections } from "@/lib/upstream-connections";
+import type { TConnectionList } from "./types";
 import { AvailableServersList } from "./available-servers-list";
 import { CallbackNotice, type CallbackOutcome } from "./callback-notice";
 import { serverFocus } from "./connection-format";
@@ -46,7 +46,7 @@ export function ConnectionsContent({
   focusSlug,
   refreshing = false,
 }: {
-  data: TMyConnections;
+  data: TConnectionList;
   outcome: CallbackOutcome;
   focusSlug: string | null;
   refreshing?: boolean;

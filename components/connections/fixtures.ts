@@ -1,7 +1,7 @@
 // Connections as the REST API answers them, for the page's and the server card's unit tests.
-import type { TUpstreamConnection } from "@/lib/upstream-connections";
+import type { TConnection } from "./types";
 
-export const connection = (over: Partial<TUpstreamConnection> = {}): TUpstreamConnection => ({
+export const connection = (over: Partial<TConnection> = {}): TConnection => ({
   id: "conn-1",
   serverId: "srv-1",
   serverSlug: "tracker",
@@ -14,5 +14,6 @@ export const connection = (over: Partial<TUpstreamConnection> = {}): TUpstreamCo
   expiresAt: "2026-12-02T10:00:00.000Z",
   lastUsedAt: null,
   connectedAt: "2026-12-01T10:00:00.000Z",
+  lastError: null,
   ...over,
 });

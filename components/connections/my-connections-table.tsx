@@ -6,9 +6,9 @@ import { DataTable, tableRow as t, type Column } from "@/components/data-table";
 import { formatDateTime } from "@/components/format";
 import { notifySuccess } from "@/components/notify";
 import { buttonPrimary, buttonSecondary } from "@/components/ui";
-import type { TUpstreamConnection } from "@/lib/upstream-connections";
-import { issuerHost, sortConnections } from "./connection-format";
-import { ConnectionStatusBadge } from "./connection-status-badge";
+import type { TConnection } from "./types";
+import { accountLabel, issuerHost, sortConnections } from "./connection-format";
+import { ConnectionStatusCell } from "./connection-status-badge";
 import { highlightRing } from "./highlight";
 import { disconnect, startConnect, upstreamAuthKey } from "./queries";
 import { useAuthorizationRedirect } from "./use-authorization-redirect";
@@ -27,7 +27,7 @@ export function MyConnectionsTable({
   connections,
   focusId,
 }: {
-  connections: readonly TUpstreamConnection[];
+  connections: readonly TConnection[];
   /** The connection `?server=` points at: its Reconnect button is highlighted and focused. */
   focusId: string | null;
 }) {
@@ -51,7 +51,7 @@ export function MyConnectionsTable({
             </td>
             <td className={`${t.cell} min-w-0`}>
               <div className="truncate text-slate-900" data-testid="connection-account">
-                {c.account}
+                {accountLabel(c)}
               </div>
               <div className="truncate text-xs text-slate-500" title={c.issuer}>
                 {issuerHost(c.issuer)}
@@ -63,7 +63,7 @@ export function MyConnectionsTable({
             <td className={`${t.cellMd} text-slate-600`}>{formatDateTime(c.expiresAt, "No expiry")}</td>
             <td className={`${t.cellMd} text-slate-600`}>{formatDateTime(c.lastUsedAt, "Never")}</td>
             <td className={t.cell}>
-              <ConnectionStatusBadge status={c.status} />
+              <ConnectionStatusCell connection={c} />
             </td>
             <td className={`${t.cell} ml-auto sm:text-right`}>
               <div className="flex justify-end gap-2">
@@ -86,8 +86,8 @@ export function MyConnectionsTable({
                   description={
                     <>
                       Portcullis revokes the tokens of{" "}
-                      <strong className="font-medium text-slate-900">{c.account}</strong> at the provider and deletes
-                      them. Your agents&apos; calls to {c.serverName} are refused until you connect again.
+                      <strong className="font-medium text-slate-900">{accountLabel(c)}</strong> at the provider and
+                      deletes them. Your agents&apos; calls to {c.serverName} are refused until you connect again.
                     </>
                   }
                   confirmLabel="Disconnect"

@@ -2,13 +2,7 @@
 // for admins, a server's authentication settings and who is connected to it. Keys nest under ["upstream-auth"]
 // so one invalidation after a connect or disconnect refreshes the user's page and any server's card together.
 import { apiFetch } from "@/components/api-client";
-import type {
-  TAuthorizationUrl,
-  TMyConnections,
-  TPutServerAuth,
-  TServerAuth,
-  TServerConnectionList,
-} from "@/lib/upstream-connections";
+import type { TAuthorizationUrl, TConnectionList, TPutServerAuth, TServerAuth, TServerConnectionList } from "./types";
 
 export const upstreamAuthKey = ["upstream-auth"] as const;
 export const myConnectionsKey = ["upstream-auth", "mine"] as const;
@@ -17,7 +11,7 @@ export const serverConnectionsKey = (serverId: string) => ["upstream-auth", "ser
 
 const id = encodeURIComponent;
 
-export const listMyConnections = (signal?: AbortSignal) => apiFetch<TMyConnections>("/api/v1/connections", { signal });
+export const listMyConnections = (signal?: AbortSignal) => apiFetch<TConnectionList>("/api/v1/connections", { signal });
 /** Connect or reconnect: the provider's authorization URL, where the browser goes next. */
 export const startConnect = (serverId: string) =>
   apiFetch<TAuthorizationUrl>(`/api/v1/connections/${id(serverId)}/connect`, { method: "POST" });

@@ -6,7 +6,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { notifyError } from "@/components/notify";
-import type { TAuthorizationUrl } from "@/lib/upstream-connections";
+import type { TAuthorizationUrl } from "./types";
 
 export function useAuthorizationRedirect(
   start: (serverId: string) => Promise<TAuthorizationUrl>,

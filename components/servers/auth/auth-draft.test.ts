@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { TServerAuth } from "@/lib/upstream-connections";
+import type { TServerAuth } from "@/components/connections/types";
 import { draftFrom, draftProblem, parseScopes, putBody, supportsUpstreamAuth, type AuthDraft } from "./auth-draft";
 
 const saved = (over: Partial<TServerAuth> = {}): TServerAuth => ({
@@ -51,40 +51,66 @@ describe("draftFrom", () => {
 });
 
 describe("putBody", () => {
-  it.each<[string, AuthDraft, unknown]>([
-    ["none sends the mode alone", draft({ mode: "none", clientId: "x", scopes: "a" }), { mode: "none" }],
+  const automatic = { registration: "dynamic", clientId: "dyn-123" } as const;
+  const preRegistered = { registration: "pre_registered", clientId: "portcullis" } as const;
+  it.each<[string, AuthDraft, Pick<TServerAuth, "registration" | "clientId">, unknown]>([
+    ["none sends the mode alone", draft({ mode: "none", clientId: "x", scopes: "a" }), preRegistered, { mode: "none" }],
     [
-      "automatic registration clears a pre-registered client",
+      "automatic staying automatic keeps the registration made",
       draft({ scopes: "a b" }),
-      { mode: "per_user", clientId: null, scopes: ["a", "b"] },
+      automatic,
+      { mode: "per_user", scopes: ["a", "b"] },
     ],
     [
-      "a typed secret goes with a pre-registered client",
+      "automatic after a pre-registered client forgets it",
+      draft(),
+      preRegistered,
+      { mode: "per_user", clientId: null, scopes: [] },
+    ],
+    [
+      "a new pre-registered client goes with its typed secret",
       draft({ mode: "shared", registration: "pre_registered", clientId: " portcullis ", clientSecret: "s3cret" }),
+      automatic,
       { mode: "shared", clientId: "portcullis", clientSecret: "s3cret", scopes: [] },
     ],
     [
-      "an empty secret keeps the stored one",
-      draft({ mode: "client_credentials", registration: "pre_registered", clientId: "m2m" }),
-      { mode: "client_credentials", clientId: "m2m", scopes: [] },
+      "the same client id is not sent again, so its stored secret stays",
+      draft({ mode: "client_credentials", registration: "pre_registered", clientId: "portcullis" }),
+      preRegistered,
+      { mode: "client_credentials", scopes: [] },
     ],
     [
-      "a secret typed for automatic registration is not sent",
+      "a typed secret for the same client replaces the stored one",
+      draft({ registration: "pre_registered", clientId: "portcullis", clientSecret: "new" }),
+      preRegistered,
+      { mode: "per_user", clientSecret: "new", scopes: [] },
+    ],
+    [
+      "another client id replaces the registration",
+      draft({ registration: "pre_registered", clientId: "other" }),
+      preRegistered,
+      { mode: "per_user", clientId: "other", scopes: [] },
+    ],
+    [
+      "a secret typed before switching to automatic is not sent",
       draft({ clientSecret: "typed-then-switched" }),
-      { mode: "per_user", clientId: null, scopes: [] },
+      automatic,
+      { mode: "per_user", scopes: [] },
     ],
     [
       "token exchange sends its audience",
       draft({ mode: "token_exchange", audience: " api://x " }),
-      { mode: "token_exchange", clientId: null, scopes: [], audience: "api://x" },
+      automatic,
+      { mode: "token_exchange", scopes: [], audience: "api://x" },
     ],
     [
       "an empty audience is null",
       draft({ mode: "token_exchange" }),
-      { mode: "token_exchange", clientId: null, scopes: [], audience: null },
+      automatic,
+      { mode: "token_exchange", scopes: [], audience: null },
     ],
-  ])("%s", (_, d, body) => {
-    expect(putBody(d)).toEqual(body);
+  ])("%s", (_, d, saved, body) => {
+    expect(putBody(d, saved)).toEqual(body);
   });
 });
 

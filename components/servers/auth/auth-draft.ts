@@ -1,7 +1,7 @@
 // The Authentication card's form as plain data: what the admin is editing, drawn from the saved settings, and
 // the PUT body it becomes. The client secret is write-only: the draft starts empty and is sent only when typed.
 import type { TServer } from "@/lib/schemas";
-import type { TPutServerAuth, TServerAuth, TUpstreamAuthMode } from "@/lib/upstream-connections";
+import type { TPutServerAuth, TServerAuth, TUpstreamAuthMode } from "@/components/connections/types";
 
 export type RegistrationChoice = "automatic" | "pre_registered";
 
@@ -41,12 +41,25 @@ export function draftProblem(d: AuthDraft): string | null {
   return null;
 }
 
-export function putBody(d: AuthDraft): TPutServerAuth {
+/**
+ * The PUT body. The client id is sent only when it changes: sending one (even the same) replaces the
+ * registration and drops its stored secret, and null forgets a dynamic registration too.
+ */
+export function putBody(d: AuthDraft, saved: Pick<TServerAuth, "registration" | "clientId">): TPutServerAuth {
   if (d.mode === "none") return { mode: "none" };
   const pre = d.registration === "pre_registered";
+  const wasPre = saved.registration === "pre_registered";
+  const clientId = d.clientId.trim();
+  const clientIdChange = pre
+    ? !wasPre || clientId !== saved.clientId
+      ? { clientId }
+      : {}
+    : wasPre
+      ? { clientId: null }
+      : {};
   return {
     mode: d.mode,
-    clientId: pre ? d.clientId.trim() : null,
+    ...clientIdChange,
     ...(pre && d.clientSecret ? { clientSecret: d.clientSecret } : {}),
     scopes: parseScopes(d.scopes),
     ...(d.mode === "token_exchange" ? { audience: d.audience.trim() || null } : {}),

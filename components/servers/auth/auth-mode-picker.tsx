@@ -1,7 +1,8 @@
 // The server's authentication mode: each with what it means. Servers not reached over HTTP keep `none`, and
 // the picker says why.
 import { AUTH_MODE_HINT, AUTH_MODE_LABEL } from "@/components/connections/connection-format";
-import { UPSTREAM_AUTH_MODES, type TUpstreamAuthMode } from "@/lib/upstream-connections";
+import type { TUpstreamAuthMode } from "@/components/connections/types";
+import { ZUpstreamAuthModeName } from "@/lib/upstream-auth-schemas";
 import { NON_HTTP_REASON } from "./auth-draft";
 
 export function AuthModePicker({
@@ -24,7 +25,7 @@ export function AuthModePicker({
         </p>
       )}
       <div className="mt-2 grid grid-cols-1 gap-2 sm:grid-cols-2">
-        {UPSTREAM_AUTH_MODES.map((m) => {
+        {ZUpstreamAuthModeName.options.map((m) => {
           const unavailable = m !== "none" && !httpServer;
           return (
             <label

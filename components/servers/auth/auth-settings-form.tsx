@@ -4,7 +4,7 @@ import { useState } from "react";
 import { AUTH_MODE_LABEL } from "@/components/connections/connection-format";
 import { notifySuccess } from "@/components/notify";
 import { buttonPrimary } from "@/components/ui";
-import type { TServerAuth } from "@/lib/upstream-connections";
+import type { TServerAuth } from "@/components/connections/types";
 import { draftFrom, draftProblem, putBody, type AuthDraft } from "./auth-draft";
 import { AuthModePicker } from "./auth-mode-picker";
 import { AuthTextField } from "./auth-text-field";
@@ -36,7 +36,7 @@ export function AuthSettingsForm({
       className="space-y-5"
       onSubmit={(e) => {
         e.preventDefault();
-        if (!problem && !busy) save.mutate(putBody(draft));
+        if (!problem && !busy) save.mutate(putBody(draft, auth));
       }}
     >
       <AuthModePicker

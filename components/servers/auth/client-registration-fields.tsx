@@ -1,7 +1,7 @@
 // How Portcullis identifies itself to the server's provider: automatically (its client ID metadata document, or
 // dynamic registration where the provider offers it) or a client the provider's admin registered. The secret
 // is write-only: the field never shows the stored one, and leaving it empty keeps it.
-import type { TClientRegistration } from "@/lib/upstream-connections";
+import type { TClientRegistration } from "@/components/connections/types";
 import type { AuthDraft, RegistrationChoice } from "./auth-draft";
 import { AuthTextField } from "./auth-text-field";
 

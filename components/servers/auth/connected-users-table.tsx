@@ -3,7 +3,8 @@
 // disconnect one (revoked at the provider). Never the tokens.
 import { useQuery } from "@tanstack/react-query";
 import { ConfirmButton } from "@/components/confirm-button";
-import { ConnectionStatusBadge } from "@/components/connections/connection-status-badge";
+import { accountLabel } from "@/components/connections/connection-format";
+import { ConnectionStatusCell } from "@/components/connections/connection-status-badge";
 import {
   disconnect,
   listServerConnections,
@@ -14,7 +15,7 @@ import { DataTable, Refreshing, tableRow as t, type Column } from "@/components/
 import { formatDateTime } from "@/components/format";
 import { LoadFailed, Loading } from "@/components/load-state";
 import { notifySuccess } from "@/components/notify";
-import type { TServerConnection } from "@/lib/upstream-connections";
+import type { TServerConnection } from "@/components/connections/types";
 
 const COLUMNS: Column[] = [
   { label: "User" },
@@ -62,32 +63,35 @@ export function ConnectedUsersTable({
   return (
     <div className="overflow-hidden rounded-md ring-1 ring-slate-200">
       <DataTable columns={COLUMNS} label={`Users connected to ${server.name}`}>
-        {connections.map((c) => (
-          <tr key={c.id} className={t.tr} data-testid="connected-user-row" data-email={c.userEmail}>
-            <td className={`${t.cell} w-full min-w-0 font-medium text-slate-900 sm:w-auto`}>{c.userEmail}</td>
-            <td className={`${t.cellMd} text-slate-600`}>{c.account}</td>
-            <td className={t.cell}>
-              <ConnectionStatusBadge status={c.status} />
-            </td>
-            <td className={`${t.cellMd} text-slate-600`}>{formatDateTime(c.expiresAt, "No expiry")}</td>
-            <td className={`${t.cellMd} text-slate-600`}>{formatDateTime(c.lastUsedAt, "Never")}</td>
-            <td className={`${t.cell} ml-auto sm:text-right`}>
-              <ConfirmButton
-                label="Disconnect"
-                busyLabel="Disconnecting…"
-                ariaLabel={`Disconnect ${c.userEmail}`}
-                title={`Disconnect ${c.userEmail} from ${server.name}?`}
-                description={`Portcullis revokes their tokens at the provider and deletes them. Their agents' calls to ${server.name} are refused until they connect again from their Connections page.`}
-                confirmLabel="Disconnect"
-                confirmBusyLabel="Disconnecting…"
-                mutationFn={() => disconnect(c.id)}
-                onSuccess={() => notifySuccess(`${c.userEmail} is disconnected from ${server.name}`)}
-                errorContext="Could not disconnect"
-                invalidate={upstreamAuthKey}
-              />
-            </td>
-          </tr>
-        ))}
+        {connections.map((c) => {
+          const who = c.userEmail ?? "a removed user";
+          return (
+            <tr key={c.id} className={t.tr} data-testid="connected-user-row" data-email={c.userEmail ?? undefined}>
+              <td className={`${t.cell} w-full min-w-0 font-medium text-slate-900 sm:w-auto`}>{who}</td>
+              <td className={`${t.cellMd} text-slate-600`}>{accountLabel(c)}</td>
+              <td className={t.cell}>
+                <ConnectionStatusCell connection={c} />
+              </td>
+              <td className={`${t.cellMd} text-slate-600`}>{formatDateTime(c.expiresAt, "No expiry")}</td>
+              <td className={`${t.cellMd} text-slate-600`}>{formatDateTime(c.lastUsedAt, "Never")}</td>
+              <td className={`${t.cell} ml-auto sm:text-right`}>
+                <ConfirmButton
+                  label="Disconnect"
+                  busyLabel="Disconnecting…"
+                  ariaLabel={`Disconnect ${who}`}
+                  title={`Disconnect ${who} from ${server.name}?`}
+                  description={`Portcullis revokes their tokens at the provider and deletes them. Their agents' calls to ${server.name} are refused until they connect again from their Connections page.`}
+                  confirmLabel="Disconnect"
+                  confirmBusyLabel="Disconnecting…"
+                  mutationFn={() => disconnect(c.id)}
+                  onSuccess={() => notifySuccess(`${who} is disconnected from ${server.name}`)}
+                  errorContext="Could not disconnect"
+                  invalidate={upstreamAuthKey}
+                />
+              </td>
+            </tr>
+          );
+        })}
       </DataTable>
     </div>
   );

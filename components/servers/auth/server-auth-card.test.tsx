@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { renderStatic, textOf as text } from "@/components/render-static";
 import { connection } from "@/components/connections/fixtures";
 import type { TServer } from "@/lib/schemas";
-import type { TServerAuth } from "@/lib/upstream-connections";
+import type { TServerAuth } from "@/components/connections/types";
 import { ConnectedUsersTable } from "./connected-users-table";
 import { ServerAuthContent } from "./server-auth-card";
 

@@ -8,7 +8,7 @@ import { Refreshing } from "@/components/data-table";
 import { LoadFailed, Loading } from "@/components/load-state";
 import { card } from "@/components/ui";
 import type { TServer } from "@/lib/schemas";
-import type { TServerAuth } from "@/lib/upstream-connections";
+import type { TServerAuth } from "@/components/connections/types";
 import { supportsUpstreamAuth } from "./auth-draft";
 import { AuthSettingsForm } from "./auth-settings-form";
 import { ConnectedUsers } from "./connected-users-table";

@@ -2,22 +2,22 @@
 // Shared mode: the one account (a service account) an admin connects for every permitted call, its state, and
 // connect / reconnect / disconnect. Never the token.
 import { ConfirmButton } from "@/components/confirm-button";
-import { issuerHost } from "@/components/connections/connection-format";
-import { ConnectionStatusBadge } from "@/components/connections/connection-status-badge";
+import { accountLabel, issuerHost } from "@/components/connections/connection-format";
+import { ConnectionStatusCell } from "@/components/connections/connection-status-badge";
 import { disconnect, startSharedConnect, upstreamAuthKey } from "@/components/connections/queries";
 import { useAuthorizationRedirect } from "@/components/connections/use-authorization-redirect";
 import { DetailFields } from "@/components/detail-fields";
 import { formatDateTime } from "@/components/format";
 import { notifySuccess } from "@/components/notify";
 import { buttonPrimary, buttonSecondary } from "@/components/ui";
-import type { TUpstreamConnection } from "@/lib/upstream-connections";
+import type { TConnection } from "@/components/connections/types";
 
 export function SharedConnectionPanel({
   server,
   shared,
 }: {
   server: { id: string; name: string };
-  shared: TUpstreamConnection | null;
+  shared: TConnection | null;
 }) {
   const connect = useAuthorizationRedirect(startSharedConnect, "Could not connect the shared account");
   const stale = shared?.status === "needs_reconnect";
@@ -30,8 +30,8 @@ export function SharedConnectionPanel({
         <DetailFields
           className="grid grid-cols-1 gap-3 text-sm sm:grid-cols-3"
           items={[
-            ["Status", <ConnectionStatusBadge status={shared.status} />],
-            ["Account", shared.account],
+            ["Status", <ConnectionStatusCell connection={shared} />],
+            ["Account", accountLabel(shared)],
             ["Provider", <span title={shared.issuer}>{issuerHost(shared.issuer)}</span>],
             ["Scopes", shared.scopes.length ? <span className="font-mono">{shared.scopes.join(" ")}</span> : "—"],
             ["Expires", formatDateTime(shared.expiresAt, "No expiry")],
@@ -58,7 +58,7 @@ export function SharedConnectionPanel({
             busyLabel="Disconnecting…"
             ariaLabel="Disconnect the shared account"
             title={`Disconnect ${server.name}'s shared account?`}
-            description={`Portcullis revokes the tokens of ${shared.account} at the provider and deletes them. Every call to ${server.name} is refused until an admin connects again.`}
+            description={`Portcullis revokes the tokens of ${accountLabel(shared)} at the provider and deletes them. Every call to ${server.name} is refused until an admin connects again.`}
             confirmLabel="Disconnect"
             confirmBusyLabel="Disconnecting…"
             mutationFn={() => disconnect(shared.id)}

@@ -4,7 +4,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { serverAuthKey, putServerAuth, upstreamAuthKey } from "@/components/connections/queries";
 import { notifyError } from "@/components/notify";
-import type { TPutServerAuth, TServerAuth } from "@/lib/upstream-connections";
+import type { TPutServerAuth, TServerAuth } from "@/components/connections/types";
 import { serversKey } from "../queries";
 
 export function useSaveServerAuth(server: { id: string; name: string }, done: (saved: TServerAuth) => void) {
