@@ -12,6 +12,12 @@ export type RequestContext = {
   via: "session" | "api_token" | "agent_token" | "cli" | "system";
   /** Set on the MCP endpoints: the agent and its agent session. */
   agent?: { agentId: string; agentSessionId: string } | undefined;
+  /**
+   * The agent's own bearer when it signed in through the external identity provider (enterprise mode): the
+   * subject token of `token_exchange` upstreams (issue 22). A function, so that logging or serializing a context
+   * never writes the token; never stored, logged or audited. Absent for queued tasks.
+   */
+  subjectToken?: (() => string) | undefined;
 };
 
 export function systemContext(name: string, requestId = crypto.randomUUID()): RequestContext {

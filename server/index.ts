@@ -56,7 +56,7 @@ import { createExecutorPool, type ExecutorPool } from "./codemode/executor-pool"
 import { createRunGate, type RunGate } from "./codemode/run-gate";
 import { createWorkspace, type Workspace } from "./codemode/workspace";
 import { tryToolCall } from "./registry/try-tool-call";
-import { createUpstreamPool, type PoolOptions, type UpstreamPool } from "./upstream/upstream-pool";
+import { createUpstreamPool, type PoolDeps, type PoolOptions, type UpstreamPool } from "./upstream/upstream-pool";
 import { createSessionStderr } from "./upstream/session-stderr";
 import { createApiToken } from "./tokens/create-api-token";
 import type { TCreateSession, TSessionSettings } from "../lib/policy-schemas";
@@ -107,11 +107,13 @@ export type GatewayDeps = {
   approvals?: Partial<ApprovalOptions>;
   /** How client ID metadata documents are fetched besides the outbound policy: a CA and a DNS answerer (tests). */
   clientDocuments?: { ca?: string; resolve?: Resolver };
+  /** The bearer of upstreams whose auth mode is not `none` (server/upstream-auth; issue 22), and their modes. */
+  upstreamAuth?: Pick<PoolDeps, "credentials" | "authModeOf">;
 };
 
 export const GATEWAY_LIMITS = { maxOutputBytes: 100 * 1024, maxRequestBytes: 1024 * 1024 };
 
-export function createGateway({ db, databaseUrl, logger, config, pool: poolOptions, tasks: taskOptions, approvals: approvalOptions, clientDocuments }: GatewayDeps) {
+export function createGateway({ db, databaseUrl, logger, config, pool: poolOptions, tasks: taskOptions, approvals: approvalOptions, clientDocuments, upstreamAuth }: GatewayDeps) {
   const loginLimiter = createLoginLimiter(databaseUrl, config.login);
   const tracing = config.otlp.endpoint ? startTracing(config.otlp.endpoint, { headers: config.otlp.headers }) : undefined;
   const codeLimits: ExecLimits = { ...DEFAULT_EXEC_LIMITS, wallMs: config.codeMode.wallMs, memoryBytes: config.codeMode.memoryBytes, maxToolCalls: config.codeMode.maxToolCalls, maxOutputBytes: config.codeMode.maxOutputBytes };
@@ -206,7 +208,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
           onPackage: (spec, info) => void registryRef.current?.onPackage(spec, info).catch((err: unknown) => logger.error({ err }, "recording a package install failed")),
         },
         poolOptions,
-        { launcher, mintForTask: (launch, taskKey) => launcher.mintForTask(launch, taskKey) },
+        { launcher, mintForTask: (launch, taskKey) => launcher.mintForTask(launch, taskKey), ...upstreamAuth },
       );
       // Transparent sessions' stderr, read by the registry into the server's logs.
       const sessionStderr = createSessionStderr();

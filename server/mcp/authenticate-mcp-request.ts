@@ -16,6 +16,11 @@ export type OAuthPrincipal = AgentPrincipal & {
    * user holds the tool (otherwise no sign-in can help: the whitelist refuses the call as for any session).
    */
   stepUpScope(gatewayName: string): Promise<string | undefined>;
+  /**
+   * The caller's access token when the external identity provider issued it (enterprise mode): the subject token
+   * of `token_exchange` upstreams (issue 22). A function, so that no log or copy of the principal holds it.
+   */
+  subjectToken?: (() => string) | undefined;
 };
 
 /** Enterprise mode's side of the endpoints (server/oauth/mcp-oauth.ts); absent when OAuth is not configured. */

@@ -2,7 +2,7 @@
 // it (a built-in tool or an upstream's), and the call goes through the pipeline under the agent's cancellation,
 // its progress sent one notification at a time and before the answer. A client asking for an MCP task gets
 // the task the call became.
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { mcpRequestId, type RequestContext } from "../context";
 import type { Db } from "../db/client";
 import type { ChangeBus } from "../events/change-bus";
@@ -19,6 +19,7 @@ import { cancellable } from "./cancellation";
 import type { EndpointNaming } from "./endpoint-naming";
 import { progressRelay, type ProgressParams } from "./progress-relay";
 import { refuseInvalidToolName } from "./refuse-invalid-tool-name";
+import { connectElicitation } from "./connect-elicitation";
 
 export type DispatchDeps = {
   db: Db;
@@ -32,7 +33,15 @@ export type DispatchDeps = {
   builtinReady?: (() => Promise<void>) | undefined;
 };
 
-export type DispatchSession = { ctx: RequestContext; grant: SessionGrant; bucket: number; sessionKey: string; mcpSessionId: string };
+export type DispatchSession = {
+  ctx: RequestContext;
+  grant: SessionGrant;
+  bucket: number;
+  sessionKey: string;
+  mcpSessionId: string;
+  /** What the agent's client declared at initialize (URL elicitation for upstream_auth_required). */
+  clientCapabilities?: ClientCapabilities | undefined;
+};
 
 export type CallParams = {
   name: string;
@@ -108,5 +117,6 @@ export async function dispatchToolCall(deps: DispatchDeps, naming: EndpointNamin
     ),
   );
   await progress.flushed();
+  connectElicitation(result, session.clientCapabilities);
   return params.task && !builtin ? asCreateTaskResult(deps.db, result, deps.pollSeconds) : result;
 }

@@ -130,7 +130,7 @@ async function serveMcpRequest(deps: McpHttpDeps, req: McpRequest, endpoint: Mcp
     return jsonRpcError(404, -32001, endpoint.kind === "server" ? `Unknown or disabled server "${endpoint.slug}"` : "Not found");
   }
   const requestId = req.headers.get("x-request-id") ?? crypto.randomUUID();
-  const ctx: RequestContext = { actor: { type: "user", userId: user.id, email: user.email, role: user.role }, requestId, via: "agent_token", agent: { agentId: agentSession.agentId, agentSessionId: agentSession.id }, ip: req.headers.get("x-forwarded-for")?.split(",")[0]?.trim() };
+  const ctx: RequestContext = { actor: { type: "user", userId: user.id, email: user.email, role: user.role }, requestId, via: "agent_token", agent: { agentId: agentSession.agentId, agentSessionId: agentSession.id }, ip: req.headers.get("x-forwarded-for")?.split(",")[0]?.trim(), ...("subjectToken" in principal && { subjectToken: principal.subjectToken }) };
   const sessionId = req.headers.get("mcp-session-id");
 
   if (req.method === "DELETE") {

@@ -56,6 +56,7 @@ export function createMcpOAuth(deps: { db: Db; bus: ChangeBus; logger: Logger; c
       return {
         ...principal,
         grant: { ...principal.grant, tools },
+        subjectToken: () => token,
         stepUpScope: async (gatewayName) => {
           if (matchesAny(tools, gatewayName)) return undefined;
           return matchesAny((await deps.held(principal.user)).tools, gatewayName) ? scopeReaching(config.scopeTools, gatewayName) : undefined;

@@ -133,7 +133,9 @@ export function auditCall(writer: AuditWriter, logger: Logger): Middleware {
         intent: typeof call.meta?.intent === "string" ? call.meta.intent : null,
         durationMs,
         upstreamVersion: call.tool.version,
-        ...((notes.capped || notes.taskId) && { details: { ...(notes.capped && { capped: notes.capped }), ...(notes.taskId && { taskId: notes.taskId }) } }),
+        ...((notes.capped || notes.taskId || notes.credential) && {
+          details: { ...(notes.capped && { capped: notes.capped }), ...(notes.taskId && { taskId: notes.taskId }), ...(notes.credential && { credential: notes.credential }) },
+        }),
       }),
       ended: (row) => {
         const o = { status: row.status, decision: row.decision ?? "allow", durationMs: row.durationMs ?? 0 };

@@ -1,11 +1,21 @@
 // The last step: the call goes to the upstream through the pool's resilience policies.
+import { actorUserId } from "../context";
+import { UpstreamAuthRequiredError } from "../upstream-auth/upstream-auth-required-error";
+import type { CallIdentity } from "../upstream-auth/upstream-credentials";
 import type { UpstreamPool } from "../upstream/upstream-pool";
 import { toolError } from "./tool-error";
 import { upstreamFailureResult } from "./upstream-failure-result";
-import type { CallToolHandler } from "./types";
+import type { CallToolHandler, ToolCall } from "./types";
+import type { RequestContext } from "../context";
+
+/** Whose call this is, for an upstream that authenticates its callers (a queued task: its owner and session). */
+export function callIdentity(serverId: string, ctx: RequestContext, sessionKey?: string): CallIdentity {
+  const subjectToken = ctx.subjectToken?.();
+  return { serverId, userId: actorUserId(ctx) ?? null, agentSessionId: ctx.agent?.agentSessionId ?? sessionKey ?? "", ...(subjectToken && { subjectToken }) };
+}
 
 export function executeUpstream(pool: UpstreamPool): CallToolHandler {
-  return async (call, _ctx, notes) => {
+  return async (call: ToolCall, ctx, notes) => {
     try {
       const via = call.via;
       if (via) return await pool.guard(call.tool.serverId, call.tool.role, (s) => via(s, call.arguments), { signal: call.signal, retryable: call.tool.retryable });
@@ -13,7 +23,14 @@ export function executeUpstream(pool: UpstreamPool): CallToolHandler {
         call.tool.serverId,
         call.tool.role,
         { name: call.tool.name, arguments: call.arguments, ...(call.meta ? { _meta: call.meta } : {}) },
-        { signal: call.signal, timeoutMs: call.tool.timeoutMs, retryable: call.tool.retryable, onProgress: call.onProgress },
+        {
+          signal: call.signal,
+          timeoutMs: call.tool.timeoutMs,
+          retryable: call.tool.retryable,
+          onProgress: call.onProgress,
+          identity: callIdentity(call.tool.serverId, ctx, call.sessionKey),
+          onCredential: (ref) => void (notes.credential = ref),
+        },
       );
     } catch (err) {
       // Stopped on purpose (the agent's cancellation, cancel_task, shutting down): the SDK reports any abort
@@ -23,6 +40,11 @@ export function executeUpstream(pool: UpstreamPool): CallToolHandler {
         notes.errorCode = "canceled";
         notes.reason = why;
         return toolError("canceled", `The call to ${call.tool.serverSlug} was cancelled before it answered (${why}).`);
+      }
+      if (err instanceof UpstreamAuthRequiredError) {
+        notes.errorCode = err.code;
+        notes.reason = err.reason;
+        return toolError(err.code, err.message, { connectUrl: err.connectUrl, reason: err.reason });
       }
       const { result, code } = upstreamFailureResult(err, call.tool.serverSlug, call.tool.timeoutMs, pool.options.halfOpenAfterMs);
       notes.errorCode = code;

@@ -3,6 +3,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "../context";
 import type { SessionGrant } from "../policy/evaluate";
 import type { AuditErrorCode, ToolErrorCode } from "./tool-error";
+import type { CredentialRef } from "../upstream-auth/upstream-credentials";
 
 /** A tool as the pipeline sees it: the registry row plus where it is served. */
 export type ResolvedTool = {
@@ -94,6 +95,8 @@ export type CallNotes = {
   taskId?: string;
   /** The approval the call was held for, or ran under (request_approval grant, standing approval). */
   approvalId?: string;
+  /** Which upstream credential the call used (never the token): servers whose auth mode is not `none`. */
+  credential?: CredentialRef;
 };
 
 export type CallToolHandler = (call: ToolCall, ctx: RequestContext, notes: CallNotes) => Promise<CallToolResult>;

@@ -210,7 +210,7 @@ export type TestGateway = { gateway: Gateway; db: Db; http: ServedHandler; mcpUr
 
 /** A gateway (its own database client) whose /mcp endpoint is served over node:http. */
 export async function startTestGateway(
-  opts: { pool?: Partial<PoolOptions>; logLevel?: string; logger?: Logger; env?: Record<string, string>; tasks?: Partial<TaskOptions>; approvals?: Partial<ApprovalOptions>; publicUrlIsServed?: boolean; clientDocuments?: GatewayDeps["clientDocuments"] } = {},
+  opts: { pool?: Partial<PoolOptions>; logLevel?: string; logger?: Logger; env?: Record<string, string>; tasks?: Partial<TaskOptions>; approvals?: Partial<ApprovalOptions>; publicUrlIsServed?: boolean; clientDocuments?: GatewayDeps["clientDocuments"]; upstreamAuth?: GatewayDeps["upstreamAuth"] } = {},
 ): Promise<TestGateway> {
   const db = createTestDb();
   // The app's routes: /mcp (aggregate), /mcp/code (code mode), /mcp/s/<slug> (one server, transparent) and their
@@ -236,6 +236,7 @@ export async function startTestGateway(
     tasks: { thresholdMs: 0, ...opts.tasks },
     ...(opts.approvals && { approvals: opts.approvals }),
     ...(opts.clientDocuments && { clientDocuments: opts.clientDocuments }),
+    ...(opts.upstreamAuth && { upstreamAuth: opts.upstreamAuth }),
   });
   gw.current = served;
   if (opts.tasks) await served.startTasks();

@@ -61,7 +61,7 @@ describe("protected upstream fixture", () => {
   it("an expired token gets 401 invalid_token; a fresh one continues the same session", async () => {
     let token = await up.token("ben");
     const client = await connect(() => Promise.resolve(token));
-    await up.expire(token);
+    await up.expireJti(jtiOf(token));
     await expect(client.callTool({ name: "whoami", arguments: {} })).rejects.toThrow(/401|invalid_token|expired/i);
     expect((await up.log()).at(-1)).toMatchObject({ event: "refused", reason: "expired", jti: jtiOf(token) });
     token = await up.token("ben");

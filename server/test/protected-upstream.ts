@@ -17,8 +17,8 @@ export type ProtectedUpstream = {
   token(clientId: string): Promise<string>;
   /** Everything the upstream logged so far. */
   log(): Promise<LogLine[]>;
-  /** The upstream treats this token as expired from now on (answers 401 invalid_token). */
-  expire(token: string): Promise<void>;
+  /** The upstream treats the token of this `jti` as expired from now on (answers 401 invalid_token). */
+  expireJti(jti: string): Promise<void>;
   stop(): Promise<void>;
 };
 
@@ -66,8 +66,8 @@ export async function startProtectedUpstream(clients: FixtureClient[]): Promise<
         .filter(Boolean)
         .map((l) => JSON.parse(l) as LogLine);
     },
-    async expire(token) {
-      const res = await fetch(`${origin}/control/expire`, { method: "POST", body: JSON.stringify({ jti: jtiOf(token) }) });
+    async expireJti(jti) {
+      const res = await fetch(`${origin}/control/expire`, { method: "POST", body: JSON.stringify({ jti }) });
       if (res.status !== 204) throw new Error(`expire answered ${String(res.status)}`);
     },
     async stop() {

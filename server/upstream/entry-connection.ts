@@ -7,6 +7,8 @@ import type { Entry, PoolScope } from "./pool-scope";
 import { reconnectDelay } from "./reconnect-delay";
 import { connectUpstream, discoverDefinitions, isProcessLaunch, type ConnectedUpstream } from "./upstream-client";
 import { UpstreamUnavailableError } from "./upstream-errors";
+import { discoveryBearer } from "./upstream-bearer";
+import { UpstreamAuthRequiredError } from "../upstream-auth/upstream-auth-required-error";
 
 export const connectTimeout = ({ opts }: PoolScope, e: Entry) => e.spec.connectTimeoutMs ?? opts.connectTimeoutMs;
 
@@ -75,6 +77,9 @@ export async function connect(scope: PoolScope, e: Entry): Promise<ConnectedUpst
     let conn: ConnectedUpstream | undefined;
     if (isProcessLaunch(e.spec.launch)) e.stderr.begin();
     try {
+      const bearer = discoveryBearer(scope, e);
+      // Asked once before connecting: a server with no credential yet fails with that reason, not a 401.
+      await bearer?.();
       conn = await connectUpstream(
         e.spec.launch,
         {
@@ -104,7 +109,7 @@ export async function connect(scope: PoolScope, e: Entry): Promise<ConnectedUpst
           onPhase: (phase) => reportPhase(scope, e, phase),
           onPackage: (info) => !e.removed && events.onPackage?.(e.spec, info),
         },
-        { timeoutMs: connectTimeout(scope, e), launcher: deps.launcher, key: { serverId: e.spec.serverId, slug: e.spec.slug, role: e.spec.role }, signal: (e.abort = new AbortController()).signal },
+        { timeoutMs: connectTimeout(scope, e), launcher: deps.launcher, key: { serverId: e.spec.serverId, slug: e.spec.slug, role: e.spec.role }, signal: (e.abort = new AbortController()).signal, bearer },
       );
       if (e.removed) {
         // Removed while connecting: nobody holds this entry any more, so nothing would ever close it.
@@ -119,7 +124,8 @@ export async function connect(scope: PoolScope, e: Entry): Promise<ConnectedUpst
       setStatus(scope, e, "HEALTHY", { lastError: "" });
       return conn;
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+      // upstream_auth_required leads the server's lastError: it waits for a connection, not a fix.
+      const message = err instanceof UpstreamAuthRequiredError ? `upstream_auth_required: ${err.message}` : err instanceof Error ? err.message : String(err);
       e.stderr.end(message);
       reportPhase(scope, e, null);
       // A removed entry (server removed or replaced, pool closed) has no status left to report: a DOWN here

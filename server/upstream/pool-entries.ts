@@ -1,6 +1,7 @@
 // The entries the pool holds, one per (server, role): made on first start with a fresh breaker and
 // bulkhead, and removed (connect under way aborted, reconnect cancelled, connection closed) when the server
 // is removed or replaced, or the pool closes.
+import { closeCredentialSessions } from "./credential-sessions";
 import { cancelReconnect } from "./entry-connection";
 import { entryResilience, releaseHold } from "./entry-resilience";
 import { key, type Entry, type PoolScope, type Role, type UpstreamSpec } from "./pool-scope";
@@ -34,6 +35,6 @@ export async function removeEntries({ entries }: PoolScope, serverId: string, ro
     cancelReconnect(e);
     releaseHold(e);
     entries.delete(key(serverId, r));
-    await e.conn?.close().catch(() => undefined);
+    await Promise.all([e.conn?.close().catch(() => undefined), closeCredentialSessions(e)]);
   }
 }

@@ -6,6 +6,8 @@ import type { UpstreamDefinitions } from "../registry/definitions";
 import type { LimitHit, Usage } from "../sandbox/supervisor";
 import type { ConnectPhase, ConnectedUpstream, PackageInstallInfo, ProcessLauncher, StdioLaunch, UpstreamLaunch } from "./upstream-client";
 import type { StderrLog } from "./stderr-log";
+import type { CallIdentity, CredentialRef, UpstreamAuthMode, UpstreamCredentials } from "../upstream-auth/upstream-credentials";
+import type { CredentialSession } from "./credential-sessions";
 
 export type Role = "active" | "canary";
 export type UpstreamStatus = "CONNECTING" | "HEALTHY" | "DEGRADED" | "DOWN";
@@ -20,6 +22,10 @@ export type PoolOptions = {
   /** The first wait before reconnecting; it doubles per failed attempt up to maxReconnectDelayMs (±20 %). */
   reconnectDelayMs: number;
   maxReconnectDelayMs: number;
+  /** Per-user upstream sessions (per_user, token_exchange) one (server, role) keeps open at most; the least recently used idle one is closed first. */
+  maxCredentialSessions: number;
+  /** A per-user upstream session unused this long is closed (reopened on the user's next call). */
+  credentialSessionIdleMs: number;
 };
 
 export const DEFAULT_POOL_OPTIONS: PoolOptions = {
@@ -30,6 +36,8 @@ export const DEFAULT_POOL_OPTIONS: PoolOptions = {
   halfOpenAfterMs: 10_000,
   reconnectDelayMs: 500,
   maxReconnectDelayMs: 30_000,
+  maxCredentialSessions: 64,
+  credentialSessionIdleMs: 5 * 60_000,
 };
 
 export type UpstreamSpec = {
@@ -40,6 +48,8 @@ export type UpstreamSpec = {
   maxConcurrency: number;
   /** The server's own handshake bound; absent = the pool's connectTimeoutMs. */
   connectTimeoutMs?: number | undefined;
+  /** How calls authenticate to the upstream (issue 22); absent = PoolDeps.authModeOf, else `none`. */
+  auth?: { mode: UpstreamAuthMode } | undefined;
 };
 
 export type PoolEvents = {
@@ -63,6 +73,10 @@ export type PoolDeps = {
   launcher?: ProcessLauncher | undefined;
   /** Mints a per-task server's credentials (server/sandbox/launcher.ts). */
   mintForTask?: ((launch: StdioLaunch, taskKey: string) => Promise<MintedForTask>) | undefined;
+  /** The bearer of servers whose auth mode is not `none` (server/upstream-auth). */
+  credentials?: UpstreamCredentials | undefined;
+  /** A server's auth mode when its spec carries none (until the server row has its own; see UpstreamSpec.auth). */
+  authModeOf?: ((server: { serverId: string; slug: string }) => UpstreamAuthMode | undefined) | undefined;
 };
 
 export type Entry = {
@@ -88,6 +102,8 @@ export type Entry = {
   thresholdHold?: { dispose(): void } | undefined;
   /** Ends the connect under way when the entry is removed (or the pool closed), instead of waiting it out. */
   abort?: AbortController | undefined;
+  /** per_user / token_exchange: one upstream session per credential (its cacheKey), opened on first use. */
+  sessions?: Map<string, CredentialSession> | undefined;
 };
 
 export const key = (serverId: string, role: Role) => `${serverId}:${role}`;
@@ -106,4 +122,13 @@ export type PoolScope = {
 /** A tools/call's params as the pool forwards them. */
 export type CallToolParams = { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> | undefined };
 /** How a tools/call runs: its caller's signal, its timeout (reset by progress), and whether it may be retried. */
-export type CallToolOptions = { signal: AbortSignal; timeoutMs: number; retryable: boolean; onProgress?: ((p: { progress: number; total?: number | undefined; message?: string | undefined }) => void) | undefined };
+export type CallToolOptions = {
+  signal: AbortSignal;
+  timeoutMs: number;
+  retryable: boolean;
+  onProgress?: ((p: { progress: number; total?: number | undefined; message?: string | undefined }) => void) | undefined;
+  /** Who the call is for: a server whose auth mode is not `none` gets its bearer from this (issue 22). */
+  identity?: CallIdentity | undefined;
+  /** Told which credential the call used (for its audit event), before it goes out. */
+  onCredential?: ((ref: CredentialRef) => void) | undefined;
+};

@@ -6,6 +6,9 @@ import { connectForUse } from "./entry-connection";
 import { resiliencePolicy } from "./entry-resilience";
 import { key, type CallToolOptions, type CallToolParams, type Entry, type PoolScope, type Role } from "./pool-scope";
 import { callInOwnProcess } from "./task-process-call";
+import type { CallIdentity } from "../upstream-auth/upstream-credentials";
+import { withCredentialSession } from "./credential-sessions";
+import { authModeOf, perCredentialSessions, withCallCredential } from "./upstream-bearer";
 import type { ConnectedUpstream } from "./upstream-client";
 import { unlessCanceled, UpstreamUnavailableError } from "./upstream-errors";
 
@@ -19,10 +22,8 @@ function heldEntry({ entries }: PoolScope, serverId: string, role: Role): Entry 
 export async function callTool(scope: PoolScope, serverId: string, role: Role, params: CallToolParams, o: CallToolOptions): Promise<CallToolResult> {
   const e = heldEntry(scope, serverId, role);
   const launch = e.spec.launch;
-  const attempt = async () => {
-    if (launch.transport === "STDIO" && launch.taskCredentials) return callInOwnProcess(scope, e, launch, params, o);
-    const conn = await connectForUse(scope, e);
-    return conn.client
+  const send = (conn: ConnectedUpstream) =>
+    conn.client
       .request({ method: "tools/call", params }, CallToolResultSchema, {
         signal: o.signal,
         timeout: o.timeoutMs,
@@ -36,14 +37,31 @@ export async function callTool(scope: PoolScope, serverId: string, role: Role, p
         if (hit) throw new UpstreamUnavailableError(`its process was ended: ${hit.message}`, { cause: err });
         throw err;
       });
+  const attempt = async () => {
+    if (launch.transport === "STDIO" && launch.taskCredentials) return callInOwnProcess(scope, e, launch, params, o);
+    return send(await connectForUse(scope, e));
   };
-  return resiliencePolicy(e, o.retryable).execute(() => unlessCanceled(o.signal, attempt), o.signal);
+  return overConnection(scope, e, o, attempt, send, o.retryable);
+}
+
+/**
+ * Runs a request under the entry's policies over the connection its auth mode calls for: the shared one (mode
+ * none, and shared / client_credentials with the call's credential told and a 401 retried), or the session of the
+ * call's own credential (per_user, token_exchange).
+ */
+function overConnection<T>(scope: PoolScope, e: Entry, o: Partial<Pick<CallToolOptions, "signal" | "identity" | "onCredential">>, shared: () => Promise<T>, own: (conn: ConnectedUpstream) => Promise<T>, retryable: boolean): Promise<T> {
+  const policy = resiliencePolicy(e, retryable);
+  const mode = authModeOf(scope, e);
+  if (mode === "none") return policy.execute(() => unlessCanceled(o.signal, shared), o.signal);
+  return withCallCredential(scope, e, o, (cred) =>
+    policy.execute(() => unlessCanceled(o.signal, () => (perCredentialSessions(mode) ? withCredentialSession(scope, e, cred, own) : shared())), o.signal),
+  );
 }
 
 /** Any other request (resources, prompts, completion), through the same connection and breaker. */
-export async function request<T>(scope: PoolScope, serverId: string, role: Role, fn: (conn: ConnectedUpstream) => Promise<T>, signal?: AbortSignal): Promise<T> {
+export async function request<T>(scope: PoolScope, serverId: string, role: Role, fn: (conn: ConnectedUpstream) => Promise<T>, signal?: AbortSignal, identity?: CallIdentity): Promise<T> {
   const e = heldEntry(scope, serverId, role);
-  return resiliencePolicy(e, false).execute(() => unlessCanceled(signal, async () => fn(await connectForUse(scope, e))), signal);
+  return overConnection(scope, e, { signal, identity }, async () => fn(await connectForUse(scope, e)), fn, false);
 }
 
 /**

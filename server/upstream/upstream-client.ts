@@ -18,6 +18,7 @@ import {
 import type { TIsolation, TTaskCredentials } from "../../lib/sandbox-schemas";
 import type { UpstreamDefinitions } from "../registry/definitions";
 import { baseEnv, type LimitHit, type SupervisedProcess, type SupervisorHooks, type Usage } from "../sandbox/supervisor";
+import { bearerFetch } from "./bearer-fetch";
 import { nodeHttpFetch } from "./node-http-fetch";
 import { ProcessTransport } from "./process-transport";
 import { VERSION } from "../version";
@@ -115,6 +116,8 @@ export type ConnectOptions = {
   key?: ProcessKey | undefined;
   /** Ends a connect under way (the process is stopped): the pool's entry was removed or the gateway is closing. */
   signal?: AbortSignal | undefined;
+  /** HTTP and SSE: the bearer each request carries, asked for per request (upstream-auth; issue 22). */
+  bearer?: (() => Promise<string>) | undefined;
 };
 
 function newClient(events: UpstreamClientEvents, opts: ConnectOptions): Client {
@@ -223,10 +226,11 @@ export async function connectUpstream(
   events.onPhase?.("initializing");
   const url = new URL(launch.url);
   const requestInit = { headers: opts.launcher ? await opts.launcher.resolve(launch.headers) : launch.headers };
+  const withBearer = opts.bearer ? { fetch: bearerFetch(nodeHttpFetch, opts.bearer) } : {};
   if (launch.transport === "HTTP") {
     const client = newClient(events, opts);
     try {
-      await attach(client, new StreamableHTTPClientTransport(url, { requestInit, fetch: nodeHttpFetch }), events, timeoutMs);
+      await attach(client, new StreamableHTTPClientTransport(url, { requestInit, fetch: nodeHttpFetch, ...withBearer }), events, timeoutMs);
       return { client, transport: "HTTP", close: () => client.close() };
     } catch (err) {
       const status = (err as { code?: unknown }).code;
@@ -236,7 +240,7 @@ export async function connectUpstream(
     }
   }
   const client = newClient(events, opts);
-  await attach(client, new SSEClientTransport(url, { requestInit }), events, timeoutMs);
+  await attach(client, new SSEClientTransport(url, { requestInit, ...withBearer }), events, timeoutMs);
   return { client, transport: "SSE", close: () => client.close() };
 }
 

@@ -33,3 +33,14 @@ export function isTransient(err: unknown): boolean {
   if (err instanceof McpError) return err.code === (ErrorCode.ConnectionClosed as number) || err.code === (ErrorCode.RequestTimeout as number);
   return false;
 }
+
+/**
+ * The upstream answered 401 to the bearer a request carried (expired or revoked at the upstream): the call path
+ * asks the credentials for a new one (`rejected`) and tries once more. Not transient: the breaker ignores it.
+ */
+export class UpstreamUnauthorizedError extends Error {
+  override name = "UpstreamUnauthorizedError";
+  constructor(readonly challenge: string | null) {
+    super(`the upstream refused the credential (401${challenge ? `: ${challenge}` : ""})`);
+  }
+}

@@ -13,6 +13,7 @@ import { DEFAULT_POOL_OPTIONS, key, type CallToolOptions, type CallToolParams, t
 import { sameLaunch } from "./same-launch";
 import { callTool, guard, request } from "./upstream-calls";
 import type { ConnectedUpstream, UpstreamLaunch } from "./upstream-client";
+import type { CallIdentity } from "../upstream-auth/upstream-credentials";
 import { UpstreamUnavailableError } from "./upstream-errors";
 
 // The pool's names, where the rest of the gateway has always imported them.
@@ -42,7 +43,7 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
     /** A tools/call with the upstream's resilience policies; retries only when `retryable`. */
     callTool: (serverId: string, role: Role, params: CallToolParams, o: CallToolOptions): Promise<CallToolResult> => callTool(scope, serverId, role, params, o),
     /** Any other request (resources, prompts, completion), through the same connection and breaker. */
-    request: <T>(serverId: string, role: Role, fn: (conn: ConnectedUpstream) => Promise<T>, signal?: AbortSignal): Promise<T> => request(scope, serverId, role, fn, signal),
+    request: <T>(serverId: string, role: Role, fn: (conn: ConnectedUpstream) => Promise<T>, signal?: AbortSignal, identity?: CallIdentity): Promise<T> => request(scope, serverId, role, fn, signal, identity),
     /**
      * Runs `fn` (a request over a connection of the caller's own, e.g. a transparent session's) under this
      * upstream's bulkhead and circuit breaker, with retries only when `retryable`.

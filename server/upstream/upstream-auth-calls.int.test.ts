@@ -1,0 +1,166 @@
+// The call path of upstreams that authenticate their callers (issue 22), end to end: agents over real MCP on the
+// gateway's /mcp, a real Streamable HTTP upstream that verifies every bearer against a real OAuth provider's JWKS
+// (fixtures/protected-upstream-server.ts) and logs whose token each call carried. The credentials are a small
+// test implementation over real provider tokens (test/fixture-upstream-credentials.ts).
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { User } from "../db/client";
+import { runMigrations } from "graphile-worker";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RequestContext } from "../context";
+import { insertUser, userContext } from "../test/contexts";
+import { fixtureCredentials, type FixtureCredentials } from "../test/fixture-upstream-credentials";
+import { agentToken, connectAgent, errorMeta, grantEverything, removeTempDirs, startTestGateway, waitUntil, type Agent, type TestGateway } from "../test/gateway-harness";
+import { jtiOf, startProtectedUpstream, type ProtectedUpstream } from "../test/protected-upstream";
+import { createTestDb, testDatabaseUrl, truncateAll } from "../test/test-db";
+import type { LogLine, WhoAmI } from "../test/fixtures/protected-upstream-server";
+
+const CLIENTS = [
+  { client_id: "ann", client_secret: "ann-secret", email: "ann@corp.test", scope: "read" },
+  { client_id: "ben", client_secret: "ben-secret", email: "ben@corp.test", scope: "read" },
+  { client_id: "admin-conn", client_secret: "admin-secret", email: "admin@corp.test", scope: "read" },
+  { client_id: "service", client_secret: "service-secret", email: "service@corp.test", scope: "read" },
+];
+
+describe("upstream credentials on the call path: per-user sessions, shared service account, 401 retry, audit, tasks", () => {
+  const db = createTestDb();
+  let up: ProtectedUpstream;
+  let creds: FixtureCredentials;
+  let gw: TestGateway;
+  let admin: RequestContext;
+  const users: Record<"ann" | "ben" | "cat", User> = {} as never;
+  const agents: Record<"ann" | "ben" | "cat", Agent> = {} as never;
+  const extra: Client[] = [];
+  const connectUrl = (slug: string) => `https://portcullis.test/connections?server=${slug}`;
+
+  const whoami = (who: keyof typeof agents, tool = "personal__whoami") => agents[who].client.callTool({ name: tool, arguments: {} }) as Promise<CallToolResult>;
+  const calls = async () => (await up.log()).filter((l): l is Extract<LogLine, { event: "call" }> => l.event === "call");
+
+  beforeAll(async () => {
+    await truncateAll(db);
+    up = await startProtectedUpstream(CLIENTS);
+    creds = fixtureCredentials(db, up, { modes: { personal: "per_user", team: "shared" }, sharedClient: "service", adminClient: "admin-conn", connectUrl });
+    gw = await startTestGateway({ upstreamAuth: { credentials: creds, authModeOf: (server) => creds.modeOf(server) } });
+    admin = userContext(await insertUser(db, { role: "ADMIN" }));
+    for (const slug of ["personal", "team"]) {
+      const { server } = await gw.gateway.registry.register(admin, { slug, name: slug, transport: "http", url: up.url });
+      if (server.status !== "HEALTHY") throw new Error(`${slug} is ${server.status}: ${server.lastError ?? ""}`);
+    }
+    for (const who of ["ann", "ben", "cat"] as const) {
+      users[who] = await insertUser(db, { email: `${who}@corp.test` });
+      await grantEverything(db, users[who].id);
+      agents[who] = await connectAgent(gw.mcpUrl, await agentToken(db, users[who]));
+    }
+    creds.connect(users.ann.id, "ann");
+    creds.connect(users.ben.id, "ben");
+  });
+
+  afterAll(async () => {
+    for (const a of Object.values(agents)) await a.close();
+    for (const c of extra) await c.close();
+    await gw?.close();
+    await up?.stop();
+    await db.$disconnect();
+    await removeTempDirs();
+  });
+
+  it("per_user: two users' agents each see only their own identity, each over an upstream session of its own", async () => {
+    const [a, b] = await Promise.all([whoami("ann"), whoami("ben")]);
+    expect(a.structuredContent as WhoAmI).toMatchObject({ sub: "ann", email: "ann@corp.test" });
+    expect(b.structuredContent as WhoAmI).toMatchObject({ sub: "ben", email: "ben@corp.test" });
+    const log = await calls();
+    const ann = log.filter((l) => l.email === "ann@corp.test");
+    const ben = log.filter((l) => l.email === "ben@corp.test");
+    expect(ann).toHaveLength(1);
+    expect(ben).toHaveLength(1);
+    expect(ann[0]!.session).not.toBe(ben[0]!.session);
+    // The discovery credential (the admin's) lists definitions and never answers a user's call.
+    expect(log.some((l) => l.email === "admin@corp.test")).toBe(false);
+  });
+
+  it("per_user: a user without a connection gets upstream_auth_required with the connect URL, and nothing reaches the upstream", async () => {
+    const before = (await up.log()).length;
+    const result = await whoami("cat");
+    expect(result.isError).toBe(true);
+    expect(errorMeta(result)).toMatchObject({ code: "upstream_auth_required", connectUrl: connectUrl("personal"), reason: "not_connected" });
+    expect((await up.log()).length).toBe(before);
+  });
+
+  it("per_user: a client that declared URL elicitation is sent to the connect URL (-32042)", async () => {
+    const token = await agentToken(db, users.cat);
+    const client = new Client({ name: "url-elicitation-agent", version: "1" }, { capabilities: { elicitation: { url: {} } } });
+    extra.push(client);
+    await client.connect(new StreamableHTTPClientTransport(gw.mcpUrl, { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    const err = await client.callTool({ name: "personal__whoami", arguments: {} }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(McpError);
+    expect((err as McpError).code).toBe(-32042);
+    expect((err as McpError).message).toContain("upstream_auth_required");
+    expect((err as McpError).data).toMatchObject({ elicitations: [{ mode: "url", url: connectUrl("personal") }] });
+  });
+
+  it("shared: every user's call carries the service account's token", async () => {
+    const [a, c] = await Promise.all([whoami("ann", "team__whoami"), whoami("cat", "team__whoami")]);
+    expect(a.structuredContent).toMatchObject({ sub: "service" });
+    expect(c.structuredContent).toMatchObject({ sub: "service" });
+  });
+
+  it("a token that expires at the upstream mid-session: one rejected(), the retry with the new token succeeds on the same session", async () => {
+    const last = (await calls()).filter((l) => l.email === "ann@corp.test").at(-1)!;
+    await up.expireJti(last.jti!);
+    const rejectedBefore = creds.asked.rejected.length;
+    const result = await whoami("ann");
+    expect(result.structuredContent).toMatchObject({ sub: "ann" });
+    expect(creds.asked.rejected.length).toBe(rejectedBefore + 1);
+    expect(jtiOf(creds.asked.rejected.at(-1)!.token)).toBe(last.jti);
+    const log = await up.log();
+    expect(log.at(-2)).toMatchObject({ event: "refused", reason: "expired", jti: last.jti });
+    const retried = log.at(-1) as Extract<LogLine, { event: "call" }>;
+    expect(retried).toMatchObject({ event: "call", email: "ann@corp.test", session: last.session });
+    expect(retried.jti).not.toBe(last.jti);
+  });
+
+  it("the audit event of each call records the credential it used, and no token value", async () => {
+    const events = await db.auditEvent.findMany({ where: { action: "tool.called", serverSlug: { in: ["personal", "team"] } }, orderBy: { id: "asc" } });
+    const byUser = (u: User, slug: string) => events.filter((e) => e.userId === u.id && e.serverSlug === slug && e.status === "ok");
+    expect(byUser(users.ann, "personal").at(-1)?.details).toMatchObject({ credential: { mode: "per_user", connectionId: "conn-ann", userId: users.ann.id } });
+    expect(byUser(users.ben, "personal").at(-1)?.details).toMatchObject({ credential: { mode: "per_user", connectionId: "conn-ben", userId: users.ben.id } });
+    expect(byUser(users.cat, "team").at(-1)?.details).toMatchObject({ credential: { mode: "shared", connectionId: "conn-service", userId: null } });
+    const refused = events.find((e) => e.userId === users.cat.id && e.serverSlug === "personal");
+    expect(refused).toMatchObject({ status: "error", errorCode: "upstream_auth_required" });
+    const stored = JSON.stringify(await db.auditEvent.findMany(), (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v));
+    for (const jti of (await calls()).map((l) => l.jti!)) expect(stored).not.toContain(jti);
+    for (const { token } of creds.asked.rejected) expect(stored).not.toContain(token.split(".")[2]);
+  });
+
+  it("queued tasks run with their user's credential at run time; a user disconnected between submit and run gets upstream_auth_required", async () => {
+    await gw.gateway.registry.updateTool(admin, "personal__whoami", { async: true });
+    // The queue exists, no worker runs yet: both tasks wait PENDING while ben's connection goes.
+    await runMigrations({ connectionString: testDatabaseUrl() });
+    const [a, b] = await Promise.all([whoami("ann"), whoami("ben")]);
+    const annTask = (a.structuredContent as { task_id: string; status: string }).task_id;
+    const benTask = (b.structuredContent as { task_id: string; status: string }).task_id;
+    expect((b.structuredContent as { status: string }).status).toBe("PENDING");
+    creds.connect(users.ben.id, undefined);
+    const before = (await calls()).length;
+    await gw.gateway.startTasks();
+    const done = (id: string) => waitUntil(`task ${id} to finish`, async () => {
+      const t = await db.task.findUniqueOrThrow({ where: { id } });
+      return t.status === "SUCCEEDED" || t.status === "FAILED" ? t : undefined;
+    });
+    const [annDone, benDone] = await Promise.all([done(annTask), done(benTask)]);
+    expect(annDone.status).toBe("SUCCEEDED");
+    expect(JSON.stringify(annDone.result)).toContain("ann@corp.test");
+    expect(benDone.status).toBe("FAILED");
+    expect(benDone.errorCode).toBe("upstream_auth_required");
+    const ran = (await calls()).slice(before);
+    expect(ran.map((l) => l.email)).toEqual(["ann@corp.test"]);
+    // The task ran with its owner and agent session as the identity, without the agent's subject token.
+    const asked = creds.asked.forCall.filter((i) => i.userId === users.ann.id).at(-1)!;
+    expect(asked.agentSessionId).toBeTruthy();
+    expect(asked.subjectToken).toBeUndefined();
+  });
+});

@@ -1,0 +1,64 @@
+// The bearer of servers that authenticate their callers (issue 22), as the pool uses it: the mode of an entry,
+// the credential its shared connection lists definitions with (and answers shared calls with), and one request
+// under a call's own credential with the one retry a 401 earns (credentials.rejected renews it, or says the user
+// must reconnect).
+import type { CallIdentity, CredentialRef, UpstreamAuthMode, UpstreamCredential } from "../upstream-auth/upstream-credentials";
+import type { Entry, PoolScope } from "./pool-scope";
+import { UpstreamUnauthorizedError, UpstreamUnavailableError } from "./upstream-errors";
+
+export type Bearer = UpstreamCredential & { kind: "bearer" };
+
+export function authModeOf({ deps }: PoolScope, e: Entry): UpstreamAuthMode {
+  return e.spec.auth?.mode ?? deps.authModeOf?.(e.spec) ?? "none";
+}
+
+/** Modes whose calls act as their user: each credential gets its own upstream session (credential-sessions.ts). */
+export const perCredentialSessions = (mode: UpstreamAuthMode) => mode === "per_user" || mode === "token_exchange";
+
+function credentialsOf({ deps }: PoolScope, e: Entry, mode: UpstreamAuthMode) {
+  if (!deps.credentials) throw new UpstreamUnavailableError(`the server ${e.spec.slug} authenticates its callers (${mode}) but this gateway has no upstream credentials`);
+  if (e.spec.launch.transport !== "HTTP" && e.spec.launch.transport !== "SSE") throw new UpstreamUnavailableError(`auth mode ${mode} needs an HTTP server; ${e.spec.slug} is ${e.spec.launch.transport}`);
+  return deps.credentials;
+}
+
+function bearerOf(e: Entry, cred: UpstreamCredential): Bearer {
+  // The credentials answer `none` only for a server in mode none: the pool's view and theirs disagree.
+  if (cred.kind !== "bearer") throw new UpstreamUnavailableError(`no bearer credential for ${e.spec.slug}`);
+  return cred;
+}
+
+/**
+ * The bearer function of the entry's shared connection (undefined in mode none): asked on every HTTP request,
+ * so a refreshed token is used at once. Throws UpstreamAuthRequiredError while there is no credential yet.
+ */
+export function discoveryBearer(scope: PoolScope, e: Entry): (() => Promise<string>) | undefined {
+  const mode = authModeOf(scope, e);
+  if (mode === "none") return undefined;
+  const credentials = credentialsOf(scope, e, mode);
+  return async () => bearerOf(e, await credentials.forDiscovery(e.spec.serverId)).accessToken;
+}
+
+/**
+ * Runs `run` with the call's credential; a 401 gets one retry with the credential `rejected` answers. The ref
+ * of the credential used is told before each attempt (the audit event records the last).
+ */
+export async function withCallCredential<T>(
+  scope: PoolScope,
+  e: Entry,
+  o: { identity?: CallIdentity | undefined; signal?: AbortSignal | undefined; onCredential?: ((ref: CredentialRef) => void) | undefined },
+  run: (cred: Bearer) => Promise<T>,
+): Promise<T> {
+  const credentials = credentialsOf(scope, e, authModeOf(scope, e));
+  if (!o.identity) throw new UpstreamUnavailableError(`a call to ${e.spec.slug} needs to know whose it is`);
+  const identity = o.identity;
+  let cred = bearerOf(e, await credentials.forCall(identity, o.signal));
+  for (let retried = false; ; retried = true) {
+    o.onCredential?.(cred.ref);
+    try {
+      return await run(cred);
+    } catch (err) {
+      if (retried || !(err instanceof UpstreamUnauthorizedError)) throw err;
+      cred = bearerOf(e, await credentials.rejected(identity, cred, o.signal));
+    }
+  }
+}
