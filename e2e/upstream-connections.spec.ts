@@ -117,6 +117,9 @@ test("two users connect their own accounts through the provider's login page, th
 
   // Carol has not connected: her agent is refused with the link to connect, and nothing of anyone else's is used.
   const carolPage = await userPage(browser, carol.email);
+  await carolPage.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Connections" }).click();
+  await expect(carolPage.getByRole("heading", { level: 1, name: "Connections" })).toBeVisible();
+  await expect(carolPage.getByRole("list", { name: "Servers to connect" }).getByTestId("available-server")).toHaveAttribute("data-server", slug);
   const refused = await whoAmIOf(carolPage, baseURL, "carol-agent");
   expect(refused.isError).toBe(true);
   const error = (refused._meta as Record<string, { code?: string; connectUrl?: string }> | undefined)?.["portcullis/error"];

@@ -83,7 +83,9 @@ describe("the Connections page", () => {
   });
 
   it("shows the callback's success by the server's name, and its failure as an alert", () => {
-    expect(text(render(data, { connected: "docs" }))).toContain("Connected to Document store.");
+    expect(text(render(data, { connected: "crm" }))).toContain(
+      "Connected to CRM. Your agents' calls to it now use your account.",
+    );
     const failed = render(data, { error: "upstream_auth_denied", server: "docs" }, "docs");
     expect(failed).toMatch(/role="alert"[^>]*data-testid="connect-error-notice"/);
     expect(text(failed)).toContain(
@@ -92,6 +94,12 @@ describe("the Connections page", () => {
     // The alert explains; the focus notice would repeat it, but the button to try again is still highlighted.
     expect(failed).not.toContain('data-testid="server-focus-notice"');
     expect(highlighted(failed)[0]).toContain('aria-label="Connect Document store"');
+  });
+
+  it("after an admin's shared connect, says it was the shared account and links back to the server's settings", () => {
+    const html = render(data, { connected: "wiki" });
+    expect(text(html)).toContain("Connected wiki's shared account. Every permitted call to it uses this account.");
+    expect(html).toContain('href="/servers/wiki?tab=auth"');
   });
 
   it("explains what the page is for when no server acts as each user", () => {

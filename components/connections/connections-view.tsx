@@ -62,7 +62,11 @@ export function ConnectionsContent({
 
   return (
     <>
-      <CallbackNotice outcome={outcome} nameOf={nameOf} />
+      <CallbackNotice
+        outcome={outcome}
+        nameOf={nameOf}
+        isOwn={(slug) => data.connections.some((c) => c.serverSlug === slug)}
+      />
       {/* After a failed callback its alert says it all; the server's button is still highlighted to try again. */}
       {!outcome && <ServerFocusNotice focus={focus} />}
       {empty ? (
