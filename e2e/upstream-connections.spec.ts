@@ -119,7 +119,7 @@ test("two users connect their own accounts through the provider's login page, th
   const carolPage = await userPage(browser, carol.email);
   await carolPage.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Connections" }).click();
   await expect(carolPage.getByRole("heading", { level: 1, name: "Connections" })).toBeVisible();
-  await expect(carolPage.getByRole("list", { name: "Servers to connect" }).getByTestId("available-server")).toHaveAttribute("data-server", slug);
+  await expect(carolPage.getByRole("list", { name: "Servers to connect" }).locator(`[data-server="${slug}"]`)).toBeVisible();
   const refused = await whoAmIOf(carolPage, baseURL, "carol-agent");
   expect(refused.isError).toBe(true);
   const error = (refused._meta as Record<string, { code?: string; connectUrl?: string }> | undefined)?.["portcullis/error"];
