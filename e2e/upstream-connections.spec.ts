@@ -18,7 +18,11 @@ let idp: UpstreamIdp;
 
 test.beforeAll(async () => {
   idp = await startUpstreamIdp({
-    accounts: { "admin-idp": { email: "admin@corp.test" }, alice: { email: "alice@corp.test" }, bob: { email: "bob@corp.test" } },
+    accounts: {
+      "admin-idp": { email: "admin@corp.test" },
+      alice: { email: "alice@corp.test" },
+      bob: { email: "bob@corp.test" },
+    },
     // Portcullis registers itself (dynamic registration); no client is set up in advance.
     clients: [],
   });
@@ -63,16 +67,26 @@ async function whoAmIOf(page: Page, baseURL: string | undefined, agentId: string
   }
 }
 
-test("two users connect their own accounts through the provider's login page, their agents each reach the upstream as themselves, and a third user's agent is told to connect", async ({ page, browser, baseURL }) => {
+test("two users connect their own accounts through the provider's login page, their agents each reach the upstream as themselves, and a third user's agent is told to connect", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(120_000);
   await signInAsAdmin(page);
-  const created = await page.request.post("/api/v1/servers", { data: { slug, name: NAME, transport: "http", url: idp.upstreamUrl } });
+  const created = await page.request.post("/api/v1/servers", {
+    data: { slug, name: NAME, transport: "http", url: idp.upstreamUrl },
+  });
   expect(created.status(), await created.text()).toBe(201);
   const users = await Promise.all(
-    ["alice", "bob", "carol"].map((who) => createUserViaApi(page.request, { email: uniqueEmail(who), role: "USER", password: PASSWORD })),
+    ["alice", "bob", "carol"].map((who) =>
+      createUserViaApi(page.request, { email: uniqueEmail(who), role: "USER", password: PASSWORD }),
+    ),
   );
   for (const user of users) {
-    const grant = await page.request.post("/api/v1/grants", { data: { kind: "tool", pattern: `${slug}__*`, userId: user.id } });
+    const grant = await page.request.post("/api/v1/grants", {
+      data: { kind: "tool", pattern: `${slug}__*`, userId: user.id },
+    });
     expect(grant.status(), await grant.text()).toBe(201);
   }
   const [alice, bob, carol] = users as [(typeof users)[0], (typeof users)[0], (typeof users)[0]];
@@ -89,7 +103,9 @@ test("two users connect their own accounts through the provider's login page, th
   // The admin connects their own account too: the server's tools are listed with an admin's connection.
   await page.goto("/connections");
   await connectThroughProvider(page, "admin-idp");
-  await expect(page.getByTestId("connection-row").filter({ hasText: NAME }).getByTestId("connection-account")).toHaveText("admin@corp.test");
+  await expect(
+    page.getByTestId("connection-row").filter({ hasText: NAME }).getByTestId("connection-account"),
+  ).toHaveText("admin@corp.test");
 
   // Alice and Bob each connect their own account, from the link an agent would be given.
   const identities = new Map<string, unknown>();
@@ -119,10 +135,14 @@ test("two users connect their own accounts through the provider's login page, th
   const carolPage = await userPage(browser, carol.email);
   await carolPage.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Connections" }).click();
   await expect(carolPage.getByRole("heading", { level: 1, name: "Connections" })).toBeVisible();
-  await expect(carolPage.getByRole("list", { name: "Servers to connect" }).locator(`[data-server="${slug}"]`)).toBeVisible();
+  await expect(
+    carolPage.getByRole("list", { name: "Servers to connect" }).locator(`[data-server="${slug}"]`),
+  ).toBeVisible();
   const refused = await whoAmIOf(carolPage, baseURL, "carol-agent");
   expect(refused.isError).toBe(true);
-  const error = (refused._meta as Record<string, { code?: string; connectUrl?: string }> | undefined)?.["portcullis/error"];
+  const error = (refused._meta as Record<string, { code?: string; connectUrl?: string }> | undefined)?.[
+    "portcullis/error"
+  ];
   expect(error).toMatchObject({ code: "upstream_auth_required", connectUrl: `${baseURL}/connections?server=${slug}` });
   await carolPage.goto(error!.connectUrl!);
   await waitForHydration(carolPage);
@@ -133,6 +153,7 @@ test("two users connect their own accounts through the provider's login page, th
   // The admin sees who is connected, never a token.
   await page.goto(`/servers/${slug}?tab=auth`);
   const connected = page.getByRole("table", { name: `Users connected to ${NAME}` });
-  for (const email of [alice.email, bob.email]) await expect(connected.locator(`[data-email="${email}"]`)).toBeVisible();
+  for (const email of [alice.email, bob.email])
+    await expect(connected.locator(`[data-email="${email}"]`)).toBeVisible();
   await expect(connected.locator(`[data-email="${carol.email}"]`)).toHaveCount(0);
 });
