@@ -170,8 +170,9 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       // Upstream OAuth (issue 22): connections, tokens sealed in the secret store, refresh, exchange. Tokens held
       // only in memory (exchanged, client credentials) are handed to the redactor through liveTokens.
       const liveTokens: string[] = [];
-      const upstreamAuth = createUpstreamAuth({
+      const upstreamOAuth = createUpstreamAuth({
         db,
+        bus,
         secrets,
         logger,
         publicUrl: config.publicUrl,
@@ -208,7 +209,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
           onPackage: (spec, info) => void registryRef.current?.onPackage(spec, info).catch((err: unknown) => logger.error({ err }, "recording a package install failed")),
         },
         poolOptions,
-        { launcher, mintForTask: (launch, taskKey) => launcher.mintForTask(launch, taskKey), ...upstreamAuth },
+        { launcher, mintForTask: (launch, taskKey) => launcher.mintForTask(launch, taskKey), credentials: upstreamOAuth.credentials, authModeOf: upstreamOAuth.modes.of, ...upstreamAuth },
       );
       // Transparent sessions' stderr, read by the registry into the server's logs.
       const sessionStderr = createSessionStderr();
@@ -253,7 +254,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         ? createMcpOAuth({ db, bus, logger, held: (u) => policy.held(u), config: config.oauth, publicUrl: config.publicUrl, verifier: createExternalTokenVerifier(config.oauth) })
         : // The embedded authorization server (server/oauth/as/): its tokens are bound to consented agent sessions.
           config.oauthServer && createEmbeddedMcpOAuth({ db, bus, logger, held: (u) => policy.held(u), config: config.oauthServer, verifier: createEmbeddedTokenVerifier(db, config.oauthServer) });
-      core = { bus, pool, registry, pipeline, requests, limiter, sessions, caches: { sessions: sessionCache, agents: agentAuth, policy, oauth }, audit, tasks, approvals, redaction, secrets, launcher, workspace, runGate, upstreamAuth };
+      core = { bus, pool, registry, pipeline, requests, limiter, sessions, caches: { sessions: sessionCache, agents: agentAuth, policy, oauth }, audit, tasks, approvals, redaction, secrets, launcher, workspace, runGate, upstreamAuth: upstreamOAuth };
     }
     return core;
   };
@@ -503,6 +504,8 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         const profiles = support.profiles.map((p) => `${p.profile}: ${p.available ? "available" : "not available"} (${p.detail})`).join("; ");
         logger.info({ defaultProfile: support.defaultProfile, memoryEnforcement: support.memoryEnforcement }, `sandbox profiles: ${profiles}`);
         if (closing) return;
+        // Servers are connected knowing their auth modes (issue 22).
+        await gatewayCore().upstreamAuth.modes.ready();
         await Promise.all([ensureBuiltin(), gatewayCore().registry.startAll(), executor().ready()]);
       })();
       upstreamsStarting = run.catch(() => undefined);
@@ -531,6 +534,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       if (core) {
         core.approvals.close();
         core.redaction.close();
+        core.upstreamAuth.modes.close();
         await core.tasks.close();
         await core.sessions.closeAll();
         await core.pool.close();

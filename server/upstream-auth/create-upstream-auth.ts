@@ -2,6 +2,8 @@
 // credentials the call path asks, and the operations the REST routes and the callback adapt.
 import type { TPutServerAuth } from "../../lib/upstream-auth-schemas";
 import type { RequestContext } from "../context";
+import type { ChangeBus } from "../events/change-bus";
+import { createAuthModes } from "./auth-modes";
 import { createUpstreamCredentials } from "./create-upstream-credentials";
 import { disconnectConnection, disconnectUser } from "./disconnect-connection";
 import { finishUpstreamAuthorization, type CallbackParams } from "./finish-authorization";
@@ -13,12 +15,15 @@ import { startUpstreamAuthorization } from "./start-authorization";
 import { resolveServerId, type UpstreamAuthDeps } from "./upstream-auth-deps";
 import { upstreamClientDocument } from "./upstream-client-document";
 
-export function createUpstreamAuth(deps: UpstreamAuthDeps & { remember: (value: string) => Promise<void> }) {
+export function createUpstreamAuth(deps: UpstreamAuthDeps & { remember: (value: string) => Promise<void>; bus: ChangeBus }) {
+  const modes = createAuthModes(deps.db, deps.bus, deps.logger);
   const refresher = createTokenRefresher(deps);
   const service = createServiceTokens(deps);
   const credentials = createUpstreamCredentials(deps, refresher, service);
   return {
     credentials,
+    /** Each server's auth mode for the pool (kept current from the change bus). */
+    modes,
     clientDocument: () => upstreamClientDocument(deps.publicUrl),
     listMine: (userId: string) => listMyConnections(deps.db, userId),
     /** The signed-in user starts connecting their own account (per_user), or an admin the shared one. */
@@ -30,7 +35,12 @@ export function createUpstreamAuth(deps: UpstreamAuthDeps & { remember: (value: 
     disconnectUser: (ctx: RequestContext, userId: string) => disconnectUser(deps, ctx, userId),
     /** `server`: the server's id or slug. */
     serverAuth: async (server: string) => getServerAuth(deps, await resolveServerId(deps.db, server)),
-    updateServerAuth: async (ctx: RequestContext, server: string, input: TPutServerAuth) => putServerAuth(deps, ctx, await resolveServerId(deps.db, server), input),
+    updateServerAuth: async (ctx: RequestContext, server: string, input: TPutServerAuth) => {
+      const out = await putServerAuth(deps, ctx, await resolveServerId(deps.db, server), input);
+      // This process's pool uses the new mode from the next request on (the others on the change event).
+      await modes.reload();
+      return out;
+    },
     serverConnections: async (server: string) => listServerConnections(deps.db, await resolveServerId(deps.db, server)),
   };
 }

@@ -190,15 +190,18 @@ describe("upstream OAuth client", () => {
   });
 
   it("no token value reaches any table but the secret store, nor the logs", async () => {
-    // The refresh tokens too, read from the secret store as the gateway reads them.
+    // The refresh tokens too (opaque: no built-in pattern knows them), read from the secret store as the gateway does.
     const store = createSecretStore({ db, dataDir: "", key: Buffer.from(SECRETS_KEY, "base64") });
+    const stored: string[] = [];
     for (const c of await db.upstreamConnection.findMany()) {
-      for (const id of [c.accessSecretId, c.refreshSecretId]) if (id) seenTokens.add((await store.unseal(id))!);
+      for (const id of [c.accessSecretId, c.refreshSecretId]) if (id) stored.push((await store.unseal(id))!);
     }
-    expect(seenTokens.size).toBeGreaterThan(6);
-    // Log a token the way a careless line would: the redactor knows it.
-    const planted = [...seenTokens].find((v) => v.split(".").length === 3)!;
-    t.gateway.logger.info({ header: `Bearer ${planted}` }, `upstream answered for ${planted}`);
+    expect(stored.filter((v) => v.split(".").length !== 3).length).toBeGreaterThan(0);
+    // Log every live token the way a careless line would: the redactor knows each of them.
+    for (const token of stored) {
+      seenTokens.add(token);
+      t.gateway.logger.info({ header: `Bearer ${token}` }, `upstream answered for ${token}`);
+    }
     const tables = await db.$queryRaw<{ table_name: string }[]>`SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name NOT IN ('secrets', '_prisma_migrations')`;
     expect(tables.length).toBeGreaterThan(10);
     for (const token of seenTokens) {

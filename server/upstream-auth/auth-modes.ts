@@ -1,0 +1,29 @@
+// Each server's auth mode as the pool reads it on every request (PoolDeps.authModeOf: synchronous): held in this
+// process and reloaded on every `registry` change, so a mode an admin sets reaches every process's pool without
+// restarting the server's connection.
+import type { Db } from "../db/client";
+import type { ChangeBus } from "../events/change-bus";
+import type { Logger } from "../logger";
+import { readAuthMode } from "./auth-config";
+import type { UpstreamAuthMode } from "./upstream-credentials";
+
+export function createAuthModes(db: Db, bus: ChangeBus, logger: Logger) {
+  let modes = new Map<string, UpstreamAuthMode>();
+  const load = async () => {
+    const rows = await db.upstreamServer.findMany({ where: { NOT: { authMode: "none" } }, select: { id: true, authMode: true } });
+    modes = new Map(rows.map((r) => [r.id, readAuthMode(r.authMode)]));
+  };
+  const reload = () => load().catch((err: unknown) => logger.error({ err }, "loading the servers' auth modes failed"));
+  let ready = reload();
+  const unsubscribe = bus.subscribe((e) => {
+    if (e.kind === "registry") ready = reload();
+  });
+  return {
+    of: (server: { serverId: string }): UpstreamAuthMode | undefined => modes.get(server.serverId),
+    /** Resolves once the latest load is done. */
+    ready: () => ready,
+    reload: () => (ready = reload()),
+    close: unsubscribe,
+  };
+}
+export type AuthModes = ReturnType<typeof createAuthModes>;
