@@ -30,6 +30,7 @@ import { createEmbeddedTokenVerifier } from "./oauth/as/embedded-token-verifier"
 import { createOAuthServerService } from "./oauth/as/oauth-server-service";
 import { createMcpSessionCache, type McpSessionCache } from "./mcp/mcp-sessions";
 import { createSessionUpstreams, type SessionUpstreams } from "./mcp/transparent/session-upstreams";
+import { sessionBearer } from "./upstream/upstream-bearer";
 import { serveTransparent } from "./mcp/transparent/serve-transparent";
 import { reserveUpstream } from "./mcp/transparent/reserve-upstream";
 import { buildToolPipeline } from "./pipeline/build-pipeline";
@@ -245,7 +246,16 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       const pipeline = logCalls(buildToolPipeline({ audit, logger, pool, rateLimit: limiter.middleware, policy, tasks, approvals, builtin: executeBuiltin(codeModeDeps) }, GATEWAY_LIMITS), logger);
       // Prompts, resource reads and subscriptions, completions: the same kind of steps, limits and bound.
       const requests = buildRequestPipeline({ audit, logger, policy, limiter }, GATEWAY_LIMITS);
-      const sessions = createSessionUpstreams({ db, bus, logger, stderr: sessionStderr }, { launcher, limits: config.transparent });
+      const sessions = createSessionUpstreams(
+        { db, bus, logger, stderr: sessionStderr },
+        {
+          launcher,
+          limits: config.transparent,
+          ...(upstreamAuth && {
+            bearer: (route, owner) => sessionBearer(upstreamAuth, route, { serverId: route.serverId, userId: owner.userId, agentSessionId: owner.sessionKey, ...(owner.subjectToken && { subjectToken: owner.subjectToken() }) }),
+          }),
+        },
+      );
       // Code mode: programs run in QuickJS inside worker threads, warmed at start (startUpstreams).
       const workspace = createWorkspace(db);
       const runGate = createRunGate({ perMinute: config.codeMode.runsPerMinute, concurrent: config.codeMode.concurrentRuns, take: (key, limit) => limiter.take(key, limit) });

@@ -19,6 +19,7 @@ import {
   ReadResourceRequestSchema,
   ResultSchema,
   SetLevelRequestSchema,
+  type ClientCapabilities,
   type ClientRequest,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -44,9 +45,12 @@ import { auditedRequest, type ListAction } from "./audited-request";
 import type { DirectToolCall } from "./direct-tool-call";
 import { dispatchToolCall, type DispatchDeps } from "./dispatch-tool-call";
 import type { EndpointNaming } from "./endpoint-naming";
+import { callIdentity } from "../pipeline/execute-upstream";
+import { UpstreamAuthRequiredError } from "../upstream-auth/upstream-auth-required-error";
+import { authRequiredRpcError } from "./connect-elicitation";
 import { listEndpointTools } from "./list-endpoint-tools";
 
-export type AggregateSession = { bucket: number; ctx: RequestContext; sessionKey: string; mcpSessionId: string; grant: SessionGrant };
+export type AggregateSession = { bucket: number; ctx: RequestContext; sessionKey: string; mcpSessionId: string; grant: SessionGrant; clientCapabilities?: ClientCapabilities | undefined };
 
 export type AggregateDeps = {
   registry: Registry;
@@ -133,8 +137,11 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
   });
   const requestCtx = (id: string | number) => ({ ...session.ctx, requestId: mcpRequestId(session.ctx.requestId, id) });
   const routes = () => deps.registry.visibleServers(session.bucket);
+  // An upstream that authenticates its callers answers with the session's user's credential (issue 22).
   const upstream = <T>(route: ServerRoute, signal: AbortSignal, fn: (client: Client) => Promise<T>) =>
-    deps.pool.request(route.serverId, route.role, (conn) => fn(conn.client), signal);
+    deps.pool.request(route.serverId, route.role, (conn) => fn(conn.client), signal, callIdentity(route.serverId, session.ctx, session.sessionKey)).catch((err: unknown) => {
+      throw err instanceof UpstreamAuthRequiredError ? authRequiredRpcError(err, session.clientCapabilities) : err;
+    });
   /** The route found by URI, with this process's pool connected to it (another process may have added it). */
   const pooled = async (route: ServerRoute | undefined) => (route ? ((await deps.registry.resolveServer(route.slug, session.bucket, { pooled: true })) ?? undefined) : undefined);
 

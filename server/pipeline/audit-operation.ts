@@ -7,6 +7,7 @@ import type { Logger } from "../logger";
 import { audited, auditColumns } from "./audit-call";
 import type { OperationStep } from "./operation";
 import { OPERATION_KINDS } from "./operation-kinds";
+import { isToolErrorCode } from "./tool-error";
 
 export function auditOperation(writer: AuditWriter, logger: Logger): OperationStep {
   return (next) => async (op, ctx, notes) => {
@@ -15,6 +16,9 @@ export function auditOperation(writer: AuditWriter, logger: Logger): OperationSt
       judge: () => ({ isError: false }),
       // An upstream's JSON-RPC error keeps its number (mcp_-32002: not found); anything else is the upstream's fault.
       thrown: (err) => {
+        // A refusal that names the gateway's own code (upstream_auth_required) keeps it.
+        const named = (err as { data?: { code?: unknown } } | null)?.data?.code;
+        if (isToolErrorCode(named)) return named;
         const code = (err as { code?: unknown } | null)?.code;
         return typeof code === "number" ? (`mcp_${code}` as const) : "upstream_error";
       },

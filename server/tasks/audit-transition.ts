@@ -5,7 +5,7 @@ import type { DbTx, Task } from "../db/client";
 import type { TaskScope } from "./task-scope";
 
 /** The event of a transition; `by`: who caused it (an approver's rejection), its actor; the task's owner otherwise. */
-async function transitionRow(db: DbTx, t: Task, toolName: string, by?: RequestContext): Promise<AuditRow> {
+async function transitionRow(db: DbTx, t: Task, toolName: string, by?: RequestContext, details?: Record<string, unknown>): Promise<AuditRow> {
   const durationMs = t.startedAt && t.finishedAt ? t.finishedAt.getTime() - t.startedAt.getTime() : null;
   // The event names the agent, as its call's event does (the row keeps only the session).
   const agent = t.agentSessionId ? await db.agentSession.findUnique({ where: { id: t.agentSessionId }, select: { agentId: true } }) : null;
@@ -23,7 +23,7 @@ async function transitionRow(db: DbTx, t: Task, toolName: string, by?: RequestCo
     sessionId: t.agentSessionId,
     targetType: "task",
     taskId: t.id,
-    details: { taskId: t.id, attempts: t.attempts, origin: t.origin },
+    details: { taskId: t.id, attempts: t.attempts, origin: t.origin, ...details },
     arguments: t.arguments ?? {},
     decision: "allow",
     ruleId: null,
@@ -47,6 +47,6 @@ export async function auditTransition(s: TaskScope, t: Task, toolName: string, b
 }
 
 /** The transition's event in the transaction that makes it: both commit, or neither (a task's end). */
-export async function auditTransitionIn(tx: DbTx, s: Pick<TaskScope, "audit">, t: Task, toolName: string, by?: RequestContext) {
-  await s.audit.inTransaction(tx, await transitionRow(tx, t, toolName, by));
+export async function auditTransitionIn(tx: DbTx, s: Pick<TaskScope, "audit">, t: Task, toolName: string, by?: RequestContext, details?: Record<string, unknown>) {
+  await s.audit.inTransaction(tx, await transitionRow(tx, t, toolName, by, details));
 }

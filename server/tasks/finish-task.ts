@@ -9,6 +9,7 @@ import { auditTransitionIn } from "./audit-transition";
 import { taskEvent } from "./task-event";
 import { expiryFrom, type TaskScope } from "./task-scope";
 import { webhookOnFinish } from "./webhook-jobs";
+import type { CredentialRef } from "../upstream-auth/upstream-credentials";
 
 /** Writes the outcome of a task this runner ran; a task canceled meanwhile keeps CANCELED. */
 export async function finishTask(
@@ -16,6 +17,8 @@ export async function finishTask(
   taskId: string,
   outcome: { result: CallToolResult; bytes: number; truncated: boolean } | { error: unknown },
   toolName: string,
+  /** The upstream credential the run used (issue 22), recorded on the end's audit event. */
+  credential?: CredentialRef,
 ) {
   const { db, opts, runnerId } = s;
   // Shutting down aborts the calls; what they answer then is not their outcome. The task stays RUNNING and
@@ -59,7 +62,7 @@ export async function finishTask(
     await webhookOnFinish(tx, t);
     await publishChange(tx, { kind: "task", taskId, status });
     // The end's audit event commits with the end itself: a crash cannot leave one without the other.
-    await auditTransitionIn(tx, s, t, toolName);
+    await auditTransitionIn(tx, s, t, toolName, undefined, credential && { credential });
     return t;
   });
   return row;

@@ -3,7 +3,7 @@
 import type { Task as GraphileTask } from "graphile-worker";
 import type { RequestContext } from "../context";
 import type { ToolErrorCode } from "../pipeline/tool-error";
-import type { CallToolHandler, ToolCall } from "../pipeline/types";
+import type { CallNotes, CallToolHandler, ToolCall } from "../pipeline/types";
 import type { Registry } from "../registry/create-registry";
 import { auditTransition } from "./audit-transition";
 import { finishTask } from "./finish-task";
@@ -81,5 +81,7 @@ export const runTaskJob =
     signal: controller.signal,
     onProgress: (p) => sink?.(p),
   };
-  await trackTask(s, taskId, resolved.tool, run.execute(call, ctx, {}), controller, (fn) => (sink = fn));
+  // The notes carry the upstream credential the run used to the task's end event (issue 22).
+  const notes: CallNotes = {};
+  await trackTask(s, taskId, resolved.tool, run.execute(call, ctx, notes), controller, (fn) => (sink = fn), notes);
 };

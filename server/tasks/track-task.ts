@@ -2,7 +2,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Task } from "../db/client";
 import { boundResult } from "../pipeline/bound-output";
-import type { ResolvedTool } from "../pipeline/types";
+import type { CallNotes, ResolvedTool } from "../pipeline/types";
 import { finishTask } from "./finish-task";
 import { progressRecorder } from "./progress-recorder";
 import type { TaskScope } from "./task-scope";
@@ -20,6 +20,8 @@ export async function trackTask(
   progressSink: (
     fn: ((p: { progress: number; total?: number | undefined; message?: string | undefined }) => void) | undefined,
   ) => void,
+  /** The run's notes: the credential it used is recorded on the task's end event. */
+  notes?: CallNotes,
 ): Promise<Task | null> {
   const { db, opts, running } = s;
   running.set(taskId, { controller, taskId });
@@ -31,10 +33,10 @@ export async function trackTask(
   try {
     const raw = await exec;
     await progress.done();
-    return await finishTask(s, taskId, boundResult(raw, opts.resultMaxBytes, tool), tool.gatewayName);
+    return await finishTask(s, taskId, boundResult(raw, opts.resultMaxBytes, tool), tool.gatewayName, notes?.credential);
   } catch (err) {
     await progress.done();
-    return await finishTask(s, taskId, { error: err }, tool.gatewayName);
+    return await finishTask(s, taskId, { error: err }, tool.gatewayName, notes?.credential);
   } finally {
     progressSink(undefined);
     running.delete(taskId);

@@ -13,6 +13,8 @@ export type FixtureCredentials = UpstreamCredentials & {
   /** Connect `userId`'s account as the provider client `clientId` (undefined: disconnect). */
   connect(userId: string, clientId: string | undefined): void;
   asked: { forCall: CallIdentity[]; rejected: { identity: CallIdentity; token: string }[]; forDiscovery: number };
+  /** Servers (by slug) whose discovery credential does not exist yet: forDiscovery says so until released. */
+  noDiscovery: Set<string>;
   /** The auth mode of a server, by slug (the pool's authModeOf). */
   modeOf: (server: { slug: string }) => UpstreamAuthMode | undefined;
 };
@@ -25,6 +27,7 @@ export function fixtureCredentials(
   const connections = new Map<string, string>(); // userId → provider client
   const tokens = new Map<string, string>(); // provider client → its current token
   const asked: FixtureCredentials["asked"] = { forCall: [], rejected: [], forDiscovery: 0 };
+  const noDiscovery = new Set<string>();
   const slugOf = async (serverId: string) => (await db.upstreamServer.findUniqueOrThrow({ where: { id: serverId }, select: { slug: true } })).slug;
   const current = async (clientId: string, fresh = false) => {
     if (fresh || !tokens.has(clientId)) tokens.set(clientId, await up.token(clientId));
@@ -46,6 +49,7 @@ export function fixtureCredentials(
 
   return {
     asked,
+    noDiscovery,
     connect(userId, clientId) {
       if (clientId) connections.set(userId, clientId);
       else connections.delete(userId);
@@ -60,6 +64,7 @@ export function fixtureCredentials(
       const slug = await slugOf(serverId);
       const mode = opts.modes[slug];
       if (!mode || mode === "none") throw new Error(`fixture credentials asked for ${slug}, a server in mode none`);
+      if (noDiscovery.has(slug)) throw new UpstreamAuthRequiredError(slug, opts.connectUrl(slug), "not_connected");
       const clientId = mode === "per_user" || mode === "token_exchange" ? opts.adminClient : opts.sharedClient;
       return { kind: "bearer", accessToken: await current(clientId), cacheKey: `discovery:${slug}`, ref: { mode, connectionId: `conn-${clientId}`, userId: null } };
     },

@@ -14,6 +14,8 @@ import { fixtureCredentials, type FixtureCredentials } from "../test/fixture-ups
 import { agentToken, connectAgent, errorMeta, grantEverything, removeTempDirs, startTestGateway, waitUntil, type Agent, type TestGateway } from "../test/gateway-harness";
 import { jtiOf, startProtectedUpstream, type ProtectedUpstream } from "../test/protected-upstream";
 import { createTestDb, testDatabaseUrl, truncateAll } from "../test/test-db";
+import { createLogger } from "../logger";
+import { createUpstreamPool } from "./upstream-pool";
 import type { LogLine, WhoAmI } from "../test/fixtures/protected-upstream-server";
 
 const CLIENTS = [
@@ -32,6 +34,9 @@ describe("upstream credentials on the call path: per-user sessions, shared servi
   const users: Record<"ann" | "ben" | "cat", User> = {} as never;
   const agents: Record<"ann" | "ben" | "cat", Agent> = {} as never;
   const extra: Client[] = [];
+  const extraAgents: Agent[] = [];
+  /** ann's per-credential upstream session behind /mcp. */
+  let annSession = "";
   const connectUrl = (slug: string) => `https://portcullis.test/connections?server=${slug}`;
 
   const whoami = (who: keyof typeof agents, tool = "personal__whoami") => agents[who].client.callTool({ name: tool, arguments: {} }) as Promise<CallToolResult>;
@@ -40,11 +45,11 @@ describe("upstream credentials on the call path: per-user sessions, shared servi
   beforeAll(async () => {
     await truncateAll(db);
     up = await startProtectedUpstream(CLIENTS);
-    creds = fixtureCredentials(db, up, { modes: { personal: "per_user", team: "shared" }, sharedClient: "service", adminClient: "admin-conn", connectUrl });
-    gw = await startTestGateway({ upstreamAuth: { credentials: creds, authModeOf: (server) => creds.modeOf(server) } });
+    creds = fixtureCredentials(db, up, { modes: { personal: "per_user", team: "shared", later: "per_user" }, sharedClient: "service", adminClient: "admin-conn", connectUrl });
+    gw = await startTestGateway({ pool: { reconnectDelayMs: 50, maxReconnectDelayMs: 200 }, upstreamAuth: { credentials: creds, authModeOf: (server) => creds.modeOf(server) } });
     admin = userContext(await insertUser(db, { role: "ADMIN" }));
     for (const slug of ["personal", "team"]) {
-      const { server } = await gw.gateway.registry.register(admin, { slug, name: slug, transport: "http", url: up.url });
+      const { server } = await gw.gateway.registry.register(admin, { slug, name: slug, transport: "http", url: `${up.url}?as=${slug}` });
       if (server.status !== "HEALTHY") throw new Error(`${slug} is ${server.status}: ${server.lastError ?? ""}`);
     }
     for (const who of ["ann", "ben", "cat"] as const) {
@@ -59,6 +64,7 @@ describe("upstream credentials on the call path: per-user sessions, shared servi
   afterAll(async () => {
     for (const a of Object.values(agents)) await a.close();
     for (const c of extra) await c.close();
+    for (const a of extraAgents) await a.close();
     await gw?.close();
     await up?.stop();
     await db.$disconnect();
@@ -75,6 +81,7 @@ describe("upstream credentials on the call path: per-user sessions, shared servi
     expect(ann).toHaveLength(1);
     expect(ben).toHaveLength(1);
     expect(ann[0]!.session).not.toBe(ben[0]!.session);
+    annSession = ann[0]!.session!;
     // The discovery credential (the admin's) lists definitions and never answers a user's call.
     expect(log.some((l) => l.email === "admin@corp.test")).toBe(false);
   });
@@ -102,14 +109,40 @@ describe("upstream credentials on the call path: per-user sessions, shared servi
     expect((err as McpError).data).toMatchObject({ elicitations: [{ mode: "url", url: connectUrl("personal") }] });
   });
 
+  it("per_user: resource reads go with the reader's own credential; without a connection, a refusal naming the connect URL", async () => {
+    const read = await agents.ben.client.readResource({ uri: "whoami://personal" });
+    expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({ sub: "ben" });
+    const err = await agents.cat.client.readResource({ uri: "whoami://personal" }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(McpError);
+    expect((err as McpError).data).toMatchObject({ code: "upstream_auth_required", connectUrl: connectUrl("personal"), reason: "not_connected" });
+    const event = await db.auditEvent.findFirstOrThrow({ where: { userId: users.cat.id, action: "resource.read" } });
+    expect(event.errorCode).toBe("upstream_auth_required");
+  });
+
   it("shared: every user's call carries the service account's token", async () => {
     const [a, c] = await Promise.all([whoami("ann", "team__whoami"), whoami("cat", "team__whoami")]);
     expect(a.structuredContent).toMatchObject({ sub: "service" });
     expect(c.structuredContent).toMatchObject({ sub: "service" });
   });
 
+  it("transparent /mcp/s/personal: each user's own session carries their own credential; without one, initialize is refused naming the connect URL", async () => {
+    const url = new URL("/mcp/s/personal", gw.mcpUrl);
+    const ann = await connectAgent(url, await agentToken(db, users.ann));
+    extraAgents.push(ann);
+    expect((await ann.client.callTool({ name: "whoami", arguments: {} })).structuredContent).toMatchObject({ sub: "ann" });
+    const err = await connectAgent(url, await agentToken(db, users.cat)).then(
+      (a) => (extraAgents.push(a), undefined),
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(McpError);
+    expect((err as McpError).data).toMatchObject({ code: "upstream_auth_required", connectUrl: connectUrl("personal") });
+  });
+
   it("a token that expires at the upstream mid-session: one rejected(), the retry with the new token succeeds on the same session", async () => {
-    const last = (await calls()).filter((l) => l.email === "ann@corp.test").at(-1)!;
+    const last = (await calls()).filter((l) => l.session === annSession).at(-1)!;
     await up.expireJti(last.jti!);
     const rejectedBefore = creds.asked.rejected.length;
     const result = await whoami("ann");
@@ -136,6 +169,35 @@ describe("upstream credentials on the call path: per-user sessions, shared servi
     for (const { token } of creds.asked.rejected) expect(stored).not.toContain(token.split(".")[2]);
   });
 
+  it("a server with no discovery credential yet waits DOWN with lastError upstream_auth_required, and comes up once one appears", async () => {
+    creds.noDiscovery.add("later");
+    const { server } = await gw.gateway.registry.register(admin, { slug: "later", name: "later", transport: "http", url: `${up.url}?as=later` });
+    expect(server.status).toBe("DOWN");
+    expect(server.lastError).toMatch(/^upstream_auth_required: Connect your account to later first/);
+    creds.noDiscovery.delete("later");
+    await waitUntil("later to come up", async () => (await db.upstreamServer.findUniqueOrThrow({ where: { id: server.id } })).status === "HEALTHY");
+    await waitUntil("later's tools", async () => (await db.tool.count({ where: { serverId: server.id } })) > 0);
+  });
+
+  it("per-credential sessions are bounded: past the bound the least recently used idle one is closed and reopened on its next call", async () => {
+    const personal = await db.upstreamServer.findUniqueOrThrow({ where: { slug: "personal" } });
+    const pool = createUpstreamPool(createLogger("silent"), {}, { maxCredentialSessions: 1 }, { credentials: creds, authModeOf: (s) => creds.modeOf(s) });
+    try {
+      await pool.start({ serverId: personal.id, slug: "personal", role: "active", launch: { transport: "HTTP", url: `${up.url}?as=personal`, headers: {} }, maxConcurrency: 4 });
+      const call = async (u: User) => {
+        const r = await pool.callTool(personal.id, "active", { name: "whoami", arguments: {} }, { signal: new AbortController().signal, timeoutMs: 10_000, retryable: false, identity: { serverId: personal.id, userId: u.id, agentSessionId: `pool-${u.email}` } });
+        expect(r.structuredContent).toMatchObject({ email: u.email });
+        return (await calls()).at(-1)!.session;
+      };
+      const first = await call(users.ann);
+      expect(await call(users.ann)).toBe(first);
+      await call(users.ben); // ann's idle session is the least recently used: closed
+      expect(await call(users.ann)).not.toBe(first);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it("queued tasks run with their user's credential at run time; a user disconnected between submit and run gets upstream_auth_required", async () => {
     await gw.gateway.registry.updateTool(admin, "personal__whoami", { async: true });
     // The queue exists, no worker runs yet: both tasks wait PENDING while ben's connection goes.
@@ -158,6 +220,8 @@ describe("upstream credentials on the call path: per-user sessions, shared servi
     expect(benDone.errorCode).toBe("upstream_auth_required");
     const ran = (await calls()).slice(before);
     expect(ran.map((l) => l.email)).toEqual(["ann@corp.test"]);
+    const ended = await db.auditEvent.findFirstOrThrow({ where: { taskId: annTask, action: "task.succeeded" } });
+    expect(ended.details).toMatchObject({ credential: { mode: "per_user", connectionId: "conn-ann", userId: users.ann.id } });
     // The task ran with its owner and agent session as the identity, without the agent's subject token.
     const asked = creds.asked.forCall.filter((i) => i.userId === users.ann.id).at(-1)!;
     expect(asked.agentSessionId).toBeTruthy();

@@ -3,7 +3,7 @@
 // under a call's own credential with the one retry a 401 earns (credentials.rejected renews it, or says the user
 // must reconnect).
 import type { CallIdentity, CredentialRef, UpstreamAuthMode, UpstreamCredential } from "../upstream-auth/upstream-credentials";
-import type { Entry, PoolScope } from "./pool-scope";
+import type { Entry, PoolDeps, PoolScope } from "./pool-scope";
 import { UpstreamUnauthorizedError, UpstreamUnavailableError } from "./upstream-errors";
 
 export type Bearer = UpstreamCredential & { kind: "bearer" };
@@ -36,6 +36,22 @@ export function discoveryBearer(scope: PoolScope, e: Entry): (() => Promise<stri
   if (mode === "none") return undefined;
   const credentials = credentialsOf(scope, e, mode);
   return async () => bearerOf(e, await credentials.forDiscovery(e.spec.serverId)).accessToken;
+}
+
+/**
+ * The bearer of a connection that serves one user's agent session alone (the transparent endpoint's): that
+ * user's credential, asked on every request. Undefined for a server in mode none.
+ */
+export function sessionBearer(deps: Pick<PoolDeps, "credentials" | "authModeOf">, server: { serverId: string; slug: string }, identity: CallIdentity): (() => Promise<string>) | undefined {
+  const mode = deps.authModeOf?.(server) ?? "none";
+  if (mode === "none") return undefined;
+  const credentials = deps.credentials;
+  if (!credentials) throw new UpstreamUnavailableError(`the server ${server.slug} authenticates its callers (${mode}) but this gateway has no upstream credentials`);
+  return async () => {
+    const cred = await credentials.forCall(identity);
+    if (cred.kind !== "bearer") throw new UpstreamUnavailableError(`no bearer credential for ${server.slug}`);
+    return cred.accessToken;
+  };
 }
 
 /**

@@ -5,7 +5,7 @@ import type { McpSessionView } from "../handle-mcp-request";
 import type { SessionOwner, SessionUpstreams } from "./session-upstreams";
 
 /** The limits' owner of a session: its agent session (or MCP session) and its user. */
-export const sessionOwner = (view: McpSessionView): SessionOwner => ({ sessionKey: view.sessionKey, userId: view.grant.userId });
+export const sessionOwner = (view: McpSessionView): SessionOwner => ({ sessionKey: view.sessionKey, userId: view.grant.userId, subjectToken: view.ctx.subjectToken });
 
 /** Throws `upstream_capacity` (a GatewayError with retryAfterSeconds) when no slot is free. */
 export async function reserveUpstream(deps: { registry: Registry; sessions: SessionUpstreams }, slug: string, view: McpSessionView): Promise<void> {

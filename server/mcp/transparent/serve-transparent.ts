@@ -41,6 +41,8 @@ import type { McpSessionView } from "../handle-mcp-request";
 import { sessionOwner } from "./reserve-upstream";
 import type { InFlight, LiveSession, SessionUpstreams } from "./session-upstreams";
 import { capacityRefusal } from "./capacity-refusal";
+import { UpstreamAuthRequiredError } from "../../upstream-auth/upstream-auth-required-error";
+import { authRequiredRpcError } from "../connect-elicitation";
 
 export type TransparentDeps = { registry: Registry; pipeline: CallToolHandler; requests: OperationHandler; bus: ChangeBus; db: Db; audit: AuditWriter; logger: Logger; sessions: SessionUpstreams; policy: PolicyCache; taskTools: Omit<TaskToolDeps, "db" | "audit">; approvals?: Approvals | undefined; builtinReady?: (() => Promise<void>) | undefined };
 
@@ -175,6 +177,12 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
     } catch (err) {
       const refused = capacityRefusal(deps, view, endpoint, slug, request, err);
       if (refused) return refused;
+      // The user has no usable credential for this upstream (issue 22): a tools/call goes the pipeline's way
+      // without a session of its own, to be refused (and audited) upstream_auth_required like on /mcp.
+      if (err instanceof UpstreamAuthRequiredError) {
+        if (request.method === "tools/call") return callTool(request);
+        throw authRequiredRpcError(err, view.clientCapabilities);
+      }
       throw new McpError(ErrorCode.InternalError, `The upstream server ${slug} is unavailable: ${err instanceof Error ? err.message : String(err)}`);
     }
     try {

@@ -44,7 +44,12 @@ export type LiveSession = {
 };
 
 /** Whom an upstream session serves, for its limits: the agent session (or the MCP session) and the user. */
-export type SessionOwner = { sessionKey: string; userId: string };
+export type SessionOwner = {
+  sessionKey: string;
+  userId: string;
+  /** The agent's external bearer (enterprise mode), for a token_exchange upstream; never stored. */
+  subjectToken?: (() => string) | undefined;
+};
 
 export type SessionUpstreamsOptions = {
   /** Processes per agent session, user, server and gateway process, and when idle ones are closed. */
@@ -55,6 +60,11 @@ export type SessionUpstreamsOptions = {
   launcher?: ProcessLauncher | undefined;
   /** The clock of idle times (tests drive the reaper with their own). */
   now: () => number;
+  /**
+   * The bearer of an upstream that authenticates its callers (issue 22), asked on every request of the session:
+   * the session's user's credential (the session is theirs alone). Undefined: the server needs none.
+   */
+  bearer?: ((route: ServerRoute, owner: SessionOwner) => (() => Promise<string>) | undefined) | undefined;
 };
 const DEFAULTS = { relayTimeoutMs: 5 * 60_000, connectTimeoutMs: 15_000, now: Date.now };
 
@@ -168,7 +178,7 @@ export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: L
     if (s && message.method === "notifications/roots/list_changed") await s.client.sendRootsListChanged().catch(() => undefined);
   }
 
-  async function connect(mcpSessionId: string, route: ServerRoute, capabilities: ClientCapabilities, replay: SessionState | null, slot: Slot): Promise<LiveSession> {
+  async function connect(mcpSessionId: string, route: ServerRoute, capabilities: ClientCapabilities, replay: SessionState | null, slot: Slot, owner: SessionOwner): Promise<LiveSession> {
     // Only what the agent itself supports is offered upstream, so the upstream never asks for what cannot be answered.
     const offered: ClientCapabilities = {
       ...(capabilities.sampling && { sampling: capabilities.sampling }),
@@ -202,6 +212,7 @@ export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: L
         capabilities: offered,
         launcher: opts.launcher,
         key: { serverId: route.serverId, slug: route.slug, role: `session-${sessionTag}` },
+        bearer: opts.bearer?.(route, owner),
         configure: (client) => {
           client.fallbackRequestHandler = async (request, extra) => relayRequest(await ready, request, extra.signal);
           client.fallbackNotificationHandler = async (n) => {
@@ -274,7 +285,7 @@ export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: L
         try {
           await displaced;
           const replay = isNew ? null : await readState(deps.db, mcpSessionId);
-          const s = await connect(mcpSessionId, route, capabilities, replay, slot);
+          const s = await connect(mcpSessionId, route, capabilities, replay, slot, owner);
           live.set(mcpSessionId, s);
           s.inFlight.push(...leases);
           return s;
