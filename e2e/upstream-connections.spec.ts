@@ -107,6 +107,12 @@ test("two users connect their own accounts through the provider's login page, th
     page.getByTestId("connection-row").filter({ hasText: NAME }).getByTestId("connection-account"),
   ).toHaveText("admin@corp.test");
 
+  // Refused until now, the server waits for its next reconnect; Retry connects it at once with the admin's
+  // connection (Restart, should the reconnect have come first), and its tools are listed.
+  await page.goto(`/servers/${slug}`);
+  await page.getByRole("button", { name: /^(Retry|Restart)$/ }).click();
+  await expect(page.getByRole("tab", { name: /Tools/ })).toContainText("1");
+
   // Alice and Bob each connect their own account, from the link an agent would be given.
   const identities = new Map<string, unknown>();
   for (const [user, login] of [
