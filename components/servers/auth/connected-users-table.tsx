@@ -61,7 +61,7 @@ export function ConnectedUsersTable({
   if (connections.length === 0)
     return <p className="text-sm text-slate-600">No user has connected an account to {server.name} yet.</p>;
   return (
-    <div className="overflow-hidden rounded-md ring-1 ring-slate-200">
+    <div className="overflow-x-auto rounded-md ring-1 ring-slate-200">
       <DataTable columns={COLUMNS} label={`Users connected to ${server.name}`}>
         {connections.map((c) => {
           const who = c.userEmail ?? "a removed user";

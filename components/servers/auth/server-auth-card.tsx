@@ -22,7 +22,7 @@ export function ServerAuthCard({ server }: { server: Pick<TServer, "id" | "name"
     refetchInterval: 30_000,
   });
   return (
-    <section aria-labelledby="server-auth-heading" className={`${card} max-w-3xl p-5`}>
+    <section aria-labelledby="server-auth-heading" className={`${card} max-w-5xl p-5`}>
       <div className="flex items-center justify-between gap-3">
         <h3 id="server-auth-heading" className="text-base font-semibold text-slate-900">
           Authentication
