@@ -2,7 +2,9 @@
 // user on the server's Authentication tab; two users each connect their own account through the real provider's
 // login page from their Connections page, and their agents' `whoami` calls through /mcp reach the upstream as
 // themselves; a third user's agent gets `upstream_auth_required`, whose link opens the Connections page on that
-// server. The provider (oidc-provider) and the protected upstream MCP server are real processes this test starts.
+// server. An admin sees who is connected and disconnects one (revoked at the provider; their agent is told to
+// connect again). The provider (oidc-provider) and the protected upstream MCP server are real processes this test
+// starts.
 import type { Browser, Page } from "@playwright/test";
 import { startUpstreamIdp, type UpstreamIdp } from "@/server/test/upstream-idp";
 import { expect, test, waitForHydration } from "./fixtures";
@@ -162,4 +164,24 @@ test("two users connect their own accounts through the provider's login page, th
   for (const email of [alice.email, bob.email])
     await expect(connected.locator(`[data-email="${email}"]`)).toBeVisible();
   await expect(connected.locator(`[data-email="${carol.email}"]`)).toHaveCount(0);
+
+  // An admin disconnects Bob: his tokens are revoked at the provider, and his agent is told to connect again.
+  const revocations = (await idp.stats()).revocations;
+  await connected.getByRole("button", { name: `Disconnect ${bob.email}` }).click();
+  await page
+    .getByRole("dialog", { name: `Disconnect ${bob.email} from ${NAME}?` })
+    .getByRole("button", { name: "Disconnect" })
+    .click();
+  await expect(connected.locator(`[data-email="${bob.email}"]`)).toHaveCount(0);
+  expect((await idp.stats()).revocations).toBeGreaterThan(revocations);
+  const bobPage = await userPage(browser, bob.email);
+  const bobRefused = await whoAmIOf(bobPage, baseURL, "bob-agent-2");
+  expect((bobRefused._meta as Record<string, { code?: string }> | undefined)?.["portcullis/error"]?.code).toBe(
+    "upstream_auth_required",
+  );
+  await bobPage.goto("/connections");
+  await waitForHydration(bobPage);
+  await expect(bobPage.getByTestId("connection-row")).toHaveCount(0);
+  await expect(bobPage.getByRole("button", { name: `Connect ${NAME}` })).toBeVisible();
+  await bobPage.context().close();
 });
