@@ -12,43 +12,40 @@ import { createUserViaApi, signIn, signInAsAdmin, uniqueEmail } from "./helpers"
 import { connectAgent } from "./helpers-agent";
 
 const PASSWORD = "user-pass-1234";
-const slug = `tracker-${Date.now().toString(36)}`;
-const NAME = "Corp tracker";
-const WHOAMI = `${slug}__whoami`;
+const ACCOUNTS = {
+  "admin-idp": { email: "admin@corp.test" },
+  alice: { email: "alice@corp.test" },
+  bob: { email: "bob@corp.test" },
+};
 
-let idp: UpstreamIdp;
+/** The server of one test: a protected upstream behind its own provider, registered in Portcullis. */
+type Upstream = { idp: UpstreamIdp; slug: string; name: string };
+const whoami = (up: Upstream) => `${up.slug}__whoami`;
+type ErrorMeta = { code?: string; connectUrl?: string; reason?: string };
+const errorOf = (result: { _meta?: unknown }) =>
+  (result._meta as Record<string, ErrorMeta> | undefined)?.["portcullis/error"];
 
-test.beforeAll(async () => {
-  idp = await startUpstreamIdp({
-    accounts: {
-      "admin-idp": { email: "admin@corp.test" },
-      alice: { email: "alice@corp.test" },
-      bob: { email: "bob@corp.test" },
-    },
-    // Portcullis registers itself (dynamic registration); no client is set up in advance.
-    clients: [],
-  });
-});
-
-test.afterAll(async () => {
-  await idp?.stop();
-});
-
-/** On the Connections page: Connect (or Reconnect) `NAME`, sign in at the provider as `login`, and come back. */
-async function connectThroughProvider(page: Page, login: string) {
-  await page.getByRole("button", { name: `Connect ${NAME}` }).click();
-  await expect(page).toHaveURL(new RegExp(`^${idp.issuer}/`));
-  await page.locator('input[name="login"]').fill(login);
-  await page.locator('input[name="password"]').fill("any");
-  await page.getByRole("button", { name: "Sign-in" }).click();
-  // The provider asks for consent the first time an account grants the client.
+/**
+ * On the Connections page: press `button` (Connect or Reconnect the server), go through the provider's login and consent
+ * pages as `login` (each only when the provider shows it: a browser signed in there before skips the login, an
+ * account that granted the client before skips the consent) and come back connected.
+ */
+async function connectThroughProvider(page: Page, up: Upstream, login: string, button = `Connect ${up.name}`) {
+  await page.getByRole("button", { name: button, exact: true }).click();
   const back = page.getByTestId("connected-notice");
+  const loginField = page.locator('input[name="login"]');
   const consent = page.getByRole("button", { name: "Continue" });
-  await expect(back.or(consent)).toBeVisible();
+  await expect(back.or(loginField).or(consent)).toBeVisible();
+  if (await loginField.isVisible()) {
+    await loginField.fill(login);
+    await page.locator('input[name="password"]').fill("any");
+    await page.getByRole("button", { name: "Sign-in" }).click();
+    await expect(back.or(consent)).toBeVisible();
+  }
   if (await consent.isVisible()) await consent.click();
   await waitForHydration(page);
-  await expect(page).toHaveURL(`/connections?connected=${slug}`);
-  await expect(back).toHaveText(`Connected to ${NAME}. Your agents' calls to it now use your account.`);
+  await expect(page).toHaveURL(`/connections?connected=${up.slug}`);
+  await expect(back).toHaveText(`Connected to ${up.name}. Your agents' calls to it now use your account.`);
 }
 
 /** A user in a browser of their own, signed in. */
@@ -60,128 +57,205 @@ async function userPage(browser: Browser, email: string): Promise<Page> {
   return page;
 }
 
-async function whoAmIOf(page: Page, baseURL: string | undefined, agentId: string) {
-  const agent = await connectAgent(page, baseURL, agentId, [WHOAMI]);
+async function whoAmIOf(page: Page, baseURL: string | undefined, up: Upstream, agentId: string) {
+  const agent = await connectAgent(page, baseURL, agentId, [whoami(up)]);
   try {
-    return await agent.callTool({ name: WHOAMI, arguments: {} });
+    return await agent.callTool({ name: whoami(up), arguments: {} });
   } finally {
     await agent.close();
   }
 }
 
-test("two users connect their own accounts through the provider's login page, their agents each reach the upstream as themselves, and a third user's agent is told to connect", async ({
-  page,
-  browser,
-  baseURL,
-}) => {
-  test.setTimeout(120_000);
-  await signInAsAdmin(page);
+/** Registers the upstream (as the signed-in admin) and creates users holding its tools. */
+async function registerWithUsers(page: Page, up: Upstream, names: readonly string[]) {
   const created = await page.request.post("/api/v1/servers", {
-    data: { slug, name: NAME, transport: "http", url: idp.upstreamUrl },
+    data: { slug: up.slug, name: up.name, transport: "http", url: up.idp.upstreamUrl },
   });
   expect(created.status(), await created.text()).toBe(201);
   const users = await Promise.all(
-    ["alice", "bob", "carol"].map((who) =>
-      createUserViaApi(page.request, { email: uniqueEmail(who), role: "USER", password: PASSWORD }),
-    ),
+    names.map((who) => createUserViaApi(page.request, { email: uniqueEmail(who), role: "USER", password: PASSWORD })),
   );
   for (const user of users) {
     const grant = await page.request.post("/api/v1/grants", {
-      data: { kind: "tool", pattern: `${slug}__*`, userId: user.id },
+      data: { kind: "tool", pattern: `${up.slug}__*`, userId: user.id },
     });
     expect(grant.status(), await grant.text()).toBe(201);
   }
-  const [alice, bob, carol] = users as [(typeof users)[0], (typeof users)[0], (typeof users)[0]];
+  return users;
+}
 
-  // The admin sets the server to act as each user, on its Authentication tab.
-  await page.goto(`/servers/${slug}?tab=auth`);
-  const card = page.getByRole("region", { name: "Authentication" });
-  await expect(card.getByTestId("auth-state")).toHaveText("Now: None (static headers)");
-  await card.getByRole("radio", { name: /Each user's own account/ }).check();
-  await card.getByLabel("Scopes").fill("mcp");
-  await card.getByRole("button", { name: "Save authentication" }).click();
-  await expect(card.getByTestId("auth-state")).toContainText("Now: Each user's own account");
-
-  // The admin connects their own account too: the server's tools are listed with an admin's connection.
+/**
+ * The admin connects their own account (a per_user server's tools are listed with an admin's connection). The
+ * server, refused until now, waits for its next reconnect; Retry connects it at once (Restart, should the
+ * reconnect have come first), and its tools are listed.
+ */
+async function adminConnects(page: Page, up: Upstream) {
   await page.goto("/connections");
-  await connectThroughProvider(page, "admin-idp");
+  await connectThroughProvider(page, up, "admin-idp");
   await expect(
-    page.getByTestId("connection-row").filter({ hasText: NAME }).getByTestId("connection-account"),
+    page.getByTestId("connection-row").filter({ hasText: up.name }).getByTestId("connection-account"),
   ).toHaveText("admin@corp.test");
-
-  // Refused until now, the server waits for its next reconnect; Retry connects it at once with the admin's
-  // connection (Restart, should the reconnect have come first), and its tools are listed.
-  await page.goto(`/servers/${slug}`);
+  await page.goto(`/servers/${up.slug}`);
   await page.getByRole("button", { name: /^(Retry|Restart)$/ }).click();
   await expect(page.getByRole("tab", { name: /Tools/ })).toContainText("1");
+}
 
-  // Alice and Bob each connect their own account, from the link an agent would be given.
-  const identities = new Map<string, unknown>();
-  for (const [user, login] of [
-    [alice, "alice"],
-    [bob, "bob"],
-  ] as const) {
-    const own = await userPage(browser, user.email);
-    await own.goto(`/connections?server=${slug}`);
+test.describe("per_user upstream", () => {
+  const up = { slug: `tracker-${Date.now().toString(36)}`, name: "Corp tracker" } as Upstream;
+  test.beforeAll(async () => {
+    // Portcullis registers itself (dynamic registration); no client is set up in advance.
+    up.idp = await startUpstreamIdp({ accounts: ACCOUNTS, clients: [] });
+  });
+  test.afterAll(async () => {
+    await up.idp?.stop();
+  });
+
+  test("two users connect their own accounts through the provider's login page, their agents each reach the upstream as themselves, and a third user's agent is told to connect", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    test.setTimeout(120_000);
+    await signInAsAdmin(page);
+    const users = await registerWithUsers(page, up, ["alice", "bob", "carol"]);
+    const [alice, bob, carol] = users as [(typeof users)[0], (typeof users)[0], (typeof users)[0]];
+
+    // The admin sets the server to act as each user, on its Authentication tab.
+    await page.goto(`/servers/${up.slug}?tab=auth`);
+    const card = page.getByRole("region", { name: "Authentication" });
+    await expect(card.getByTestId("auth-state")).toHaveText("Now: None (static headers)");
+    await card.getByRole("radio", { name: /Each user's own account/ }).check();
+    await card.getByLabel("Scopes").fill("mcp");
+    await card.getByRole("button", { name: "Save authentication" }).click();
+    await expect(card.getByTestId("auth-state")).toContainText("Now: Each user's own account");
+
+    await adminConnects(page, up);
+
+    // Alice and Bob each connect their own account, from the link an agent would be given.
+    const identities = new Map<string, unknown>();
+    for (const [user, login] of [
+      [alice, "alice"],
+      [bob, "bob"],
+    ] as const) {
+      const own = await userPage(browser, user.email);
+      await own.goto(`/connections?server=${up.slug}`);
+      await waitForHydration(own);
+      await expect(own.getByTestId("server-focus-notice")).toContainText(`Your agent needs your account on ${up.name}`);
+      await expect(own.getByRole("button", { name: `Connect ${up.name}` })).toBeFocused();
+      await connectThroughProvider(own, up, login);
+      const row = own.getByTestId("connection-row").filter({ hasText: up.name });
+      await expect(row.getByTestId("connection-account")).toHaveText(`${login}@corp.test`);
+      await expect(row.getByTestId("connection-status")).toHaveText("Connected");
+
+      const result = await whoAmIOf(own, baseURL, up, `${login}-agent`);
+      expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+      identities.set(login, result.structuredContent);
+      await own.context().close();
+    }
+    expect(identities.get("alice")).toMatchObject({ sub: "alice", email: "alice@corp.test" });
+    expect(identities.get("bob")).toMatchObject({ sub: "bob", email: "bob@corp.test" });
+
+    // Carol has not connected: her agent is refused with the link to connect, and nothing of anyone else's is used.
+    const carolPage = await userPage(browser, carol.email);
+    await carolPage.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Connections" }).click();
+    await expect(carolPage.getByRole("heading", { level: 1, name: "Connections" })).toBeVisible();
+    await expect(
+      carolPage.getByRole("list", { name: "Servers to connect" }).locator(`[data-server="${up.slug}"]`),
+    ).toBeVisible();
+    const refused = await whoAmIOf(carolPage, baseURL, up, "carol-agent");
+    expect(refused.isError).toBe(true);
+    const error = errorOf(refused);
+    expect(error).toMatchObject({
+      code: "upstream_auth_required",
+      connectUrl: `${baseURL}/connections?server=${up.slug}`,
+    });
+    await carolPage.goto(error!.connectUrl!);
+    await waitForHydration(carolPage);
+    await expect(carolPage.getByRole("button", { name: `Connect ${up.name}` })).toBeFocused();
+    await expect(carolPage.getByTestId("connection-row")).toHaveCount(0);
+    await carolPage.context().close();
+
+    // The admin sees who is connected, never a token.
+    await page.goto(`/servers/${up.slug}?tab=auth`);
+    const connected = page.getByRole("table", { name: `Users connected to ${up.name}` });
+    for (const email of [alice.email, bob.email])
+      await expect(connected.locator(`[data-email="${email}"]`)).toBeVisible();
+    await expect(connected.locator(`[data-email="${carol.email}"]`)).toHaveCount(0);
+
+    // An admin disconnects Bob: his tokens are revoked at the provider, and his agent is told to connect again.
+    const revocations = (await up.idp.stats()).revocations;
+    await connected.getByRole("button", { name: `Disconnect ${bob.email}` }).click();
+    await page
+      .getByRole("dialog", { name: `Disconnect ${bob.email} from ${up.name}?` })
+      .getByRole("button", { name: "Disconnect" })
+      .click();
+    await expect(connected.locator(`[data-email="${bob.email}"]`)).toHaveCount(0);
+    expect((await up.idp.stats()).revocations).toBeGreaterThan(revocations);
+    const bobPage = await userPage(browser, bob.email);
+    const bobRefused = await whoAmIOf(bobPage, baseURL, up, "bob-agent-2");
+    expect(errorOf(bobRefused)?.code).toBe("upstream_auth_required");
+    await bobPage.goto("/connections");
+    await waitForHydration(bobPage);
+    await expect(bobPage.getByTestId("connection-row")).toHaveCount(0);
+    await expect(bobPage.getByRole("button", { name: `Connect ${up.name}` })).toBeVisible();
+    await bobPage.context().close();
+  });
+});
+
+test.describe("a refused refresh", () => {
+  const up = { slug: `crm-${Date.now().toString(36)}`, name: "Corp CRM" } as Upstream;
+  test.beforeAll(async () => {
+    // Access tokens live 30 s, less than the gateway's refresh margin (60 s): every call refreshes first.
+    up.idp = await startUpstreamIdp({ accounts: ACCOUNTS, clients: [], accessTtl: 30 });
+  });
+  test.afterAll(async () => {
+    await up.idp?.stop();
+  });
+
+  test("a user who revoked the app at the provider is told to reconnect, sees why on the Connections page, and reconnects", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    test.setTimeout(120_000);
+    await signInAsAdmin(page);
+    const [alice] = await registerWithUsers(page, up, ["alice"]);
+    const put = await page.request.put(`/api/v1/servers/${up.slug}/auth`, {
+      data: { mode: "per_user", scopes: ["mcp"] },
+    });
+    expect(put.status(), await put.text()).toBe(200);
+    await adminConnects(page, up);
+
+    const own = await userPage(browser, alice!.email);
+    await own.goto("/connections");
     await waitForHydration(own);
-    await expect(own.getByTestId("server-focus-notice")).toContainText(`Your agent needs your account on ${NAME}`);
-    await expect(own.getByRole("button", { name: `Connect ${NAME}` })).toBeFocused();
-    await connectThroughProvider(own, login);
-    const row = own.getByTestId("connection-row").filter({ hasText: NAME });
-    await expect(row.getByTestId("connection-account")).toHaveText(`${login}@corp.test`);
+    await connectThroughProvider(own, up, "alice");
+    expect((await whoAmIOf(own, baseURL, up, "alice-agent")).structuredContent).toMatchObject({ sub: "alice" });
+
+    // Alice revokes the app at the provider: the next refresh is refused, and her agent is told to reconnect.
+    expect(await up.idp.revokeRefresh("alice")).toBeGreaterThan(0);
+    const refused = await whoAmIOf(own, baseURL, up, "alice-agent-2");
+    expect(refused.isError).toBe(true);
+    const error = errorOf(refused);
+    expect(error).toMatchObject({
+      code: "upstream_auth_required",
+      reason: "needs_reconnect",
+      connectUrl: `${baseURL}/connections?server=${up.slug}`,
+    });
+
+    // The link shows her connection needing a reconnect, with the provider's refusal, and its Reconnect button.
+    await own.goto(error!.connectUrl!);
+    await waitForHydration(own);
+    await expect(own.getByTestId("server-focus-notice")).toContainText(
+      `Your connection to ${up.name} has stopped working`,
+    );
+    const row = own.getByTestId("connection-row").filter({ hasText: up.name });
+    await expect(row.getByTestId("connection-status")).toHaveText("Reconnect needed");
+    await expect(row.getByTestId("connection-error")).toContainText("refused the refresh");
+    await expect(own.getByRole("button", { name: `Reconnect ${up.name}` })).toBeFocused();
+    await connectThroughProvider(own, up, "alice", `Reconnect ${up.name}`);
     await expect(row.getByTestId("connection-status")).toHaveText("Connected");
-
-    const result = await whoAmIOf(own, baseURL, `${login}-agent`);
-    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-    identities.set(login, result.structuredContent);
+    expect((await whoAmIOf(own, baseURL, up, "alice-agent-3")).structuredContent).toMatchObject({ sub: "alice" });
     await own.context().close();
-  }
-  expect(identities.get("alice")).toMatchObject({ sub: "alice", email: "alice@corp.test" });
-  expect(identities.get("bob")).toMatchObject({ sub: "bob", email: "bob@corp.test" });
-
-  // Carol has not connected: her agent is refused with the link to connect, and nothing of anyone else's is used.
-  const carolPage = await userPage(browser, carol.email);
-  await carolPage.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Connections" }).click();
-  await expect(carolPage.getByRole("heading", { level: 1, name: "Connections" })).toBeVisible();
-  await expect(
-    carolPage.getByRole("list", { name: "Servers to connect" }).locator(`[data-server="${slug}"]`),
-  ).toBeVisible();
-  const refused = await whoAmIOf(carolPage, baseURL, "carol-agent");
-  expect(refused.isError).toBe(true);
-  const error = (refused._meta as Record<string, { code?: string; connectUrl?: string }> | undefined)?.[
-    "portcullis/error"
-  ];
-  expect(error).toMatchObject({ code: "upstream_auth_required", connectUrl: `${baseURL}/connections?server=${slug}` });
-  await carolPage.goto(error!.connectUrl!);
-  await waitForHydration(carolPage);
-  await expect(carolPage.getByRole("button", { name: `Connect ${NAME}` })).toBeFocused();
-  await expect(carolPage.getByTestId("connection-row")).toHaveCount(0);
-  await carolPage.context().close();
-
-  // The admin sees who is connected, never a token.
-  await page.goto(`/servers/${slug}?tab=auth`);
-  const connected = page.getByRole("table", { name: `Users connected to ${NAME}` });
-  for (const email of [alice.email, bob.email])
-    await expect(connected.locator(`[data-email="${email}"]`)).toBeVisible();
-  await expect(connected.locator(`[data-email="${carol.email}"]`)).toHaveCount(0);
-
-  // An admin disconnects Bob: his tokens are revoked at the provider, and his agent is told to connect again.
-  const revocations = (await idp.stats()).revocations;
-  await connected.getByRole("button", { name: `Disconnect ${bob.email}` }).click();
-  await page
-    .getByRole("dialog", { name: `Disconnect ${bob.email} from ${NAME}?` })
-    .getByRole("button", { name: "Disconnect" })
-    .click();
-  await expect(connected.locator(`[data-email="${bob.email}"]`)).toHaveCount(0);
-  expect((await idp.stats()).revocations).toBeGreaterThan(revocations);
-  const bobPage = await userPage(browser, bob.email);
-  const bobRefused = await whoAmIOf(bobPage, baseURL, "bob-agent-2");
-  expect((bobRefused._meta as Record<string, { code?: string }> | undefined)?.["portcullis/error"]?.code).toBe(
-    "upstream_auth_required",
-  );
-  await bobPage.goto("/connections");
-  await waitForHydration(bobPage);
-  await expect(bobPage.getByTestId("connection-row")).toHaveCount(0);
-  await expect(bobPage.getByRole("button", { name: `Connect ${NAME}` })).toBeVisible();
-  await bobPage.context().close();
+  });
 });
