@@ -8,7 +8,7 @@
 import type { Browser, Page } from "@playwright/test";
 import { startUpstreamIdp, type UpstreamIdp } from "@/server/test/upstream-idp";
 import { expect, test, waitForHydration } from "./fixtures";
-import { createUserViaApi, signIn, signInAsAdmin, uniqueEmail } from "./helpers";
+import { createUserViaApi, noSidewaysScroll, signIn, signInAsAdmin, uniqueEmail } from "./helpers";
 import { connectAgent } from "./helpers-agent";
 
 const PASSWORD = "user-pass-1234";
@@ -199,6 +199,12 @@ test.describe("per_user upstream", () => {
     await expect(bobPage.getByTestId("connection-row")).toHaveCount(0);
     await expect(bobPage.getByRole("button", { name: `Connect ${up.name}` })).toBeVisible();
     await bobPage.context().close();
+
+    // On a phone the Authentication tab fits: the modes stack and the connected users wrap.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`/servers/${up.slug}?tab=auth`);
+    await expect(connected.locator(`[data-email="${alice.email}"]`)).toBeVisible();
+    await noSidewaysScroll(page);
   });
 });
 
@@ -256,6 +262,10 @@ test.describe("a refused refresh", () => {
     await connectThroughProvider(own, up, "alice", `Reconnect ${up.name}`);
     await expect(row.getByTestId("connection-status")).toHaveText("Connected");
     expect((await whoAmIOf(own, baseURL, up, "alice-agent-3")).structuredContent).toMatchObject({ sub: "alice" });
+    // On a phone the page fits: the row wraps instead of scrolling sideways.
+    await own.setViewportSize({ width: 390, height: 844 });
+    await expect(row.getByRole("button", { name: `Reconnect ${up.name}` })).toBeVisible();
+    await noSidewaysScroll(own);
     await own.context().close();
   });
 });
