@@ -137,8 +137,16 @@ test.describe("per_user upstream", () => {
       [alice, "alice"],
       [bob, "bob"],
     ] as const) {
-      const own = await userPage(browser, user.email);
-      await own.goto(`/connections?server=${up.slug}`);
+      // Signed out, the link goes through sign-in and back to it.
+      const own = await (await browser.newContext()).newPage();
+      const link = `/connections?server=${up.slug}`;
+      await own.goto(link);
+      await expect(own).toHaveURL(`/signin?callbackUrl=${encodeURIComponent(link)}`);
+      await waitForHydration(own);
+      await own.getByLabel("E-mail").fill(user.email);
+      await own.getByLabel("Password").fill(PASSWORD);
+      await own.getByRole("button", { name: "Sign in" }).click();
+      await expect(own).toHaveURL(link);
       await waitForHydration(own);
       await expect(own.getByTestId("server-focus-notice")).toContainText(`Your agent needs your account on ${up.name}`);
       await expect(own.getByRole("button", { name: `Connect ${up.name}` })).toBeFocused();
