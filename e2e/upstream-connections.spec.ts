@@ -100,15 +100,23 @@ async function adminConnects(page: Page, up: Upstream) {
   await expect(page.getByRole("tab", { name: /Tools/ })).toContainText("1");
 }
 
-test.describe("per_user upstream", () => {
-  const up = { slug: `tracker-${Date.now().toString(36)}`, name: "Corp tracker" } as Upstream;
+/**
+ * The describe block's own provider and protected upstream, started before its tests and stopped after. Portcullis
+ * registers itself at the provider (dynamic registration): no client is set up in advance.
+ */
+function upstreamOfDescribe(prefix: string, name: string, accessTtl?: number): Upstream {
+  const up = { slug: `${prefix}-${Date.now().toString(36)}`, name } as Upstream;
   test.beforeAll(async () => {
-    // Portcullis registers itself (dynamic registration); no client is set up in advance.
-    up.idp = await startUpstreamIdp({ accounts: ACCOUNTS, clients: [] });
+    up.idp = await startUpstreamIdp({ accounts: ACCOUNTS, clients: [], ...(accessTtl && { accessTtl }) });
   });
   test.afterAll(async () => {
     await up.idp?.stop();
   });
+  return up;
+}
+
+test.describe("per_user upstream", () => {
+  const up = upstreamOfDescribe("tracker", "Corp tracker");
 
   test("two users connect their own accounts through the provider's login page, their agents each reach the upstream as themselves, and a third user's agent is told to connect", async ({
     page,
@@ -217,14 +225,8 @@ test.describe("per_user upstream", () => {
 });
 
 test.describe("a refused refresh", () => {
-  const up = { slug: `crm-${Date.now().toString(36)}`, name: "Corp CRM" } as Upstream;
-  test.beforeAll(async () => {
-    // Access tokens live 30 s, less than the gateway's refresh margin (60 s): every call refreshes first.
-    up.idp = await startUpstreamIdp({ accounts: ACCOUNTS, clients: [], accessTtl: 30 });
-  });
-  test.afterAll(async () => {
-    await up.idp?.stop();
-  });
+  // Access tokens live 30 s, less than the gateway's refresh margin (60 s): every call refreshes first.
+  const up = upstreamOfDescribe("crm", "Corp CRM", 30);
 
   test("a user who revoked the app at the provider is told to reconnect, sees why on the Connections page, and reconnects", async ({
     page,
