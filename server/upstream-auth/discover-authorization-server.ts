@@ -22,6 +22,8 @@ export type AuthorizationServer = {
 const CACHE_MS = 5 * 60_000;
 const cache = new Map<string, { at: number; value: Promise<AuthorizationServer> }>();
 
+const withoutSlash = (url: string) => url.replace(/\/+$/, "");
+
 /** Same origin and the metadata's path a prefix of the server's (RFC 9728 §3.3 with MCP's path rules). */
 export function resourceMatches(resource: string, serverUrl: string): boolean {
   try {
@@ -67,6 +69,10 @@ async function discover(serverUrl: string, fetchFn: typeof fetch): Promise<Autho
     ...(raw?.authorization_response_iss_parameter_supported === true && { authorization_response_iss_parameter_supported: true }),
   };
   if (!metadata) throw new GatewayError("upstream_auth_failed", `${info.authorizationServerUrl} publishes no authorization server metadata (RFC 8414 or OpenID discovery).`);
+  // RFC 8414 §3.3: metadata whose issuer is not the one its well-known URL was built from is not used at all.
+  if (withoutSlash(metadata.issuer) !== withoutSlash(info.authorizationServerUrl)) {
+    throw new GatewayError("upstream_auth_failed", `The metadata of ${info.authorizationServerUrl} names another issuer (${metadata.issuer}): refused.`);
+  }
   const resource = info.resourceMetadata?.resource ?? serverUrl;
   if (info.resourceMetadata && !resourceMatches(String(resource), serverUrl)) {
     throw new GatewayError("upstream_auth_failed", `The protected resource metadata of ${serverUrl} names another resource (${String(resource)}): refused.`);

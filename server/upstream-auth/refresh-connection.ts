@@ -46,11 +46,12 @@ export function createTokenRefresher(deps: UpstreamAuthDeps) {
     return { accessToken, generation: row.generation };
   };
 
-  async function refresh(tx: DbTx, row: ConnectionRow): Promise<{ ok: true; token: FreshToken } | { ok: false; error: string }> {
+  async function refresh(tx: DbTx, row: ConnectionRow, rejected: boolean): Promise<{ ok: true; token: FreshToken } | { ok: false; error: string }> {
     const refreshToken = row.refreshSecretId ? await deps.secrets.unseal(row.refreshSecretId) : null;
     if (!refreshToken) return { ok: false, error: "no refresh token: the provider issued none" };
     const server = await loadAuthServer(deps.db, row.serverId);
-    const as = await discoverAuthorizationServer(httpUrlOf(server), deps.fetchFn);
+    // After a 401 the server may have moved to another authorization server: its metadata is read again.
+    const as = await discoverAuthorizationServer(httpUrlOf(server), deps.fetchFn, rejected);
     if (as.issuer !== row.issuer) return { ok: false, error: `the server's authorization server is now ${as.issuer}, not ${row.issuer}` };
     const secret = row.registration !== "metadata_document" && server.config.clientId === row.clientId && server.config.clientSecretId ? await deps.secrets.unseal(server.config.clientSecretId) : null;
     try {
@@ -71,7 +72,7 @@ export function createTokenRefresher(deps: UpstreamAuthDeps) {
           if (!row || row.status !== "connected") return { refused: true as const };
           // Another caller (this process or another) refreshed while this one waited: its token is the answer.
           if (row.generation !== seenGeneration || (!force && fresh(row))) return { token: await current(row) };
-          const outcome = await refresh(tx, row);
+          const outcome = await refresh(tx, row, force);
           const ctx = systemContext("upstream-auth");
           const details = { server: row.serverId, userId: row.userId, issuer: row.issuer };
           if (!outcome.ok) {

@@ -16,7 +16,8 @@ export async function startUpstreamAuthorization(deps: UpstreamAuthDeps, userId:
   const wanted = shared ? "shared" : "per_user";
   if (server.mode !== wanted) throw new GatewayError("upstream_auth_mode_mismatch", `The server ${server.slug} is in mode ${server.mode}: ${shared ? "a shared connection needs mode shared" : "users connect their own accounts in mode per_user"}.`);
   const url = httpUrlOf(server);
-  const as = await discoverAuthorizationServer(url, deps.fetchFn);
+  // Looked up afresh: connecting is what a user does when the server moved to another authorization server.
+  const as = await discoverAuthorizationServer(url, deps.fetchFn, true);
   const { registration, client } = await clientIdentity(deps, serverId, as);
   const scopes = server.config.scopes.length ? server.config.scopes : as.scopes;
   const state = randomBytes(32).toString("base64url");
@@ -30,6 +31,12 @@ export async function startUpstreamAuthorization(deps: UpstreamAuthDeps, userId:
     ...(scopes.length && { scope: scopes.join(" ") }),
   });
   await deps.db.$transaction(async (tx) => {
+    // Authorizations never finished (the user closed the tab) go with their sealed verifiers, a few per start.
+    const stale = await tx.upstreamAuthorization.findMany({ where: { expiresAt: { lt: new Date() } }, select: { stateHash: true, verifierSecretId: true }, take: 100 });
+    if (stale.length) {
+      await tx.upstreamAuthorization.deleteMany({ where: { stateHash: { in: stale.map((r) => r.stateHash) } } });
+      await deps.secrets.drop(tx, stale.map((r) => r.verifierSecretId));
+    }
     const verifierSecretId = await deps.secrets.seal(tx, `upstream:pkce:${stateHashOf(state).slice(0, 32)}`, codeVerifier);
     await tx.upstreamAuthorization.create({
       data: { stateHash: stateHashOf(state), serverId, userId, shared, issuer: as.issuer, clientId: client.client_id, registration, redirectUri, resource: as.resource, scopes, verifierSecretId, expiresAt: new Date(Date.now() + AUTHORIZATION_TTL_MS) },

@@ -111,7 +111,15 @@ describe("upstream OAuth client", () => {
     expect(await codeOf(callback(carol, new URLSearchParams({ state: denied.get("state")!, error: "access_denied", iss: idp.issuer })))).toBe("upstream_auth_denied");
     expect(await codeOf(callback(carol, new URLSearchParams({ state: "x".repeat(5000), code: "c" })))).toBe("bad_request");
     expect(await codeOf(callback(carol, new URLSearchParams({ state: "never-issued", code: "c" })))).toBe("upstream_auth_state_invalid");
+    // An expired authorization is refused; one never finished is removed (with its sealed verifier) by a later start.
+    const late = await authorize(carol, "bob");
+    await auth().connect(carol.id, serverId);
+    await db.upstreamAuthorization.updateMany({ data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect(await codeOf(callback(carol, late))).toBe("upstream_auth_state_invalid");
+    const abandoned = await db.upstreamAuthorization.findFirstOrThrow({ select: { verifierSecretId: true } });
     const good = await authorize(carol, "bob");
+    expect(await db.upstreamAuthorization.count({ where: { expiresAt: { lt: new Date() } } })).toBe(0);
+    expect(await db.secret.count({ where: { id: abandoned.verifierSecretId } })).toBe(0);
     await callback(carol, good);
     expect(await codeOf(callback(carol, good))).toBe("upstream_auth_state_invalid");
     expect(await db.upstreamConnection.count({ where: { userId: carol.id } })).toBe(1);

@@ -14,6 +14,8 @@ export const connectPageUrl = (publicUrl: string, slug: string) => `${base(publi
 export function upstreamClientMetadata(publicUrl: string) {
   return {
     client_name: "Portcullis",
+    // SEP-837: a confidential web application (the redirect URI is the gateway's, not a loopback of a device).
+    application_type: "web",
     redirect_uris: [upstreamRedirectUri(publicUrl)],
     grant_types: ["authorization_code", "refresh_token"],
     response_types: ["code"],
