@@ -18,7 +18,14 @@ export function executeUpstream(pool: UpstreamPool): CallToolHandler {
   return async (call: ToolCall, ctx, notes) => {
     try {
       const via = call.via;
-      if (via) return await pool.guard(call.tool.serverId, call.tool.role, (s) => via(s, call.arguments), { signal: call.signal, retryable: call.tool.retryable });
+      if (via) {
+        try {
+          return await pool.guard(call.tool.serverId, call.tool.role, (s) => via(s, call.arguments), { signal: call.signal, retryable: call.tool.retryable });
+        } finally {
+          const ref = via.credential?.();
+          if (ref) notes.credential = ref;
+        }
+      }
       return await pool.callTool(
         call.tool.serverId,
         call.tool.role,

@@ -67,7 +67,7 @@ export type ToolCall = {
    * endpoint's per-session upstream, which relays sampling, elicitation and roots). Still under the pool's policies.
    * It is handed the arguments as the steps left them (a row cap lowers a limit), never the caller's originals.
    */
-  via?: ((signal: AbortSignal, args: Record<string, unknown>) => Promise<CallToolResult>) | undefined;
+  via?: (((signal: AbortSignal, args: Record<string, unknown>) => Promise<CallToolResult>) & { credential?: (() => CredentialRef | undefined) | undefined }) | undefined;
   /** Set by authorize for a HIGH-tier call: it runs only with an approval (approvals/approval-gate.ts). */
   approval?: { reason: string; ruleId: string | null } | undefined;
   /** Set for agent sessions: the call may become a durable task (tasks/task-switch.ts). */

@@ -5,7 +5,7 @@
 import type { Db } from "../db/client";
 import { UpstreamAuthRequiredError } from "../upstream-auth/upstream-auth-required-error";
 import type { CallIdentity, UpstreamAuthMode, UpstreamCredential, UpstreamCredentials } from "../upstream-auth/upstream-credentials";
-import type { ProtectedUpstream } from "./protected-upstream";
+import { claimsOf, type ProtectedUpstream } from "./protected-upstream";
 
 type Bearer = UpstreamCredential & { kind: "bearer" };
 
@@ -15,6 +15,8 @@ export type FixtureCredentials = UpstreamCredentials & {
   asked: { forCall: CallIdentity[]; rejected: { identity: CallIdentity; token: string }[]; forDiscovery: number };
   /** Servers (by slug) whose discovery credential does not exist yet: forDiscovery says so until released. */
   noDiscovery: Set<string>;
+  /** Users whose refresh the provider refuses: `rejected` marks them needs_reconnect. */
+  refreshRefused: Set<string>;
   /** The auth mode of a server, by slug (the pool's authModeOf). */
   modeOf: (server: { slug: string }) => UpstreamAuthMode | undefined;
 };
@@ -28,6 +30,7 @@ export function fixtureCredentials(
   const tokens = new Map<string, string>(); // provider client → its current token
   const asked: FixtureCredentials["asked"] = { forCall: [], rejected: [], forDiscovery: 0 };
   const noDiscovery = new Set<string>();
+  const refreshRefused = new Set<string>();
   const slugOf = async (serverId: string) => (await db.upstreamServer.findUniqueOrThrow({ where: { id: serverId }, select: { slug: true } })).slug;
   const current = async (clientId: string, fresh = false) => {
     if (fresh || !tokens.has(clientId)) tokens.set(clientId, await up.token(clientId));
@@ -42,6 +45,12 @@ export function fixtureCredentials(
       const ref = { mode, connectionId: mode === "shared" ? `conn-${opts.sharedClient}` : null, userId: null };
       return { kind: "bearer", accessToken: await current(opts.sharedClient, fresh), cacheKey: `service:${slug}`, ref };
     }
+    if (mode === "token_exchange") {
+      // The "exchange": the provider client the agent's own token names gets a token for the upstream.
+      if (!identity.subjectToken) throw new UpstreamAuthRequiredError(slug, opts.connectUrl(slug), "not_connected");
+      const subject = claimsOf(identity.subjectToken).client_id;
+      return { kind: "bearer", accessToken: await current(subject, fresh), cacheKey: `exchange:${subject}`, ref: { mode, connectionId: null, userId: identity.userId } };
+    }
     const clientId = identity.userId ? connections.get(identity.userId) : undefined;
     if (!clientId) throw new UpstreamAuthRequiredError(slug, opts.connectUrl(slug), "not_connected");
     return { kind: "bearer", accessToken: await current(clientId, fresh), cacheKey: `conn-${clientId}`, ref: { mode, connectionId: `conn-${clientId}`, userId: identity.userId } };
@@ -50,6 +59,7 @@ export function fixtureCredentials(
   return {
     asked,
     noDiscovery,
+    refreshRefused,
     connect(userId, clientId) {
       if (clientId) connections.set(userId, clientId);
       else connections.delete(userId);
@@ -68,8 +78,9 @@ export function fixtureCredentials(
       const clientId = mode === "per_user" || mode === "token_exchange" ? opts.adminClient : opts.sharedClient;
       return { kind: "bearer", accessToken: await current(clientId), cacheKey: `discovery:${slug}`, ref: { mode, connectionId: `conn-${clientId}`, userId: null } };
     },
-    rejected(identity, credential) {
+    async rejected(identity, credential) {
       asked.rejected.push({ identity, token: credential.accessToken });
+      if (identity.userId && refreshRefused.has(identity.userId)) throw new UpstreamAuthRequiredError(await slugOf(identity.serverId), opts.connectUrl(await slugOf(identity.serverId)), "needs_reconnect");
       return credentialOf(identity, true);
     },
   };

@@ -13,8 +13,8 @@ export type ProtectedUpstream = {
   issuer: string;
   /** The upstream's MCP endpoint, also its resource (the `aud` of its tokens). */
   url: string;
-  /** A fresh access token of `clientId` for the upstream (a JWT, RS256, `jti` unique). */
-  token(clientId: string): Promise<string>;
+  /** A fresh access token of `clientId` for `resource` (default: the upstream) (a JWT, RS256, `jti` unique). */
+  token(clientId: string, resource?: string): Promise<string>;
   /** Everything the upstream logged so far. */
   log(): Promise<LogLine[]>;
   /** The upstream treats the token of this `jti` as expired from now on (answers 401 invalid_token). */
@@ -22,10 +22,12 @@ export type ProtectedUpstream = {
   stop(): Promise<void>;
 };
 
-/** The `jti` of a JWT (read, not verified: the upstream verifies). */
-export function jtiOf(token: string): string {
-  return (JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as { jti: string }).jti;
+/** The claims of a JWT (read, not verified: the upstream verifies). */
+export function claimsOf(token: string): { jti: string; client_id: string } & Record<string, unknown> {
+  return JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as { jti: string; client_id: string };
 }
+
+export const jtiOf = (token: string): string => claimsOf(token).jti;
 
 export async function startProtectedUpstream(clients: FixtureClient[]): Promise<ProtectedUpstream> {
   const { privateKey } = await generateKeyPair("RS256", { extractable: true });
@@ -47,13 +49,13 @@ export async function startProtectedUpstream(clients: FixtureClient[]): Promise<
   return {
     issuer,
     url,
-    async token(clientId) {
+    async token(clientId, resource = url) {
       const c = clients.find((x) => x.client_id === clientId);
       if (!c) throw new Error(`no fixture client ${clientId}`);
       const res = await fetch(`${issuer}/token`, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from(`${c.client_id}:${c.client_secret}`).toString("base64")}` },
-        body: new URLSearchParams({ grant_type: "client_credentials", resource: url, scope: c.scope }),
+        body: new URLSearchParams({ grant_type: "client_credentials", resource, scope: c.scope }),
       });
       const body = (await res.json()) as { access_token?: string };
       if (!body.access_token) throw new Error(`the provider issued no token: ${JSON.stringify(body)}`);

@@ -58,7 +58,7 @@ function sessionConnection(scope: PoolScope, e: Entry, s: CredentialSession): Pr
           timeoutMs: connectTimeout(scope, e),
           launcher: scope.deps.launcher,
           key: { serverId: e.spec.serverId, slug: e.spec.slug, role: e.spec.role },
-          bearer: () => Promise.resolve(s.token),
+          bearer: { token: () => Promise.resolve(s.token) },
         },
       );
       if (e.removed || s.closed) {

@@ -79,7 +79,7 @@ export async function connect(scope: PoolScope, e: Entry): Promise<ConnectedUpst
     try {
       const bearer = discoveryBearer(scope, e);
       // Asked once before connecting: a server with no credential yet fails with that reason, not a 401.
-      await bearer?.();
+      await bearer?.token();
       conn = await connectUpstream(
         e.spec.launch,
         {

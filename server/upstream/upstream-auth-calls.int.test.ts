@@ -15,7 +15,7 @@ import { agentToken, connectAgent, errorMeta, grantEverything, removeTempDirs, s
 import { jtiOf, startProtectedUpstream, type ProtectedUpstream } from "../test/protected-upstream";
 import { createTestDb, testDatabaseUrl, truncateAll } from "../test/test-db";
 import { createLogger } from "../logger";
-import { createUpstreamPool } from "./upstream-pool";
+import { createUpstreamPool, type PoolOptions } from "./upstream-pool";
 import type { LogLine, WhoAmI } from "../test/fixtures/protected-upstream-server";
 
 const CLIENTS = [
@@ -128,11 +128,20 @@ describe("upstream credentials on the call path: per-user sessions, shared servi
     expect(c.structuredContent).toMatchObject({ sub: "service" });
   });
 
-  it("transparent /mcp/s/personal: each user's own session carries their own credential; without one, initialize is refused naming the connect URL", async () => {
+  it("transparent /mcp/s/personal: each user's own session carries their own credential, renewed after a 401; without one, initialize is refused naming the connect URL", async () => {
     const url = new URL("/mcp/s/personal", gw.mcpUrl);
     const ann = await connectAgent(url, await agentToken(db, users.ann));
     extraAgents.push(ann);
     expect((await ann.client.callTool({ name: "whoami", arguments: {} })).structuredContent).toMatchObject({ sub: "ann" });
+    // Its token expires at the upstream: the request is renewed through rejected() and sent once more.
+    const used = (await calls()).at(-1)!;
+    await up.expireJti(used.jti!);
+    const rejectedBefore = creds.asked.rejected.length;
+    expect((await ann.client.callTool({ name: "whoami", arguments: {} })).structuredContent).toMatchObject({ sub: "ann" });
+    expect(creds.asked.rejected.length).toBe(rejectedBefore + 1);
+    expect((await calls()).at(-1)).toMatchObject({ session: used.session });
+    const event = await db.auditEvent.findFirstOrThrow({ where: { userId: users.ann.id, mcpSessionId: ann.sessionId, action: "tool.called" }, orderBy: { id: "desc" } });
+    expect(event.details).toMatchObject({ credential: { mode: "per_user", connectionId: "conn-ann", userId: users.ann.id } });
     const err = await connectAgent(url, await agentToken(db, users.cat)).then(
       (a) => (extraAgents.push(a), undefined),
       (e: unknown) => e,
@@ -142,6 +151,7 @@ describe("upstream credentials on the call path: per-user sessions, shared servi
   });
 
   it("a token that expires at the upstream mid-session: one rejected(), the retry with the new token succeeds on the same session", async () => {
+    await whoami("ann"); // the token ann's session carries now
     const last = (await calls()).filter((l) => l.session === annSession).at(-1)!;
     await up.expireJti(last.jti!);
     const rejectedBefore = creds.asked.rejected.length;
@@ -179,22 +189,73 @@ describe("upstream credentials on the call path: per-user sessions, shared servi
     await waitUntil("later's tools", async () => (await db.tool.count({ where: { serverId: server.id } })) > 0);
   });
 
-  it("per-credential sessions are bounded: past the bound the least recently used idle one is closed and reopened on its next call", async () => {
+  /** A pool of its own on the personal server (options under test), and a whoami of `u` through it: the upstream session of the last call logged. */
+  async function ownPool(options: Partial<PoolOptions>) {
     const personal = await db.upstreamServer.findUniqueOrThrow({ where: { slug: "personal" } });
-    const pool = createUpstreamPool(createLogger("silent"), {}, { maxCredentialSessions: 1 }, { credentials: creds, authModeOf: (s) => creds.modeOf(s) });
+    const pool = createUpstreamPool(createLogger("silent"), {}, options, { credentials: creds, authModeOf: (s) => creds.modeOf(s) });
+    await pool.start({ serverId: personal.id, slug: "personal", role: "active", launch: { transport: "HTTP", url: `${up.url}?as=personal`, headers: {} }, maxConcurrency: 4 });
+    const identity = (u: User) => ({ serverId: personal.id, userId: u.id, agentSessionId: `pool-${u.email}` });
+    const call = async (u: User) => {
+      const r = await pool.callTool(personal.id, "active", { name: "whoami", arguments: {} }, { signal: new AbortController().signal, timeoutMs: 10_000, retryable: false, identity: identity(u) });
+      expect(r.structuredContent).toMatchObject({ email: u.email });
+      return (await calls()).at(-1)!.session;
+    };
+    return { pool, call, sessions: () => pool.status(personal.id)?.credentialSessions };
+  }
+
+  it("per-credential sessions are bounded: past the bound the least recently used idle one is closed and reopened on its next call", async () => {
+    const { pool, call } = await ownPool({ maxCredentialSessions: 1 });
     try {
-      await pool.start({ serverId: personal.id, slug: "personal", role: "active", launch: { transport: "HTTP", url: `${up.url}?as=personal`, headers: {} }, maxConcurrency: 4 });
-      const call = async (u: User) => {
-        const r = await pool.callTool(personal.id, "active", { name: "whoami", arguments: {} }, { signal: new AbortController().signal, timeoutMs: 10_000, retryable: false, identity: { serverId: personal.id, userId: u.id, agentSessionId: `pool-${u.email}` } });
-        expect(r.structuredContent).toMatchObject({ email: u.email });
-        return (await calls()).at(-1)!.session;
-      };
       const first = await call(users.ann);
       expect(await call(users.ann)).toBe(first);
       await call(users.ben); // ann's idle session is the least recently used: closed
       expect(await call(users.ann)).not.toBe(first);
     } finally {
       await pool.close();
+    }
+  });
+
+  it("20 concurrent first calls of two users open exactly one upstream session per credential, each answered with its own identity", async () => {
+    const { pool, call } = await ownPool({});
+    try {
+      const before = (await calls()).length;
+      await Promise.all(Array.from({ length: 20 }, (_, i) => call(i % 2 ? users.ann : users.ben))); // each answer checked
+      const lines = (await calls()).slice(before);
+      const sessionsOf = (u: User) => new Set(lines.filter((l) => l.email === u.email).map((l) => l.session));
+      expect(lines).toHaveLength(20);
+      expect(sessionsOf(users.ann).size).toBe(1);
+      expect(sessionsOf(users.ben).size).toBe(1);
+      expect([...sessionsOf(users.ann)][0]).not.toBe([...sessionsOf(users.ben)][0]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("an idle per-credential session is closed, and the user's next call opens a new one", async () => {
+    const { pool, call, sessions } = await ownPool({ credentialSessionIdleMs: 1 });
+    try {
+      const first = await call(users.ann);
+      await waitUntil("the idle session to close", () => sessions() === 0);
+      expect(await call(users.ann)).not.toBe(first);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("a refused refresh after a 401: upstream_auth_required with reason needs_reconnect, and no call reaches the upstream with the stale token", async () => {
+    await whoami("ben");
+    const last = (await calls()).at(-1)!;
+    expect(last.email).toBe("ben@corp.test");
+    await up.expireJti(last.jti!);
+    creds.refreshRefused.add(users.ben.id);
+    try {
+      const before = (await calls()).length;
+      const result = await whoami("ben");
+      expect(errorMeta(result)).toMatchObject({ code: "upstream_auth_required", reason: "needs_reconnect", connectUrl: connectUrl("personal") });
+      expect((await calls()).length).toBe(before);
+      expect((await up.log()).at(-1)).toMatchObject({ event: "refused", reason: "expired", jti: last.jti });
+    } finally {
+      creds.refreshRefused.delete(users.ben.id);
     }
   });
 

@@ -5,6 +5,7 @@
 import type { CallIdentity, CredentialRef, UpstreamAuthMode, UpstreamCredential } from "../upstream-auth/upstream-credentials";
 import type { Entry, PoolDeps, PoolScope } from "./pool-scope";
 import { UpstreamUnauthorizedError, UpstreamUnavailableError } from "./upstream-errors";
+import type { BearerSource } from "./bearer-fetch";
 
 export type Bearer = UpstreamCredential & { kind: "bearer" };
 
@@ -21,9 +22,9 @@ function credentialsOf({ deps }: PoolScope, e: Entry, mode: UpstreamAuthMode) {
   return deps.credentials;
 }
 
-function bearerOf(e: Entry, cred: UpstreamCredential): Bearer {
+function bearerOf(server: { slug: string }, cred: UpstreamCredential): Bearer {
   // The credentials answer `none` only for a server in mode none: the pool's view and theirs disagree.
-  if (cred.kind !== "bearer") throw new UpstreamUnavailableError(`no bearer credential for ${e.spec.slug}`);
+  if (cred.kind !== "bearer") throw new UpstreamUnavailableError(`no bearer credential for ${server.slug}`);
   return cred;
 }
 
@@ -31,26 +32,30 @@ function bearerOf(e: Entry, cred: UpstreamCredential): Bearer {
  * The bearer function of the entry's shared connection (undefined in mode none): asked on every HTTP request,
  * so a refreshed token is used at once. Throws UpstreamAuthRequiredError while there is no credential yet.
  */
-export function discoveryBearer(scope: PoolScope, e: Entry): (() => Promise<string>) | undefined {
+export function discoveryBearer(scope: PoolScope, e: Entry): BearerSource | undefined {
   const mode = authModeOf(scope, e);
   if (mode === "none") return undefined;
   const credentials = credentialsOf(scope, e, mode);
-  return async () => bearerOf(e, await credentials.forDiscovery(e.spec.serverId)).accessToken;
+  return { token: async () => bearerOf(e.spec, await credentials.forDiscovery(e.spec.serverId)).accessToken };
 }
 
 /**
  * The bearer of a connection that serves one user's agent session alone (the transparent endpoint's): that
- * user's credential, asked on every request. Undefined for a server in mode none.
+ * user's credential, asked on every request; a 401 is renewed through `rejected` and the request sent once more.
+ * Undefined for a server in mode none.
  */
-export function sessionBearer(deps: Pick<PoolDeps, "credentials" | "authModeOf">, server: { serverId: string; slug: string }, identity: CallIdentity): (() => Promise<string>) | undefined {
+export function sessionBearer(deps: Pick<PoolDeps, "credentials" | "authModeOf">, server: { serverId: string; slug: string }, identity: CallIdentity): BearerSource | undefined {
   const mode = deps.authModeOf?.(server) ?? "none";
   if (mode === "none") return undefined;
   const credentials = deps.credentials;
   if (!credentials) throw new UpstreamUnavailableError(`the server ${server.slug} authenticates its callers (${mode}) but this gateway has no upstream credentials`);
-  return async () => {
-    const cred = await credentials.forCall(identity);
-    if (cred.kind !== "bearer") throw new UpstreamUnavailableError(`no bearer credential for ${server.slug}`);
-    return cred.accessToken;
+  let last: Bearer | undefined;
+  const token = async () => (last = bearerOf(server, await credentials.forCall(identity))).accessToken;
+  return {
+    token,
+    ref: () => last?.ref,
+    // Renewed only when the refused token is the one last handed out (else a newer one exists already).
+    renew: async (rejected) => (last?.accessToken === rejected ? (last = bearerOf(server, await credentials.rejected(identity, last))).accessToken : token()),
   };
 }
 
@@ -67,14 +72,14 @@ export async function withCallCredential<T>(
   const credentials = credentialsOf(scope, e, authModeOf(scope, e));
   if (!o.identity) throw new UpstreamUnavailableError(`a call to ${e.spec.slug} needs to know whose it is`);
   const identity = o.identity;
-  let cred = bearerOf(e, await credentials.forCall(identity, o.signal));
+  let cred = bearerOf(e.spec, await credentials.forCall(identity, o.signal));
   for (let retried = false; ; retried = true) {
     o.onCredential?.(cred.ref);
     try {
       return await run(cred);
     } catch (err) {
       if (retried || !(err instanceof UpstreamUnauthorizedError)) throw err;
-      cred = bearerOf(e, await credentials.rejected(identity, cred, o.signal));
+      cred = bearerOf(e.spec, await credentials.rejected(identity, cred, o.signal));
     }
   }
 }

@@ -58,7 +58,10 @@ function overConnection<T>(scope: PoolScope, e: Entry, o: Partial<Pick<CallToolO
   );
 }
 
-/** Any other request (resources, prompts, completion), through the same connection and breaker. */
+/**
+ * Any other request (resources, prompts, completion), through the same connection and breaker; for an upstream
+ * that acts as its caller, over the session of `identity`'s own credential.
+ */
 export async function request<T>(scope: PoolScope, serverId: string, role: Role, fn: (conn: ConnectedUpstream) => Promise<T>, signal?: AbortSignal, identity?: CallIdentity): Promise<T> {
   const e = heldEntry(scope, serverId, role);
   return overConnection(scope, e, { signal, identity }, async () => fn(await connectForUse(scope, e)), fn, false);

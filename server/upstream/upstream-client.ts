@@ -18,7 +18,7 @@ import {
 import type { TIsolation, TTaskCredentials } from "../../lib/sandbox-schemas";
 import type { UpstreamDefinitions } from "../registry/definitions";
 import { baseEnv, type LimitHit, type SupervisedProcess, type SupervisorHooks, type Usage } from "../sandbox/supervisor";
-import { bearerFetch } from "./bearer-fetch";
+import { bearerFetch, type BearerSource } from "./bearer-fetch";
 import { nodeHttpFetch } from "./node-http-fetch";
 import { ProcessTransport } from "./process-transport";
 import { VERSION } from "../version";
@@ -117,7 +117,7 @@ export type ConnectOptions = {
   /** Ends a connect under way (the process is stopped): the pool's entry was removed or the gateway is closing. */
   signal?: AbortSignal | undefined;
   /** HTTP and SSE: the bearer each request carries, asked for per request (upstream-auth; issue 22). */
-  bearer?: (() => Promise<string>) | undefined;
+  bearer?: BearerSource | undefined;
 };
 
 function newClient(events: UpstreamClientEvents, opts: ConnectOptions): Client {

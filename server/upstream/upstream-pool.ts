@@ -77,6 +77,8 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
             usage: e.conn ? e.usage : undefined,
             limitHits: e.limitHits,
             lastLimit: e.lastLimit,
+            /** Upstream sessions open for callers' own credentials (per_user, token_exchange). */
+            credentialSessions: e.sessions?.size ?? 0,
           }
         : undefined;
     },

@@ -153,8 +153,13 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
   function callTool(request: JSONRPCRequest, live?: LiveSession): Promise<Record<string, unknown>> {
     const params = (request.params ?? {}) as Params & { name?: unknown; arguments?: Record<string, unknown> };
     const via: EndpointNaming["via"] = live
-      ? (tool, onprogress) => async (s, checked) =>
-          CallToolResultSchema.parse(await deps.sessions.forward(live, "tools/call", { ...params, name: tool.name, arguments: checked }, { signal: s, timeoutMs: tool.timeoutMs, onprogress }))
+      ? (tool, onprogress) =>
+          Object.assign(
+            async (s: AbortSignal, checked: Record<string, unknown>) =>
+              CallToolResultSchema.parse(await deps.sessions.forward(live, "tools/call", { ...params, name: tool.name, arguments: checked }, { signal: s, timeoutMs: tool.timeoutMs, onprogress })),
+            // The credential the session's requests carry, for the call's audit event.
+            { credential: live.bearer?.ref },
+          )
       : undefined;
     return dispatchToolCall(dispatchDeps(deps), { ...naming, via }, view, { ...params, name: str(params.name) }, { requestId: request.id, sendProgress: sendProgress(request) });
   }

@@ -22,6 +22,7 @@ import { canonicalJson } from "../../registry/content-hash";
 import type { ServerRoute } from "../../registry/create-registry";
 import type { SessionStderr } from "../../upstream/session-stderr";
 import { connectUpstream, type ConnectedUpstream, type ProcessLauncher } from "../../upstream/upstream-client";
+import type { BearerSource } from "../../upstream/bearer-fetch";
 import { PendingReplies } from "./pending-replies";
 import { readState, saveState, type SessionState } from "./session-state";
 import { createUpstreamCapacity, type CapacityLimits, type Slot } from "./upstream-capacity";
@@ -41,6 +42,8 @@ export type LiveSession = {
   client: Client;
   inFlight: InFlight[];
   lastUsedAt: number;
+  /** The bearer of an upstream that authenticates its callers: the session user's credential (issue 22). */
+  bearer?: BearerSource | undefined;
 };
 
 /** Whom an upstream session serves, for its limits: the agent session (or the MCP session) and the user. */
@@ -64,7 +67,7 @@ export type SessionUpstreamsOptions = {
    * The bearer of an upstream that authenticates its callers (issue 22), asked on every request of the session:
    * the session's user's credential (the session is theirs alone). Undefined: the server needs none.
    */
-  bearer?: ((route: ServerRoute, owner: SessionOwner) => (() => Promise<string>) | undefined) | undefined;
+  bearer?: ((route: ServerRoute, owner: SessionOwner) => BearerSource | undefined) | undefined;
 };
 const DEFAULTS = { relayTimeoutMs: 5 * 60_000, connectTimeoutMs: 15_000, now: Date.now };
 
@@ -186,6 +189,7 @@ export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: L
       ...(capabilities.roots && { roots: capabilities.roots }),
     };
     const holder: { session?: LiveSession } = {};
+    const bearer = opts.bearer?.(route, owner);
     // An upstream may ask (roots/list) as soon as it is initialized, before connect() has returned here.
     let markReady: (s: LiveSession) => void = () => {};
     const ready = new Promise<LiveSession>((resolve) => (markReady = resolve));
@@ -212,7 +216,7 @@ export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: L
         capabilities: offered,
         launcher: opts.launcher,
         key: { serverId: route.serverId, slug: route.slug, role: `session-${sessionTag}` },
-        bearer: opts.bearer?.(route, owner),
+        bearer,
         configure: (client) => {
           client.fallbackRequestHandler = async (request, extra) => relayRequest(await ready, request, extra.signal);
           client.fallbackNotificationHandler = async (n) => {
@@ -225,7 +229,7 @@ export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: L
       stderr?.end(err instanceof Error ? err.message : String(err));
       throw err;
     });
-    const session: LiveSession = { mcpSessionId, route, conn, client: conn.client, inFlight: [], lastUsedAt: opts.now() };
+    const session: LiveSession = { mcpSessionId, route, conn, client: conn.client, inFlight: [], lastUsedAt: opts.now(), bearer };
     holder.session = session;
     markReady(session);
     if (replay?.logLevel) await conn.client.setLoggingLevel(replay.logLevel).catch(() => undefined);
