@@ -279,3 +279,46 @@ test.describe("a refused refresh", () => {
     await own.context().close();
   });
 });
+
+test.describe("shared upstream", () => {
+  const up = upstreamOfDescribe("wiki", "Corp wiki");
+
+  test("an admin connects the shared account from the Authentication tab, and every permitted agent's call uses it", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    test.setTimeout(120_000);
+    await signInAsAdmin(page);
+    const [dana] = await registerWithUsers(page, up, ["dana"]);
+    await page.goto(`/servers/${up.slug}?tab=auth`);
+    const card = page.getByRole("region", { name: "Authentication" });
+    await card.getByRole("radio", { name: /Shared account/ }).check();
+    await card.getByLabel("Scopes").fill("mcp");
+    await card.getByRole("button", { name: "Save authentication" }).click();
+    const shared = card.getByTestId("shared-connection");
+    await expect(shared.getByTestId("shared-not-connected")).toBeVisible();
+
+    await shared.getByRole("button", { name: "Connect shared account" }).click();
+    await page.locator('input[name="login"]').fill("admin-idp");
+    await page.locator('input[name="password"]').fill("any");
+    await page.getByRole("button", { name: "Sign-in" }).click();
+    await page.getByRole("button", { name: "Continue" }).click();
+    // Back on the Connections page, which says it was the shared account and leads back to the server.
+    await expect(page.getByTestId("connected-notice")).toContainText(`Connected ${up.slug}'s shared account.`);
+    await waitForHydration(page);
+    await page.getByRole("link", { name: "Back to its authentication settings" }).click();
+    await expect(shared.getByTestId("connection-status")).toHaveText("Connected");
+    await expect(shared).toContainText("admin@corp.test");
+
+    await page.goto(`/servers/${up.slug}`);
+    await page.getByRole("button", { name: /^(Retry|Restart)$/ }).click();
+    await expect(page.getByRole("tab", { name: /Tools/ })).toContainText("1");
+    // Dana connected nothing: her agent's call goes with the shared account.
+    const own = await userPage(browser, dana!.email);
+    const result = await whoAmIOf(own, baseURL, up, "dana-agent");
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ sub: "admin-idp", email: "admin@corp.test" });
+    await own.context().close();
+  });
+});
