@@ -1,5 +1,8 @@
 // The UpstreamCredentials the call path asks (upstream-credentials.ts): per server mode, the bearer token of one
 // call, kept fresh; never another user's token, never a token of a connection that needs reconnecting.
+import { recordAudit } from "../audit/record-audit";
+import { systemContext } from "../context";
+import { GatewayError } from "../errors";
 import { UpstreamAuthRequiredError } from "./upstream-auth-required-error";
 import type { CallIdentity, CredentialRef, UpstreamCredential, UpstreamCredentials } from "./upstream-credentials";
 import { connectPageUrl } from "./upstream-client-document";
@@ -65,6 +68,20 @@ export function createUpstreamCredentials(deps: UpstreamAuthDeps, refresher: Tok
       });
       if (!admin?.userId) throw required(server, "not_connected");
       return fromConnection(server, admin.owner, { mode: "per_user", userId: admin.userId });
+    },
+
+    async insufficientScope(identity, credential, scopes) {
+      const server = await loadAuthServer(deps.db, identity.serverId);
+      const connectionId = credential.ref.connectionId;
+      if (!connectionId) throw new GatewayError("upstream_auth_failed", `The server ${server.slug} asks for scopes ${scopes.join(" ")}, which its ${server.mode} credential does not have: an admin sets the server's scopes.`);
+      await deps.db.$transaction(async (tx) => {
+        const row = await tx.upstreamConnection.findUnique({ where: { id: connectionId }, select: { scopes: true } });
+        if (!row) return;
+        const wanted = [...new Set([...row.scopes, ...scopes])];
+        await tx.upstreamConnection.update({ where: { id: connectionId }, data: { status: "needs_reconnect", scopes: wanted, lastError: `the server asks for more scopes (${scopes.join(" ")}): reconnect to grant them` } });
+        await recordAudit(tx, systemContext("upstream-auth"), { action: "upstream.scope_required", category: "security", targetType: "upstream_connection", targetId: connectionId, details: { server: server.slug, userId: credential.ref.userId, scopes: wanted } });
+      });
+      throw required(server, "needs_reconnect");
     },
 
     async rejected(identity, credential) {

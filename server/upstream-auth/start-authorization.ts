@@ -19,7 +19,9 @@ export async function startUpstreamAuthorization(deps: UpstreamAuthDeps, userId:
   // Looked up afresh: connecting is what a user does when the server moved to another authorization server.
   const as = await discoverAuthorizationServer(url, deps.fetchFn, true);
   const { registration, client } = await clientIdentity(deps, serverId, as);
-  const scopes = server.config.scopes.length ? server.config.scopes : as.scopes;
+  // A reconnect asks for what the connection held or was asked for since (scope step-up) besides the defaults.
+  const previous = await deps.db.upstreamConnection.findUnique({ where: { serverId_owner: { serverId, owner: shared ? "shared" : userId } }, select: { scopes: true } });
+  const scopes = [...new Set([...(server.config.scopes.length ? server.config.scopes : as.scopes), ...(previous?.scopes ?? [])])];
   const state = randomBytes(32).toString("base64url");
   const redirectUri = upstreamRedirectUri(deps.publicUrl);
   const { authorizationUrl, codeVerifier } = await startAuthorization(as.issuer, {

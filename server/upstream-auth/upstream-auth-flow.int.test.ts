@@ -159,6 +159,21 @@ describe("upstream OAuth client", () => {
     expect(await whoAmI(idp.upstreamUrl, bearer(await creds().forCall({ serverId, userId: bob.id, agentSessionId: "s2" })).accessToken)).toMatchObject({ sub: "bob" });
   }, 60_000);
 
+  it("scope step-up: a 403 insufficient_scope marks the connection needs_reconnect, and the reconnect asks for the union of scopes", async () => {
+    const identity = { serverId, userId: alice.id, agentSessionId: "s1" };
+    const cred = bearer(await creds().forCall(identity));
+    const err = await creds().insufficientScope!(identity, cred, ["email"]).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: "upstream_auth_required", reason: "needs_reconnect" });
+    expect(await codeOf(creds().forCall(identity))).toBe("upstream_auth_required:needs_reconnect");
+    expect((await auth().listMine(alice.id)).connections[0]?.lastError).toContain("email");
+    const { authorizationUrl } = await auth().connect(alice.id, serverId);
+    expect(new URL(authorizationUrl).searchParams.get("scope")?.split(" ").sort()).toEqual(["email", "mcp"]);
+    const back = new URL(await followIdpPages(authorizationUrl, "alice", (url) => url.startsWith(REDIRECT))).searchParams;
+    await callback(alice, back);
+    expect(await whoAmI(idp.upstreamUrl, bearer(await creds().forCall(identity)).accessToken)).toMatchObject({ sub: "alice" });
+    expect(await db.auditEvent.count({ where: { action: "upstream.scope_required" } })).toBe(1);
+  });
+
   it("disconnect revokes at the provider and deletes the tokens; a disabled user's connections go the same way", async () => {
     const revocations = (await idp.stats()).revocations;
     const [conn] = (await auth().listMine(bob.id)).connections;

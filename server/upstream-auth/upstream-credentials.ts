@@ -54,4 +54,11 @@ export interface UpstreamCredentials {
    * credential, or mark the connection `needs_reconnect` and throw UpstreamAuthRequiredError.
    */
   rejected(identity: CallIdentity, credential: UpstreamCredential & { kind: "bearer" }, signal?: AbortSignal): Promise<UpstreamCredential>;
+  /**
+   * The upstream answered 403 `insufficient_scope` naming `scopes` (MCP scope step-up): the connection is marked
+   * `needs_reconnect` and remembers the union of its scopes and these, which its next connect asks for. Always
+   * throws: UpstreamAuthRequiredError (needs_reconnect), or upstream_auth_failed for a credential no user connects.
+   * Optional (added by upauth-core): a call path that does not read 403 challenges does not call it.
+   */
+  insufficientScope?(identity: CallIdentity, credential: UpstreamCredential & { kind: "bearer" }, scopes: string[]): Promise<never>;
 }
