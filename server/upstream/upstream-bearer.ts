@@ -2,7 +2,7 @@
 // the credential its shared connection lists definitions with (and answers shared calls with), and one request
 // under a call's own credential with the one retry a 401 earns (credentials.rejected renews it, or says the user
 // must reconnect).
-import type { CallIdentity, CredentialRef, UpstreamAuthMode, UpstreamCredential } from "../upstream-auth/upstream-credentials";
+import type { CallIdentity, CredentialRef, UpstreamAuthMode, UpstreamCredential, UpstreamCredentials } from "../upstream-auth/upstream-credentials";
 import type { Entry, PoolDeps, PoolScope } from "./pool-scope";
 import { UpstreamUnauthorizedError, UpstreamUnavailableError } from "./upstream-errors";
 import type { BearerSource } from "./bearer-fetch";
@@ -29,34 +29,44 @@ function bearerOf(server: { slug: string }, cred: UpstreamCredential): Bearer {
 }
 
 /**
- * The bearer function of the entry's shared connection (undefined in mode none): asked on every HTTP request,
- * so a refreshed token is used at once. Throws UpstreamAuthRequiredError while there is no credential yet.
+ * A bearer asked on every request (`resolve`); a 401 is renewed through `rejected` (as `identity` of the refused
+ * credential) and the request sent once more. Renewed only when the refused token is the one last handed out:
+ * else a newer one exists already.
+ */
+function renewingBearer(server: { slug: string }, credentials: UpstreamCredentials, resolve: () => Promise<UpstreamCredential>, identity: (cred: Bearer) => CallIdentity): BearerSource {
+  let last: Bearer | undefined;
+  const token = async () => (last = bearerOf(server, await resolve())).accessToken;
+  return {
+    token,
+    ref: () => last?.ref,
+    renew: async (rejected) => (last?.accessToken === rejected ? (last = bearerOf(server, await credentials.rejected(identity(last), last))).accessToken : token()),
+  };
+}
+
+/**
+ * The bearer of the entry's pooled connection (undefined in mode none): the discovery credential (the service
+ * credential, or an admin's connection), asked on every HTTP request so a refreshed token is used at once, renewed
+ * after a 401 (pings and listings included; `rejected` is told the credential's own user and no agent session).
+ * Throws UpstreamAuthRequiredError while there is no credential yet.
  */
 export function discoveryBearer(scope: PoolScope, e: Entry): BearerSource | undefined {
   const mode = authModeOf(scope, e);
   if (mode === "none") return undefined;
   const credentials = credentialsOf(scope, e, mode);
-  return { token: async () => bearerOf(e.spec, await credentials.forDiscovery(e.spec.serverId)).accessToken };
+  const { serverId } = e.spec;
+  return renewingBearer(e.spec, credentials, () => credentials.forDiscovery(serverId), (cred) => ({ serverId, userId: cred.ref.userId, agentSessionId: "" }));
 }
 
 /**
  * The bearer of a connection that serves one user's agent session alone (the transparent endpoint's): that
- * user's credential, asked on every request; a 401 is renewed through `rejected` and the request sent once more.
- * Undefined for a server in mode none.
+ * user's credential, asked on every request, renewed after a 401. Undefined for a server in mode none.
  */
 export function sessionBearer(deps: Pick<PoolDeps, "credentials" | "authModeOf">, server: { serverId: string; slug: string }, identity: CallIdentity): BearerSource | undefined {
   const mode = deps.authModeOf?.(server) ?? "none";
   if (mode === "none") return undefined;
   const credentials = deps.credentials;
   if (!credentials) throw new UpstreamUnavailableError(`the server ${server.slug} authenticates its callers (${mode}) but this gateway has no upstream credentials`);
-  let last: Bearer | undefined;
-  const token = async () => (last = bearerOf(server, await credentials.forCall(identity))).accessToken;
-  return {
-    token,
-    ref: () => last?.ref,
-    // Renewed only when the refused token is the one last handed out (else a newer one exists already).
-    renew: async (rejected) => (last?.accessToken === rejected ? (last = bearerOf(server, await credentials.rejected(identity, last))).accessToken : token()),
-  };
+  return renewingBearer(server, credentials, () => credentials.forCall(identity), () => identity);
 }
 
 /**
