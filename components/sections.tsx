@@ -5,6 +5,7 @@ import {
   ApprovalIcon,
   AuditIcon,
   HomeIcon,
+  LinkIcon,
   PolicyIcon,
   ServerIcon,
   SettingsIcon,
@@ -17,6 +18,7 @@ type Icon = (p: { className?: string }) => React.ReactNode;
 const SECTION_ICONS: Record<string, Icon> = {
   "/": HomeIcon,
   "/agents": AgentIcon,
+  "/connections": LinkIcon,
   "/servers": ServerIcon,
   "/policies": PolicyIcon,
   "/approvals": ApprovalIcon,

@@ -38,6 +38,7 @@ describe("NAV", () => {
     ["/audit", "ADMIN"],
     ["/approvals", "APPROVER"],
     ["/agents", "USER"],
+    ["/connections", "USER"],
     ["/tasks", "USER"],
     ["/settings", "USER"],
   ])("requires at least %s → %s", (href, minRole) => {

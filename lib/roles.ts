@@ -14,6 +14,7 @@ export type NavItem = { href: string; label: string; minRole: TRole };
 export const NAV: readonly NavItem[] = [
   { href: "/", label: "Dashboard", minRole: "USER" },
   { href: "/agents", label: "Agents", minRole: "USER" },
+  { href: "/connections", label: "Connections", minRole: "USER" },
   { href: "/servers", label: "Servers & Tools", minRole: "ADMIN" },
   { href: "/policies", label: "Policies", minRole: "ADMIN" },
   { href: "/approvals", label: "Approvals", minRole: "APPROVER" },

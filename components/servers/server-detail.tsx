@@ -16,6 +16,7 @@ import { PackageCard } from "./package-card";
 import { ProcessCard } from "./process-stats";
 import { getServer, pollInterval, serverKey, shareHealth, type TServerWithTools } from "./queries";
 import { ServerActions } from "./server-actions";
+import { ServerAuthCard } from "./auth/server-auth-card";
 import { ServerLogs } from "./server-logs";
 import { ServerOfferings } from "./server-offerings";
 import { ServerReviews } from "./server-reviews";
@@ -96,6 +97,7 @@ function ServerPage({ data: { server, tools } }: { data: TServerWithTools }) {
       panel: <CanaryPanel server={server} />,
     },
     { id: "logs", label: "Logs", panel: <ServerLogs server={server} /> },
+    { id: "auth", label: "Authentication", panel: <ServerAuthCard server={server} /> },
     { id: "settings", label: "Settings", panel: <ServerSettings server={server} /> },
   ];
   return (
