@@ -32,7 +32,7 @@ const ADMIN = { email: "root@example.com", password: "admin-password-1" };
 const APPROVER = { email: "approver@example.com", password: "approver-password-1" };
 const AGENTS = 4;
 
-type Outcome = { tag: string; tool: "counted" | "slow_write" | "slow_read"; kind: "ok" | "tool_error" | "failed"; code?: string; error?: string; ms: number; taskId?: string; approvalId?: string };
+type Outcome = { tag: string; tool: "counted" | "slow_write" | "slow_read"; kind: "ok" | "tool_error" | "failed"; code?: string; error?: string; ms: number; at: number; taskId?: string; approvalId?: string };
 type Http5xx = { status: number; retryAfter: string | null; url: string; body: string };
 
 let database: EmbeddedDatabase;
@@ -150,13 +150,13 @@ async function load(client: Client, stop: { stopped: boolean }, into: Outcome[])
     try {
       const r = await client.callTool({ name: `flaky__${tool}`, arguments: args }, undefined, { timeout: 30_000 });
       const sc = r.structuredContent as { task_id?: string; approval_id?: string } | undefined;
-      const o: Outcome = { tag, tool, kind: r.isError ? "tool_error" : "ok", ms: Date.now() - t };
+      const o: Outcome = { tag, tool, kind: r.isError ? "tool_error" : "ok", ms: Date.now() - t, at: Date.now() };
       if (r.isError) o.code = errorMeta(r).code;
       if (sc?.task_id) o.taskId = sc.task_id;
       if (sc?.approval_id) o.approvalId = sc.approval_id;
       into.push(o);
     } catch (err) {
-      into.push({ tag, tool, kind: "failed", error: err instanceof Error ? err.message : String(err), ms: Date.now() - t });
+      into.push({ tag, tool, kind: "failed", error: err instanceof Error ? err.message : String(err), ms: Date.now() - t, at: Date.now() });
     }
   }
 }
@@ -170,7 +170,8 @@ async function approve(cookie: string, stop: { stopped: boolean }): Promise<void
   }
 }
 
-type Report = { scenario: string; calls: number; ok: number; toolErrors: Record<string, number>; failed: Record<string, number>; p50: number; max: number };
+/** `longestWithoutSuccessMs`: the longest time no call succeeded (how long the fault kept agents from working). */
+type Report = { scenario: string; calls: number; ok: number; toolErrors: Record<string, number>; failed: Record<string, number>; p50: number; max: number; longestWithoutSuccessMs: number };
 
 /** Runs the load while `fault` happens; then checks every invariant against the audit log, the upstream and the tasks. */
 async function underLoad(scenario: string, cookie: string, approverCookie: string, clients: Client[], fault: (seen: Outcome[]) => Promise<void>): Promise<Report> {
@@ -197,6 +198,11 @@ async function underLoad(scenario: string, cookie: string, approverCookie: strin
     failed: count(mine.filter((o) => o.kind === "failed"), (o) => (o.error ?? "?").slice(0, 60)),
     p50: ms[Math.floor(ms.length / 2)] ?? 0,
     max: ms.at(-1) ?? 0,
+    longestWithoutSuccessMs: mine
+      .filter((o) => o.kind === "ok")
+      .map((o) => o.at)
+      .sort((a, b) => a - b)
+      .reduce((acc, at, i, all) => (i === 0 ? 0 : Math.max(acc, at - all[i - 1]!)), 0),
   };
 }
 
@@ -205,10 +211,16 @@ async function checkInvariants(scenario: string, mine: Outcome[], http: Http5xx[
   await db.connect();
   try {
     // No task left RUNNING or queued once the sweep has had its turn (a killed replica's tasks recover elsewhere).
+    let stuck: unknown[] = [];
     await waitUntil(`${scenario}: no task RUNNING or PENDING`, async () => {
-      const { rows } = await db.query<{ n: string }>("SELECT count(*) AS n FROM tasks WHERE status IN ('RUNNING', 'PENDING')");
-      return Number(rows[0]!.n) === 0 ? true : undefined;
-    }, { timeoutMs: 60_000, intervalMs: 200 });
+      const { rows } = await db.query(`SELECT t.id, t.status, t.origin, t."toolName", t."runnerId", t."jobId", t.attempts, t."updatedAt",
+        (SELECT count(*) FROM graphile_worker._private_jobs j WHERE j.payload->>'taskId' = t.id) AS jobs
+        FROM tasks t WHERE t.status IN ('RUNNING', 'PENDING')`);
+      stuck = rows;
+      return rows.length === 0 ? true : undefined;
+    }, { timeoutMs: 60_000, intervalMs: 200 }).catch((err: unknown) => {
+      throw new Error(`${err instanceof Error ? err.message : String(err)}: ${JSON.stringify(stuck)}`);
+    });
     // Records written while the database was away are replayed from the spool: wait for the books to balance.
     let violations: string[] = [];
     await waitUntil(

@@ -70,7 +70,7 @@ export function createTaskEngine(deps: {
 }) {
   const opts: TaskOptions = { ...DEFAULT_TASK_OPTIONS, ...deps.options };
   const log = deps.logger.child({ component: "tasks" });
-  const runnerId = `runner-${randomUUID()}`;
+  const firstRunnerId = `runner-${randomUUID()}`;
   const execute = executeUpstream(deps.pool);
   const running = new Map<string, RunningTask>();
   const claimsSettling = new Set<Promise<void>>();
@@ -91,7 +91,7 @@ export function createTaskEngine(deps: {
       running.get(e.taskId)?.controller.abort(new Error("task canceled"));
   });
 
-  const s: TaskScope = { db: deps.db, audit: deps.audit, bus: deps.bus, log, opts, runnerId, running, live, started: () => starting, closed: () => closed, callClaims };
+  const s: TaskScope = { db: deps.db, audit: deps.audit, bus: deps.bus, log, opts, runnerId: firstRunnerId, running, live, started: () => starting, closed: () => closed, callClaims };
 
   /**
    * This process's advisory lock: held until the process (or its connection) dies. A lost connection (PostgreSQL
@@ -102,15 +102,25 @@ export function createTaskEngine(deps: {
   function live(): Promise<pg.Client> {
     if (liveness) return liveness;
     const attempt: Promise<pg.Client> = (async () => {
-      const client = new pg.Client({ connectionString: sessionUrl, application_name: `portcullis ${runnerId}` });
+      const id = s.runnerId;
+      const client = new pg.Client({ connectionString: sessionUrl, application_name: `portcullis ${id}` });
       client.on("error", (err) => {
-        log.error({ err }, "task liveness connection lost; taking the lock again");
-        if (liveness === attempt) liveness = undefined;
+        // The lock is gone with the session, and so is any certainty about what this runner's rows say: a write
+        // of an outcome, a claim's drop or a job's step may have failed while the database was away. So this
+        // process goes on as a new runner, and the old one's RUNNING tasks and claims are recovered by the sweep
+        // (its own or another process's) as a dead runner's: retryable ones run again, the others end
+        // `interrupted`, claims are deleted. What the old runner still finishes here no longer matches its row
+        // (runnerId) and is not written over the recovery.
+        if (liveness === attempt) {
+          liveness = undefined;
+          s.runnerId = `runner-${randomUUID()}`;
+          log.error({ err, previousRunner: id, runner: s.runnerId }, "task liveness connection lost; going on as a new runner");
+        }
         if (!closed) void live().catch(() => undefined);
       });
       try {
         await client.connect();
-        await client.query("SELECT pg_advisory_lock($1::int, hashtext($2))", [RUNNER_LOCK_CLASS, runnerId]);
+        await client.query("SELECT pg_advisory_lock($1::int, hashtext($2))", [RUNNER_LOCK_CLASS, id]);
       } catch (err) {
         await client.end().catch(() => undefined);
         throw err;
@@ -179,7 +189,10 @@ export function createTaskEngine(deps: {
   }
 
   return {
-    runnerId,
+    /** This process's runner id now (a new one after its liveness connection was lost). */
+    get runnerId() {
+      return s.runnerId;
+    },
     options: opts,
     /** Starts this process's workers and sweeper (once). */
     start(): Promise<void> {
@@ -240,7 +253,7 @@ export function createTaskEngine(deps: {
       // What this process was still running goes back to the queue now (retryable ones; the others end
       // `interrupted`), not at another process's next sweep. Its lock is free since the liveness connection ended.
       if (everLive) {
-        const handedBack = await recoverRunner(s, runnerId).catch((err: unknown) => {
+        const handedBack = await recoverRunner(s, s.runnerId).catch((err: unknown) => {
           log.warn({ err }, "handing back this process's running tasks failed; another process's sweep will");
           return 0;
         });
