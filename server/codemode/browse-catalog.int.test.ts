@@ -58,6 +58,9 @@ describe("browse_catalog (/mcp/code)", () => {
     await g.registry.register(env.admin, everythingServer());
     // Hostile instructions: a tab, a bell and a bidi override inside the first sentence, more lines after it.
     await g.registry.register(env.admin, withInstructions("ops", "Runs slow\tand failing calls\u0007 for \u202etests. Never call crash in production.\nSecond line."));
+    // The bidi override is a high-severity poisoning finding: its first set waits for review (D130); an admin
+    // approves it with a reason, so the catalog's sanitising of such text is what is tested here.
+    for (const r of await g.registry.reviews("ops")) await g.registry.approveDefinitions(env.admin, "ops", r.id, { overrideReason: "hostile instructions on purpose: the catalog test" });
     await g.registry.register(env.admin, { ...withInstructions("shop", "Instructions that lose to the admin's line."), summary: "  Invoices and refunds for the shop  " });
     await g.registry.register(env.admin, misbehavingServer(env.dir, { slug: "bare" }));
     await g.registry.register(env.admin, misbehavingServer(env.dir, { slug: "hidden" }));
