@@ -41,7 +41,7 @@ test("an admin reviews a changed tool description: the dashboard counts it, the 
   await expect(approve).toBeDisabled();
   await review.getByLabel(/Why approve despite high-severity findings/).fill("A test fixture, read by hand.");
   await approve.click();
-  await expect(page.getByText(/Version .* approved/)).toBeVisible();
+  await expect(page.getByText(/Version .* approved/).first()).toBeVisible();
   await expect(page.getByTestId("no-reviews")).toBeVisible();
   const tool = await page.request.get(`/api/v1/tools/${slug}__list_items`);
   expect(((await tool.json()) as { description: string }).description).toBe(POISONED);

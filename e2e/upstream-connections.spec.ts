@@ -97,7 +97,7 @@ async function adminConnects(page: Page, up: Upstream) {
   ).toHaveText("admin@corp.test");
   await page.goto(`/servers/${up.slug}`);
   await page.getByRole("button", { name: /^(Retry|Restart)$/ }).click();
-  await expect(page.getByRole("tab", { name: /Tools/ })).toContainText("1");
+  await expect(page.getByRole("tab", { name: /Tools/ })).toContainText("2");
 }
 
 /**
@@ -313,7 +313,7 @@ test.describe("shared upstream", () => {
 
     await page.goto(`/servers/${up.slug}`);
     await page.getByRole("button", { name: /^(Retry|Restart)$/ }).click();
-    await expect(page.getByRole("tab", { name: /Tools/ })).toContainText("1");
+    await expect(page.getByRole("tab", { name: /Tools/ })).toContainText("2");
     // Dana connected nothing: her agent's call goes with the shared account.
     const own = await userPage(browser, dana!.email);
     const result = await whoAmIOf(own, baseURL, up, "dana-agent");
