@@ -89,6 +89,8 @@ describe("upstream OAuth client", () => {
     const mine = await auth().listMine(alice.id);
     expect(mine.connections).toEqual([expect.objectContaining({ serverSlug: "tracker", status: "connected", account: "alice@corp.test", issuer: idp.issuer, mode: "per_user" })]);
     expect((await auth().listMine(carol.id)).available).toEqual([{ serverId, serverSlug: "tracker", serverName: "Tracker" }]);
+    // The Authentication tab names where the per_user accounts live, though no shared account exists.
+    expect(await auth().serverAuth("tracker")).toMatchObject({ mode: "per_user", issuer: idp.issuer, registration: "dynamic", shared: null, connectedUsers: 2 });
     expect(await db.auditEvent.count({ where: { action: "upstream.connected" } })).toBe(2);
     // An admin's connection lists the server's definitions (forDiscovery); bob's is a plain user's.
     expect(bearer(await creds().forDiscovery(serverId)).ref.userId).toBe(alice.id);
