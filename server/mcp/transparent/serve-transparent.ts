@@ -43,7 +43,7 @@ import type { InFlight, LiveSession, SessionUpstreams } from "./session-upstream
 import { capacityRefusal } from "./capacity-refusal";
 import { UpstreamAuthRequiredError } from "../../upstream-auth/upstream-auth-required-error";
 import { authRequiredRpcError } from "../connect-elicitation";
-import { findListedTool } from "../../pipeline/check-pinned-definition";
+import { findListedTool } from "../../pipeline/shared-tool-listing";
 
 export type TransparentDeps = { registry: Registry; pipeline: CallToolHandler; requests: OperationHandler; bus: ChangeBus; db: Db; audit: AuditWriter; logger: Logger; sessions: SessionUpstreams; policy: PolicyCache; taskTools: Omit<TaskToolDeps, "db" | "audit">; approvals?: Approvals | undefined; builtinReady?: (() => Promise<void>) | undefined };
 
