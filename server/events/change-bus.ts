@@ -31,6 +31,11 @@ export type ChangeEvent =
   | { kind: "task"; taskId: string; status: string }
   /** Redaction settings changed: every process reloads its redactor. */
   | { kind: "redaction" }
+  /**
+   * An account was connected for an upstream that authenticates its callers: a process whose connect to it failed
+   * (nobody had connected the account it lists the server with) tries again now, not at its next backoff step.
+   */
+  | { kind: "upstream_account"; serverId: string }
   /** A secret was stored, replaced or deleted: every process reloads the values its redactor scrubs. */
   | { kind: "secrets" }
   /** An approval request was made or changed state: approvers' open consoles refresh their queue. */

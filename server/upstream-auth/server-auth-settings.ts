@@ -54,6 +54,8 @@ export async function putServerAuth(deps: UpstreamAuthDeps, ctx: RequestContext,
     await recordAudit(tx, ctx, { action: "server.auth_updated", targetType: "server", targetId: serverId, details: { slug: server.slug, mode: body.mode, clientId: next.clientId ?? null, clientSecretChanged: Boolean(body.clientSecret), scopes: next.scopes } });
     await publishChange(tx, { kind: "secrets" });
     await publishChange(tx, { kind: "registry", serverId });
+    // New client credentials (client_credentials mode) may be what the server's failed connect was waiting for.
+    await publishChange(tx, { kind: "upstream_account", serverId });
   });
   await deps.redactionReload();
   return getServerAuth(deps, serverId);
