@@ -5,12 +5,14 @@
 import type { RegistryScope } from "./registry-scope";
 import type { Snapshot } from "./registry-snapshot";
 
-export async function retryWaitingServer(scope: Pick<RegistryScope, "pool" | "whileBusy" | "connectAndSync">, snapshot: Snapshot, serverId: string): Promise<void> {
+export async function retryWaitingServer(scope: Pick<RegistryScope, "pool" | "whileBusy" | "connectAndSync" | "changed">, snapshot: Snapshot, serverId: string): Promise<void> {
   const { pool } = scope;
   const status = pool.status(serverId, "active")?.status;
   const launch = pool.launchOf(serverId, "active");
   if (!launch || status === undefined || status === "HEALTHY" || status === "DEGRADED") return;
   const server = [...snapshot.servers.values()].find((s) => s.id === serverId);
   if (!server) return;
-  await scope.whileBusy(serverId, () => scope.connectAndSync(server, "active", launch, "restart"));
+  const failure = await scope.whileBusy(serverId, () => scope.connectAndSync(server, "active", launch, "restart"));
+  // Its tools (and status) are new to every process's snapshot, this one's included.
+  if (!failure) await scope.changed(serverId);
 }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { User } from "../db/client";
 import { insertUser, userContext } from "../test/contexts";
 import { followIdpPages } from "../test/fixtures/oidc-code-flow";
-import { removeTempDirs, startTestGateway, waitUntil, type TestGateway } from "../test/gateway-harness";
+import { agentToken, connectAgent, grantEverything, removeTempDirs, startTestGateway, waitUntil, type TestGateway } from "../test/gateway-harness";
 import { createTestDb, truncateAll } from "../test/test-db";
 import { startUpstreamIdp, type UpstreamIdp } from "../test/upstream-idp";
 import { upstreamRedirectUri } from "./upstream-client-document";
@@ -56,5 +56,16 @@ describe("the first account connected for a per_user server", () => {
     }, 20_000);
     expect(up.status).toBe("HEALTHY");
     expect((await db.tool.findMany({ where: { serverId }, select: { name: true } })).map((t) => t.name)).toContain("whoami");
+    // Both processes' agents are offered the tools and reach the upstream as the admin.
+    await grantEverything(db, root.id);
+    for (const gw of [holder, other]) {
+      const agent = await connectAgent(gw.mcpUrl, await agentToken(db, root));
+      try {
+        expect((await agent.client.listTools()).tools.map((t) => t.name)).toContain("tracker__whoami");
+        expect((await agent.client.callTool({ name: "tracker__whoami", arguments: {} })).structuredContent).toMatchObject({ sub: "root" });
+      } finally {
+        await agent.close();
+      }
+    }
   });
 });
