@@ -1,6 +1,10 @@
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { describe, expect, it } from "vitest";
-import { createSharedToolListing } from "./shared-tool-listing";
+import { createSharedToolListing, listNamedTools } from "./shared-tool-listing";
 
 const tool = (name: string, description = "v1"): Tool => ({ name, description, inputSchema: { type: "object" } });
 
@@ -75,5 +79,25 @@ describe("createSharedToolListing", () => {
     await expect(offered("s|active", { name: "a", timeoutMs: 1000, list }, signal)).rejects.toThrow("upstream went away");
     fail = false;
     expect((await offered("s|active", { name: "a", timeoutMs: 1000, list }, signal))?.name).toBe("a");
+  });
+});
+
+describe("listNamedTools", () => {
+  it("reads a real server's listing across pages without compiling a validator per listing", async () => {
+    const withOutput = (name: string): Tool => ({ name, inputSchema: { type: "object" }, outputSchema: { type: "object", properties: { ok: { type: "boolean" } } } });
+    const pages: Record<string, { tools: Tool[]; nextCursor?: string }> = { "": { tools: [withOutput("a"), withOutput("b")], nextCursor: "p2" }, p2: { tools: [withOutput("c")] } };
+    const server = new Server({ name: "paged", version: "1" }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, (req) => pages[req.params?.cursor ?? ""]!);
+    let compiled = 0;
+    const ajv = new AjvJsonSchemaValidator();
+    const client = new Client({ name: "t", version: "1" }, { jsonSchemaValidator: { getValidator: (schema) => (compiled++, ajv.getValidator(schema)) } });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await Promise.all([server.connect(a), client.connect(b)]);
+    for (let i = 0; i < 5; i++) {
+      const found = await listNamedTools(client, new Set(["a", "c", "missing"]), undefined, 5000);
+      expect([...found.keys()]).toEqual(["a", "c"]);
+    }
+    expect(compiled).toBe(0);
+    await client.close();
   });
 });

@@ -4,7 +4,7 @@
 // listing is therefore sent after each call it answers had arrived, so no call is checked against an answer older
 // than itself, as with a listing of its own; under load a listing per call becomes a listing per batch.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { ListToolsResultSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { groupBatches } from "../db/group-batches";
 
 const MAX_PAGES = 100;
@@ -14,7 +14,10 @@ export async function listNamedTools(client: Client, names: ReadonlySet<string>,
   const found = new Map<string, Tool>();
   let cursor: string | undefined;
   for (let i = 0; i < MAX_PAGES; i++) {
-    const page = await client.listTools(cursor ? { cursor } : {}, { ...(signal && { signal }), timeout: timeoutMs });
+    // A plain request, not client.listTools: that one also compiles a JSON Schema validator for every tool's output
+    // schema, and Ajv keeps each compiled schema keyed by its object, so a listing per call would compile and keep
+    // them all on every call. The validators the connection's calls use come from its discovery listing.
+    const page = await client.request({ method: "tools/list", params: cursor ? { cursor } : {} }, ListToolsResultSchema, { ...(signal && { signal }), timeout: timeoutMs });
     for (const t of page.tools) if (names.has(t.name)) found.set(t.name, t);
     if (found.size === names.size || !page.nextCursor) return found;
     cursor = page.nextCursor;

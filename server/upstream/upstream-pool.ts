@@ -11,6 +11,7 @@ import { entryFor, removeEntries } from "./pool-entries";
 import { startPinger } from "./pool-health";
 import { DEFAULT_POOL_OPTIONS, key, type CallToolOptions, type CallToolParams, type Entry, type PoolDeps, type PoolEvents, type PoolOptions, type PoolScope, type Role, type UpstreamSpec } from "./pool-scope";
 import { sameLaunch } from "./same-launch";
+import { compiledOncePerSchema } from "./schema-validators";
 import { authModeOf, perCredentialSessions } from "./upstream-bearer";
 import { callTool, guard, request } from "./upstream-calls";
 import type { ConnectedUpstream, UpstreamLaunch } from "./upstream-client";
@@ -23,7 +24,7 @@ export { DEFAULT_POOL_OPTIONS, type MintedForTask, type PoolDeps, type PoolEvent
 export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, options: Partial<PoolOptions> = {}, deps: PoolDeps = {}) {
   const opts = { ...DEFAULT_POOL_OPTIONS, ...options };
   const entries = new Map<string, Entry>();
-  const scope: PoolScope = { opts, events, deps, logger, log: logger.child({ component: "upstream-pool" }), entries };
+  const scope: PoolScope = { opts, events, deps, logger, log: logger.child({ component: "upstream-pool" }), entries, validators: compiledOncePerSchema() };
   let closed = false;
 
   const remove = (serverId: string, role?: Role) => removeEntries(scope, serverId, role);
