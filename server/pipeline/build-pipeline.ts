@@ -8,7 +8,8 @@ import type { PolicyCache } from "../policy/policy-cache";
 import { auditCall } from "./audit-call";
 import { authorize } from "./authorize";
 import { boundOutput } from "./bound-output";
-import type { OnDefinitionDrift } from "./check-pinned-definition";
+import { listEarly, type OnDefinitionDrift } from "./check-pinned-definition";
+import { createSharedToolListing } from "./shared-tool-listing";
 import { executeUpstream } from "./execute-upstream";
 import { isBuiltinTool } from "../builtin/builtin-server";
 import { approvalGate } from "../approvals/approval-gate";
@@ -31,9 +32,10 @@ export function buildToolPipeline(
   opts: PipelineOptions,
 ): CallToolHandler {
   const last = deps.tasks ? taskSwitch(deps.tasks, opts.maxOutputBytes) : boundOutput(opts.maxOutputBytes);
-  const steps: Middleware[] = [auditCall(deps.audit, deps.logger), refuse, authorize(deps.policy, !!deps.approvals), validateArguments(), deps.rateLimit];
+  const listings = createSharedToolListing();
+  const steps: Middleware[] = [listEarly(deps.pool, listings), auditCall(deps.audit, deps.logger), refuse, authorize(deps.policy, !!deps.approvals), validateArguments(), deps.rateLimit];
   if (deps.approvals) steps.push(approvalGate(deps.approvals));
-  return compose(...steps, last)(executeByServer(executeUpstream(deps.pool, deps.onDefinitionDrift), deps.builtin));
+  return compose(...steps, last)(executeByServer(executeUpstream(deps.pool, deps.onDefinitionDrift, listings), deps.builtin));
 }
 
 /**

@@ -8,10 +8,10 @@ import { toolHash } from "../registry/content-hash";
 import { UpstreamAuthRequiredError } from "../upstream-auth/upstream-auth-required-error";
 import type { UpstreamPool } from "../upstream/upstream-pool";
 import { callIdentity } from "./call-identity";
-import { createSharedToolListing, findListedTool, listNamedTools, type SharedToolListing } from "./shared-tool-listing";
+import { createSharedToolListing, findListedTool, listNamedTools, untilAborted, type SharedToolListing } from "./shared-tool-listing";
 import { toolError } from "./tool-error";
 import { upstreamFailureResult } from "./upstream-failure-result";
-import type { CallToolHandler, ResolvedTool, ToolCall } from "./types";
+import type { CallToolHandler, Middleware, ResolvedTool, ToolCall } from "./types";
 
 /** Told when a connection offers a changed definition, so it is recorded for review (registry recheckDefinitions). */
 export type OnDefinitionDrift = (serverId: string, role: ResolvedTool["role"]) => Promise<void>;
@@ -26,11 +26,37 @@ function offeredTool(pool: UpstreamPool, shared: SharedToolListing, call: ToolCa
   const { tool, signal } = call;
   if (call.offeredVia) return call.offeredVia(signal);
   const identity = callIdentity(tool.serverId, ctx, call.sessionKey);
-  if (pool.oneConnectionForAll(tool.serverId, tool.role)) {
-    const list = (names: ReadonlySet<string>, timeoutMs: number) => pool.request(tool.serverId, tool.role, ({ client }) => listNamedTools(client, names, undefined, timeoutMs), undefined, identity);
-    return shared(`${tool.serverId}|${tool.role}`, { name: tool.name, timeoutMs: tool.timeoutMs, list }, signal);
-  }
+  if (pool.oneConnectionForAll(tool.serverId, tool.role)) return sharedListing(pool, shared, call, ctx);
   return pool.request(tool.serverId, tool.role, ({ client }) => findListedTool(client, tool.name, signal, tool.timeoutMs), signal, identity);
+}
+
+function sharedListing(pool: UpstreamPool, shared: SharedToolListing, call: ToolCall, ctx: RequestContext, signal = call.signal): Promise<Tool | undefined> {
+  const { tool } = call;
+  const identity = callIdentity(tool.serverId, ctx, call.sessionKey);
+  const list = (names: ReadonlySet<string>, timeoutMs: number) => pool.request(tool.serverId, tool.role, ({ client }) => listNamedTools(client, names, undefined, timeoutMs), undefined, identity);
+  return shared(`${tool.serverId}|${tool.role}`, { name: tool.name, timeoutMs: tool.timeoutMs, list }, signal);
+}
+
+const NEVER = new AbortController().signal;
+
+
+/**
+ * The first step of the pipeline: a call that the check will ask the shared connection about starts that listing
+ * now, so it runs while the call is authorized, claimed and recorded (database round trips) instead of after
+ * them. It is still sent after the call arrived, so it is as fresh as the check requires; a call that is refused
+ * meanwhile leaves it unused (a listing has no effect upstream, and listings are shared, so refused calls cannot
+ * multiply them). A call that runs later (queued as a task) is checked with a listing of its own then.
+ */
+export function listEarly(pool: UpstreamPool, shared: SharedToolListing): Middleware {
+  return (next) => (call, ctx, notes) => {
+    const { tool } = call;
+    if (!tool.pinnedHash || call.via || call.offeredVia || !pool.oneConnectionForAll(tool.serverId, tool.role) || !askable(pool, tool)) return next(call, ctx, notes);
+    // Not tied to the caller's signal: the task switch may run the call on after its caller has gone; the check
+    // waits for it under the signal the call runs with.
+    const listing = sharedListing(pool, shared, call, ctx, NEVER);
+    listing.catch(() => undefined); // its failure is the check's to report, if the call gets that far
+    return next({ ...call, listing }, ctx, notes);
+  };
 }
 
 /**
@@ -49,15 +75,14 @@ function askable(pool: UpstreamPool, tool: ResolvedTool): boolean {
  * over the caller's own connection (`via`) is checked against that connection's listing when the endpoint gives
  * one (`offeredVia`), and runs unchecked otherwise.
  */
-export function checkPinnedDefinition(pool: UpstreamPool, onDrift?: OnDefinitionDrift): (next: CallToolHandler) => CallToolHandler {
-  const shared = createSharedToolListing();
+export function checkPinnedDefinition(pool: UpstreamPool, onDrift?: OnDefinitionDrift, shared: SharedToolListing = createSharedToolListing()): (next: CallToolHandler) => CallToolHandler {
   return (next) => async (call, ctx, notes) => {
     const pinned = call.tool.pinnedHash;
     const ownConnection = !!call.via;
     if (!pinned || (ownConnection ? !call.offeredVia : !askable(pool, call.tool))) return next(call, ctx, notes);
     let offered: Tool | undefined;
     try {
-      offered = await offeredTool(pool, shared, call, ctx);
+      offered = await (call.listing ? untilAborted(call.listing, call.signal) : offeredTool(pool, shared, call, ctx));
     } catch (err) {
       // Cancelled: the execute step answers a cancelled call as it always does; a caller who must connect their
       // account first is told so by it, as without the check (nothing reaches the upstream either way).

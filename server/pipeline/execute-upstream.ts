@@ -3,13 +3,14 @@ import { UpstreamAuthRequiredError } from "../upstream-auth/upstream-auth-requir
 import type { UpstreamPool } from "../upstream/upstream-pool";
 import { callIdentity } from "./call-identity";
 import { checkPinnedDefinition, type OnDefinitionDrift } from "./check-pinned-definition";
+import type { SharedToolListing } from "./shared-tool-listing";
 import { toolError } from "./tool-error";
 import { upstreamFailureResult } from "./upstream-failure-result";
 import type { CallToolHandler, ToolCall } from "./types";
 
 /** Checked against the pinned definition first (check-pinned-definition.ts), here so a queued task is too. */
-export function executeUpstream(pool: UpstreamPool, onDrift?: OnDefinitionDrift): CallToolHandler {
-  return checkPinnedDefinition(pool, onDrift)(async (call: ToolCall, ctx, notes) => {
+export function executeUpstream(pool: UpstreamPool, onDrift?: OnDefinitionDrift, shared?: SharedToolListing): CallToolHandler {
+  return checkPinnedDefinition(pool, onDrift, shared)(async (call: ToolCall, ctx, notes) => {
     try {
       const via = call.via;
       if (via) {

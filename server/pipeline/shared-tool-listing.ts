@@ -52,14 +52,16 @@ export function createSharedToolListing() {
     }
     return g;
   };
-  return (key: string, want: Want, signal: AbortSignal): Promise<Tool | undefined> => {
-    if (signal.aborted) return Promise.reject(signal.reason as Error);
-    const answer = groupOf(key)(want);
-    return new Promise<Tool | undefined>((resolve, reject) => {
-      const onAbort = () => reject(signal.reason as Error);
-      signal.addEventListener("abort", onAbort, { once: true });
-      answer.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-    });
-  };
+  return (key: string, want: Want, signal: AbortSignal): Promise<Tool | undefined> => (signal.aborted ? Promise.reject(signal.reason as Error) : untilAborted(groupOf(key)(want), signal));
+}
+
+/** `p`, or the signal's reason once it aborts first (`p` goes on; its outcome is then nobody's). */
+export function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener("abort", onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }
 export type SharedToolListing = ReturnType<typeof createSharedToolListing>;

@@ -70,6 +70,11 @@ export type ToolCall = {
    * It is handed the arguments as the steps left them (a row cap lowers a limit), never the caller's originals.
    */
   via?: (((signal: AbortSignal, args: Record<string, unknown>) => Promise<CallToolResult>) & { credential?: (() => CredentialRef | undefined) | undefined }) | undefined;
+  /**
+   * The shared connection's listing of the tool, started when the call entered the pipeline (listEarly in
+   * check-pinned-definition.ts), for the pinned-definition check to use instead of asking again.
+   */
+  listing?: Promise<Tool | undefined> | undefined;
   /** With `via`: the tool as that connection lists it now, for the pinned-definition check (check-pinned-definition.ts). */
   offeredVia?: ((signal: AbortSignal) => Promise<Tool | undefined>) | undefined;
   /** Set by authorize for a HIGH-tier call: it runs only with an approval (approvals/approval-gate.ts). */
