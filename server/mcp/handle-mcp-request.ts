@@ -55,6 +55,8 @@ export type McpHttpDeps = {
   oauth?: McpOAuth | undefined;
   /** False when the endpoint does not exist for this caller (unknown or disabled server): 404. */
   endpointExists(endpoint: McpEndpoint): Promise<boolean>;
+  /** A virtual server's id by name (null: none): what a session scoped to a virtual server is checked against. */
+  virtualServerId?(name: string): Promise<string | null>;
   /** Attaches the endpoint's message handling (an SDK Server, or the transparent relay) to this request's transport. */
   serve(endpoint: McpEndpoint, session: McpSessionView, transport: WebStandardStreamableHTTPServerTransport): Promise<void>;
   /** The endpoint's plain tools/call, answered without the SDK's per-request Server and transport (direct-tool-call.ts). */
@@ -105,6 +107,17 @@ export function rebindingRefusal(req: Pick<McpRequest, "headers" | "url">, allow
 }
 
 /**
+ * A session scoped to a virtual server is served at that virtual server's endpoint only: elsewhere 403
+ * `session_scope_mismatch`. Checked by id, so a virtual server deleted and made again under its name is another.
+ */
+async function sessionScopeRefusal(deps: Pick<McpHttpDeps, "virtualServerId">, scopedTo: string | null, endpoint: McpEndpoint): Promise<Response | null> {
+  if (scopedTo === null) return null;
+  if (endpoint.kind === "virtual" && (await deps.virtualServerId?.(endpoint.name)) === scopedTo) return null;
+  const message = "This agent session is scoped to one virtual server and is served only at its endpoint (/mcp/v/<name>).";
+  return jsonRpcError(403, -32001, message, {}, { code: "session_scope_mismatch" });
+}
+
+/**
  * Handles one HTTP request to an MCP endpoint; whatever fails, the answer is a JSON-RPC error. `body`: the
  * request's body already read (the node adapter's), else it is read from `req`.
  */
@@ -132,8 +145,10 @@ async function serveMcpRequest(deps: McpHttpDeps, req: McpRequest, endpoint: Mcp
   const { user, session: agentSession, grant } = principal;
   const name = endpointName(endpoint);
   if (!(await deps.endpointExists(endpoint))) {
-    return jsonRpcError(404, -32001, endpoint.kind === "server" ? `Unknown or disabled server "${endpoint.slug}"` : "Not found");
+    return jsonRpcError(404, -32001, endpoint.kind === "server" ? `Unknown or disabled server "${endpoint.slug}"` : endpoint.kind === "virtual" ? `Unknown virtual server "${endpoint.name}"` : "Not found");
   }
+  const outOfBounds = await sessionScopeRefusal(deps, agentSession.virtualServerId, endpoint);
+  if (outOfBounds) return outOfBounds;
   const requestId = req.headers.get("x-request-id") ?? crypto.randomUUID();
   const ctx: RequestContext = { actor: { type: "user", userId: user.id, email: user.email, role: user.role }, requestId, via: "agent_token", agent: { agentId: agentSession.agentId, agentSessionId: agentSession.id }, ip: req.headers.get("x-forwarded-for")?.split(",")[0]?.trim(), ...("subjectToken" in principal && { subjectToken: principal.subjectToken }) };
   const sessionId = req.headers.get("mcp-session-id");

@@ -53,7 +53,9 @@ export type ToolCall = {
   tool: ResolvedTool;
   arguments: Record<string, unknown>;
   meta?: Record<string, unknown> | undefined;
-  endpoint: "mcp" | "server" | "code" | "console";
+  endpoint: "mcp" | "server" | "code" | "console" | "virtual";
+  /** Called through a virtual server (issue 23): its name and the tool's name there, recorded with the audit event. */
+  virtual?: { server: string; name: string } | undefined;
   /** The MCP session (or agent session) the call belongs to, for per-session limits and audit. */
   sessionKey?: string | undefined;
   /** The MCP session (`mcp-session-id`) the call came in on, recorded with its audit event. */

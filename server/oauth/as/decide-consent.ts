@@ -53,7 +53,7 @@ export async function decideConsent(db: Db, secret: SecretKey, ctx: RequestConte
   await claim(db, uid, { userId: user.id, clientId: request.clientId, decision: "pending" });
   let session: Awaited<ReturnType<typeof createAgentSession>>;
   try {
-    const ask = { agentId: oauthAgentId(request.clientId), tools: input.tools, paths: input.paths, ...(input.ttlSeconds !== undefined && { ttlSeconds: input.ttlSeconds }) };
+    const ask = { agentId: oauthAgentId(request.clientId), tools: input.tools, paths: input.paths, ...(input.ttlSeconds !== undefined && { ttlSeconds: input.ttlSeconds }), ...(input.virtualServer !== undefined && { virtualServer: input.virtualServer }) };
     // The decision, the kept registration and oauth.authorized commit with the session, or none of them does.
     session = await createAgentSession(db, ctx, user.id, ask, undefined, async (tx, sessionId) => {
       await refuseBlockedClient(tx, request.clientId);
