@@ -82,5 +82,7 @@ export const ZVirtualServer = z
   })
   .meta({ id: "VirtualServer" });
 export type TVirtualServer = z.infer<typeof ZVirtualServer>;
+export type TVirtualMember = z.infer<typeof ZVirtualMember>;
 
 export const ZVirtualServerList = z.object({ items: z.array(ZVirtualServer) }).meta({ id: "VirtualServerList" });
+export type TVirtualServerList = z.infer<typeof ZVirtualServerList>;
