@@ -35,6 +35,7 @@ export const ZVirtualMemberInput = z
       .meta({ description: "The name agents see (tools and prompts); default: the upstream name" }),
     description: z.string().min(1).max(4000).optional().meta({ description: "Replaces the upstream description (scanned for poisoning)" }),
   })
+  .strict()
   .refine((m) => m.kind !== "resource" || m.exposedName === undefined, { message: "a resource keeps its URI; it cannot be renamed", path: ["exposedName"] })
   .meta({ id: "VirtualMemberInput" });
 
@@ -51,10 +52,11 @@ const fields = {
     .meta({ description: "Saves despite high-severity poisoning findings in renamed names, descriptions or instructions (audited)" }),
 };
 
-export const ZCreateVirtualServer = z.object({ name: ZVirtualServerName, ...fields }).meta({ id: "CreateVirtualServer" });
+export const ZCreateVirtualServer = z.object({ name: ZVirtualServerName, ...fields }).strict().meta({ id: "CreateVirtualServer" });
 export type TCreateVirtualServer = z.infer<typeof ZCreateVirtualServer>;
 
-export const ZUpdateVirtualServer = z.object(fields).meta({ id: "UpdateVirtualServer" });
+// The name is not changeable: clients and sessions know the server by it.
+export const ZUpdateVirtualServer = z.object(fields).strict().meta({ id: "UpdateVirtualServer" });
 export type TUpdateVirtualServer = z.infer<typeof ZUpdateVirtualServer>;
 export type TVirtualMemberInput = z.infer<typeof ZVirtualMemberInput>;
 
