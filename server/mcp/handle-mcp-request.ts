@@ -24,6 +24,7 @@ import { createStreamEventStore, resumeStream, SSE_RETRY_MS } from "./stream-eve
 import { sendingUnprefixedErrors } from "./unprefixed-errors";
 import { authenticateMcpRequest, scopeRefusal, type McpOAuth } from "./authenticate-mcp-request";
 import { jsonRpcError } from "./json-rpc-error";
+import { sessionScopeRefusal } from "./session-scope-refusal";
 import { GATEWAY_REFUSAL_RPC_CODE } from "./gateway-refusal-code";
 import { endpointName, type McpEndpoint } from "./mcp-endpoint";
 import type { JsonAnswer, McpRequest } from "./mcp-request";
@@ -104,17 +105,6 @@ export function rebindingRefusal(req: Pick<McpRequest, "headers" | "url">, allow
     return "Forbidden: the Origin header does not match this server";
   }
   return null;
-}
-
-/**
- * A session scoped to a virtual server is served at that virtual server's endpoint only: elsewhere 403
- * `session_scope_mismatch`. Checked by id, so a virtual server deleted and made again under its name is another.
- */
-async function sessionScopeRefusal(deps: Pick<McpHttpDeps, "virtualServerId">, scopedTo: string | null, endpoint: McpEndpoint): Promise<Response | null> {
-  if (scopedTo === null) return null;
-  if (endpoint.kind === "virtual" && (await deps.virtualServerId?.(endpoint.name)) === scopedTo) return null;
-  const message = "This agent session is scoped to one virtual server and is served only at its endpoint (/mcp/v/<name>).";
-  return jsonRpcError(403, -32001, message, {}, { code: "session_scope_mismatch" });
 }
 
 /**
