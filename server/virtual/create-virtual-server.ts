@@ -1,13 +1,12 @@
 // Creates a virtual server. The name is claimed by its unique index: of two concurrent creates of one name, one
 // commits and the other is refused `virtual_server_name_taken`.
 import { ZCreateVirtualServer, type TCreateVirtualServer, type TVirtualServer } from "../../lib/virtual-server-schemas";
-import { recordAudit } from "../audit/record-audit";
 import type { RequestContext } from "../context";
 import type { Db } from "../db/client";
 import { GatewayError } from "../errors";
-import { publishChange } from "../events/change-bus";
 import { checkVirtualServer } from "./check-virtual-server";
-import { memberRows, saveDetails } from "./member-rows";
+import { memberRows } from "./member-rows";
+import { recordVirtualServerSave } from "./record-virtual-server-save";
 import { toVirtualServerDto } from "./virtual-server-dto";
 
 const isUniqueViolation = (err: unknown) => (err as { code?: unknown }).code === "P2002";
@@ -23,15 +22,7 @@ export async function createVirtualServer(db: Db, ctx: RequestContext, raw: TCre
         data: { name: input.name, description: input.description ?? "", instructions, members: { create: memberRows(members) } },
         include: { members: true },
       });
-      await recordAudit(tx, ctx, {
-        action: "virtual_server.created",
-        category: check.overrode ? "security" : "admin",
-        targetType: "virtual_server",
-        targetId: row.id,
-        ...(check.overrode && input.overrideReason && { reason: input.overrideReason }),
-        details: saveDetails(row.name, members, check),
-      });
-      await publishChange(tx, { kind: "virtual_server", name: row.name });
+      await recordVirtualServerSave(tx, ctx, { action: "virtual_server.created", id: row.id, name: row.name, members, check, overrideReason: input.overrideReason });
       return toVirtualServerDto(row);
     });
   } catch (err) {

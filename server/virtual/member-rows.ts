@@ -11,14 +11,3 @@ export function memberRows(members: readonly TVirtualMemberInput[]) {
     position,
   }));
 }
-
-/** What an audit event says of a save: counts and the scanner's verdict, never the texts themselves. */
-export function saveDetails(name: string, members: readonly TVirtualMemberInput[], check: { findings: { severity: string }[]; overrode: boolean }) {
-  return {
-    name,
-    members: members.map((m) => ({ kind: m.kind, server: m.server, name: m.name, ...(m.exposedName !== undefined && { exposedName: m.exposedName }), ...(m.description !== undefined && { describedAnew: true }) })),
-    findings: check.findings.length,
-    highFindings: check.findings.filter((f) => f.severity === "high").length,
-    overrode: check.overrode,
-  };
-}

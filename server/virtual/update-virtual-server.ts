@@ -1,13 +1,12 @@
 // Changes a virtual server's description, instructions or members (given members replace all of them), under a
 // row lock so two concurrent saves apply one after the other. Its name stays (sessions and clients know it).
 import { ZUpdateVirtualServer, type TUpdateVirtualServer, type TVirtualMemberInput, type TVirtualServer } from "../../lib/virtual-server-schemas";
-import { recordAudit } from "../audit/record-audit";
 import type { RequestContext } from "../context";
 import type { Db } from "../db/client";
 import { notFound } from "../errors";
-import { publishChange } from "../events/change-bus";
 import { checkVirtualServer } from "./check-virtual-server";
-import { memberRows, saveDetails } from "./member-rows";
+import { memberRows } from "./member-rows";
+import { recordVirtualServerSave } from "./record-virtual-server-save";
 import { toVirtualServerDto } from "./virtual-server-dto";
 
 export async function updateVirtualServer(db: Db, ctx: RequestContext, name: string, raw: TUpdateVirtualServer): Promise<TVirtualServer> {
@@ -27,15 +26,8 @@ export async function updateVirtualServer(db: Db, ctx: RequestContext, name: str
       data: { description: input.description ?? current.description, instructions, ...(input.members && { members: { create: memberRows(members) } }) },
       include: { members: true },
     });
-    await recordAudit(tx, ctx, {
-      action: "virtual_server.updated",
-      category: check.overrode ? "security" : "admin",
-      targetType: "virtual_server",
-      targetId: row.id,
-      ...(check.overrode && input.overrideReason && { reason: input.overrideReason }),
-      details: { ...saveDetails(row.name, members, check), changed: Object.keys(input).filter((k) => k !== "overrideReason") },
-    });
-    await publishChange(tx, { kind: "virtual_server", name: row.name });
+    const changed = Object.keys(input).filter((k) => k !== "overrideReason");
+    await recordVirtualServerSave(tx, ctx, { action: "virtual_server.updated", id: row.id, name: row.name, members, check, overrideReason: input.overrideReason, changed });
     return toVirtualServerDto(row);
   });
 }
