@@ -82,7 +82,7 @@ export const ZCreatedSession = z
     dropped: z.object({ tools: z.array(z.string()), paths: z.array(z.string()) }),
     callbackUrl: z.string().nullable(),
     callbackSecret: z.string().nullable().meta({ description: "Signs task webhooks (HMAC-SHA256); shown once" }),
-    virtualServerId: z.string().nullable().optional(),
+    virtualServer: z.string().nullable().optional().meta({ description: "The virtual server the session is scoped to: it connects at /mcp/v/<name> only" }),
   })
   .meta({ id: "CreatedSession" });
 export type TCreatedSession = z.infer<typeof ZCreatedSession>;

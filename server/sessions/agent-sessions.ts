@@ -129,7 +129,7 @@ export async function createAgentSession(db: Db, ctx: RequestContext, userId: st
     await inTransaction?.(tx, created.id);
     return created;
   });
-  return { id: row.id, token, agentId: row.agentId, expiresAt: expiresAt.toISOString(), tools: tools.granted, paths, dropped: { tools: tools.dropped, paths: droppedPaths }, callbackUrl, callbackSecret, virtualServerId };
+  return { id: row.id, token, agentId: row.agentId, expiresAt: expiresAt.toISOString(), tools: tools.granted, paths, dropped: { tools: tools.dropped, paths: droppedPaths }, callbackUrl, callbackSecret, virtualServer: virtualServerId ? input.virtualServer! : null };
 }
 
 /** The id of the virtual server a session is scoped to, or a 422 naming the field. */
