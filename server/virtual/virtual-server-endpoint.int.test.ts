@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RequestContext } from "../context";
 import { createAgentSession } from "../sessions/agent-sessions";
 import { userContext } from "../test/contexts";
-import { agentToken, connectAgent, errorMeta, fixtureEvents, firstText, misbehavingServer, setUpGatewayTest, tempDir, type Agent, type GatewayTestEnv, type TestGateway } from "../test/gateway-harness";
+import { agentToken, connectAgent, errorMeta, fixtureEvents, firstText, misbehavingServer, setUpGatewayTest, tempDir, waitUntil, type Agent, type GatewayTestEnv, type TestGateway } from "../test/gateway-harness";
 import { createTestDb } from "../test/test-db";
 
 const MEMBERS = [
@@ -163,6 +163,20 @@ describe("/mcp/v/<name>: virtual servers over Streamable HTTP", () => {
       code: "validation_failed",
       details: [expect.objectContaining({ code: "unknown_virtual_server" })],
     });
+  });
+
+  it("members refer to their upstream by server and name: after a new version of the upstream is approved they are served on", async () => {
+    const alpha = await db.upstreamServer.findUniqueOrThrow({ where: { slug: "alpha" } });
+    const direct = await env.agent(); // /mcp, whitelisting everything
+    await direct.client.callTool({ name: "alpha__add_tool", arguments: {} });
+    const pending = await waitUntil("alpha's new version to wait for review", async () => (await db.serverVersion.findFirst({ where: { serverId: alpha.id, review: "pending" } })) ?? undefined);
+    await a.gateway.registry.approveDefinitions(admin, "alpha", pending.id, {});
+    const result = await agent.client.callTool({ name: "record", arguments: { name: "vs-after-upgrade" } });
+    expect(result.isError ?? false, firstText(result)).toBe(false);
+    const row = await db.auditEvent.findFirstOrThrow({ where: { action: "tool.called", toolName: "alpha__counted" }, orderBy: { id: "desc" } });
+    expect(row).toMatchObject({ status: "ok", upstreamVersion: pending.version, details: { virtualServer: "desk", virtualName: "record" } });
+    // The new tool is not a member: not listed here.
+    expect((await agent.client.listTools()).tools.map((t) => t.name)).not.toContain("added_later");
   });
 
   it("a change to the members is served from the next request on", async () => {
