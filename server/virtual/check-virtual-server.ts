@@ -30,6 +30,10 @@ function collisions(members: readonly TVirtualMemberInput[]): Issue[] {
     const first = seen.get(key);
     if (first !== undefined) issues.push({ path: `members.${String(i)}`, code: "name_collision", message: `is served as ${m.kind} "${servedName(m)}", as members.${String(first)} is` });
     else seen.set(key, i);
+    // A new name shaped like a gateway name (`orders__delete`) would pass for another server's tool.
+    if (m.exposedName?.includes("__")) {
+      issues.push({ path: `members.${String(i)}.exposedName`, code: "name_looks_prefixed", message: `"${m.exposedName}" contains "__", which names another server's tools on /mcp` });
+    }
     if (m.kind === "tool" && RESERVED_TOOL_NAMES.includes(servedName(m))) {
       issues.push({ path: `members.${String(i)}`, code: "name_reserved", message: `"${servedName(m)}" is the name of one of the gateway's own tools on every endpoint` });
     }

@@ -82,6 +82,8 @@ describe("virtual servers: administration", () => {
     expect(issueCodes(reserved)).toEqual(["name_reserved"]);
     const same = await refusal(create({ name: "clash", members: [{ kind: "tool", server: "alpha", name: "whoami" }, { kind: "tool", server: "alpha", name: "whoami", exposedName: "who2" }] }));
     expect(issueCodes(same)).toEqual(["duplicate_member"]);
+    const prefixed = await refusal(create({ name: "clash", members: [{ kind: "tool", server: "alpha", name: "fail", exposedName: "billing__refund" }] }));
+    expect(issueCodes(prefixed)).toEqual(["name_looks_prefixed"]);
     // A tool and a prompt may share a name: they are listed apart.
     await create({ name: "clash", members: [{ kind: "tool", server: "alpha", name: "whoami", exposedName: "greet" }, { kind: "prompt", server: "alpha", name: "greet" }] });
   });
