@@ -1,6 +1,11 @@
 // Virtual servers: an admin composes one from a registered server's tool, renamed and described anew, sees it
-// listed with the URL agents connect to, and an agent session scoped to it lists the renamed tool there.
+// listed with the URL agents connect to, and an agent session scoped to it lists the renamed tool there; an OAuth
+// client authorizing for a virtual server's endpoint is told so on the consent page and sees its tools.
 import { fileURLToPath } from "node:url";
+import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { MemoryOAuthClient, REDIRECT_URI } from "@/server/oauth/as/oauth-test-client";
 import { expect, test } from "./fixtures";
 import { signInAsAdmin } from "./helpers";
 
@@ -55,4 +60,39 @@ test("admin creates a virtual server from a server's tool, renamed, and sees it 
   const tools = ((await list.json()) as { result: { tools: { name: string; description: string }[] } }).result.tools;
   expect(tools.find((t) => t.name === "lookup")?.description).toBe("Finds one catalogue item by its name.");
   expect((await page.request.post("/mcp", { headers, data: { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "e2e", version: "1" } } } })).status()).toBe(403);
+});
+
+test("an MCP client authorizing for a virtual server: the consent page says so, and the client sees that server's renamed tool", async ({ page, baseURL }) => {
+  await signInAsAdmin(page);
+  const name = `oauth-desk-${Date.now().toString(36)}`;
+  const created = await page.request.post("/api/v1/virtual-servers", { data: { name, members: [{ kind: "tool", server: "orders", name: "query_orders", exposedName: "find_orders" }] } });
+  expect(created.status(), await created.text()).toBe(201);
+  const mcpUrl = `${baseURL}/mcp/v/${name}`;
+  const client = new MemoryOAuthClient("E2E Virtual Agent");
+  expect(await auth(client, { serverUrl: mcpUrl })).toBe("REDIRECT");
+  let callback: URL | undefined;
+  await page.route(`${new URL(REDIRECT_URI).origin}/**`, async (route) => {
+    callback = new URL(route.request().url());
+    await route.fulfill({ status: 200, contentType: "text/plain", body: "You can close this window." });
+  });
+
+  await page.goto(client.authorizationUrl!.href);
+  await expect(page).toHaveURL(/\/authorize\/[^/]+$/);
+  await expect(page.getByTestId("consent-virtual-server")).toContainText(name);
+  await page.getByLabel("orders__query_orders", { exact: true }).check();
+  await page.getByRole("button", { name: "Allow" }).click();
+  await expect.poll(() => callback?.pathname).toBe("/callback");
+  expect(await auth(client, { serverUrl: mcpUrl, authorizationCode: callback!.searchParams.get("code")! })).toBe("AUTHORIZED");
+
+  const mcp = new Client({ name: "e2e-virtual-agent", version: "1" });
+  await mcp.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: client }));
+  try {
+    const names = (await mcp.listTools()).tools.map((t) => t.name);
+    expect(names).toContain("find_orders");
+    expect(names.some((n) => n.startsWith("orders__"))).toBe(false);
+    const result = await mcp.callTool({ name: "find_orders", arguments: {} });
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+  } finally {
+    await mcp.close();
+  }
 });
