@@ -213,7 +213,7 @@ async function serveMcpRequest(deps: McpHttpDeps, req: McpRequest, endpoint: Mcp
   const direct = !init && enableJsonResponse && !Array.isArray(body) ? directToolCallOf(body, req.headers) : undefined;
   const call = direct && deps.directToolCall?.(endpoint, view);
   if (direct && call) {
-    return { status: 200, json: await answerToolCall(call, direct.id, direct.params, { signal: req.signal }) };
+    return { status: 200, json: await answerToolCall(call, direct.id, direct.params, { signal: req.signal }, deps.logger) };
   }
   // An SSE answer is resumable: its events are stored, and it opens with a priming event and a retry hint.
   const transport = sendingUnprefixedErrors(

@@ -48,6 +48,7 @@ function sessionConnection(scope: PoolScope, e: Entry, s: CredentialSession): Pr
           launcher: scope.deps.launcher,
           key: { serverId: e.spec.serverId, slug: e.spec.slug, role: e.spec.role },
           bearer: { token: () => Promise.resolve(s.token) },
+          validators: scope.validators,
         },
       );
       if (e.removed || s.closed) {

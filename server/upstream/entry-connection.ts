@@ -109,7 +109,7 @@ export async function connect(scope: PoolScope, e: Entry): Promise<ConnectedUpst
           onPhase: (phase) => reportPhase(scope, e, phase),
           onPackage: (info) => !e.removed && events.onPackage?.(e.spec, info),
         },
-        { timeoutMs: connectTimeout(scope, e), launcher: deps.launcher, key: { serverId: e.spec.serverId, slug: e.spec.slug, role: e.spec.role }, signal: (e.abort = new AbortController()).signal, bearer },
+        { timeoutMs: connectTimeout(scope, e), launcher: deps.launcher, key: { serverId: e.spec.serverId, slug: e.spec.slug, role: e.spec.role }, signal: (e.abort = new AbortController()).signal, bearer, validators: scope.validators },
       );
       if (e.removed) {
         // Removed while connecting: nobody holds this entry any more, so nothing would ever close it.

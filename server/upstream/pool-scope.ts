@@ -1,5 +1,6 @@
 // What the upstream pool's parts share: its options, events and deps, and the entries it holds, one per
 // (server, role). Built once by createUpstreamPool (upstream-pool.ts).
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { BulkheadPolicy, CircuitBreakerPolicy } from "cockatiel";
 import type { Logger } from "../logger";
 import type { UpstreamDefinitions } from "../registry/definitions";
@@ -128,6 +129,8 @@ export type PoolScope = {
   /** The pool's component logger. */
   log: Logger;
   entries: Map<string, Entry>;
+  /** Output-schema validators shared by every connection of the pool, each schema compiled once (schema-validators.ts). */
+  validators: jsonSchemaValidator;
 };
 
 /** A tools/call's params as the pool forwards them. */

@@ -19,7 +19,7 @@ export async function callInOwnProcess(scope: PoolScope, e: Entry, launch: Stdio
     conn = await connectUpstream(
       { ...launch, env: { ...launch.env, ...minted.env }, taskCredentials: null },
       { onStderr: (line) => e.stderr.push(line) },
-      { timeoutMs: connectTimeout(scope, e), launcher: deps.launcher, key: { serverId: e.spec.serverId, slug: e.spec.slug, role: `task-${taskKey.slice(-8)}` } },
+      { timeoutMs: connectTimeout(scope, e), launcher: deps.launcher, key: { serverId: e.spec.serverId, slug: e.spec.slug, role: `task-${taskKey.slice(-8)}` }, validators: scope.validators },
     ).catch((err: unknown) => {
       throw new UpstreamUnavailableError((err as Error).message, { cause: err });
     });

@@ -1,4 +1,5 @@
 // One live MCP client session to an upstream server: stdio process, Streamable HTTP, or legacy HTTP+SSE.
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -118,12 +119,14 @@ export type ConnectOptions = {
   signal?: AbortSignal | undefined;
   /** HTTP and SSE: the bearer each request carries, asked for per request (upstream-auth; issue 22). */
   bearer?: BearerSource | undefined;
+  /** Compiles the tools' output schemas (once per schema text, schema-validators.ts); else the SDK's own per client. */
+  validators?: jsonSchemaValidator | undefined;
 };
 
 function newClient(events: UpstreamClientEvents, opts: ConnectOptions): Client {
   // Discovery offers every client capability, so servers that register tools only for capable clients show
   // them all; a shared connection cannot ask one agent, so it refuses such requests with a clear error.
-  const client = new Client(CLIENT_INFO, { capabilities: opts.capabilities ?? { sampling: {}, elicitation: {}, roots: { listChanged: true } } });
+  const client = new Client(CLIENT_INFO, { capabilities: opts.capabilities ?? { sampling: {}, elicitation: {}, roots: { listChanged: true } }, ...(opts.validators && { jsonSchemaValidator: opts.validators }) });
   client.fallbackRequestHandler = (request) =>
     Promise.reject(
       new McpError(ErrorCode.MethodNotFound, `${request.method} needs an agent of its own: connect to this server's transparent endpoint /mcp/s/<slug> to use it.`),
