@@ -60,6 +60,12 @@ test("admin creates a virtual server from a server's tool, renamed, and sees it 
   const tools = ((await list.json()) as { result: { tools: { name: string; description: string }[] } }).result.tools;
   expect(tools.find((t) => t.name === "lookup")?.description).toBe("Finds one catalogue item by its name.");
   expect((await page.request.post("/mcp", { headers, data: { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "e2e", version: "1" } } } })).status()).toBe(403);
+
+  // A member whose tool an admin disables is marked on the page: agents no longer see it.
+  const disabled = await page.request.patch(`/api/v1/tools/${slug}__find_item`, { data: { enabled: false } });
+  expect(disabled.status(), await disabled.text()).toBe(200);
+  await page.reload();
+  await expect(row.getByTestId("vs-member-unserved")).toHaveText("lookup (not served)");
 });
 
 test("an MCP client authorizing for a virtual server: the consent page says so, and the client sees that server's renamed tool", async ({ page, baseURL }) => {

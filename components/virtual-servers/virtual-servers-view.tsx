@@ -12,7 +12,7 @@ import { notifySuccess } from "@/components/notify";
 import { PageHeader } from "@/components/page-header";
 import { buttonPrimary, buttonSecondary, card } from "@/components/ui";
 import type { TVirtualServer } from "@/lib/virtual-server-schemas";
-import { deleteVirtualServer, useVirtualServers, virtualServersKey } from "./queries";
+import { deleteVirtualServer, useTools, useVirtualServers, virtualServersKey } from "./queries";
 import { VirtualServerEditor } from "./virtual-server-editor";
 
 const COLUMNS = [{ label: "Name" }, { label: "Members", className: "hidden md:table-cell" }, { label: "Connect URL" }, { label: "Actions", srOnly: true, className: "text-right" }] as const;
@@ -28,8 +28,33 @@ function useOrigin(): string {
   );
 }
 
+/** Members by served name; a tool the registry does not serve now (gone, disabled) is marked, as agents will not see it. */
+function MemberNames({ members, servedTools }: { members: TVirtualServer["members"]; servedTools: ReadonlySet<string> | undefined }) {
+  return (
+    <>
+      {members.map((m, i) => {
+        const unserved = m.kind === "tool" && servedTools !== undefined && !servedTools.has(`${m.server}__${m.name}`);
+        return (
+          <span key={`${m.kind}:${m.server}:${m.name}`}>
+            {i > 0 && ", "}
+            {unserved ? (
+              <span className="text-amber-700" title={`${m.server}__${m.name} is not served now (removed or disabled)`} data-testid="vs-member-unserved">
+                {m.servedAs} (not served)
+              </span>
+            ) : (
+              m.servedAs
+            )}
+          </span>
+        );
+      })}
+    </>
+  );
+}
+
 export function VirtualServersView() {
   const query = useVirtualServers();
+  const tools = useTools();
+  const servedTools = tools.data && new Set(tools.data.items.filter((t) => t.enabled && !t.removed).map((t) => t.name));
   const origin = useOrigin();
   const [editing, setEditing] = useState<TVirtualServer | "new" | null>(null);
   const newButton = (
@@ -67,7 +92,7 @@ export function VirtualServersView() {
                     {vs.description && <div className="mt-0.5 text-xs text-slate-500">{vs.description}</div>}
                   </td>
                   <td className={`${t.cellMd} text-slate-600`} data-testid="vs-members">
-                    {vs.members.length ? vs.members.map((m) => m.servedAs).join(", ") : "None"}
+                    {vs.members.length ? <MemberNames members={vs.members} servedTools={servedTools} /> : "None"}
                   </td>
                   <td className={t.cell}>
                     <div className="flex items-center gap-2">
