@@ -5,8 +5,9 @@ import { fileURLToPath } from "node:url";
 import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { MemoryOAuthClient, REDIRECT_URI } from "@/server/oauth/as/oauth-test-client";
+import { MemoryOAuthClient } from "@/server/oauth/as/oauth-test-client";
 import { expect, test } from "./fixtures";
+import { catchOAuthRedirect } from "./helpers-oauth";
 import { signInAsAdmin } from "./helpers";
 
 const CATALOG_SERVER = fileURLToPath(new URL("./fixtures/catalog-server.ts", import.meta.url));
@@ -76,19 +77,15 @@ test("an MCP client authorizing for a virtual server: the consent page says so, 
   const mcpUrl = `${baseURL}/mcp/v/${name}`;
   const client = new MemoryOAuthClient("E2E Virtual Agent");
   expect(await auth(client, { serverUrl: mcpUrl })).toBe("REDIRECT");
-  let callback: URL | undefined;
-  await page.route(`${new URL(REDIRECT_URI).origin}/**`, async (route) => {
-    callback = new URL(route.request().url());
-    await route.fulfill({ status: 200, contentType: "text/plain", body: "You can close this window." });
-  });
+  const redirect = await catchOAuthRedirect(page);
 
   await page.goto(client.authorizationUrl!.href);
   await expect(page).toHaveURL(/\/authorize\/[^/]+$/);
   await expect(page.getByTestId("consent-virtual-server")).toContainText(name);
   await page.getByLabel("orders__query_orders", { exact: true }).check();
   await page.getByRole("button", { name: "Allow" }).click();
-  await expect.poll(() => callback?.pathname).toBe("/callback");
-  expect(await auth(client, { serverUrl: mcpUrl, authorizationCode: callback!.searchParams.get("code")! })).toBe("AUTHORIZED");
+  await expect.poll(() => redirect.url()?.pathname).toBe("/callback");
+  expect(await auth(client, { serverUrl: mcpUrl, authorizationCode: redirect.url()!.searchParams.get("code")! })).toBe("AUTHORIZED");
 
   const mcp = new Client({ name: "e2e-virtual-agent", version: "1" });
   await mcp.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: client }));
