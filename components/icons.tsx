@@ -75,6 +75,12 @@ export const KeyIcon = (p: IconProps) => (
     <path d="m10.7 12.3 9.3-9.3M17 6l3 3M14 9l2 2" />
   </Svg>
 );
+export const LayersIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M12 3 3 8l9 5 9-5-9-5Z" />
+    <path d="m3 13 9 5 9-5" />
+  </Svg>
+);
 export const LinkIcon = (p: IconProps) => (
   <Svg {...p}>
     <path d="M10 14a4.5 4.5 0 0 0 6.4 0l3.2-3.2a4.5 4.5 0 0 0-6.4-6.4L12 5.6" />

@@ -1,8 +1,9 @@
 import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { MemoryOAuthClient, REDIRECT_URI } from "@/server/oauth/as/oauth-test-client";
+import { MemoryOAuthClient } from "@/server/oauth/as/oauth-test-client";
 import { expect, test } from "./fixtures";
+import { catchOAuthRedirect } from "./helpers-oauth";
 import { signInAsAdmin } from "./helpers";
 
 const TOOL = "orders__query_orders";
@@ -14,12 +15,7 @@ test("an MCP client signs in through the console: the user consents to two tools
   const client = new MemoryOAuthClient("E2E Desk Agent");
   expect(await auth(client, { serverUrl: mcpUrl })).toBe("REDIRECT");
 
-  // The client's redirect URI is a local listener in real life; here the browser's request to it is caught.
-  let callback: URL | undefined;
-  await page.route(`${new URL(REDIRECT_URI).origin}/**`, async (route) => {
-    callback = new URL(route.request().url());
-    await route.fulfill({ status: 200, contentType: "text/plain", body: "You can close this window." });
-  });
+  const redirect = await catchOAuthRedirect(page);
 
   // Signed out, the authorization request lands on sign-in, which comes back to the consent page.
   await page.goto(client.authorizationUrl!.href);
@@ -34,9 +30,9 @@ test("an MCP client signs in through the console: the user consents to two tools
   await page.getByLabel(TOOL, { exact: true }).check();
   await page.getByLabel(OTHER_TOOL, { exact: true }).check();
   await page.getByRole("button", { name: "Allow" }).click();
-  await expect.poll(() => callback?.pathname).toBe("/callback");
-  expect(callback!.searchParams.get("iss")).toBe(baseURL);
-  expect(await auth(client, { serverUrl: mcpUrl, authorizationCode: callback!.searchParams.get("code")! })).toBe("AUTHORIZED");
+  await expect.poll(() => redirect.url()?.pathname).toBe("/callback");
+  expect(redirect.url()!.searchParams.get("iss")).toBe(baseURL);
+  expect(await auth(client, { serverUrl: mcpUrl, authorizationCode: redirect.url()!.searchParams.get("code")! })).toBe("AUTHORIZED");
 
   const mcp = new Client({ name: "e2e-desk-agent", version: "1" });
   const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: client });

@@ -10,6 +10,7 @@ export const ZConsentDecision = z.discriminatedUnion("decision", [
     paths: z.array(ZPathEntry).max(200).default([]).meta({ description: "Path and URI prefixes for path rules and resource reads" }),
     ttlSeconds: z.number().int().min(60).optional().meta({ description: "Lifetime of the agent session; default the admin's default, at most the maximum" }),
     csrfToken: z.string().max(200).meta({ description: "The token the consent page was rendered with (bound to the request and the user)" }),
+    virtualServer: z.string().min(1).max(63).optional().meta({ description: "Scope the client's session to this virtual server (served only at /mcp/v/<name>)" }),
   }),
   z.object({ decision: z.literal("deny"), csrfToken: z.string().max(200) }),
 ]).meta({ id: "ConsentDecision" });

@@ -37,6 +37,12 @@ export const ZCreateSession = z
         description:
           "Where Portcullis POSTs task.completed webhooks when the session's tasks finish, signed with the callbackSecret returned once. The host must resolve to public addresses: loopback, private (RFC 1918, 100.64/10, fc00::/7), link-local (169.254/16 incl. cloud metadata, fe80::/10), unspecified and multicast addresses, in any spelling, are refused with 422 outbound_url_refused unless an admin lists the host in OUTBOUND_ALLOWED_HOSTS. Checked again at every send; redirects are not followed.",
       }),
+    virtualServer: z
+      .string()
+      .min(1)
+      .max(63)
+      .optional()
+      .meta({ description: "Scope the session to this virtual server: it is served only at /mcp/v/<name>, and sees that server's members its whitelist allows (422 unknown_virtual_server when there is none)" }),
   })
   .strict()
   .meta({ id: "CreateSession" });
@@ -58,6 +64,7 @@ export const ZAgentSession = z
     revokedAt: z.string().nullable(),
     lastUsedAt: z.string().nullable(),
     callbackUrl: z.string().nullable().meta({ description: "Where task webhooks go; null when none was registered" }),
+    virtualServerId: z.string().nullable().meta({ description: "The virtual server the session is scoped to (null: every endpoint)" }),
     createdAt: z.string(),
   })
   .meta({ id: "AgentSession" });
@@ -75,6 +82,7 @@ export const ZCreatedSession = z
     dropped: z.object({ tools: z.array(z.string()), paths: z.array(z.string()) }),
     callbackUrl: z.string().nullable(),
     callbackSecret: z.string().nullable().meta({ description: "Signs task webhooks (HMAC-SHA256); shown once" }),
+    virtualServer: z.string().nullable().optional().meta({ description: "The virtual server the session is scoped to: it connects at /mcp/v/<name> only" }),
   })
   .meta({ id: "CreatedSession" });
 export type TCreatedSession = z.infer<typeof ZCreatedSession>;

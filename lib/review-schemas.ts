@@ -1,6 +1,12 @@
 // Definitions waiting for an admin's review (pinned tool definitions, the poisoning scanner's findings).
 import { z } from "zod";
 
+export const CHANGED_DEFINITION_CALLS = ["refuse", "serve_compatible"] as const;
+export const ZChangedDefinitionCalls = z.enum(CHANGED_DEFINITION_CALLS).meta({
+  description:
+    "A call of a tool whose upstream definition changed since it was approved (the change waits for review): refuse it with tool_definition_changed, or serve_compatible: serve it against the approved (pinned) definition when the version diff marks the change compatible and no description or title changed (anywhere in the tool, its schemas included)",
+});
+
 export const DEFINITION_REVIEW_MODES = ["trust_on_first_use", "require_approval"] as const;
 export const ZDefinitionReviewMode = z.enum(DEFINITION_REVIEW_MODES).meta({
   description: "trust_on_first_use: a new server's first definitions serve at once; require_approval: they wait for review too. Later changes always wait.",

@@ -35,6 +35,7 @@ describe("NAV", () => {
   it.each([
     ["/users", "ADMIN"],
     ["/policies", "ADMIN"],
+    ["/virtual-servers", "ADMIN"],
     ["/audit", "ADMIN"],
     ["/approvals", "APPROVER"],
     ["/agents", "USER"],

@@ -16,6 +16,7 @@ export const NAV: readonly NavItem[] = [
   { href: "/agents", label: "Agents", minRole: "USER" },
   { href: "/connections", label: "Connections", minRole: "USER" },
   { href: "/servers", label: "Servers & Tools", minRole: "ADMIN" },
+  { href: "/virtual-servers", label: "Virtual servers", minRole: "ADMIN" },
   { href: "/policies", label: "Policies", minRole: "ADMIN" },
   { href: "/approvals", label: "Approvals", minRole: "APPROVER" },
   { href: "/tasks", label: "Tasks", minRole: "USER" },

@@ -4,7 +4,7 @@ import { ZIsolation, ZProcessStats, ZTaskCredentials } from "./sandbox-schemas";
 import { ROLES } from "./roles";
 import { isValidBinName, isValidPackageName, isValidPackageRange } from "./package-name";
 import { ZServerSummary } from "./server-summary";
-import { ZDefinitionReviewMode } from "./review-schemas";
+import { ZChangedDefinitionCalls, ZDefinitionReviewMode } from "./review-schemas";
 
 export const ZRole = z.enum(ROLES).meta({ id: "Role" });
 
@@ -207,6 +207,7 @@ export const ZCreateServer = z
     package: ZPackageSpec.optional().meta({ description: "npm and pypi servers: the package to install and run" }),
     connectTimeoutMs: ZConnectTimeoutMs.optional(),
     definitionReview: ZDefinitionReviewMode.optional(),
+    changedDefinitionCalls: ZChangedDefinitionCalls.optional(),
   })
   .strict()
   .superRefine((v, ctx) => {
@@ -253,6 +254,7 @@ export const ZUpdateServer = z
     canaryPercent: z.number().int().min(0).max(100).optional(),
     action: z.enum(["promote", "rollback", "restart"]).optional(),
     definitionReview: ZDefinitionReviewMode.optional(),
+    changedDefinitionCalls: ZChangedDefinitionCalls.optional(),
   })
   .strict()
   .refine((v) => Object.keys(v).length > 0, "give at least one field to change")
@@ -332,6 +334,7 @@ export const ZServer = z
     canaryVersion: z.string().nullable(),
     canaryPercent: z.number().int(),
     definitionReview: ZDefinitionReviewMode,
+    changedDefinitionCalls: ZChangedDefinitionCalls,
     /** Definitions of this server waiting for an admin's review. */
     pendingReviews: z.number().int(),
     toolCount: z.number().int(),

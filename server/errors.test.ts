@@ -40,6 +40,10 @@ const EXPECTED: Record<ErrorCode, number> = {
   upstream_auth_state_invalid: 400,
   upstream_auth_issuer_mismatch: 400,
   upstream_auth_denied: 400,
+  virtual_server_name_taken: 409,
+  virtual_name_collision: 422,
+  virtual_server_blocked: 409,
+  session_scope_mismatch: 403,
   internal: 500,
 };
 

@@ -65,6 +65,14 @@ export const ERROR_STATUS = {
   upstream_auth_issuer_mismatch: 400,
   /** Upstream OAuth callback: the provider answered error= (the user declined, say). */
   upstream_auth_denied: 400,
+  /** Virtual servers (issue 23): the name is taken (also the loser of two concurrent creates of one name). */
+  virtual_server_name_taken: 409,
+  /** Virtual servers: two members would be served under one name (or under a gateway tool's name). */
+  virtual_name_collision: 422,
+  /** Virtual servers: renamed names, descriptions or instructions with high-severity poisoning findings (needs overrideReason). */
+  virtual_server_blocked: 409,
+  /** An agent session scoped to a virtual server, used on another MCP endpoint. */
+  session_scope_mismatch: 403,
   internal: 500,
 } as const;
 

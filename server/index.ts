@@ -21,6 +21,12 @@ import { createReadiness } from "./health/readiness";
 import { databaseRoutes } from "./db/connection-budget";
 import type { Logger } from "./logger";
 import { aggregateToolCall, buildAggregateServer } from "./mcp/build-aggregate-server";
+import type { TCreateVirtualServer, TUpdateVirtualServer } from "../lib/virtual-server-schemas";
+import { createVirtualServer } from "./virtual/create-virtual-server";
+import { deleteVirtualServer } from "./virtual/delete-virtual-server";
+import { getVirtualServer, listVirtualServers } from "./virtual/list-virtual-servers";
+import { updateVirtualServer } from "./virtual/update-virtual-server";
+import { createVirtualServerCache, virtualViewOf, type VirtualServerCache } from "./virtual/virtual-server-cache";
 import { answerMcpRequest, type McpEndpoint } from "./mcp/handle-mcp-request";
 import { asResponse, mcpRequestOf, type JsonAnswer, type McpRequest } from "./mcp/mcp-request";
 import { createClientMetadataDocumentResolver } from "./oauth/client-metadata-document";
@@ -146,7 +152,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         requests: OperationHandler;
         limiter: CallLimiter;
         sessions: SessionUpstreams;
-        caches: { sessions: McpSessionCache; agents: SessionAuth; policy: PolicyCache; oauth: McpOAuthService | null };
+        caches: { sessions: McpSessionCache; agents: SessionAuth; policy: PolicyCache; oauth: McpOAuthService | null; virtual: VirtualServerCache };
         audit: AuditWriter;
         tasks: TaskEngine;
         approvals: Approvals;
@@ -166,6 +172,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       const sessionCache = createMcpSessionCache(bus, logger);
       const agentAuth = createSessionAuth({ db, bus, logger });
       const policy = createPolicyCache({ db, bus });
+      const virtualServers = createVirtualServerCache({ db, bus });
       // Tool calls' audit events: group-committed over a small pool of their own (handed to every step that audits).
       const audit = createAuditWriter(pgSink(databaseUrl), {
         // Events the database cannot take now wait here, fsync'd, and are replayed in order when it is back.
@@ -277,7 +284,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         ? createMcpOAuth({ db, bus, logger, held: (u) => policy.held(u), config: config.oauth, publicUrl: config.publicUrl, verifier: createExternalTokenVerifier(config.oauth) })
         : // The embedded authorization server (server/oauth/as/): its tokens are bound to consented agent sessions.
           config.oauthServer && createEmbeddedMcpOAuth({ db, bus, logger, held: (u) => policy.held(u), config: config.oauthServer, verifier: createEmbeddedTokenVerifier(db, config.oauthServer) });
-      core = { bus, pool, registry, pipeline, requests, limiter, sessions, caches: { sessions: sessionCache, agents: agentAuth, policy, oauth }, audit, tasks, approvals, redaction, secrets, launcher, workspace, runGate, upstreamAuth: upstreamOAuth };
+      core = { bus, pool, registry, pipeline, requests, limiter, sessions, caches: { sessions: sessionCache, agents: agentAuth, policy, oauth, virtual: virtualServers }, audit, tasks, approvals, redaction, secrets, launcher, workspace, runGate, upstreamAuth: upstreamOAuth };
     }
     return core;
   };
@@ -322,14 +329,22 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         bus: c.bus,
         authenticate: (token) => c.caches.agents.authenticate(token),
         oauth: c.caches.oauth ?? undefined,
-        endpointExists: (e) => endpointExists(() => c.registry, e),
+        endpointExists: (e) => endpointExists(() => c.registry, e, () => c.caches.virtual),
+        virtualServerId: async (name) => (await c.caches.virtual.get(name))?.id ?? null,
         abandon: (e, session) => {
           if (e.kind === "server") c.sessions.abandon(session.mcpSessionId);
         },
-        directToolCall: (e, session) => (e.kind === "aggregate" ? aggregateToolCall(endpointDeps(c), session) : undefined),
+        directToolCall: (e, session) => {
+          if (e.kind === "aggregate") return aggregateToolCall(endpointDeps(c), session);
+          if (e.kind !== "virtual") return undefined;
+          return async (params, io) => aggregateToolCall(endpointDeps(c), session, await virtualViewOf(c.caches.virtual, e.name))(params, io);
+        },
         serve: async (e, session, transport) => {
           const deps = endpointDeps(c);
           if (e.kind === "aggregate") await buildAggregateServer(deps, session).connect(transport);
+          else if (e.kind === "virtual") {
+            await buildAggregateServer(deps, session, await virtualViewOf(c.caches.virtual, e.name)).connect(transport);
+          }
           else if (e.kind === "code") await buildCodeModeServer({ ...deps, executor: executor(), limits: codeLimits, workspace: c.workspace, privacyAlways: config.codeMode.privacyAlways, runGate: c.runGate }, session).connect(transport);
           else {
             await reserveUpstream(deps, e.slug, session);
@@ -410,6 +425,14 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       updateSettings: (ctx: RequestContext, input: TSessionSettings) => updateSessionSettings(db, ctx, input),
     },
     policy: echoedPolicy(createPolicyAdmin(db), () => gatewayCore().bus),
+    /** Virtual servers (issue 23): a change is answered once every process has dropped its cached view of it. */
+    virtualServers: {
+      list: () => listVirtualServers(db),
+      get: (name: string) => getVirtualServer(db, name),
+      create: (ctx: RequestContext, input: TCreateVirtualServer) => gatewayCore().bus.heardEverywhere(() => createVirtualServer(db, ctx, input)),
+      update: (ctx: RequestContext, name: string, input: TUpdateVirtualServer) => gatewayCore().bus.heardEverywhere(() => updateVirtualServer(db, ctx, name, input)),
+      remove: (ctx: RequestContext, name: string) => gatewayCore().bus.heardEverywhere(() => deleteVirtualServer(db, ctx, name)),
+    },
     /** Durable tasks: what the REST API and the console's task monitor read and cancel. */
     tasks: {
       list: (viewer: TaskViewer, q: TTaskQuery) => listTasks(db, viewer, q),
@@ -564,7 +587,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       answer: (req: McpRequest, endpoint: McpEndpoint, body?: string): Promise<Response | JsonAnswer> => answerMcp(req, endpoint, body),
       /** RFC 9728 metadata of an endpoint (null: the path names none); 404 unless OAuth is configured. */
       resourceMetadata: (req: Request, endpoint: McpEndpoint | null): Promise<Response> =>
-        serveResourceMetadata({ config: config.oauth ?? (config.oauthServer && embeddedResourceConfig(config.oauthServer)), publicUrl: config.publicUrl, endpointExists: (e) => endpointExists(() => gatewayCore().registry, e) }, req, endpoint),
+        serveResourceMetadata({ config: config.oauth ?? (config.oauthServer && embeddedResourceConfig(config.oauthServer)), publicUrl: config.publicUrl, endpointExists: (e) => endpointExists(() => gatewayCore().registry, e, () => gatewayCore().caches.virtual) }, req, endpoint),
     },
     async close() {
       closing = true;
@@ -587,6 +610,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         core.caches.agents.close();
         core.caches.oauth?.close();
         core.caches.policy.close();
+        core.caches.virtual.close();
         await core.audit.close();
       }
       await tracing?.stop().catch((err: unknown) => logger.warn({ err }, "flushing traces failed"));
@@ -600,7 +624,8 @@ export type Gateway = ReturnType<typeof createGateway>;
 
 /** Policy changes answer once every process has heard them (heardEverywhere), so they hold from the next call on. */
 /** False for an unknown or disabled server: its endpoint (and its resource metadata) answer 404. */
-async function endpointExists(registry: () => Registry, e: McpEndpoint): Promise<boolean> {
+async function endpointExists(registry: () => Registry, e: McpEndpoint, virtual: () => VirtualServerCache): Promise<boolean> {
+  if (e.kind === "virtual") return (await virtual().get(e.name)) !== null;
   return e.kind !== "server" || (await registry().resolveServer(e.slug, 0)) !== null;
 }
 

@@ -11,7 +11,8 @@ import { ConfigTabs } from "./config-tabs";
 
 export function AgentConnected({ created }: { created: TCreatedSession }) {
   // Only rendered after a session was created, which happens in the browser.
-  const url = mcpEndpoint(window.location.origin);
+  // A session scoped to a virtual server is served at its endpoint only.
+  const url = created.virtualServer ? `${window.location.origin}/mcp/v/${encodeURIComponent(created.virtualServer)}` : mcpEndpoint(window.location.origin);
   const dropped = [...created.dropped.tools, ...created.dropped.paths];
 
   return (

@@ -114,6 +114,7 @@ function fieldName(path: string): string {
     paths: "Allowed paths",
     ttlSeconds: "Lifetime",
     callbackUrl: "Callback URL",
+    virtualServer: "Virtual server",
   }[field ?? ""];
   if (!name) return path ? `${path}: ` : "";
   return index === undefined ? `${name}: ` : `${name}, ${field === "paths" ? "line" : "entry"} ${Number(index) + 1}: `;

@@ -32,6 +32,7 @@ export function ConnectAgentForm({
     paths: "",
     minutes: settings ? String(Math.round(settings.defaultTtlSeconds / 60)) : "",
     callbackUrl: "",
+    virtualServer: "",
   }));
   // The default arrives after the dialog opened when the settings were not cached yet.
   const [seenSettings, setSeenSettings] = useState(settings);
@@ -59,7 +60,7 @@ export function ConnectAgentForm({
       onSubmit(body);
       return;
     }
-    const first = (["agentId", "tools", "paths", "minutes", "callbackUrl"] as const).find((f) => errors[f]);
+    const first = (["agentId", "tools", "paths", "minutes", "callbackUrl", "virtualServer"] as const).find((f) => errors[f]);
     const target =
       first === "tools"
         ? e.currentTarget.querySelector<HTMLElement>("fieldset input")
@@ -219,6 +220,30 @@ export function ConnectAgentForm({
         <p id={`${id}-callbackUrl-hint`} className={hint}>
           When one of this agent&rsquo;s long-running tasks finishes, Portcullis POSTs it here, signed with a secret you
           get once on the next screen.
+        </p>
+      </div>
+
+      <div>
+        <label htmlFor={`${id}-virtualServer`} className={label}>
+          Virtual server <span className="font-normal text-slate-500">(optional)</span>
+        </label>
+        <input
+          id={`${id}-virtualServer`}
+          value={draft.virtualServer ?? ""}
+          onChange={(e) => update({ virtualServer: e.target.value.toLowerCase() })}
+          onBlur={() => touch("virtualServer")}
+          maxLength={63}
+          autoComplete="off"
+          spellCheck={false}
+          placeholder="e.g. help-desk"
+          aria-invalid={shown("virtualServer") ? true : undefined}
+          aria-describedby={describedBy("virtualServer", `${id}-virtualServer-hint`)}
+          className={`${input} mt-1 font-mono`}
+          data-testid="agent-virtual-server"
+        />
+        <FieldError id={errId("virtualServer")} message={shown("virtualServer")} />
+        <p id={`${id}-virtualServer-hint`} className={hint}>
+          Scope the session to one virtual server: it connects at /mcp/v/&lt;name&gt; only and sees that server&rsquo;s tools.
         </p>
       </div>
 

@@ -56,6 +56,12 @@ describe("checkDraft", () => {
     expect(checkDraft({ ...base, callbackUrl: "  " }).body).not.toHaveProperty("callbackUrl");
   });
 
+  it("scopes the session to a virtual server only when one is named, trimmed; a name too long is the field's error", () => {
+    expect(checkDraft({ ...base, virtualServer: " desk " }).body).toMatchObject({ virtualServer: "desk" });
+    expect(checkDraft({ ...base, virtualServer: "" }).body).not.toHaveProperty("virtualServer");
+    expect(checkDraft({ ...base, virtualServer: "d".repeat(64) }).errors.virtualServer).toMatch(/63 characters/);
+  });
+
   it.each([
     ["another scheme", "ftp://ci.example.com/hook", /http:\/\/ or https:\/\//],
     ["no URL at all", "ci.example.com/hook", /http:\/\/ or https:\/\//],

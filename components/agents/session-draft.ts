@@ -15,9 +15,11 @@ export type SessionDraft = {
   minutes: string;
   /** Where task completions are POSTed; empty for none. */
   callbackUrl: string;
+  /** The virtual server the session is scoped to; empty for every endpoint. Absent: the form does not offer it. */
+  virtualServer?: string;
 };
 
-export type DraftField = "agentId" | "tools" | "paths" | "minutes" | "callbackUrl";
+export type DraftField = "agentId" | "tools" | "paths" | "minutes" | "callbackUrl" | "virtualServer";
 export type DraftErrors = Partial<Record<DraftField, string>>;
 
 /** The paths of the textarea: one a line, blank lines ignored. */
@@ -78,6 +80,7 @@ export function checkDraft(
   const paths = pathLines(draft.paths);
   const ttl = minutesError(draft.minutes, maxTtlSeconds);
   const callbackUrl = draft.callbackUrl.trim();
+  const virtualServer = draft.virtualServer?.trim() ?? "";
   const errors: DraftErrors = {};
   if (ttl.error) errors.minutes = ttl.error;
 
@@ -87,6 +90,7 @@ export function checkDraft(
     paths,
     ...(ttl.ttlSeconds === undefined ? {} : { ttlSeconds: ttl.ttlSeconds }),
     ...(callbackUrl === "" ? {} : { callbackUrl }),
+    ...(virtualServer === "" ? {} : { virtualServer }),
   };
   const parsed = ZCreateSession.safeParse(candidate);
   if (!parsed.success) {
@@ -117,6 +121,8 @@ export function checkDraft(
           issue.code === "too_big"
             ? "At most 2000 characters."
             : "Enter an http:// or https:// URL, e.g. https://ci.example.com/portcullis-hook.";
+      } else if (field === "virtualServer" && !errors.virtualServer) {
+        errors.virtualServer = "At most 63 characters: the virtual server's name.";
       }
     }
   }

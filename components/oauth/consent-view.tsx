@@ -48,6 +48,12 @@ export function ConsentView({ request }: { request: ConsentRequest }) {
             It will send you back to <code className="font-mono">{request.redirectHost}</code>.{" "}
             {request.verified ? "Its identity is verified by its metadata document." : "Its name and logo are self-declared (not verified)."}
           </p>
+          {virtualServerOf(request.resource) && (
+            <p className="mt-1 text-sm text-slate-600" data-testid="consent-virtual-server">
+              It asks for the virtual server <code className="font-mono">{virtualServerOf(request.resource)}</code> only: it will see that server&rsquo;s
+              tools, of those you allow below.
+            </p>
+          )}
         </div>
       </div>
       <ToolPicker
@@ -88,4 +94,15 @@ export function ConsentView({ request }: { request: ConsentRequest }) {
       </div>
     </div>
   );
+}
+
+/** The virtual server a resource indicator (`…/mcp/v/<name>`) names, if it names one. */
+function virtualServerOf(resource: string | null): string | null {
+  if (!resource) return null;
+  try {
+    const name = /^\/mcp\/v\/([^/]+)$/.exec(new URL(resource).pathname)?.[1];
+    return name === undefined ? null : decodeURIComponent(name);
+  } catch {
+    return null;
+  }
 }

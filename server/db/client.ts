@@ -21,5 +21,5 @@ import type { Prisma as PrismaTypes } from "./generated/client";
  * a NUL or a lone surrogate from a client or an upstream would otherwise fail the whole write (db/storable.ts).
  */
 export const toJson = (v: unknown) => storableJson(v).value as PrismaTypes.InputJsonValue;
-export type { User, ApiToken, AgentSession, UpstreamServer, ServerVersion, Tool, Approval, Task, AuditEvent, McpSession, Grant, ParameterRule, PolicyChange } from "./generated/client";
+export type { User, ApiToken, AgentSession, UpstreamServer, ServerVersion, Tool, Approval, Task, AuditEvent, McpSession, Grant, ParameterRule, PolicyChange, VirtualServer, VirtualServerMember } from "./generated/client";
 export { Role, RiskTier, ServerStatus, Transport, TaskStatus, ApprovalStatus } from "./generated/enums";

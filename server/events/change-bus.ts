@@ -41,6 +41,8 @@ export type ChangeEvent =
   | { kind: "secrets" }
   /** An approval request was made or changed state: approvers' open consoles refresh their queue. */
   | { kind: "approval"; approvalId: string; status: string }
+  /** A virtual server was created, changed or deleted: every process drops its cached view of it. */
+  | { kind: "virtual_server"; name: string }
   /** Asks every listening process to answer `fenced` once it has handled everything committed before it. */
   | { kind: "fence"; fenceId: string }
   /** A process's answer to a fence: it has handed every change committed before the fence to its subscribers. */

@@ -58,7 +58,8 @@ export async function authenticateMcpRequest(deps: AuthDeps, req: { headers: { g
  * refuses them like any other tool outside the session.
  */
 export async function scopeRefusal(oauth: McpOAuth | undefined, principal: AgentPrincipal | OAuthPrincipal, endpoint: McpEndpoint, messages: readonly JSONRPCMessage[]): Promise<Response | null> {
-  if (!oauth || !("stepUpScope" in principal) || endpoint.kind === "code") return null;
+  // A virtual server names tools its own way: its whitelist step refuses what the scopes do not reach.
+  if (!oauth || !("stepUpScope" in principal) || endpoint.kind === "code" || endpoint.kind === "virtual") return null;
   for (const m of messages) {
     const call = m as { method?: unknown; params?: { name?: unknown } };
     if (call.method !== "tools/call" || typeof call.params?.name !== "string") continue;

@@ -41,15 +41,15 @@ import type { Registry, ServerRoute } from "../registry/create-registry";
 import { parseGatewayName } from "../registry/gateway-name";
 import type { UpstreamPool } from "../upstream/upstream-pool";
 import { VERSION } from "../version";
-import { isBuiltinGatewayName } from "../builtin/builtin-server";
 import { auditedRequest, type ListAction } from "./audited-request";
 import type { DirectToolCall } from "./direct-tool-call";
 import { dispatchToolCall, type DispatchDeps } from "./dispatch-tool-call";
-import type { EndpointNaming } from "./endpoint-naming";
 import { callIdentity } from "../pipeline/call-identity";
 import { UpstreamAuthRequiredError } from "../upstream-auth/upstream-auth-required-error";
 import { authRequiredRpcError } from "./connect-elicitation";
 import { listEndpointTools } from "./list-endpoint-tools";
+import type { VirtualView } from "../virtual/virtual-view";
+import { aggregateView, virtualView, type EndpointView } from "./endpoint-view";
 
 export type AggregateSession = { bucket: number; ctx: RequestContext; sessionKey: string; mcpSessionId: string; grant: SessionGrant; clientCapabilities?: ClientCapabilities | undefined };
 
@@ -85,18 +85,10 @@ export function sessionToolDefinitions(deps: Pick<AggregateDeps, "taskTools" | "
 }
 const SESSION_TOOLS = new Map<string, Tool[]>();
 
-/** `/mcp`: every upstream tool under its gateway name, and the task and approval tools under their bare names. */
-function aggregateNaming(deps: AggregateDeps, agentSession: boolean): EndpointNaming {
-  return {
-    kind: "mcp",
-    endpoint: "mcp",
-    serverSlug: "",
-    builtins: agentSession ? sessionToolDefinitions(deps) : [],
-    expose: (tools) => tools,
-    registryName: (name) => name,
-    // The gateway's own tools go by their bare names here, as clients have always called them.
-    refuseDirect: (name) => (isBuiltinGatewayName(name) ? `Unknown tool ${name}. The gateway's own tools are called by their bare names (get_task_status, …).` : undefined),
-  };
+/** `/mcp`, or a virtual server's `/mcp/v/<name>` when `virtual` is given (endpoint-view.ts). */
+function endpointView(deps: AggregateDeps, agentSession: boolean, virtual: VirtualView | undefined): EndpointView {
+  const builtins = agentSession ? sessionToolDefinitions(deps) : [];
+  return virtual ? virtualView(virtual, builtins) : aggregateView(builtins);
 }
 
 export const GATEWAY_INFO = { name: "portcullis", title: "Portcullis MCP gateway", version: VERSION };
@@ -112,13 +104,15 @@ function serverForUri(routes: ServerRoute[], uri: string): ServerRoute | undefin
   );
 }
 
-/** `/mcp`'s tools/call: what the SDK Server's handler runs, and the direct path (direct-tool-call.ts) too. */
-export function aggregateToolCall(deps: AggregateDeps, session: AggregateSession): DirectToolCall {
-  const naming = aggregateNaming(deps, !!session.grant.agentSessionId);
+/** `/mcp`'s (or a virtual server's) tools/call: what the SDK Server's handler runs, and the direct path (direct-tool-call.ts) too. */
+export function aggregateToolCall(deps: AggregateDeps, session: AggregateSession, virtual?: VirtualView): DirectToolCall {
+  const { naming } = endpointView(deps, !!session.grant.agentSessionId, virtual);
   return (params, io) => dispatchToolCall(dispatchDeps(deps), naming, session, params, io);
 }
 
-export function buildAggregateServer(deps: AggregateDeps, session: AggregateSession): Server {
+export function buildAggregateServer(deps: AggregateDeps, session: AggregateSession, virtual?: VirtualView): Server {
+  const view = endpointView(deps, !!session.grant.agentSessionId, virtual);
+  const { naming } = view;
   const taskDeps: TaskToolDeps = { db: deps.db, audit: deps.audit, ...deps.taskTools };
   const owner = session.grant.agentSessionId ? { agentSessionId: session.grant.agentSessionId, ownerId: session.grant.userId } : undefined;
   const server = new Server(GATEWAY_INFO, {
@@ -133,8 +127,7 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
       logging: {},
       ...(owner && { tasks: TASK_CAPABILITIES }),
     },
-    instructions:
-      "Tools and prompts from several servers, named <server>__<name>; resources keep their URIs. Calls are checked, bounded and audited by Portcullis.",
+    instructions: view.instructions,
   });
   // A database fault in a handler reaches the agent as a plain internal error, never as the database's text.
   answeringPublicErrors(server, deps.logger);
@@ -165,7 +158,7 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
     deps.requests(
       {
         ...op,
-        endpoint: "mcp",
+        endpoint: naming.endpoint,
         serverSlug: route?.slug ?? "",
         upstreamVersion: route?.version ?? "",
         rateLimitPerMinute: route?.rateLimitPerMinute ?? null,
@@ -184,14 +177,13 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
 
   // Listings are audited like every other request (one event each, committed before the answer).
   const listed = <T>(action: ListAction, requestId: string | number, fn: () => Promise<T>) =>
-    auditedRequest(deps, requestCtx(requestId), { action, endpoint: "mcp", serverSlug: "", target: action, mcpSessionId: session.mcpSessionId }, fn);
+    auditedRequest(deps, requestCtx(requestId), { action, endpoint: naming.endpoint, serverSlug: "", target: action, mcpSessionId: session.mcpSessionId }, fn);
 
-  const naming = aggregateNaming(deps, !!owner);
   server.setRequestHandler(ListToolsRequestSchema, (_req, extra) =>
     listed("tools.listed", extra.requestId, async () => ({ tools: await listEndpointTools(deps, naming, session) })),
   );
 
-  const callTool = aggregateToolCall(deps, session);
+  const callTool = aggregateToolCall(deps, session, virtual);
   server.setRequestHandler(CallToolRequestSchema, (req, extra) =>
     callTool(req.params, {
       requestId: extra.requestId,
@@ -203,30 +195,46 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
   server.setRequestHandler(ListPromptsRequestSchema, (_req, extra) =>
     listed("prompts.listed", extra.requestId, async () => {
       const { mayUse } = await access();
-      return { prompts: (await routes()).flatMap((r) => r.defs.prompts.map((p) => ({ ...p, name: `${r.slug}__${p.name}` }))).filter((p) => mayUse(p.name)) };
+      // Filtered by the gateway name (what grants name), then listed as this endpoint names it.
+      const prompts = (await routes()).flatMap((r) =>
+        r.defs.prompts.flatMap((p) => {
+          const gatewayName = `${r.slug}__${p.name}`;
+          const here = mayUse(gatewayName) && view.prompt(gatewayName);
+          return here ? [{ ...p, ...here }] : [];
+        }),
+      );
+      return { prompts };
     }),
   );
 
   server.setRequestHandler(GetPromptRequestSchema, async (req, extra) => {
-    const parsed = parseGatewayName(req.params.name);
+    const gatewayName = view.promptGatewayName(req.params.name);
+    const parsed = gatewayName === null ? null : parseGatewayName(gatewayName);
     const route = parsed && (await deps.registry.resolveServer(parsed.slug, session.bucket, { pooled: true }));
     if (!parsed || !route || !route.defs.prompts.some((p) => p.name === parsed.tool)) {
       throw new McpError(ErrorCode.InvalidParams, `Unknown prompt ${req.params.name}. List the prompts to see what you can get.`);
     }
-    const subject = { prompt: req.params.name };
+    // The access step checks the gateway name, as grants name prompts.
+    const subject = { prompt: gatewayName! };
     return operation(route, extra, { kind: "prompt", target: req.params.name, subject, params: { ...req.params, name: parsed.tool } });
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, (_req, extra) =>
     listed("resources.listed", extra.requestId, async () => {
       const { mayRead } = await access();
-      return { resources: (await routes()).flatMap((r) => r.defs.resources.map((res) => ({ ...res, name: `${r.slug}__${res.name}` }))).filter((res) => mayRead(res.uri)) };
+      const resources = (await routes()).flatMap((r) =>
+        r.defs.resources.flatMap((res) => {
+          const here = mayRead(res.uri) && view.resource(r.slug, res.uri);
+          return here ? [{ ...res, name: `${r.slug}__${res.name}`, ...here }] : [];
+        }),
+      );
+      return { resources };
     }),
   );
 
   server.setRequestHandler(ListResourceTemplatesRequestSchema, (_req, extra) =>
     listed("resource_templates.listed", extra.requestId, async () => ({
-      resourceTemplates: (await routes()).flatMap((r) => r.defs.resourceTemplates.map((t) => ({ ...t, name: `${r.slug}__${t.name}` }))),
+      resourceTemplates: view.templates ? (await routes()).flatMap((r) => r.defs.resourceTemplates.map((t) => ({ ...t, name: `${r.slug}__${t.name}` }))) : [],
     })),
   );
 
@@ -234,7 +242,9 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
     // The path step comes before the lookup's answer: a session learns nothing about what lies outside its
     // paths, not even whether it exists. A URI no server offers is refused by the executor, audited.
     const uri = req.params.uri;
-    const route = await pooled(serverForUri(await routes(), uri));
+    const found = serverForUri(await routes(), uri);
+    // On a virtual server only a member resource, as offered by its own server, is read.
+    const route = await pooled(found && (view.templates || view.resource(found.slug, uri)) ? found : undefined);
     const notFound = () => Promise.reject(new McpError(-32002, `Resource not found: ${uri}. List the resources and templates to see what you can read.`));
     return operation(route, extra, { kind: "resource.read", target: uri, subject: { uri }, params: req.params }, route ? undefined : notFound);
   });
@@ -243,16 +253,18 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
     const ref = req.params.ref;
     let route: ServerRoute | null | undefined;
     let upstreamRef = ref;
+    let subject: { prompt: string } | undefined;
     if (ref.type === "ref/prompt") {
-      const parsed = parseGatewayName(ref.name);
+      const gatewayName = view.promptGatewayName(ref.name);
+      if (gatewayName !== null) subject = { prompt: gatewayName };
+      const parsed = gatewayName === null ? null : parseGatewayName(gatewayName);
       route = parsed && (await deps.registry.resolveServer(parsed.slug, session.bucket, { pooled: true }));
       if (parsed) upstreamRef = { ...ref, name: parsed.tool };
-    } else {
+    } else if (view.templates) {
       route = await pooled((await routes()).find((r) => r.defs.resourceTemplates.some((t) => t.uriTemplate === ref.uri)));
     }
     if (!route || !route.defs.capabilities.completions) return { completion: { values: [], hasMore: false } };
     const target = ref.type === "ref/prompt" ? ref.name : ref.uri;
-    const subject = ref.type === "ref/prompt" ? { prompt: ref.name } : undefined;
     return operation(route, extra, { kind: "completion", target, subject, params: { ...req.params, ref: upstreamRef } });
   });
 

@@ -109,6 +109,7 @@ export async function dispatchToolCall(deps: DispatchDeps, naming: EndpointNamin
         // The gateway's own tools answer at once: they never become tasks (nothing could run them later).
         task: builtin ? undefined : taskContextOf(session.grant, naming.endpoint, params),
         ...(builtin && { builtin: { endpoint: naming.endpoint, bucket: session.bucket, resolve } }),
+        ...(naming.virtualServer && !builtin && { virtual: { server: naming.virtualServer, name: params.name } }),
         ...(via && { via }),
         ...(offeredVia && { offeredVia }),
         signal,

@@ -9,9 +9,11 @@ export type ProgressFn = NonNullable<ToolCall["onProgress"]>;
 
 export type EndpointNaming = {
   /** The endpoint as the pipeline and audit know it. */
-  kind: "mcp" | "server" | "code";
+  kind: "mcp" | "server" | "code" | "virtual";
   /** The endpoint's name for refusals, tasks and approvals: "mcp", "mcp/s/<slug>", "mcp/code". */
   endpoint: string;
+  /** A virtual server's name: its calls' audit events record the name the agent called as well (issue 23). */
+  virtualServer?: string | undefined;
   /** The server a refusal before resolution is recorded under ("" on endpoints that serve many). */
   serverSlug: string;
   /** Longest tool name the endpoint takes (the transparent endpoint's names lack the slug). */

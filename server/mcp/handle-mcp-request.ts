@@ -24,6 +24,7 @@ import { createStreamEventStore, resumeStream, SSE_RETRY_MS } from "./stream-eve
 import { sendingUnprefixedErrors } from "./unprefixed-errors";
 import { authenticateMcpRequest, scopeRefusal, type McpOAuth } from "./authenticate-mcp-request";
 import { jsonRpcError } from "./json-rpc-error";
+import { sessionScopeRefusal } from "./session-scope-refusal";
 import { GATEWAY_REFUSAL_RPC_CODE } from "./gateway-refusal-code";
 import { endpointName, type McpEndpoint } from "./mcp-endpoint";
 import type { JsonAnswer, McpRequest } from "./mcp-request";
@@ -55,6 +56,8 @@ export type McpHttpDeps = {
   oauth?: McpOAuth | undefined;
   /** False when the endpoint does not exist for this caller (unknown or disabled server): 404. */
   endpointExists(endpoint: McpEndpoint): Promise<boolean>;
+  /** A virtual server's id by name (null: none): what a session scoped to a virtual server is checked against. */
+  virtualServerId?(name: string): Promise<string | null>;
   /** Attaches the endpoint's message handling (an SDK Server, or the transparent relay) to this request's transport. */
   serve(endpoint: McpEndpoint, session: McpSessionView, transport: WebStandardStreamableHTTPServerTransport): Promise<void>;
   /** The endpoint's plain tools/call, answered without the SDK's per-request Server and transport (direct-tool-call.ts). */
@@ -132,8 +135,10 @@ async function serveMcpRequest(deps: McpHttpDeps, req: McpRequest, endpoint: Mcp
   const { user, session: agentSession, grant } = principal;
   const name = endpointName(endpoint);
   if (!(await deps.endpointExists(endpoint))) {
-    return jsonRpcError(404, -32001, endpoint.kind === "server" ? `Unknown or disabled server "${endpoint.slug}"` : "Not found");
+    return jsonRpcError(404, -32001, endpoint.kind === "server" ? `Unknown or disabled server "${endpoint.slug}"` : endpoint.kind === "virtual" ? `Unknown virtual server "${endpoint.name}"` : "Not found");
   }
+  const outOfBounds = await sessionScopeRefusal(deps, agentSession.virtualServerId, endpoint);
+  if (outOfBounds) return outOfBounds;
   const requestId = req.headers.get("x-request-id") ?? crypto.randomUUID();
   const ctx: RequestContext = { actor: { type: "user", userId: user.id, email: user.email, role: user.role }, requestId, via: "agent_token", agent: { agentId: agentSession.agentId, agentSessionId: agentSession.id }, ip: req.headers.get("x-forwarded-for")?.split(",")[0]?.trim(), ...("subjectToken" in principal && { subjectToken: principal.subjectToken }) };
   const sessionId = req.headers.get("mcp-session-id");

@@ -133,8 +133,15 @@ export function auditCall(writer: AuditWriter, logger: Logger): Middleware {
         intent: typeof call.meta?.intent === "string" ? call.meta.intent : null,
         durationMs,
         upstreamVersion: call.tool.version,
-        ...((notes.capped || notes.taskId || notes.credential) && {
-          details: { ...(notes.capped && { capped: notes.capped }), ...(notes.taskId && { taskId: notes.taskId }), ...(notes.credential && { credential: notes.credential }) },
+        ...((notes.capped || notes.taskId || notes.credential || notes.servedPinned || call.virtual) && {
+          details: {
+            ...(notes.capped && { capped: notes.capped }),
+            ...(notes.taskId && { taskId: notes.taskId }),
+            ...(notes.credential && { credential: notes.credential }),
+            ...(notes.servedPinned && { servedAgainstPinned: true }),
+            // toolName is the real (gateway) name; the virtual server and the name the agent called are kept here.
+            ...(call.virtual && { virtualServer: call.virtual.server, virtualName: call.virtual.name }),
+          },
         }),
       }),
       ended: (row) => {

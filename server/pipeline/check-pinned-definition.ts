@@ -4,6 +4,7 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { CircuitState } from "cockatiel";
 import type { RequestContext } from "../context";
+import { compatibleToolChange } from "../registry/compatible-tool-change";
 import { toolHash } from "../registry/content-hash";
 import { UpstreamAuthRequiredError } from "../upstream-auth/upstream-auth-required-error";
 import type { UpstreamPool } from "../upstream/upstream-pool";
@@ -97,8 +98,16 @@ export function checkPinnedDefinition(pool: UpstreamPool, onDrift?: OnDefinition
     if (offered && toolHash(offered) === pinned) return next(call, ctx, notes);
     // Not awaited: the refusal does not wait for the listing; the registry logs its own failure.
     if (onDrift) void onDrift(call.tool.serverId, call.tool.role);
+    // The server's policy may serve a compatible change against the pinned definition (its arguments were
+    // checked against the pinned schema, which the new one accepts); the change still waits for review.
+    const verdict = offered && call.tool.servesCompatibleChanges && call.tool.pinnedDefinition ? compatibleToolChange(call.tool.pinnedDefinition, offered) : undefined;
+    if (verdict?.compatible) {
+      notes.servedPinned = true;
+      return next(call, ctx, notes);
+    }
+    const why = verdict && !verdict.compatible ? ` (not served against the approved definition: ${verdict.reason})` : "";
     const message = offered
-      ? `The server ${call.tool.serverSlug} now describes ${call.tool.gatewayName} differently from the version an administrator approved; the change waits for review and the tool is not called until it is approved.`
+      ? `The server ${call.tool.serverSlug} now describes ${call.tool.gatewayName} differently from the version an administrator approved${why}; the change waits for review and the tool is not called until it is approved.`
       : `The server ${call.tool.serverSlug} no longer offers ${call.tool.gatewayName} as approved; the change waits for review.`;
     notes.decision = "deny";
     notes.errorCode = "tool_definition_changed";

@@ -32,6 +32,10 @@ export type ResolvedTool = {
   version: string;
   /** The approved definition's hash (content-hash.ts toolHash); the serving connection must offer the same. */
   pinnedHash?: string | undefined;
+  /** The approved definition itself: what a compatible change is judged against (check-pinned-definition.ts). */
+  pinnedDefinition?: Tool | undefined;
+  /** The server's policy: a call of a tool whose upstream changed compatibly is served against the pinned definition. */
+  servesCompatibleChanges?: boolean | undefined;
 };
 
 /** Who submitted a call that may become a task (set by the MCP endpoints for agent sessions). */
@@ -53,7 +57,9 @@ export type ToolCall = {
   tool: ResolvedTool;
   arguments: Record<string, unknown>;
   meta?: Record<string, unknown> | undefined;
-  endpoint: "mcp" | "server" | "code" | "console";
+  endpoint: "mcp" | "server" | "code" | "console" | "virtual";
+  /** Called through a virtual server (issue 23): its name and the tool's name there, recorded with the audit event. */
+  virtual?: { server: string; name: string } | undefined;
   /** The MCP session (or agent session) the call belongs to, for per-session limits and audit. */
   sessionKey?: string | undefined;
   /** The MCP session (`mcp-session-id`) the call came in on, recorded with its audit event. */
@@ -106,6 +112,8 @@ export type CallNotes = {
   approvalId?: string;
   /** Which upstream credential the call used (never the token): servers whose auth mode is not `none`. */
   credential?: CredentialRef;
+  /** The upstream changed the tool compatibly since approval and the call was served against the pinned definition. */
+  servedPinned?: boolean;
 };
 
 export type CallToolHandler = (call: ToolCall, ctx: RequestContext, notes: CallNotes) => Promise<CallToolResult>;

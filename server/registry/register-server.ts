@@ -55,6 +55,7 @@ export async function registerServer(scope: RegistryScope, ctx: RequestContext, 
         ...(data.timeoutMs !== undefined && { timeoutMs: data.timeoutMs }),
         ...(data.maxConcurrency !== undefined && { maxConcurrency: data.maxConcurrency }),
         ...(data.definitionReview !== undefined && { definitionReview: data.definitionReview }),
+        ...(data.changedDefinitionCalls !== undefined && { changedDefinitionCalls: data.changedDefinitionCalls }),
       },
     });
     await recordAudit(tx, ctx, {

@@ -79,6 +79,7 @@ export function toServerDto(s: ServerRow, calls: CallStats = NO_CALLS, process: 
     canaryVersion: s.canaryVersion?.version ?? null,
     canaryPercent: s.canaryPercent,
     definitionReview: s.definitionReview === "require_approval" ? "require_approval" : "trust_on_first_use",
+    changedDefinitionCalls: s.changedDefinitionCalls === "serve_compatible" ? "serve_compatible" : "refuse",
     pendingReviews: s._count?.versions ?? 0,
     toolCount: s._count?.tools ?? 0,
     calls,

@@ -16,6 +16,8 @@ export type SnapServer = {
   rateLimitPerMinute: number | null;
   /** The admin's one line for agents browsing the catalog (null: derived, codemode/catalog-summary.ts). */
   summary: string | null;
+  /** Calls of a tool whose upstream changed: refused, or served against the pinned definition when compatible. */
+  changedDefinitionCalls: string;
   versions: Partial<Record<Role, SnapVersion>>;
 };
 export type SnapVersion = { id: string; version: string; launch: UpstreamLaunch; tools: Map<string, McpTool>; defs: UpstreamDefinitions };
@@ -55,7 +57,7 @@ export async function loadSnapshot(db: Db, loadedGeneration: number): Promise<Sn
   for (const s of rows) {
     const active = versionOf(s.activeVersion);
     const canary = versionOf(s.canaryVersion);
-    servers.set(s.slug, { id: s.id, slug: s.slug, timeoutMs: s.timeoutMs, connectTimeoutMs: s.connectTimeoutMs, canaryPercent: s.canaryPercent, maxConcurrency: s.maxConcurrency, rateLimitPerMinute: s.rateLimitPerMinute, summary: s.summary, versions: { ...(active && { active }), ...(canary && { canary }) } });
+    servers.set(s.slug, { id: s.id, slug: s.slug, timeoutMs: s.timeoutMs, connectTimeoutMs: s.connectTimeoutMs, canaryPercent: s.canaryPercent, maxConcurrency: s.maxConcurrency, rateLimitPerMinute: s.rateLimitPerMinute, summary: s.summary, changedDefinitionCalls: s.changedDefinitionCalls, versions: { ...(active && { active }), ...(canary && { canary }) } });
     for (const t of s.tools) tools.set(t.gatewayName, { ...t, serverSlug: s.slug });
   }
   return { servers, tools, loadedAt: Date.now(), generation: loadedGeneration };

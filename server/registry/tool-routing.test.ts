@@ -12,7 +12,7 @@ const version = (id: string, annotations: Record<string, unknown> = {}): SnapVer
   defs: { tools: [] } as unknown as SnapVersion["defs"],
   tools: new Map([["read", { name: "read", inputSchema: { type: "object" }, annotations }]]),
 });
-const server: SnapServer = { id: "srv", slug: "shop", timeoutMs: 5000, connectTimeoutMs: 1000, canaryPercent: 30, maxConcurrency: 4, rateLimitPerMinute: null, summary: null, versions: { active: version("1.0.0", { readOnlyHint: true }), canary: version("1.1.0") } };
+const server: SnapServer = { id: "srv", slug: "shop", timeoutMs: 5000, connectTimeoutMs: 1000, canaryPercent: 30, maxConcurrency: 4, rateLimitPerMinute: null, summary: null, changedDefinitionCalls: "refuse", versions: { active: version("1.0.0", { readOnlyHint: true }), canary: version("1.1.0") } };
 const row = (enabled: boolean) => ({ id: "tool", name: "read", gatewayName: "shop__read", enabled, strict: false, riskTier: "LOW", timeoutMs: null, rateLimitPerMinute: null, async: false, requiredApprovals: 1, serverSlug: "shop" }) as unknown as Tool & { serverSlug: string };
 const snapshot = (enabled: boolean): Snapshot => ({ servers: new Map([["shop", server]]), tools: new Map([["shop__read", row(enabled)]]), loadedAt: 0, generation: 0 });
 

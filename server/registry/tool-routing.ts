@@ -95,6 +95,8 @@ export async function resolveTool(
       versionId: version.id,
       version: version.version,
       pinnedHash: toolHash(def),
+      pinnedDefinition: def,
+      servesCompatibleChanges: server.changedDefinitionCalls === "serve_compatible",
     },
     ...(refusal && { refusal }),
   };

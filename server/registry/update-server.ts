@@ -105,6 +105,7 @@ export async function updateServer(scope: RegistryScope, ctx: RequestContext, sl
           ...(patch.rateLimitPerMinute !== undefined && { rateLimitPerMinute: patch.rateLimitPerMinute }),
           ...(patch.canaryPercent !== undefined && { canaryPercent: patch.canaryPercent }),
           ...(patch.definitionReview !== undefined && { definitionReview: patch.definitionReview }),
+          ...(patch.changedDefinitionCalls !== undefined && { changedDefinitionCalls: patch.changedDefinitionCalls }),
           // The server row holds the launch config of the active version; a canary keeps its own.
           ...(launchChanged && !patch.asCanary && { ...launchColumns(launchOf(next)) }),
           ...(patch.action === "promote" && { activeVersionId: s.canaryVersionId, canaryVersionId: null, canaryPercent: 0, ...launchColumns(s.canaryVersion!.launch as UpstreamLaunch) }),

@@ -54,6 +54,7 @@ export function toSessionDto(s: AgentSession & { user: { email: string } }): TAg
     revokedAt: s.revokedAt?.toISOString() ?? null,
     lastUsedAt: s.lastUsedAt?.toISOString() ?? null,
     callbackUrl: s.callbackUrl,
+    virtualServerId: s.virtualServerId,
     createdAt: s.createdAt.toISOString(),
   };
 }
@@ -97,6 +98,7 @@ export async function createAgentSession(db: Db, ctx: RequestContext, userId: st
     const msg = `must be at most ${String(settings.maxTtlSeconds)} seconds (the administrator's maximum)`;
     throw new GatewayError("validation_failed", `ttlSeconds ${msg}.`, [{ path: "ttlSeconds", message: msg }]);
   }
+  const virtualServerId = input.virtualServer === undefined ? null : await virtualServerIdOf(db, input.virtualServer);
   const held = heldFrom(await loadPolicySnapshot(db), user);
   const tools = intersectToolPatterns(input.tools, held.tools);
   if (!tools.granted.length) {
@@ -113,7 +115,7 @@ export async function createAgentSession(db: Db, ctx: RequestContext, userId: st
   const callbackSecret = callbackUrl ? newCallbackSecret() : null;
   const row = await db.$transaction(async (tx) => {
     const created = await tx.agentSession.create({
-      data: { userId, agentId: input.agentId, tokenHash: hash, prefix, tools: tools.granted, paths, expiresAt, canaryBucket: 0, callbackUrl, callbackSecret },
+      data: { userId, agentId: input.agentId, tokenHash: hash, prefix, tools: tools.granted, paths, expiresAt, canaryBucket: 0, callbackUrl, callbackSecret, virtualServerId },
     });
     // The canary bucket follows the session id, as the MCP sessions' buckets do.
     await tx.agentSession.update({ where: { id: created.id }, data: { canaryBucket: canaryBucket(created.id) } });
@@ -122,12 +124,20 @@ export async function createAgentSession(db: Db, ctx: RequestContext, userId: st
       category: "security",
       targetType: "agent_session",
       targetId: created.id,
-      details: toJson({ userId, agentId: input.agentId, prefix, tools: tools.granted, paths, expiresAt: expiresAt.toISOString(), callbackUrl, dropped: { tools: tools.dropped, paths: droppedPaths } }),
+      details: toJson({ userId, agentId: input.agentId, prefix, tools: tools.granted, paths, expiresAt: expiresAt.toISOString(), callbackUrl, ...(virtualServerId && { virtualServer: input.virtualServer, virtualServerId }), dropped: { tools: tools.dropped, paths: droppedPaths } }),
     });
     await inTransaction?.(tx, created.id);
     return created;
   });
-  return { id: row.id, token, agentId: row.agentId, expiresAt: expiresAt.toISOString(), tools: tools.granted, paths, dropped: { tools: tools.dropped, paths: droppedPaths }, callbackUrl, callbackSecret };
+  return { id: row.id, token, agentId: row.agentId, expiresAt: expiresAt.toISOString(), tools: tools.granted, paths, dropped: { tools: tools.dropped, paths: droppedPaths }, callbackUrl, callbackSecret, virtualServer: virtualServerId ? input.virtualServer! : null };
+}
+
+/** The id of the virtual server a session is scoped to, or a 422 naming the field. */
+async function virtualServerIdOf(db: Db, name: string): Promise<string> {
+  const row = await db.virtualServer.findUnique({ where: { name }, select: { id: true } });
+  if (row) return row.id;
+  const message = `no virtual server is named "${name}"`;
+  throw new GatewayError("validation_failed", `virtualServer: ${message}.`, [{ path: "virtualServer", message, code: "unknown_virtual_server" }]);
 }
 
 export async function listAgentSessions(db: Db, opts: { userId?: string | undefined }): Promise<TAgentSession[]> {

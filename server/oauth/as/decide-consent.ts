@@ -13,6 +13,7 @@ import type { SecretKey } from "../../secrets/secret-crypto";
 import { createAgentSession } from "../../sessions/agent-sessions";
 import { refuseBlockedClient } from "./block-oauth-client";
 import { oauthAgentId } from "../oauth-session";
+import { consentVirtualServer } from "./consent-virtual-server";
 import { assertConsentCsrf, loadConsentRequest } from "./consent-request";
 import { interactionFinishPath } from "./oauth-server-paths";
 import { keepClient } from "./prisma-oidc-adapter";
@@ -53,7 +54,8 @@ export async function decideConsent(db: Db, secret: SecretKey, ctx: RequestConte
   await claim(db, uid, { userId: user.id, clientId: request.clientId, decision: "pending" });
   let session: Awaited<ReturnType<typeof createAgentSession>>;
   try {
-    const ask = { agentId: oauthAgentId(request.clientId), tools: input.tools, paths: input.paths, ...(input.ttlSeconds !== undefined && { ttlSeconds: input.ttlSeconds }) };
+    const virtualServer = consentVirtualServer(request.resource, input.virtualServer);
+    const ask = { agentId: oauthAgentId(request.clientId), tools: input.tools, paths: input.paths, ...(input.ttlSeconds !== undefined && { ttlSeconds: input.ttlSeconds }), ...(virtualServer !== undefined && { virtualServer }) };
     // The decision, the kept registration and oauth.authorized commit with the session, or none of them does.
     session = await createAgentSession(db, ctx, user.id, ask, undefined, async (tx, sessionId) => {
       await refuseBlockedClient(tx, request.clientId);

@@ -48,10 +48,10 @@ describe("embedded authorization server: OAuth 2.1 for MCP clients, consent = an
     return new URL(url);
   }
 
-  /** The SDK's whole flow for `user` consenting to `tools`. */
-  async function authorizeWithSdk(user: User, tools: string[]) {
+  /** The SDK's whole flow for `user` consenting to `tools` (for the endpoint at `path`). */
+  async function authorizeWithSdk(user: User, tools: string[], path = "/mcp") {
     const client = new MemoryOAuthClient();
-    expect(await auth(client, { serverUrl: `${base}/mcp` })).toBe("REDIRECT");
+    expect(await auth(client, { serverUrl: `${base}${path}` })).toBe("REDIRECT");
     const browser = new TestBrowser();
     const uid = await toConsentPage(browser, client.authorizationUrl!.href);
     const request = await oauth().consent.load(uid, user);
@@ -59,7 +59,7 @@ describe("embedded authorization server: OAuth 2.1 for MCP clients, consent = an
     const back = await toRedirect(browser, decided.redirectTo);
     expect(back.origin + back.pathname).toBe(REDIRECT_URI);
     expect(back.searchParams.get("iss")).toBe(base); // RFC 9207
-    expect(await auth(client, { serverUrl: `${base}/mcp`, authorizationCode: back.searchParams.get("code")! })).toBe("AUTHORIZED");
+    expect(await auth(client, { serverUrl: `${base}${path}`, authorizationCode: back.searchParams.get("code")! })).toBe("AUTHORIZED");
     return { client, tokens: client.saved!, sessionId: decided.sessionId!, request };
   }
 
@@ -151,6 +151,20 @@ describe("embedded authorization server: OAuth 2.1 for MCP clients, consent = an
     expect(res.headers.get("www-authenticate")).toBe(`Bearer realm="portcullis", error="insufficient_scope", scope="mcp", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`);
     const audit = await db.auditEvent.findFirst({ where: { action: "oauth.authorized", targetId: request.clientId } });
     expect(audit?.details).toMatchObject({ agentSessionId: sessionId, tools: [ECHO, SUM] });
+  });
+
+  it("a client authorizing for a virtual server's endpoint gets a session scoped to it: served there with the virtual names, refused on /mcp", async () => {
+    const admin = userContext(await insertUser(db, { role: "ADMIN" }));
+    await gw.gateway.virtualServers.create(admin, { name: "echoes", members: [{ kind: "tool", server: "everything", name: "echo", exposedName: "say" }] });
+    const { tokens, sessionId, request } = await authorizeWithSdk(alice, [ECHO, SUM], "/mcp/v/echoes");
+    expect(request.resource).toBe(`${base}/mcp/v/echoes`);
+    const session = await db.agentSession.findUniqueOrThrow({ where: { id: sessionId } });
+    expect(session.virtualServerId).toBe((await db.virtualServer.findUniqueOrThrow({ where: { name: "echoes" } })).id);
+    const ag = await connectAgent(new URL("/mcp/v/echoes", base), tokens.access_token);
+    agents.push(ag);
+    expect((await ag.client.listTools()).tools.map((t) => t.name)).toContain("say");
+    expect(firstText(await ag.client.callTool({ name: "say", arguments: { message: "virtually" } }))).toContain("virtually");
+    expect((await post("/mcp", INIT, tokens.access_token)).status).toBe(401); // its tokens are for /mcp/v/echoes only
   });
 
   it("step-up: after 403 insufficient_scope the client sends the user back to consent; with the tool added the call goes through", async () => {
