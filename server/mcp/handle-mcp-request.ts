@@ -8,6 +8,7 @@ import {
   isInitializeRequest,
   isJSONRPCNotification,
   type ClientCapabilities,
+  type InitializeRequest,
   type JSONRPCMessage,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "../context";
@@ -27,6 +28,11 @@ import { jsonRpcError } from "./json-rpc-error";
 import { GATEWAY_REFUSAL_RPC_CODE } from "./gateway-refusal-code";
 import { endpointName, type McpEndpoint } from "./mcp-endpoint";
 import type { JsonAnswer, McpRequest } from "./mcp-request";
+import { isModernHeader, isModernRequest } from "./modern/is-modern-request";
+import { INNER_PROTOCOL_VERSION } from "./modern/modern-protocol";
+import { checkModernRequest, serveModernRequest } from "./modern/serve-modern-request";
+import { innerHeaders, statelessView } from "./modern/stateless-view";
+import { VERSION } from "../version";
 
 export { endpointName, type McpEndpoint } from "./mcp-endpoint";
 
@@ -138,6 +144,11 @@ async function serveMcpRequest(deps: McpHttpDeps, req: McpRequest, endpoint: Mcp
   const ctx: RequestContext = { actor: { type: "user", userId: user.id, email: user.email, role: user.role }, requestId, via: "agent_token", agent: { agentId: agentSession.agentId, agentSessionId: agentSession.id }, ip: req.headers.get("x-forwarded-for")?.split(",")[0]?.trim(), ...("subjectToken" in principal && { subjectToken: principal.subjectToken }) };
   const sessionId = req.headers.get("mcp-session-id");
 
+  // The 2026-07-28 generation has no GET stream and no sessions to delete.
+  if ((req.method === "GET" || req.method === "DELETE") && isModernHeader(req.headers)) {
+    return jsonRpcError(405, -32000, `Method not allowed: protocol ${req.headers.get("mcp-protocol-version") ?? ""} is served over POST only`, { allow: "POST" });
+  }
+
   if (req.method === "DELETE") {
     if (!sessionId) return jsonRpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required");
     if (!(await findMcpSession(deps.db, deps.sessionCache, sessionId, agentSession.id, name))) return jsonRpcError(404, -32001, "Session not found");
@@ -175,6 +186,18 @@ async function serveMcpRequest(deps: McpHttpDeps, req: McpRequest, endpoint: Mcp
   const malformed = malformedBody(body);
   if (malformed) return jsonRpcError(400, malformed.code, malformed.message);
   const messages = (Array.isArray(body) ? body : [body]) as JSONRPCMessage[];
+  if (isModernRequest(req.headers, body)) {
+    const message = checkModernRequest(req, body);
+    if (message instanceof Response) return message;
+    const refused = await scopeRefusal(deps.oauth, principal, endpoint, [message]);
+    if (refused) return refused;
+    const view = statelessView(endpoint, agentSession, ctx, grant);
+    return serveModernRequest(
+      message,
+      (inner) => answerOnEndpoint(deps, req, endpoint, { view, body: inner, messages: [inner], init: isInitializeRequest(inner) ? inner : undefined, protocolVersion: INNER_PROTOCOL_VERSION, headers: innerHeaders(req.headers), resumable: false }),
+      () => ({ name: "portcullis", version: VERSION }),
+    );
+  }
   const init = messages.find((m) => isInitializeRequest(m));
   const outOfScope = await scopeRefusal(deps.oauth, principal, endpoint, messages);
   if (outOfScope) return outOfScope;
@@ -201,34 +224,8 @@ async function serveMcpRequest(deps: McpHttpDeps, req: McpRequest, endpoint: Mcp
     }
   }
 
-  // `/mcp` sends nothing but the answer unless progress was asked for: a plain JSON answer then saves the SSE
-  // stream. The transparent endpoint may relay the upstream's requests and notifications, so it streams.
-  const enableJsonResponse = endpoint.kind !== "server" && !messages.some(wantsProgress);
-  // The hot path: a plain tools/call answered straight from the endpoint's dispatch (D81).
-  const direct = !init && enableJsonResponse && !Array.isArray(body) ? directToolCallOf(body, req.headers) : undefined;
-  const call = direct && deps.directToolCall?.(endpoint, view);
-  if (direct && call) {
-    return { status: 200, json: await answerToolCall(call, direct.id, direct.params, { signal: req.signal }) };
-  }
-  // An SSE answer is resumable: its events are stored, and it opens with a priming event and a retry hint.
-  const transport = sendingUnprefixedErrors(
-    new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse,
-      ...(!enableJsonResponse && { eventStore: createStreamEventStore(deps.db, view.mcpSessionId), retryInterval: SSE_RETRY_MS }),
-    }),
-  );
-  try {
-    await deps.serve(endpoint, view, transport);
-  } catch (err) {
-    // Refused before anything was answered (the transparent endpoint's upstream capacity): an HTTP answer.
-    if (isGatewayError(err)) return gatewayRefusal(err, (init as { id?: unknown } | undefined)?.id ?? null);
-    throw err;
-  }
-  // The session's negotiated version decides what the stream may carry (the SDK primes only for 2025-11-25 on).
-  const negotiated = init || req.headers.get("mcp-protocol-version") === protocolVersion ? req.web() : withProtocolVersion(req.web(), protocolVersion);
-  const response = await transport.handleRequest(negotiated, { parsedBody: body });
-  if (init && response.status === 200) {
+  const response = await answerOnEndpoint(deps, req, endpoint, { view, body, messages, init, protocolVersion, headers: req.headers, resumable: true });
+  if (init && response instanceof Response && response.status === 200) {
     await createMcpSession(deps.db, {
       id: view.mcpSessionId,
       userId: user.id,
@@ -241,6 +238,50 @@ async function serveMcpRequest(deps: McpHttpDeps, req: McpRequest, endpoint: Mcp
     response.headers.set("mcp-session-id", view.mcpSessionId);
   } else if (init) deps.abandon?.(endpoint, view);
   return response;
+}
+
+/** One request (or batch) as the endpoint's handling answers it, in the protocol version given. */
+type EndpointRun = {
+  view: McpSessionView;
+  body: unknown;
+  messages: JSONRPCMessage[];
+  init: InitializeRequest | undefined;
+  protocolVersion: string;
+  headers: { get(name: string): string | null };
+  /** SSE answers stored for Last-Event-ID (the 2025 generation; 2026-07-28 streams are not resumable). */
+  resumable: boolean;
+};
+
+async function answerOnEndpoint(deps: McpHttpDeps, req: McpRequest, endpoint: McpEndpoint, run: EndpointRun): Promise<Response | JsonAnswer> {
+  const { view, body, messages, init, protocolVersion } = run;
+  // `/mcp` sends nothing but the answer unless progress was asked for: a plain JSON answer then saves the SSE
+  // stream. The transparent endpoint may relay the upstream's requests and notifications, so it streams.
+  const enableJsonResponse = endpoint.kind !== "server" && !messages.some(wantsProgress);
+  // The hot path: a plain tools/call answered straight from the endpoint's dispatch (D81).
+  const direct = !init && enableJsonResponse && !Array.isArray(body) ? directToolCallOf(body, run.headers) : undefined;
+  const call = direct && deps.directToolCall?.(endpoint, view);
+  if (direct && call) {
+    return { status: 200, json: await answerToolCall(call, direct.id, direct.params, { signal: req.signal }) };
+  }
+  // An SSE answer is resumable: its events are stored, and it opens with a priming event and a retry hint.
+  const resumable = run.resumable && !enableJsonResponse;
+  const transport = sendingUnprefixedErrors(
+    new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse,
+      ...(resumable && { eventStore: createStreamEventStore(deps.db, view.mcpSessionId), retryInterval: SSE_RETRY_MS }),
+    }),
+  );
+  try {
+    await deps.serve(endpoint, view, transport);
+  } catch (err) {
+    // Refused before anything was answered (the transparent endpoint's upstream capacity): an HTTP answer.
+    if (isGatewayError(err)) return gatewayRefusal(err, (init as { id?: unknown } | undefined)?.id ?? (messages[0] as { id?: unknown } | undefined)?.id ?? null);
+    throw err;
+  }
+  // The session's negotiated version decides what the stream may carry (the SDK primes only for 2025-11-25 on).
+  const negotiated = init || req.headers.get("mcp-protocol-version") === protocolVersion ? req.web() : withProtocolVersion(req.web(), protocolVersion);
+  return transport.handleRequest(negotiated, { parsedBody: body });
 }
 
 /** The request with the session's protocol version header (its body was read already and is passed parsed). */

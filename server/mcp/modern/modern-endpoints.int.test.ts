@@ -1,0 +1,160 @@
+// Both generations on one URL: 2026-07-28 stateless requests beside 2025 sessions on /mcp, /mcp/s/<slug> and
+// /mcp/code, with the routing headers checked against the body before anything is routed, limited or audited.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertUser, userContext } from "../../test/contexts";
+import { connectAgent, everythingServer, firstText, removeTempDirs, startTestGateway, userWithToken, type Agent, type TestGateway } from "../../test/gateway-harness";
+import { createTestDb, truncateAll } from "../../test/test-db";
+
+const VERSION = "2026-07-28";
+const META = { "io.modelcontextprotocol/protocolVersion": VERSION, "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "raw-2026", version: "1" } };
+type Answer = { id?: unknown; result?: Record<string, unknown> & { _meta?: Record<string, unknown> }; error?: { code: number; message: string; data?: Record<string, unknown> } };
+
+describe("MCP 2026-07-28 beside 2025 on the same endpoints", () => {
+  const db = createTestDb();
+  let tg: TestGateway;
+  let token = "";
+  let nextId = 1;
+
+  /** The headers a conforming 2026 client sends for `method` (Mcp-Name from params.name or params.uri). */
+  const standardHeaders = (method: string, params: Record<string, unknown>): Record<string, string> => {
+    const name = params.name ?? params.uri;
+    return { "mcp-protocol-version": VERSION, "mcp-method": method, ...(typeof name === "string" && { "mcp-name": name }) };
+  };
+  /** `headers` override the standard ones; null leaves one out. */
+  async function post(path: string, method: string, params: Record<string, unknown> = {}, headers: Record<string, string | null> = {}, id: number = nextId++) {
+    const all = { authorization: `Bearer ${token}`, accept: "application/json, text/event-stream", "content-type": "application/json", ...standardHeaders(method, params), ...headers };
+    const res = await fetch(new URL(path, tg.http.url), {
+      method: "POST",
+      headers: Object.fromEntries(Object.entries(all).filter((e): e is [string, string] => e[1] !== null)),
+      body: JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: { ...META, ...(params._meta as object | undefined) } } }),
+    });
+    const type = res.headers.get("content-type") ?? "";
+    const text = await res.text();
+    const answer = (type.includes("text/event-stream") ? JSON.parse(/^data: (.*)$/m.exec(text.split("\n\n").filter((e) => e.includes('"id"')).pop() ?? "")?.[1] ?? "{}") : text ? JSON.parse(text) : {}) as Answer;
+    return { status: res.status, answer, headers: res.headers, id };
+  }
+  const auditedCalls = (id: number) => db.auditEvent.findMany({ where: { requestId: { endsWith: `:${id}` } } });
+
+  beforeAll(async () => {
+    await truncateAll(db);
+    tg = await startTestGateway();
+    const admin = userContext(await insertUser(db, { role: "ADMIN" }));
+    const { server } = await tg.gateway.registry.register(admin, everythingServer());
+    if (server.status !== "HEALTHY") throw new Error(server.lastError ?? "everything did not start");
+    token = (await userWithToken(db)).token;
+  }, 60_000);
+
+  afterAll(async () => {
+    await tg?.close();
+    await db.$disconnect();
+    await removeTempDirs();
+  });
+
+  it.each(["/mcp", "/mcp/s/everything", "/mcp/code"])("POST %s server/discover – versions of both generations, capabilities, identity, caching hints", async (path) => {
+    const { status, answer, headers } = await post(path, "server/discover");
+    expect(status).toBe(200);
+    expect(headers.get("mcp-session-id")).toBeNull();
+    expect(answer.result).toMatchObject({ resultType: "complete", supportedVersions: expect.arrayContaining([VERSION, "2025-11-25"]) as unknown, capabilities: { tools: {} }, ttlMs: 0, cacheScope: "private" });
+    expect(answer.result?._meta?.["io.modelcontextprotocol/serverInfo"]).toMatchObject({ name: expect.any(String) as unknown });
+  });
+
+  it("POST /mcp tools/list – stateless, private caching hints, names in a deterministic order", async () => {
+    const { status, answer } = await post("/mcp", "tools/list");
+    expect(status).toBe(200);
+    const names = (answer.result?.tools as { name: string }[]).map((t) => t.name);
+    expect(names).toContain("everything__echo");
+    expect(names).toEqual([...names].sort());
+    expect(answer.result).toMatchObject({ resultType: "complete", ttlMs: 0, cacheScope: "private" });
+  });
+
+  it.each([
+    ["/mcp", "everything__echo"],
+    ["/mcp/s/everything", "echo"],
+  ])("POST %s tools/call – answered and audited under the body's name (%s), no session minted", async (path, name) => {
+    const { status, answer, headers, id } = await post(path, "tools/call", { name, arguments: { message: "hi 2026" } }, { "mcp-session-id": "ignored-for-2026" });
+    expect(status).toBe(200);
+    expect(headers.get("mcp-session-id")).toBeNull();
+    expect(answer.result?.resultType).toBe("complete");
+    expect(firstText(answer.result)).toContain("hi 2026");
+    const events = await auditedCalls(id);
+    expect(events.map((e) => [e.action, e.toolName])).toEqual([["tool.called", "everything__echo"]]);
+  });
+
+  it("POST /mcp with an unsupported version – 400 UnsupportedProtocolVersion listing the versions served", async () => {
+    const { status, answer } = await post("/mcp", "tools/list", { _meta: { "io.modelcontextprotocol/protocolVersion": "1999-01-01" } }, { "mcp-protocol-version": "1999-01-01" });
+    expect(status).toBe(400);
+    expect(answer.error).toMatchObject({ code: -32022, data: { requested: "1999-01-01", supported: expect.arrayContaining([VERSION]) as unknown } });
+  });
+
+  it.each(["initialize", "ping", "logging/setLevel", "resources/subscribe", "no/such"])("POST /mcp %s at 2026-07-28 – 404 Method not found with the request's id", async (method) => {
+    const { status, answer, id } = await post("/mcp", method);
+    expect(status).toBe(404);
+    expect(answer).toMatchObject({ id, error: { code: -32601 } });
+  });
+
+  it("POST /mcp without the version and capabilities in _meta – 400 Invalid params", async () => {
+    const res = await fetch(new URL("/mcp", tg.http.url), {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": VERSION, "mcp-method": "tools/list" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/list", params: {} }),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ id: 7, error: { code: -32602 } });
+  });
+
+  it.each(["GET", "DELETE"])("%s /mcp from a 2026 client – 405", async (method) => {
+    const res = await fetch(new URL("/mcp", tg.http.url), { method, headers: { authorization: `Bearer ${token}`, accept: "text/event-stream", "mcp-protocol-version": VERSION, "mcp-session-id": "x", "last-event-id": "y" } });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("POST");
+  });
+
+  describe("header attacks: refused before routing, limits or audit", () => {
+    const call = { name: "everything__echo", arguments: { message: "x" } };
+    it.each<[string, Record<string, string | null>, RegExp]>([
+      ["Mcp-Name names another tool", { "mcp-name": "everything__get-env" }, /Mcp-Name/],
+      ["Mcp-Method names another method", { "mcp-method": "tools/list" }, /Mcp-Method/],
+      ["Mcp-Name is missing", { "mcp-name": null }, /Mcp-Name header is required/],
+      ["Mcp-Method is missing", { "mcp-method": null }, /Mcp-Method header is required/],
+      ["MCP-Protocol-Version is missing", { "mcp-protocol-version": null }, /MCP-Protocol-Version header is required/],
+      ["MCP-Protocol-Version disagrees with _meta", { "mcp-protocol-version": "2025-11-25" }, /MCP-Protocol-Version/],
+      ["Mcp-Name is oversized", { "mcp-name": `=?base64?${Buffer.from("a".repeat(7000)).toString("base64")}?=` }, /longer than 8192/],
+      ["Mcp-Name is bad Base64", { "mcp-name": "=?base64?ZXZlcnl0aGluZ19fZWNobw?=" }, /not valid Base64/],
+      ["Mcp-Name is Base64 of invalid UTF-8", { "mcp-name": `=?base64?${Buffer.from([0xff, 0xfe]).toString("base64")}?=` }, /UTF-8/],
+      ["an Mcp-Param header is malformed", { "mcp-param-region": "=?base64?!!!?=" }, /mcp-param-region/],
+    ])("%s – 400 HeaderMismatch, nothing audited", async (_what, headers, message) => {
+      const res = await post("/mcp", "tools/call", call, headers);
+      expect(res.status).toBe(400);
+      expect(res.answer).toMatchObject({ id: res.id, error: { code: -32020, message: expect.stringMatching(message) as unknown } });
+      expect(await auditedCalls(res.id)).toEqual([]);
+    });
+
+    it("a Base64-encoded Mcp-Name that decodes to the body's name is served", async () => {
+      const { status, answer } = await post("/mcp", "tools/call", call, { "mcp-name": `=?base64?${Buffer.from(call.name).toString("base64")}?=` });
+      expect(status).toBe(200);
+      expect(firstText(answer.result)).toContain("x");
+    });
+  });
+
+  it("a 2025 SDK client (1.32) with a session and 2026 stateless requests at the same time on /mcp and /mcp/s/everything", async () => {
+    const agents: Agent[] = await Promise.all(["/mcp", "/mcp/s/everything"].map((p) => connectAgent(new URL(p, tg.http.url), token)));
+    try {
+      const [v1Aggregate, v1Transparent, ...modern] = await Promise.all([
+        agents[0]!.client.callTool({ name: "everything__echo", arguments: { message: "v1" } }),
+        agents[1]!.client.callTool({ name: "echo", arguments: { message: "v1s" } }),
+        post("/mcp", "tools/call", { name: "everything__echo", arguments: { message: "v2" } }),
+        post("/mcp/s/everything", "tools/call", { name: "echo", arguments: { message: "v2s" } }),
+        post("/mcp/s/everything", "tools/list"),
+      ]);
+      expect(firstText(v1Aggregate)).toContain("v1");
+      expect(firstText(v1Transparent)).toContain("v1s");
+      expect(firstText(modern[0].answer.result)).toContain("v2");
+      expect(firstText(modern[1].answer.result)).toContain("v2s");
+      expect((modern[2].answer.result?.tools as { name: string }[]).map((t) => t.name)).toContain("echo");
+      // The 2025 sessions are untouched by the stateless requests: they still list their tools.
+      expect((await agents[0]!.client.listTools()).tools.map((t) => t.name)).toContain("everything__echo");
+      expect((await agents[1]!.client.listTools()).tools.map((t) => t.name)).toContain("echo");
+    } finally {
+      for (const a of agents) await a.close();
+    }
+  });
+});

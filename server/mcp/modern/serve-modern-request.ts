@@ -1,0 +1,44 @@
+// A 2026-07-28 request on an MCP endpoint: checked (routing headers against the body first, then _meta,
+// version and method), then served by the endpoint's own handling — the same SDK Server, transparent relay or
+// direct tools/call path, hence the same authorization, limits, pipeline and audit as a 2025 call — as the
+// 2025 request it corresponds to (server/discover as an initialize), its answer rewritten for the client.
+import type { JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { JsonAnswer } from "../mcp-request";
+import { modernAnswer } from "./modern-answer";
+import { modernMessage } from "./modern-message";
+import { INNER_PROTOCOL_VERSION, META } from "./modern-protocol";
+import { modernRefusalResponse, modernRequestRefusal, type ModernMessage } from "./modern-request-refusal";
+import { routingHeaderRefusal, type HeaderSource } from "./routing-header-refusal";
+
+/** The endpoint's handling of one 2025-generation request (at INNER_PROTOCOL_VERSION, no MCP session). */
+export type ModernRun = (inner: JSONRPCRequest) => Promise<Response | JsonAnswer>;
+
+const invalid = (message: string, id: unknown = null) => modernRefusalResponse({ status: 400, code: -32600, message: `Invalid Request: ${message}` }, id);
+
+/** The refusal as the HTTP answer, 202 for a notification (none is defined over HTTP), or the request to serve. */
+export function checkModernRequest(req: HeaderSource, body: unknown): Response | ModernMessage {
+  if (Array.isArray(body)) return invalid("a 2026-07-28 POST carries one JSON-RPC message, not a batch");
+  const message = body as Record<string, unknown>;
+  if (typeof message.method !== "string") return invalid("a client does not send JSON-RPC responses in 2026-07-28", message.id);
+  if (message.id === undefined) return new Response(null, { status: 202 });
+  const refusal = routingHeaderRefusal(req, message as { method: string; params?: Record<string, unknown> }) ?? modernRequestRefusal(message);
+  return refusal ? modernRefusalResponse(refusal, message.id) : (message as ModernMessage);
+}
+
+/** The request's params without the 2026 _meta keys (the handling behind speaks 2025, and so may an upstream). */
+function innerParams(params: ModernMessage["params"]): Record<string, unknown> {
+  const meta = Object.fromEntries(Object.entries(params._meta).filter(([k]) => !k.startsWith("io.modelcontextprotocol/")));
+  const { _meta: _dropped, ...rest } = params;
+  return Object.keys(meta).length ? { ...rest, _meta: meta } : rest;
+}
+
+function innerRequest(message: ModernMessage): JSONRPCRequest {
+  if (message.method !== "server/discover") return { jsonrpc: "2.0", id: message.id, method: message.method, params: innerParams(message.params) };
+  const clientInfo = message.params._meta[META.clientInfo] ?? { name: "mcp-2026-client", version: "0" };
+  // No client capabilities: nothing behind may send this client a request (MRTR is a later part of issue 24).
+  return { jsonrpc: "2.0", id: message.id, method: "initialize", params: { protocolVersion: INNER_PROTOCOL_VERSION, capabilities: {}, clientInfo } };
+}
+
+export async function serveModernRequest(message: ModernMessage, run: ModernRun, serverInfo: () => unknown): Promise<Response | JsonAnswer> {
+  return modernAnswer(await run(innerRequest(message)), (m) => modernMessage(m, message, serverInfo));
+}

@@ -1,0 +1,29 @@
+// What the endpoint's handling knows of a 2026-07-28 request's "session": there is none. The agent session
+// (its bearer token) still decides everything it did before — grant, canary bucket, per-session limits.
+import { createHash, randomUUID } from "node:crypto";
+import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
+import type { RequestContext } from "../../context";
+import type { SessionGrant } from "../../policy/evaluate";
+import type { McpEndpoint } from "../mcp-endpoint";
+import { INNER_PROTOCOL_VERSION } from "./modern-protocol";
+
+/**
+ * The handle the endpoint's handling runs under. On /mcp/s/<slug> it names the upstream session Portcullis
+ * keeps for the agent session's stateless requests to that server (one per agent session and server, so
+ * requests reuse it instead of opening an upstream session each); elsewhere it is per request. No MCP session
+ * row is written for either, and the client never sees it.
+ */
+export function statelessView(endpoint: McpEndpoint, agentSession: { id: string; canaryBucket: number }, ctx: RequestContext, grant: SessionGrant) {
+  const mcpSessionId =
+    endpoint.kind === "server"
+      ? `stateless-${createHash("sha256").update(`${agentSession.id}\u0000${endpoint.slug}`).digest("base64url").slice(0, 32)}`
+      : `stateless-${randomUUID()}`;
+  // No client capabilities: nothing behind may send this client a request until MRTR (a later part of issue 24).
+  const clientCapabilities: ClientCapabilities = {};
+  return { mcpSessionId, isNew: false, bucket: agentSession.canaryBucket, sessionKey: agentSession.id, ctx, clientCapabilities, grant };
+}
+
+/** The request's headers as the 2025 handling behind reads them: the version it is driven at. */
+export function innerHeaders(headers: { get(name: string): string | null }): { get(name: string): string | null } {
+  return { get: (name) => (name.toLowerCase() === "mcp-protocol-version" ? INNER_PROTOCOL_VERSION : headers.get(name)) };
+}
