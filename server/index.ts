@@ -326,6 +326,11 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         abandon: (e, session) => {
           if (e.kind === "server") c.sessions.abandon(session.mcpSessionId);
         },
+        // The registry's definition under the endpoint's name (no upstream is started for it).
+        toolInputSchema: async (e, name, bucket) => {
+          const gatewayName = e.kind === "server" ? `${e.slug}__${name}` : name;
+          return (await c.registry.visibleTool(gatewayName, bucket))?.inputSchema;
+        },
         directToolCall: (e, session) => (e.kind === "aggregate" ? aggregateToolCall(endpointDeps(c), session) : undefined),
         serve: async (e, session, transport) => {
           const deps = endpointDeps(c);

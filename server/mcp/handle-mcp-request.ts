@@ -30,7 +30,7 @@ import { endpointName, type McpEndpoint } from "./mcp-endpoint";
 import type { JsonAnswer, McpRequest } from "./mcp-request";
 import { isModernHeader, isModernRequest } from "./modern/is-modern-request";
 import { INNER_PROTOCOL_VERSION } from "./modern/modern-protocol";
-import { checkModernRequest, serveModernRequest } from "./modern/serve-modern-request";
+import { checkModernRequest, paramHeaderCheck, serveModernRequest } from "./modern/serve-modern-request";
 import { innerHeaders, statelessView } from "./modern/stateless-view";
 import { VERSION } from "../version";
 
@@ -63,6 +63,8 @@ export type McpHttpDeps = {
   endpointExists(endpoint: McpEndpoint): Promise<boolean>;
   /** Attaches the endpoint's message handling (an SDK Server, or the transparent relay) to this request's transport. */
   serve(endpoint: McpEndpoint, session: McpSessionView, transport: WebStandardStreamableHTTPServerTransport): Promise<void>;
+  /** A tool's input schema by the name the endpoint's clients call it (its Mcp-Param-* headers are checked against it). */
+  toolInputSchema?(endpoint: McpEndpoint, name: string, bucket: number): Promise<unknown>;
   /** The endpoint's plain tools/call, answered without the SDK's per-request Server and transport (direct-tool-call.ts). */
   directToolCall?(endpoint: McpEndpoint, session: McpSessionView): DirectToolCall | undefined;
   /** An initialize the transport refused (its answer not 200): what `serve` set aside for the session is given up. */
@@ -189,6 +191,8 @@ async function serveMcpRequest(deps: McpHttpDeps, req: McpRequest, endpoint: Mcp
   if (isModernRequest(req.headers, body)) {
     const message = checkModernRequest(req, body);
     if (message instanceof Response) return message;
+    const params = await paramHeaderCheck(deps, req, endpoint, message, agentSession.canaryBucket);
+    if (params) return params;
     const refused = await scopeRefusal(deps.oauth, principal, endpoint, [message]);
     if (refused) return refused;
     const view = statelessView(endpoint, agentSession, ctx, grant);

@@ -46,8 +46,9 @@ export function modernMessage(message: Message, request: ModernMessage, serverIn
     return message;
   }
   if (message.error) {
-    if (message.error.code !== RESOURCE_NOT_FOUND_2025) return message;
-    // 2026-07-28 names the resource in the error's data.
+    const notFound = request.method === "resources/read" && (message.error.code === RESOURCE_NOT_FOUND_2025 || message.error.code === -32602);
+    if (!notFound) return message;
+    // 2026-07-28: Invalid Params, naming the resource in the error's data.
     const data = { ...(message.error.data as object | undefined), ...(typeof request.params.uri === "string" && { uri: request.params.uri }) };
     return { ...message, error: { ...message.error, code: -32602, data } };
   }

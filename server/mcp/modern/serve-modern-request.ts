@@ -3,7 +3,9 @@
 // direct tools/call path, hence the same authorization, limits, pipeline and audit as a 2025 call — as the
 // 2025 request it corresponds to (server/discover as an initialize), its answer rewritten for the client.
 import type { JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { McpEndpoint } from "../mcp-endpoint";
 import type { JsonAnswer } from "../mcp-request";
+import { paramHeaderRefusal } from "./param-header-refusal";
 import { modernAnswer } from "./modern-answer";
 import { modernMessage } from "./modern-message";
 import { INNER_PROTOCOL_VERSION, META } from "./modern-protocol";
@@ -23,6 +25,20 @@ export function checkModernRequest(req: HeaderSource, body: unknown): Response |
   if (message.id === undefined) return new Response(null, { status: 202 });
   const refusal = routingHeaderRefusal(req, message as { method: string; params?: Record<string, unknown> }) ?? modernRequestRefusal(message);
   return refusal ? modernRefusalResponse(refusal, message.id) : (message as ModernMessage);
+}
+
+/** A tools/call's Mcp-Param-* headers against the tool's x-mcp-header annotations, when the tool is known here. */
+export async function paramHeaderCheck(
+  deps: { toolInputSchema?: ((endpoint: McpEndpoint, name: string, bucket: number) => Promise<unknown>) | undefined },
+  req: HeaderSource,
+  endpoint: McpEndpoint,
+  message: ModernMessage,
+  bucket: number,
+): Promise<Response | null> {
+  if (message.method !== "tools/call" || typeof message.params.name !== "string" || !deps.toolInputSchema) return null;
+  const schema = await deps.toolInputSchema(endpoint, message.params.name, bucket);
+  const refusal = schema === undefined ? null : paramHeaderRefusal(req, schema, message.params.arguments);
+  return refusal && modernRefusalResponse(refusal, message.id);
 }
 
 /** The request's params without the 2026 _meta keys (the handling behind speaks 2025, and so may an upstream). */
