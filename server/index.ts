@@ -1,4 +1,5 @@
 // Composition root: every service of the gateway is built here from explicit dependencies.
+import { createContinuations, MRTR_HOLD_MS } from "./mcp/modern/continuations";
 import path from "node:path";
 import type { TChangeOwnPassword, TCreateUser, TPageQuery, TResetPassword, TUpdateUser } from "../lib/schemas";
 import { createAuditWriter, pgSink, type AuditWriter } from "./audit/audit-writer";
@@ -118,6 +119,8 @@ export const GATEWAY_LIMITS = { maxOutputBytes: 100 * 1024, maxRequestBytes: 102
 
 export function createGateway({ db, databaseUrl, logger, config, pool: poolOptions, tasks: taskOptions, approvals: approvalOptions, clientDocuments, upstreamAuth }: GatewayDeps) {
   const loginLimiter = createLoginLimiter(databaseUrl, config.login);
+  // MRTR (2026-07-28): relayed calls waiting for a client's input, held in this process for its retry.
+  const continuations = createContinuations({ ttlMs: MRTR_HOLD_MS });
   // The query pools use databaseUrl (possibly a transaction pooler); LISTEN and session locks a real session.
   const routes = databaseRoutes(databaseUrl, config);
   const tracing = config.otlp.endpoint ? startTracing(config.otlp.endpoint, { headers: config.otlp.headers }) : undefined;
@@ -326,6 +329,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         abandon: (e, session) => {
           if (e.kind === "server") c.sessions.abandon(session.mcpSessionId);
         },
+        mrtr: { continuations, reply: (mcpSessionId, message) => c.sessions.replyFromAgent(mcpSessionId, message) },
         // The registry's definition under the endpoint's name (no upstream is started for it).
         toolInputSchema: async (e, name, bucket) => {
           const gatewayName = e.kind === "server" ? `${e.slug}__${name}` : name;
@@ -579,6 +583,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         core.redaction.close();
         core.upstreamAuth.modes.close();
         await core.tasks.close();
+        continuations.closeAll();
         await core.sessions.closeAll();
         await core.pool.close();
         await core.launcher.close();

@@ -31,7 +31,8 @@ import type { JsonAnswer, McpRequest } from "./mcp-request";
 import { isModernHeader, isModernRequest } from "./modern/is-modern-request";
 import { INNER_PROTOCOL_VERSION } from "./modern/modern-protocol";
 import { checkModernRequest, paramHeaderCheck, serveModernRequest } from "./modern/serve-modern-request";
-import { innerHeaders, statelessView } from "./modern/stateless-view";
+import { innerHeaders, stateBinding, statelessView } from "./modern/stateless-view";
+import type { Continuations } from "./modern/continuations";
 import { VERSION } from "../version";
 
 export { endpointName, type McpEndpoint } from "./mcp-endpoint";
@@ -63,6 +64,8 @@ export type McpHttpDeps = {
   endpointExists(endpoint: McpEndpoint): Promise<boolean>;
   /** Attaches the endpoint's message handling (an SDK Server, or the transparent relay) to this request's transport. */
   serve(endpoint: McpEndpoint, session: McpSessionView, transport: WebStandardStreamableHTTPServerTransport): Promise<void>;
+  /** MRTR: held continuations, and the way a client's input reaches the relayed request that asked for it. */
+  mrtr?: { continuations: Continuations; reply(mcpSessionId: string, message: Record<string, unknown>): Promise<void> } | undefined;
   /** A tool's input schema by the name the endpoint's clients call it (its Mcp-Param-* headers are checked against it). */
   toolInputSchema?(endpoint: McpEndpoint, name: string, bucket: number): Promise<unknown>;
   /** The endpoint's plain tools/call, answered without the SDK's per-request Server and transport (direct-tool-call.ts). */
@@ -191,16 +194,15 @@ async function serveMcpRequest(deps: McpHttpDeps, req: McpRequest, endpoint: Mcp
   if (isModernRequest(req.headers, body)) {
     const message = checkModernRequest(req, body);
     if (message instanceof Response) return message;
-    const params = await paramHeaderCheck(deps, req, endpoint, message, agentSession.canaryBucket);
-    if (params) return params;
-    const refused = await scopeRefusal(deps.oauth, principal, endpoint, [message]);
+    const refused = (await paramHeaderCheck(deps, req, endpoint, message, agentSession.canaryBucket)) ?? (await scopeRefusal(deps.oauth, principal, endpoint, [message]));
     if (refused) return refused;
     const view = statelessView(endpoint, agentSession, ctx, grant);
-    return serveModernRequest(
-      message,
-      (inner) => answerOnEndpoint(deps, req, endpoint, { view, body: inner, messages: [inner], init: isInitializeRequest(inner) ? inner : undefined, protocolVersion: INNER_PROTOCOL_VERSION, headers: innerHeaders(req.headers), resumable: false }),
-      () => ({ name: "portcullis", version: VERSION }),
-    );
+    return serveModernRequest(message, {
+      run: (inner) => answerOnEndpoint(deps, req, endpoint, { view, body: inner, messages: [inner], init: isInitializeRequest(inner) ? inner : undefined, protocolVersion: INNER_PROTOCOL_VERSION, headers: innerHeaders(req.headers), resumable: false }),
+      serverInfo: () => ({ name: "portcullis", version: VERSION }),
+      // Only the relay sends a client requests (its upstream's elicitation, sampling, roots).
+      mrtr: endpoint.kind === "server" && deps.mrtr ? { ...deps.mrtr, mcpSessionId: view.mcpSessionId, binding: stateBinding(agentSession.id, name, message) } : undefined,
+    });
   }
   const init = messages.find((m) => isInitializeRequest(m));
   const outOfScope = await scopeRefusal(deps.oauth, principal, endpoint, messages);

@@ -6,7 +6,10 @@ import type { JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { McpEndpoint } from "../mcp-endpoint";
 import type { JsonAnswer } from "../mcp-request";
 import { paramHeaderRefusal } from "./param-header-refusal";
+import { answerModernStream, hold, type MrtrContext } from "./answer-modern-stream";
+import type { PendingInput } from "./continuations";
 import { modernAnswer } from "./modern-answer";
+import { sseMessages } from "./sse-messages";
 import { modernMessage } from "./modern-message";
 import { INNER_PROTOCOL_VERSION, META } from "./modern-protocol";
 import { modernRefusalResponse, modernRequestRefusal, type ModernMessage } from "./modern-request-refusal";
@@ -44,7 +47,8 @@ export async function paramHeaderCheck(
 /** The request's params without the 2026 _meta keys (the handling behind speaks 2025, and so may an upstream). */
 function innerParams(params: ModernMessage["params"]): Record<string, unknown> {
   const meta = Object.fromEntries(Object.entries(params._meta).filter(([k]) => !k.startsWith("io.modelcontextprotocol/")));
-  const { _meta: _dropped, ...rest } = params;
+  // MRTR fields of a request that continues nothing are ignored (SEP-2322: unrecognised input is ignored).
+  const { _meta: _dropped, inputResponses: _responses, requestState: _state, ...rest } = params;
   return Object.keys(meta).length ? { ...rest, _meta: meta } : rest;
 }
 
@@ -55,6 +59,30 @@ function innerRequest(message: ModernMessage): JSONRPCRequest {
   return { jsonrpc: "2.0", id: message.id, method: "initialize", params: { protocolVersion: INNER_PROTOCOL_VERSION, capabilities: {}, clientInfo } };
 }
 
-export async function serveModernRequest(message: ModernMessage, run: ModernRun, serverInfo: () => unknown): Promise<Response | JsonAnswer> {
-  return modernAnswer(await run(innerRequest(message)), (m) => modernMessage(m, message, serverInfo));
+export type ModernServing = { run: ModernRun; serverInfo: () => unknown; mrtr?: MrtrContext["mrtr"] };
+
+export async function serveModernRequest(message: ModernMessage, serving: ModernServing): Promise<Response | JsonAnswer> {
+  const ctx: MrtrContext = { request: message, shape: (m) => modernMessage(m, message, serving.serverInfo), mrtr: serving.mrtr };
+  if (message.params.requestState !== undefined) return resume(ctx, message);
+  const answer = await serving.run(innerRequest(message));
+  if (answer instanceof Response && answer.body && (answer.headers.get("content-type") ?? "").includes("text/event-stream")) return answerModernStream(ctx, sseMessages(answer.body));
+  return modernAnswer(answer, ctx.shape);
+}
+
+/** A retry with the client's input: the held handling is given it and goes on; its answer is this request's. */
+async function resume(ctx: MrtrContext, message: ModernMessage): Promise<Response> {
+  const taken = ctx.mrtr ? ctx.mrtr.continuations.take(message.params.requestState, ctx.mrtr.binding) : { refused: "this endpoint issues no requestState" };
+  if ("refused" in taken) return modernRefusalResponse({ status: 400, code: -32602, message: `Invalid params: ${taken.refused}` }, message.id);
+  const responses = (typeof message.params.inputResponses === "object" && message.params.inputResponses !== null ? message.params.inputResponses : {}) as Record<string, unknown>;
+  const missing = new Map<string, PendingInput>();
+  for (const [key, p] of taken.pending) {
+    if (responses[key] === undefined) missing.set(key, p);
+    else await ctx.mrtr!.reply(taken.mcpSessionId, { jsonrpc: "2.0", id: p.relayId, result: responses[key] });
+  }
+  // What is still missing is asked for again (SEP-2322: re-request rather than fail).
+  if (missing.size) {
+    const t = hold(ctx, { ...taken, pending: missing });
+    return new Response(JSON.stringify(t.message), { status: t.status, headers: { "content-type": "application/json" } });
+  }
+  return answerModernStream(ctx, taken.messages);
 }

@@ -6,6 +6,15 @@ import type { RequestContext } from "../../context";
 import type { SessionGrant } from "../../policy/evaluate";
 import type { McpEndpoint } from "../mcp-endpoint";
 import { INNER_PROTOCOL_VERSION } from "./modern-protocol";
+import type { StateBinding } from "./request-state";
+
+const RELAYED_CAPABILITIES: ClientCapabilities = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
+
+/** What a requestState is bound to: the agent session, endpoint, method, name (or uri) and arguments. */
+export function stateBinding(agentSessionId: string, endpoint: string, message: { method: string; params: Record<string, unknown> }): StateBinding {
+  const { name, uri } = message.params;
+  return { agentSessionId, endpoint, method: message.method, name: typeof name === "string" ? name : typeof uri === "string" ? uri : "", arguments: message.params.arguments };
+}
 
 /**
  * The handle the endpoint's handling runs under. On /mcp/s/<slug> it names the upstream session Portcullis
@@ -18,8 +27,9 @@ export function statelessView(endpoint: McpEndpoint, agentSession: { id: string;
     endpoint.kind === "server"
       ? `stateless-${createHash("sha256").update(`${agentSession.id}\u0000${endpoint.slug}`).digest("base64url").slice(0, 32)}`
       : `stateless-${randomUUID()}`;
-  // No client capabilities: nothing behind may send this client a request until MRTR (a later part of issue 24).
-  const clientCapabilities: ClientCapabilities = {};
+  // The relay's upstream may ask for input (MRTR turns that into input_required, or -32021 when this client did
+  // not declare the capability); elsewhere nothing behind sends a 2026 client requests.
+  const clientCapabilities: ClientCapabilities = endpoint.kind === "server" ? RELAYED_CAPABILITIES : {};
   return { mcpSessionId, isNew: false, bucket: agentSession.canaryBucket, sessionKey: agentSession.id, ctx, clientCapabilities, grant };
 }
 

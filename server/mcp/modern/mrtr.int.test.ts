@@ -1,0 +1,122 @@
+// MRTR through /mcp/s/<slug> in front of a 2025 upstream: the upstream's elicitation or sampling reaches a
+// 2026-07-28 client as `input_required`, its retry with `inputResponses` and the signed `requestState` finishes
+// the same upstream call (audited once); a state that was altered, replayed, or belongs to another request or
+// agent session is refused; a client that did not declare the capability gets -32021.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startConformanceServerHttp, type RunningServer } from "../../../scripts/test-support/conformance";
+import { insertUser, userContext } from "../../test/contexts";
+import { firstText, startTestGateway, userWithToken, type TestGateway } from "../../test/gateway-harness";
+import { createTestDb, truncateAll } from "../../test/test-db";
+
+const VERSION = "2026-07-28";
+type Result = Record<string, unknown> & { resultType?: string; inputRequests?: Record<string, { method: string; params: Record<string, unknown> }>; requestState?: string };
+type Answer = { id?: unknown; result?: Result; error?: { code: number; message: string; data?: Record<string, unknown> } };
+
+describe("MRTR: a 2025 upstream's requests to the client, for a 2026-07-28 client", () => {
+  const db = createTestDb();
+  let tg: TestGateway;
+  let upstream: RunningServer;
+  let token = "";
+  let otherToken = "";
+  let nextId = 1;
+
+  async function call(name: string, args: Record<string, unknown>, opts: { capabilities?: Record<string, unknown>; extra?: Record<string, unknown>; token?: string } = {}) {
+    const id = nextId++;
+    const params = { name, arguments: args, ...opts.extra, _meta: { "io.modelcontextprotocol/protocolVersion": VERSION, "io.modelcontextprotocol/clientCapabilities": opts.capabilities ?? { elicitation: {}, sampling: {} } } };
+    const res = await fetch(new URL("/mcp/s/conf-http", tg.http.url), {
+      method: "POST",
+      headers: { authorization: `Bearer ${opts.token ?? token}`, accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": VERSION, "mcp-method": "tools/call", "mcp-name": name },
+      body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params }),
+    });
+    const text = await res.text();
+    const json = (res.headers.get("content-type") ?? "").includes("text/event-stream") ? (text.split("\n\n").map((e) => /^data: (.*)$/m.exec(e)?.[1]).filter(Boolean).map((d) => JSON.parse(d!) as Answer).find((m) => m.id === id) ?? {}) : (JSON.parse(text) as Answer);
+    return { status: res.status, answer: json, id };
+  }
+  const audited = (tool: string) => db.auditEvent.count({ where: { action: "tool.called", toolName: `conf-http__${tool}` } });
+
+  beforeAll(async () => {
+    await truncateAll(db);
+    tg = await startTestGateway();
+    upstream = await startConformanceServerHttp();
+    const admin = userContext(await insertUser(db, { role: "ADMIN" }));
+    const { server } = await tg.gateway.registry.register(admin, { slug: "conf-http", name: "Conformance fixture", transport: "http", url: upstream.url });
+    if (server.status !== "HEALTHY") throw new Error(server.lastError ?? "the fixture did not start");
+    token = (await userWithToken(db)).token;
+    otherToken = (await userWithToken(db)).token;
+  }, 60_000);
+
+  afterAll(async () => {
+    await tg?.close();
+    await upstream?.close();
+    await db.$disconnect();
+  });
+
+  const elicitArgs = { message: "Who are you?" };
+  const accept = { action: "accept", content: { username: "alice", email: "alice@example.com" } };
+
+  async function inputRequired(tool = "test_elicitation", args: Record<string, unknown> = elicitArgs) {
+    const first = await call(tool, args);
+    expect(first.status).toBe(200);
+    expect(first.answer.result).toMatchObject({ resultType: "input_required", requestState: expect.any(String) as unknown });
+    const [[key, request]] = Object.entries(first.answer.result!.inputRequests!) as [[string, { method: string; params: Record<string, unknown> }]];
+    return { key, request, state: first.answer.result!.requestState! };
+  }
+
+  it("elicitation: input_required, then the retry with the answer completes the same upstream call, audited once", async () => {
+    const before = await audited("test_elicitation");
+    const { key, request, state } = await inputRequired();
+    expect(request).toMatchObject({ method: "elicitation/create", params: { message: "Who are you?" } });
+    const done = await call("test_elicitation", elicitArgs, { extra: { inputResponses: { [key]: accept }, requestState: state } });
+    expect(done.status).toBe(200);
+    expect(done.answer).toMatchObject({ id: done.id, result: { resultType: "complete" } });
+    expect(firstText(done.answer.result)).toContain('"username":"alice"');
+    // The test gateway commits a call's outcome before its answer (AUDIT_OUTCOME=with_answer).
+    expect(await audited("test_elicitation")).toBe(before + 1);
+  });
+
+  it("sampling: the same round trip", async () => {
+    const { key, request, state } = await inputRequired("test_sampling", { prompt: "2+2?" });
+    expect(request.method).toBe("sampling/createMessage");
+    const done = await call("test_sampling", { prompt: "2+2?" }, { extra: { inputResponses: { [key]: { role: "assistant", content: { type: "text", text: "4" }, model: "m" } }, requestState: state } });
+    expect(firstText(done.answer.result)).toBe("LLM response: 4");
+  });
+
+  it("a retry without the answer is asked again, under a new requestState", async () => {
+    const { key, state } = await inputRequired();
+    const again = await call("test_elicitation", elicitArgs, { extra: { requestState: state } });
+    expect(again.answer.result).toMatchObject({ resultType: "input_required", inputRequests: { [key]: { method: "elicitation/create" } } });
+    expect(again.answer.result!.requestState).not.toBe(state);
+    const done = await call("test_elicitation", elicitArgs, { extra: { inputResponses: { [key]: accept }, requestState: again.answer.result!.requestState } });
+    expect(done.answer.result?.resultType).toBe("complete");
+  });
+
+  it.each<[string, (s: string) => string, Record<string, unknown>, string | undefined, RegExp]>([
+    ["an altered signature", (s) => `${s.slice(0, -2)}${s.endsWith("AA") ? "BB" : "AA"}`, elicitArgs, undefined, /integrity/],
+    ["an altered payload", (s) => `${Buffer.from(JSON.stringify({ c: "x", b: "y", x: 9e15 })).toString("base64url")}.${s.split(".")[1]}`, elicitArgs, undefined, /integrity/],
+    ["other arguments", (s) => s, { message: "Someone else?" }, undefined, /another request or agent session/],
+    ["another agent session", (s) => s, elicitArgs, "other", /another request or agent session/],
+    ["garbage", () => "not-a-state", elicitArgs, undefined, /not one this gateway issued/],
+  ])("a requestState with %s is refused (400, -32602) and the held call still completes with the right one", async (_what, alter, args, who, message) => {
+    const { key, state } = await inputRequired();
+    const refused = await call("test_elicitation", args, { extra: { inputResponses: { [key]: accept }, requestState: alter(state) }, ...(who && { token: otherToken }) });
+    expect(refused.status).toBe(400);
+    expect(refused.answer).toMatchObject({ id: refused.id, error: { code: -32602, message: expect.stringMatching(message) as unknown } });
+    const done = await call("test_elicitation", elicitArgs, { extra: { inputResponses: { [key]: accept }, requestState: state } });
+    expect(done.answer.result?.resultType).toBe("complete");
+  });
+
+  it("a replayed requestState is refused", async () => {
+    const { key, state } = await inputRequired();
+    const retry = { extra: { inputResponses: { [key]: accept }, requestState: state } };
+    expect((await call("test_elicitation", elicitArgs, retry)).answer.result?.resultType).toBe("complete");
+    const replay = await call("test_elicitation", elicitArgs, retry);
+    expect(replay.status).toBe(400);
+    expect(replay.answer.error).toMatchObject({ code: -32602, message: expect.stringMatching(/already used/) as unknown });
+  });
+
+  it("a client that did not declare elicitation gets -32021 naming it (400)", async () => {
+    const { status, answer, id } = await call("test_elicitation", elicitArgs, { capabilities: {} });
+    expect(status).toBe(400);
+    expect(answer).toMatchObject({ id, error: { code: -32021, data: { requiredCapabilities: { elicitation: {} } } } });
+  });
+});
