@@ -28,6 +28,8 @@ import { jsonRpcError } from "./json-rpc-error";
 import { GATEWAY_REFUSAL_RPC_CODE } from "./gateway-refusal-code";
 import { endpointName, type McpEndpoint } from "./mcp-endpoint";
 import type { JsonAnswer, McpRequest } from "./mcp-request";
+import { notificationStream } from "./notification-stream";
+import { rebindingRefusal } from "./rebinding-refusal";
 import { isModernHeader, isModernRequest } from "./modern/is-modern-request";
 import { INNER_PROTOCOL_VERSION } from "./modern/modern-protocol";
 import { checkModernRequest, paramHeaderCheck, serveModernRequest } from "./modern/serve-modern-request";
@@ -36,6 +38,7 @@ import type { Continuations } from "./modern/continuations";
 import { VERSION } from "../version";
 
 export { endpointName, type McpEndpoint } from "./mcp-endpoint";
+export { rebindingRefusal } from "./rebinding-refusal";
 
 /** What a request handler knows about the MCP session it serves. */
 export type McpSessionView = {
@@ -86,33 +89,6 @@ function gatewayRefusal(err: GatewayError, id: unknown): Response {
     status: err.status,
     headers: { "content-type": "application/json", ...(err.retryAfterSeconds !== undefined && { "retry-after": String(err.retryAfterSeconds) }) },
   });
-}
-
-const hostnameOf = (hostHeader: string): string => {
-  try {
-    return new URL(`http://${hostHeader}`).hostname.toLowerCase();
-  } catch {
-    return "";
-  }
-};
-const isIpLiteral = (hostname: string) => /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname) || hostname.startsWith("[");
-
-/**
- * DNS rebinding: a web page must not reach the gateway through a host name of its own that resolves to us.
- * The Host must be an IP literal, localhost, or an allowed name (PUBLIC_URL, MCP_ALLOWED_HOSTS); a request
- * with an Origin header must come from the origin it is addressed to (agents and SDK clients send none).
- */
-export function rebindingRefusal(req: Pick<McpRequest, "headers" | "url">, allowedHosts: readonly string[]): string | null {
-  const host = req.headers.get("host") ?? new URL(req.url).host;
-  const hostname = hostnameOf(host);
-  if (!(isIpLiteral(hostname) || hostname === "localhost" || allowedHosts.includes(hostname))) {
-    return `Forbidden: host "${hostname}" is not served here (set PUBLIC_URL or MCP_ALLOWED_HOSTS to allow it)`;
-  }
-  const origin = req.headers.get("origin");
-  if (origin && hostnameOf(origin.replace(/^[a-z]+:\/\//i, "").split("/")[0] ?? "") !== hostname) {
-    return "Forbidden: the Origin header does not match this server";
-  }
-  return null;
 }
 
 /**
@@ -300,63 +276,4 @@ function withProtocolVersion(req: Request, version: string): Request {
 function wantsProgress(m: JSONRPCMessage): boolean {
   const params = (m as { params?: { _meta?: { progressToken?: unknown } } }).params;
   return params?._meta?.progressToken !== undefined;
-}
-
-/**
- * The GET stream: server-to-client messages from any process — tools/list_changed after registry changes,
- * and what a transparent session's upstream sends outside a request — plus keep-alive.
- */
-function notificationStream(bus: ChangeBus, mcpSessionId: string, signal: AbortSignal): Response {
-  const encoder = new TextEncoder();
-  let unsubscribe = () => {};
-  let keepAlive: NodeJS.Timeout | undefined;
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      const cleanup = () => {
-        unsubscribe();
-        clearInterval(keepAlive);
-      };
-      const write = (chunk: string) => {
-        try {
-          controller.enqueue(encoder.encode(chunk));
-        } catch {
-          cleanup();
-        }
-      };
-      const send = (msg: unknown) => write(`event: message\ndata: ${JSON.stringify(msg)}\n\n`);
-      unsubscribe = bus.subscribe((e) => {
-        if (e.kind === "registry") send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
-        else if (e.kind === "session-out" && e.mcpSessionId === mcpSessionId) send(e.message);
-        else if (e.kind === "session-closed" && e.mcpSessionId === mcpSessionId) {
-          cleanup();
-          try {
-            controller.close();
-          } catch {
-            /* already closed */
-          }
-        }
-      });
-      // The status line and headers go out with the first bytes: a client waiting for them must not wait for
-      // the first keep-alive.
-      write(": connected\n\n");
-      keepAlive = setInterval(() => write(": keep-alive\n\n"), 15_000);
-      const end = () => {
-        cleanup();
-        try {
-          controller.close();
-        } catch {
-          /* already closed */
-        }
-      };
-      // Aborted before the stream began (the process started draining as the request came in): an abort
-      // listener would never fire, and the stream would stay open.
-      if (signal.aborted) end();
-      else signal.addEventListener("abort", end, { once: true });
-    },
-    cancel() {
-      unsubscribe();
-      clearInterval(keepAlive);
-    },
-  });
-  return new Response(stream, { status: 200, headers: { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", connection: "keep-alive" } });
 }

@@ -37,12 +37,21 @@ function discoverResult(init: Record<string, unknown>): Record<string, unknown> 
   };
 }
 
+const SEVERITY = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+
+/** A log message at or above the level the request set in _meta (none set: no log messages at all). */
+function atLeast(params: unknown, wanted: unknown): boolean {
+  if (typeof wanted !== "string" || !SEVERITY.includes(wanted)) return false;
+  const level = (params as { level?: unknown } | undefined)?.level;
+  return SEVERITY.indexOf(typeof level === "string" ? level : "emergency") >= SEVERITY.indexOf(wanted);
+}
+
 /** The message for a 2026 client, or null when it must not be sent to one. */
 export function modernMessage(message: Message, request: ModernMessage, serverInfo: () => unknown): Message | null {
   if (message.method !== undefined) {
     // Requests to the client are MRTR's (a later part); log messages only when the request set a level.
     if (message.id !== undefined) return null;
-    if (message.method === "notifications/message" && request.params._meta[META.logLevel] === undefined) return null;
+    if (message.method === "notifications/message" && !atLeast(message.params, request.params._meta[META.logLevel])) return null;
     return message;
   }
   if (message.error) {

@@ -20,17 +20,17 @@ describe("MRTR: a 2025 upstream's requests to the client, for a 2026-07-28 clien
   let otherToken = "";
   let nextId = 1;
 
-  async function call(name: string, args: Record<string, unknown>, opts: { capabilities?: Record<string, unknown>; extra?: Record<string, unknown>; token?: string } = {}) {
+  async function call(name: string, args: Record<string, unknown>, opts: { capabilities?: Record<string, unknown>; extra?: Record<string, unknown>; token?: string; meta?: Record<string, unknown> } = {}) {
     const id = nextId++;
-    const params = { name, arguments: args, ...opts.extra, _meta: { "io.modelcontextprotocol/protocolVersion": VERSION, "io.modelcontextprotocol/clientCapabilities": opts.capabilities ?? { elicitation: {}, sampling: {} } } };
+    const params = { name, arguments: args, ...opts.extra, _meta: { "io.modelcontextprotocol/protocolVersion": VERSION, "io.modelcontextprotocol/clientCapabilities": opts.capabilities ?? { elicitation: {}, sampling: {} }, ...opts.meta } };
     const res = await fetch(new URL("/mcp/s/conf-http", tg.http.url), {
       method: "POST",
       headers: { authorization: `Bearer ${opts.token ?? token}`, accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": VERSION, "mcp-method": "tools/call", "mcp-name": name },
       body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params }),
     });
     const text = await res.text();
-    const json = (res.headers.get("content-type") ?? "").includes("text/event-stream") ? (text.split("\n\n").map((e) => /^data: (.*)$/m.exec(e)?.[1]).filter(Boolean).map((d) => JSON.parse(d!) as Answer).find((m) => m.id === id) ?? {}) : (JSON.parse(text) as Answer);
-    return { status: res.status, answer: json, id };
+    const frames = (res.headers.get("content-type") ?? "").includes("text/event-stream") ? text.split("\n\n").map((e) => /^data: (.*)$/m.exec(e)?.[1]).filter(Boolean).map((d) => JSON.parse(d!) as Answer & { method?: string }) : [JSON.parse(text) as Answer & { method?: string }];
+    return { status: res.status, answer: frames.find((m) => m.id === id) ?? {}, id, frames };
   }
   const audited = (tool: string) => db.auditEvent.count({ where: { action: "tool.called", toolName: `conf-http__${tool}` } });
 
@@ -118,5 +118,15 @@ describe("MRTR: a 2025 upstream's requests to the client, for a 2026-07-28 clien
     const { status, answer, id } = await call("test_elicitation", elicitArgs, { capabilities: {} });
     expect(status).toBe(400);
     expect(answer).toMatchObject({ id, error: { code: -32021, data: { requiredCapabilities: { elicitation: {} } } } });
+  });
+
+  it.each<[string, string | undefined, number]>([
+    ["no level set: none", undefined, 0],
+    ["info: all three", "info", 3],
+    ["error: none of the info ones", "error", 0],
+  ])("log messages reach a 2026 request only at the level it set in _meta (%s)", async (_what, level, count) => {
+    const { answer, frames } = await call("test_tool_with_logging", {}, { meta: level ? { "io.modelcontextprotocol/logLevel": level } : {} });
+    expect(answer.result?.resultType).toBe("complete");
+    expect(frames.filter((f) => f.method === "notifications/message")).toHaveLength(count);
   });
 });
