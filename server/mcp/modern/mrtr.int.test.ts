@@ -2,6 +2,10 @@
 // 2026-07-28 client as `input_required`, its retry with `inputResponses` and the signed `requestState` finishes
 // the same upstream call (audited once); a state that was altered, replayed, or belongs to another request or
 // agent session is refused; a client that did not declare the capability gets -32021.
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
+import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as TransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { CreateMessageRequestSchema, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startConformanceServerHttp, type RunningServer } from "../../../scripts/test-support/conformance";
 import { insertUser, userContext } from "../../test/contexts";
@@ -128,5 +132,38 @@ describe("MRTR: a 2025 upstream's requests to the client, for a 2026-07-28 clien
     const { answer, frames } = await call("test_tool_with_logging", {}, { meta: level ? { "io.modelcontextprotocol/logLevel": level } : {} });
     expect(answer.result?.resultType).toBe("complete");
     expect(frames.filter((f) => f.method === "notifications/message")).toHaveLength(count);
+  });
+
+  it("real clients at once: a v2 client's elicitation and sampling through MRTR, a v1 client's as 2025 requests", async () => {
+    const url = new URL("/mcp/s/conf-http", tg.http.url);
+    const requestInit = { headers: { authorization: `Bearer ${token}` } };
+    const v2 = new ClientV2({ name: "v2", version: "2.4.0" }, { capabilities: { elicitation: {}, sampling: {} }, versionNegotiation: { mode: "auto" } });
+    v2.setRequestHandler("elicitation/create", () => ({ action: "accept", content: { username: "v2-user", email: "v2@example.com" } }));
+    v2.setRequestHandler("sampling/createMessage", () => ({ role: "assistant", content: { type: "text", text: "from v2" }, model: "m" }));
+    const v1 = new ClientV1({ name: "v1", version: "1.32" }, { capabilities: { elicitation: {}, sampling: {} } });
+    v1.setRequestHandler(ElicitRequestSchema, () => ({ action: "accept", content: { username: "v1-user", email: "v1@example.com" } }));
+    v1.setRequestHandler(CreateMessageRequestSchema, () => ({ role: "assistant", content: { type: "text", text: "from v1" }, model: "m" }));
+    await Promise.all([v2.connect(new TransportV2(url, { requestInit })), v1.connect(new TransportV1(url, { requestInit }))]);
+    try {
+      expect(v2.getNegotiatedProtocolVersion()).toBe(VERSION);
+      // The v2 client's calls one after another: one agent session's stateless calls to a server share an upstream
+      // session, whose requests to the client 2025 does not tie to a call (a documented limit); v1 runs beside them.
+      const v2Calls = async () => ({
+        e2: await v2.callTool({ name: "test_elicitation", arguments: elicitArgs }),
+        s2: await v2.callTool({ name: "test_sampling", arguments: { prompt: "hi" } }),
+        prompt: await v2.getPrompt({ name: "test_simple_prompt" }),
+        resource: await v2.readResource({ uri: "test://static-text" }),
+      });
+      const v1Calls = async () => ({ e1: await v1.callTool({ name: "test_elicitation", arguments: elicitArgs }), s1: await v1.callTool({ name: "test_sampling", arguments: { prompt: "hi" } }) });
+      const [{ e2, s2, prompt, resource }, { e1, s1 }] = await Promise.all([v2Calls(), v1Calls()]);
+      expect(firstText(e2)).toContain("v2-user");
+      expect(firstText(s2)).toBe("LLM response: from v2");
+      expect(firstText(e1)).toContain("v1-user");
+      expect(firstText(s1)).toBe("LLM response: from v1");
+      expect(prompt.messages.length).toBeGreaterThan(0);
+      expect(resource.contents.length).toBeGreaterThan(0);
+    } finally {
+      await Promise.all([v2.close(), v1.close()]);
+    }
   });
 });
