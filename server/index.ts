@@ -1,5 +1,6 @@
 // Composition root: every service of the gateway is built here from explicit dependencies.
 import { createContinuations, MRTR_HOLD_MS } from "./mcp/modern/continuations";
+import { createStatelessLeases } from "./mcp/modern/stateless-leases";
 import path from "node:path";
 import type { TChangeOwnPassword, TCreateUser, TPageQuery, TResetPassword, TUpdateUser } from "../lib/schemas";
 import { createAuditWriter, pgSink, type AuditWriter } from "./audit/audit-writer";
@@ -121,6 +122,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
   const loginLimiter = createLoginLimiter(databaseUrl, config.login);
   // MRTR (2026-07-28): relayed calls waiting for a client's input, held in this process for its retry.
   const continuations = createContinuations({ ttlMs: MRTR_HOLD_MS });
+  const statelessLeases = createStatelessLeases();
   // The query pools use databaseUrl (possibly a transaction pooler); LISTEN and session locks a real session.
   const routes = databaseRoutes(databaseUrl, config);
   const tracing = config.otlp.endpoint ? startTracing(config.otlp.endpoint, { headers: config.otlp.headers }) : undefined;
@@ -329,6 +331,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         abandon: (e, session) => {
           if (e.kind === "server") c.sessions.abandon(session.mcpSessionId);
         },
+        statelessLeases,
         mrtr: { continuations, reply: (mcpSessionId, message) => c.sessions.replyFromAgent(mcpSessionId, message) },
         // The registry's definition under the endpoint's name (no upstream is started for it).
         toolInputSchema: async (e, name, bucket) => {

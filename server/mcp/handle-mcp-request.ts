@@ -35,6 +35,7 @@ import { INNER_PROTOCOL_VERSION } from "./modern/modern-protocol";
 import { checkModernRequest, paramHeaderCheck, serveModernRequest } from "./modern/serve-modern-request";
 import { innerHeaders, stateBinding, statelessView } from "./modern/stateless-view";
 import type { Continuations } from "./modern/continuations";
+import type { StatelessLeases } from "./modern/stateless-leases";
 import { VERSION } from "../version";
 
 export { endpointName, type McpEndpoint } from "./mcp-endpoint";
@@ -67,6 +68,8 @@ export type McpHttpDeps = {
   endpointExists(endpoint: McpEndpoint): Promise<boolean>;
   /** Attaches the endpoint's message handling (an SDK Server, or the transparent relay) to this request's transport. */
   serve(endpoint: McpEndpoint, session: McpSessionView, transport: WebStandardStreamableHTTPServerTransport): Promise<void>;
+  /** Which stateless upstream session a 2026 request on /mcp/s may use (one request at a time on each). */
+  statelessLeases: StatelessLeases;
   /** MRTR: held continuations, and the way a client's input reaches the relayed request that asked for it. */
   mrtr?: { continuations: Continuations; reply(mcpSessionId: string, message: Record<string, unknown>): Promise<void> } | undefined;
   /** A tool's input schema by the name the endpoint's clients call it (its Mcp-Param-* headers are checked against it). */
@@ -172,8 +175,9 @@ async function serveMcpRequest(deps: McpHttpDeps, req: McpRequest, endpoint: Mcp
     if (message instanceof Response) return message;
     const refused = (await paramHeaderCheck(deps, req, endpoint, message, agentSession.canaryBucket)) ?? (await scopeRefusal(deps.oauth, principal, endpoint, [message]));
     if (refused) return refused;
-    const view = statelessView(endpoint, agentSession, ctx, grant);
+    const { view, release } = statelessView(endpoint, agentSession, ctx, grant, deps.statelessLeases);
     return serveModernRequest(message, {
+      release,
       run: (inner) => answerOnEndpoint(deps, req, endpoint, { view, body: inner, messages: [inner], init: isInitializeRequest(inner) ? inner : undefined, protocolVersion: INNER_PROTOCOL_VERSION, headers: innerHeaders(req.headers), resumable: false }),
       serverInfo: () => ({ name: "portcullis", version: VERSION }),
       // Only the relay sends a client requests (its upstream's elicitation, sampling, roots).

@@ -146,16 +146,15 @@ describe("MRTR: a 2025 upstream's requests to the client, for a 2026-07-28 clien
     await Promise.all([v2.connect(new TransportV2(url, { requestInit })), v1.connect(new TransportV1(url, { requestInit }))]);
     try {
       expect(v2.getNegotiatedProtocolVersion()).toBe(VERSION);
-      // The v2 client's calls one after another: one agent session's stateless calls to a server share an upstream
-      // session, whose requests to the client 2025 does not tie to a call (a documented limit); v1 runs beside them.
-      const v2Calls = async () => ({
-        e2: await v2.callTool({ name: "test_elicitation", arguments: elicitArgs }),
-        s2: await v2.callTool({ name: "test_sampling", arguments: { prompt: "hi" } }),
-        prompt: await v2.getPrompt({ name: "test_simple_prompt" }),
-        resource: await v2.readResource({ uri: "test://static-text" }),
-      });
-      const v1Calls = async () => ({ e1: await v1.callTool({ name: "test_elicitation", arguments: elicitArgs }), s1: await v1.callTool({ name: "test_sampling", arguments: { prompt: "hi" } }) });
-      const [{ e2, s2, prompt, resource }, { e1, s1 }] = await Promise.all([v2Calls(), v1Calls()]);
+      // Each 2026 call in flight holds an upstream session of its own (stateless-leases.ts), within the agent
+      // session's limit of upstream processes (4 in tests): two v2 calls and the v1 session at once.
+      const [e2, s2, e1, s1] = await Promise.all([
+        v2.callTool({ name: "test_elicitation", arguments: elicitArgs }),
+        v2.callTool({ name: "test_sampling", arguments: { prompt: "hi" } }),
+        v1.callTool({ name: "test_elicitation", arguments: elicitArgs }),
+        v1.callTool({ name: "test_sampling", arguments: { prompt: "hi" } }),
+      ]);
+      const [prompt, resource] = await Promise.all([v2.getPrompt({ name: "test_simple_prompt" }), v2.readResource({ uri: "test://static-text" })]);
       expect(firstText(e2)).toContain("v2-user");
       expect(firstText(s2)).toBe("LLM response: from v2");
       expect(firstText(e1)).toContain("v1-user");
@@ -165,5 +164,15 @@ describe("MRTR: a 2025 upstream's requests to the client, for a 2026-07-28 clien
     } finally {
       await Promise.all([v2.close(), v1.close()]);
     }
+  });
+
+  it("concurrent calls of one agent session each get their own input request and their own result", async () => {
+    const asks = ["A?", "B?", "C?"];
+    const held = await Promise.all(asks.map((message) => inputRequired("test_elicitation", { message })));
+    expect(held.map((h) => h.request.params.message)).toEqual(asks);
+    const done = await Promise.all(
+      held.map((h, i) => call("test_elicitation", { message: asks[i] }, { extra: { inputResponses: { [h.key]: { action: "accept", content: { username: `user${i}`, email: "x@example.com" } } }, requestState: h.state } })),
+    );
+    done.forEach((d, i) => expect(firstText(d.answer.result)).toContain(`"username":"user${i}"`));
   });
 });

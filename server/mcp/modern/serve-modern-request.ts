@@ -59,13 +59,25 @@ function innerRequest(message: ModernMessage): JSONRPCRequest {
   return { jsonrpc: "2.0", id: message.id, method: "initialize", params: { protocolVersion: INNER_PROTOCOL_VERSION, capabilities: {}, clientInfo } };
 }
 
-export type ModernServing = { run: ModernRun; serverInfo: () => unknown; mrtr?: MrtrContext["mrtr"] };
+/** `release`: the handle the handling ran under is free again (called once its answer, or continuation, ends). */
+export type ModernServing = { run: ModernRun; serverInfo: () => unknown; mrtr?: MrtrContext["mrtr"]; release: () => void };
 
 export async function serveModernRequest(message: ModernMessage, serving: ModernServing): Promise<Response | JsonAnswer> {
   const ctx: MrtrContext = { request: message, shape: (m) => modernMessage(m, message, serving.serverInfo), mrtr: serving.mrtr };
-  if (message.params.requestState !== undefined) return resume(ctx, message);
-  const answer = await serving.run(innerRequest(message));
-  if (answer instanceof Response && answer.body && (answer.headers.get("content-type") ?? "").includes("text/event-stream")) return answerModernStream(ctx, sseMessages(answer.body));
+  // A retry continues the handling it names, under that handling's own handle.
+  if (message.params.requestState !== undefined) {
+    serving.release();
+    return resume(ctx, message);
+  }
+  let answer: Response | JsonAnswer;
+  try {
+    answer = await serving.run(innerRequest(message));
+  } catch (err) {
+    serving.release();
+    throw err;
+  }
+  if (answer instanceof Response && answer.body && (answer.headers.get("content-type") ?? "").includes("text/event-stream")) return answerModernStream(ctx, sseMessages(answer.body, serving.release));
+  serving.release();
   return modernAnswer(answer, ctx.shape);
 }
 

@@ -1,6 +1,7 @@
 // The JSON-RPC messages of an SSE body, one by one as they arrive (events without data — priming events,
-// comments — are skipped). Returning early (a held MRTR continuation given up) cancels the body.
-export async function* sseMessages(body: ReadableStream<Uint8Array>): AsyncGenerator<Record<string, unknown>> {
+// comments — are skipped). Returning early (a held MRTR continuation given up) cancels the body; `onEnd` runs
+// once the body has ended either way.
+export async function* sseMessages(body: ReadableStream<Uint8Array>, onEnd: () => void = () => undefined): AsyncGenerator<Record<string, unknown>> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
@@ -23,5 +24,6 @@ export async function* sseMessages(body: ReadableStream<Uint8Array>): AsyncGener
     }
   } finally {
     await reader.cancel().catch(() => undefined);
+    onEnd();
   }
 }

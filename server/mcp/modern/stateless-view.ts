@@ -7,6 +7,7 @@ import type { SessionGrant } from "../../policy/evaluate";
 import type { McpEndpoint } from "../mcp-endpoint";
 import { INNER_PROTOCOL_VERSION } from "./modern-protocol";
 import type { StateBinding } from "./request-state";
+import type { StatelessLeases } from "./stateless-leases";
 
 const RELAYED_CAPABILITIES: ClientCapabilities = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
 
@@ -17,20 +18,22 @@ export function stateBinding(agentSessionId: string, endpoint: string, message: 
 }
 
 /**
- * The handle the endpoint's handling runs under. On /mcp/s/<slug> it names the upstream session Portcullis
- * keeps for the agent session's stateless requests to that server (one per agent session and server, so
- * requests reuse it instead of opening an upstream session each); elsewhere it is per request. No MCP session
+ * The handle the endpoint's handling runs under, and its release once the handling has ended. On /mcp/s/<slug>
+ * it names an upstream session Portcullis keeps for the agent session's stateless requests to that server, held
+ * by this request alone (stateless-leases.ts), reused by the next; elsewhere it is per request. No MCP session
  * row is written for either, and the client never sees it.
  */
-export function statelessView(endpoint: McpEndpoint, agentSession: { id: string; canaryBucket: number }, ctx: RequestContext, grant: SessionGrant) {
-  const mcpSessionId =
+export function statelessView(endpoint: McpEndpoint, agentSession: { id: string; canaryBucket: number }, ctx: RequestContext, grant: SessionGrant, leases: StatelessLeases) {
+  const lease =
     endpoint.kind === "server"
-      ? `stateless-${createHash("sha256").update(`${agentSession.id}\u0000${endpoint.slug}`).digest("base64url").slice(0, 32)}`
-      : `stateless-${randomUUID()}`;
+      ? leases.acquire(`stateless-${createHash("sha256").update(`${agentSession.id}\u0000${endpoint.slug}`).digest("base64url").slice(0, 32)}`)
+      : { id: `stateless-${randomUUID()}`, release: () => undefined };
+  const mcpSessionId = lease.id;
   // The relay's upstream may ask for input (MRTR turns that into input_required, or -32021 when this client did
   // not declare the capability); elsewhere nothing behind sends a 2026 client requests.
   const clientCapabilities: ClientCapabilities = endpoint.kind === "server" ? RELAYED_CAPABILITIES : {};
-  return { mcpSessionId, isNew: false, bucket: agentSession.canaryBucket, sessionKey: agentSession.id, ctx, clientCapabilities, grant };
+  const view = { mcpSessionId, isNew: false, bucket: agentSession.canaryBucket, sessionKey: agentSession.id, ctx, clientCapabilities, grant };
+  return { view, release: lease.release };
 }
 
 /** The request's headers as the 2025 handling behind reads them: the version it is driven at. */
