@@ -1,6 +1,6 @@
 import { expect, test } from "./fixtures";
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from "./constants";
-import { signIn, signInAsAdmin, uniqueEmail } from "./helpers";
+import { findUser, signIn, signInAsAdmin, uniqueEmail } from "./helpers";
 
 test("admin signs in, creates an approver, signs out; the approver signs in and is refused the Users page", async ({ page }) => {
   const email = uniqueEmail("approver");
@@ -18,6 +18,7 @@ test("admin signs in, creates an approver, signs out; the approver signs in and 
   await page.getByLabel("Password (optional)").fill(password);
   await page.getByRole("button", { name: "Add user" }).click();
   await expect(page.getByText(`Added ${email} as Approver`)).toBeVisible();
+  await findUser(page, email);
   await expect(page.getByLabel(`Role of ${email}`)).toHaveValue("APPROVER");
   // A password was given, so none is generated and no dialog opens.
   await expect(page.getByRole("dialog")).toHaveCount(0);

@@ -37,3 +37,10 @@ export const noSidewaysScroll = async (page: Page) =>
   expect(
     await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
   ).toBeLessThanOrEqual(0);
+
+/** Narrows the Users table to `email` (users are listed oldest first, 20 a page, so a new one may be pages away). */
+export async function findUser(page: Page, email: string) {
+  await page.getByLabel("Find users").fill(email);
+  await expect(page.getByTestId("user-row")).toHaveCount(1);
+  await expect(page.getByTestId("user-row")).toHaveAttribute("data-email", email);
+}

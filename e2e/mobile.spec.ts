@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures";
-import { createUserViaApi, signInAsAdmin, uniqueEmail } from "./helpers";
+import { createUserViaApi, findUser, signInAsAdmin, uniqueEmail } from "./helpers";
 
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
@@ -59,6 +59,7 @@ test("at phone width the Users rows with Reset password and the Settings passwor
       password: "phone-pass-1234",
     });
     await page.goto("/users");
+    await findUser(page, user.email);
     await expect(page.getByRole("button", { name: `Reset password of ${user.email}` })).toBeVisible();
     expect(await overflow()).toBeLessThanOrEqual(0);
     await page.goto("/settings");

@@ -1,13 +1,14 @@
 import { expect, test } from "./fixtures";
 import type { Page as ApiPage } from "@/lib/pagination";
 import type { TUser } from "@/lib/schemas";
-import { createUserViaApi, signIn, signInAsAdmin, uniqueEmail } from "./helpers";
+import { createUserViaApi, findUser, signIn, signInAsAdmin, uniqueEmail } from "./helpers";
 
 test("an admin changes a user's role from the Users page", async ({ page }) => {
   await signInAsAdmin(page);
   const user = await createUserViaApi(page.request, { email: uniqueEmail("promote"), role: "USER", password: "user-pass-1234" });
 
   await page.goto("/users");
+  await findUser(page, user.email);
   const roleSelect = page.getByLabel(`Role of ${user.email}`);
   await expect(roleSelect).toHaveValue("USER");
   await roleSelect.selectOption("APPROVER");
@@ -18,6 +19,7 @@ test("an admin changes a user's role from the Users page", async ({ page }) => {
   expect(res.status()).toBe(200);
   expect(((await res.json()) as TUser).role).toBe("APPROVER");
   await page.reload();
+  await findUser(page, user.email);
   await expect(page.getByLabel(`Role of ${user.email}`)).toHaveValue("APPROVER");
 });
 
@@ -36,6 +38,7 @@ test("an admin adds a user without a password, sees the generated one once, and 
   await expect(dialog.getByRole("button", { name: "Copy password" })).toBeVisible();
   await dialog.getByRole("button", { name: "I have copied it" }).click();
   await expect(dialog).toBeHidden();
+  await findUser(page, email);
   await expect(page.getByLabel(`Role of ${email}`)).toHaveValue("USER");
 
   const other = await browser.newContext();
@@ -66,6 +69,7 @@ test("an admin disables a user, who can then no longer sign in, and enables them
   const password = "disable-me-1234";
   const user = await createUserViaApi(page.request, { email: uniqueEmail("disabled"), role: "USER", password });
   await page.goto("/users");
+  await findUser(page, user.email);
   await page.getByRole("button", { name: `Disable ${user.email}` }).click();
   await expect(page.getByText(`${user.email} is disabled and can no longer sign in`)).toBeVisible();
   await expect(page.getByRole("button", { name: `Enable ${user.email}` })).toBeVisible();
@@ -85,6 +89,7 @@ test("an admin disables a user, who can then no longer sign in, and enables them
 test("the API's refusal is shown as a toast: demoting the last admin", async ({ page }) => {
   await signInAsAdmin(page);
   await page.goto("/users");
+  await findUser(page, "admin@example.com");
   const me = page.getByLabel("Role of admin@example.com");
   await expect(me).toHaveValue("ADMIN");
   // The seeded admin is the only active one (no test creates another), so the API must refuse.
@@ -161,16 +166,8 @@ test("an admin resets a user's password: the generated one is shown once and sig
   await expect(userPage).toHaveURL(/\/$/);
 
   await page.goto("/users");
-  // Users are listed oldest first: page on until this one's row shows.
-  const reset = page.getByRole("button", { name: `Reset password of ${user.email}` });
-  const pager = page.getByRole("navigation", { name: "Users pages" });
-  await expect(page.getByTestId("user-row").first()).toBeVisible();
-  while ((await reset.count()) === 0) {
-    const page1 = await page.getByTestId("user-row").first().getAttribute("data-email");
-    await pager.getByRole("button", { name: "Next" }).click();
-    await expect(page.getByTestId("user-row").first()).not.toHaveAttribute("data-email", page1 ?? "");
-  }
-  await reset.click();
+  await findUser(page, user.email);
+  await page.getByRole("button", { name: `Reset password of ${user.email}` }).click();
   const dialog = page.getByRole("dialog", { name: `Reset password of ${user.email}` });
   await dialog.getByRole("button", { name: "Set password" }).click();
   const shown = page.getByRole("dialog", { name: "Generated password" });
@@ -186,4 +183,16 @@ test("an admin resets a user's password: the generated one is shown once and sig
   await signIn(userPage, user.email, password);
   await expect(userPage).toHaveURL(/\/$/);
   await context.close();
+});
+
+test("Find users narrows the table to matching e-mails and names, and says when nothing matches", async ({ page }) => {
+  await signInAsAdmin(page);
+  const user = await createUserViaApi(page.request, { email: uniqueEmail("findable"), role: "USER", password: "findable-1234", name: "Grace Findable" });
+  await page.goto("/users");
+  await page.getByLabel("Find users").fill("grace FINDABLE");
+  await expect(page.getByTestId("user-row")).toHaveCount(1);
+  await expect(page.getByTestId("user-row")).toHaveAttribute("data-email", user.email);
+  await page.getByLabel("Find users").fill("no-such-person-%");
+  await expect(page.getByText("No user's e-mail or name contains “no-such-person-%”.")).toBeVisible();
+  await expect(page.getByTestId("user-row")).toHaveCount(0);
 });

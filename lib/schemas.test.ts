@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ZCreateApiToken, ZCreateUser, ZPageQuery, ZUpdateServer, ZUpdateTool, ZUpdateUser } from "./schemas";
+import { ZCreateApiToken, ZCreateUser, ZPageQuery, ZUpdateServer, ZUpdateTool, ZUpdateUser, ZUserListQuery } from "./schemas";
 
 function issuePaths(result: { success: boolean; error?: { issues: { path: PropertyKey[]; code: string }[] } }) {
   expect(result.success).toBe(false);
@@ -87,5 +87,28 @@ describe("rate-limit overrides (ZUpdateServer, ZUpdateTool)", () => {
   it.each([[0], [-5], [1.5], ["60"], [1_000_001]])("rejects rateLimitPerMinute %j", (rateLimitPerMinute) => {
     expect(ZUpdateServer.safeParse({ rateLimitPerMinute }).success).toBe(false);
     expect(ZUpdateTool.safeParse({ rateLimitPerMinute }).success).toBe(false);
+  });
+});
+
+describe("ZUserListQuery", () => {
+  it("takes a trimmed search text", () => {
+    expect(ZUserListQuery.parse({ q: "  Ada " })).toEqual({ limit: 50, q: "Ada" });
+    expect(ZUserListQuery.parse({})).toEqual({ limit: 50 });
+  });
+
+  it.each([
+    ["a NUL", "ada\u0000", "search_control_character"],
+    ["a line break", "ada\nbob", "search_control_character"],
+    ["a lone high surrogate", "ada\ud800", "search_invalid_unicode"],
+    ["a lone low surrogate", "\udc00ada", "search_invalid_unicode"],
+  ])("refuses %s with a stable code", (_label, q, code) => {
+    const parsed = ZUserListQuery.safeParse({ q });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues.map((i) => (i as { params?: { code?: string } }).params?.code)).toEqual([code]);
+  });
+
+  it("refuses a search longer than an e-mail address can be", () => {
+    expect(ZUserListQuery.safeParse({ q: "a".repeat(255) }).success).toBe(false);
+    expect(ZUserListQuery.safeParse({ q: "a".repeat(254) }).success).toBe(true);
   });
 });

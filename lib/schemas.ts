@@ -109,6 +109,22 @@ export const ZPageQuery = z.object({
 });
 export type TPageQuery = z.infer<typeof ZPageQuery>;
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** The Users list: a page, optionally only the users whose e-mail or name contains `q` (any case). */
+export const ZUserListQuery = ZPageQuery.extend({
+  q: z
+    .string()
+    .trim()
+    .max(254, { message: "is at most 254 characters" })
+    .refine((q) => !LONE_SURROGATE.test(q), { message: "contains invalid Unicode (a lone surrogate)", params: { code: "search_invalid_unicode" } })
+    .refine((q) => !CONTROL_CHARACTER.test(q), { message: "contains a control character", params: { code: "search_control_character" } })
+    .optional(),
+});
+export type TUserListQuery = z.infer<typeof ZUserListQuery>;
+
 export const page = <T extends z.ZodType>(item: T, id: string) =>
   z.object({ items: z.array(item), nextCursor: z.string().nullable() }).meta({ id });
 

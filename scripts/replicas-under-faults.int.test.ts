@@ -264,6 +264,8 @@ async function findViolations(db: pg.Client, mine: Outcome[]): Promise<string[]>
     // A plain call answered with its result reached it exactly once (one answered with a task handle may have failed later).
     if (o.kind === "ok" && o.tool === "counted" && !o.taskId && reached !== 1) out.push(`${o.tag} answered but reached the upstream ${String(reached)} times`);
   }
+  // A failure reaches the agent in the gateway's words, never as the database's text (server/mcp/public-error.ts).
+  for (const o of mine) if (o.error && /prisma|invocation|SQLSTATE|relation "|pg_/i.test(o.error)) out.push(`${o.tag} answered with the database's text: ${o.error.slice(0, 200)}`);
   // Every approval request an agent was handed is still there.
   const approvalIds = mine.flatMap((o) => (o.approvalId ? [o.approvalId] : []));
   const { rows: approvals } = await db.query<{ id: string }>("SELECT id FROM approvals WHERE id = ANY($1::text[])", [approvalIds]);

@@ -2,7 +2,7 @@
 import { createContinuations, MRTR_HOLD_MS } from "./mcp/modern/continuations";
 import { createStatelessLeases } from "./mcp/modern/stateless-leases";
 import path from "node:path";
-import type { TChangeOwnPassword, TCreateUser, TPageQuery, TResetPassword, TUpdateUser } from "../lib/schemas";
+import type { TChangeOwnPassword, TCreateUser, TResetPassword, TUpdateUser, TUserListQuery } from "../lib/schemas";
 import { createAuditWriter, pgSink, type AuditWriter } from "./audit/audit-writer";
 import { holdAuditOwner } from "./audit/audit-owner";
 import { deleteExpiredAudit, DEFAULT_AUDIT_RETENTION_DAYS } from "./audit/audit-retention";
@@ -397,7 +397,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         if (input.disabled === true) await gatewayCore().upstreamAuth.disconnectUser(ctx, id);
         return user;
       },
-      list: (q: TPageQuery) => listUsers(db, q),
+      list: (q: TUserListQuery) => listUsers(db, q),
       getByEmail: (email: string) => getUserByEmail(db, email),
       getById: (id: string) => db.user.findUnique({ where: { id } }),
       changeOwnPassword: (ctx: RequestContext, userId: string, input: TChangeOwnPassword) => changeOwnPassword(db, loginLimiter, ctx, userId, input),

@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import type { AuditSink } from "./audit-sink";
 import { STARTED } from "./audit-sink";
+import { retryUntilUp } from "../db/retry-until-up";
 
 const AUDIT_OWNER_LOCK_CLASS = 0x70636177; // "pcaw"
 
@@ -27,8 +28,6 @@ export function holdAuditOwner(databaseUrl: string, onError: (err: unknown, msg:
   const id = `audit-${randomUUID()}`;
   let client: pg.Client | undefined;
   let closed = false;
-  let attempt = 0;
-  let retry: NodeJS.Timeout | undefined;
   const take = async (): Promise<boolean> => {
     const c = new pg.Client({ connectionString: databaseUrl, application_name: `portcullis ${id}` });
     c.on("error", (err) => {
@@ -48,17 +47,11 @@ export function holdAuditOwner(databaseUrl: string, onError: (err: unknown, msg:
       return false;
     }
     client = c;
-    attempt = 0;
+    retrying.reset();
     return true;
   };
-  function again() {
-    if (closed || retry) return;
-    retry = setTimeout(() => {
-      retry = undefined;
-      take().catch(() => again());
-    }, Math.min(1000 * 2 ** Math.min(attempt++, 3), 5000));
-    retry.unref();
-  }
+  const retrying = retryUntilUp(take, { closed: () => closed, onFailure: () => undefined });
+  const again = retrying.schedule;
   const held = take().catch((err: unknown) => {
     onError(err, "the audit owner lock could not be taken; running calls may be marked interrupted until they end");
     again();
@@ -69,7 +62,7 @@ export function holdAuditOwner(databaseUrl: string, onError: (err: unknown, msg:
     held,
     close: async () => {
       closed = true;
-      clearTimeout(retry);
+      retrying.cancel();
       await held;
       await client?.end().catch(() => undefined);
     },

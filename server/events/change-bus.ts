@@ -1,6 +1,7 @@
 // Cross-process change notifications over PostgreSQL LISTEN/NOTIFY: a registry change in one gateway
 // process reaches every process (including itself) within milliseconds.
 import { HOT_PATH_POOLS } from "../db/connection-budget";
+import { retryUntilUp } from "../db/retry-until-up";
 import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import pg from "pg";
@@ -31,6 +32,11 @@ export type ChangeEvent =
   | { kind: "task"; taskId: string; status: string }
   /** Redaction settings changed: every process reloads its redactor. */
   | { kind: "redaction" }
+  /**
+   * An account was connected for an upstream that authenticates its callers: a process whose connect to it failed
+   * (nobody had connected the account it lists the server with) tries again now, not at its next backoff step.
+   */
+  | { kind: "upstream_account"; serverId: string }
   /** A secret was stored, replaced or deleted: every process reloads the values its redactor scrubs. */
   | { kind: "secrets" }
   /** An approval request was made or changed state: approvers' open consoles refresh their queue. */
@@ -149,28 +155,14 @@ export function createChangeBus(databaseUrl: string, logger: Logger, listenUrl: 
     }
     if (closed) return void (await client.end().catch(() => undefined));
     listener = client;
-    reconnectAttempt = 0;
+    relistening.reset();
     // Anything may have changed while we were not listening.
     emitter.emit("change", { kind: "listening", listening: true } satisfies ChangeEvent);
     emitter.emit("change", { kind: "registry" } satisfies ChangeEvent);
   }
-  // Listening again after the connection is lost, until it works: PostgreSQL may be down for longer than one
-  // try (a restart, a failover). Each failed try schedules the next, 1 s apart growing to 5 s.
-  let reconnectAttempt = 0;
-  let reconnecting: NodeJS.Timeout | undefined;
-  function relisten() {
-    if (closed || reconnecting) return;
-    const delay = Math.min(1000 * 2 ** Math.min(reconnectAttempt, 3), 5000);
-    reconnectAttempt++;
-    reconnecting = setTimeout(() => {
-      reconnecting = undefined;
-      listen().catch((err: unknown) => {
-        logger.warn({ err, attempt: reconnectAttempt }, "change bus could not listen yet; retrying");
-        relisten();
-      });
-    }, delay);
-    reconnecting.unref();
-  }
+  // Listening again after the connection is lost, until it works (retry-until-up.ts).
+  const relistening = retryUntilUp(listen, { closed: () => closed, onFailure: (err, attempt) => logger.warn({ err, attempt }, "change bus could not listen yet; retrying") });
+  const relisten = relistening.schedule;
   const ready = listen().catch((err: unknown) => {
     logger.error({ err }, "change bus could not listen; retrying");
     relisten();
@@ -243,7 +235,7 @@ export function createChangeBus(databaseUrl: string, logger: Logger, listenUrl: 
     },
     async close() {
       closed = true;
-      clearTimeout(reconnecting);
+      relistening.cancel();
       await ready;
       await listener?.end().catch(() => undefined);
       await pool.end();

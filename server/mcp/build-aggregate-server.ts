@@ -31,6 +31,7 @@ import type { Approvals } from "../approvals/approvals";
 import { mcpTaskStore, TASK_CAPABILITIES, taskToolDefinitions, type TaskToolDeps } from "../tasks/task-tools";
 import type { ChangeBus } from "../events/change-bus";
 import type { Logger } from "../logger";
+import { answeringPublicErrors } from "./public-error";
 import type { Operation, OperationHandler, UpstreamSend } from "../pipeline/operation";
 import type { CallToolHandler } from "../pipeline/types";
 import type { SessionGrant } from "../policy/evaluate";
@@ -135,6 +136,8 @@ export function buildAggregateServer(deps: AggregateDeps, session: AggregateSess
     instructions:
       "Tools and prompts from several servers, named <server>__<name>; resources keep their URIs. Calls are checked, bounded and audited by Portcullis.",
   });
+  // A database fault in a handler reaches the agent as a plain internal error, never as the database's text.
+  answeringPublicErrors(server, deps.logger);
   const requestCtx = (id: string | number) => ({ ...session.ctx, requestId: mcpRequestId(session.ctx.requestId, id) });
   const routes = () => deps.registry.visibleServers(session.bucket);
   // An upstream that authenticates its callers answers with the session's user's credential (issue 22).

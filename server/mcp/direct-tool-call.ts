@@ -6,6 +6,8 @@
 // odd params) goes the SDK's way instead, so every refusal keeps the SDK's exact answer.
 import { CallToolResultSchema, ErrorCode, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { CallIo, CallParams, dispatchToolCall } from "./dispatch-tool-call";
+import type { Logger } from "../logger";
+import { publicError } from "./public-error";
 import { unprefixedMessage } from "./unprefixed-errors";
 
 /** Runs one plain tools/call on the endpoint's dispatch (the one the SDK's handler uses too). */
@@ -51,13 +53,13 @@ export function directToolCallOf(message: unknown, headers: Headers): { id: stri
  * it threw in the SDK Protocol's form (its code when it has one, else InternalError), without the McpError
  * prefix (unprefixed-errors.ts).
  */
-export async function answerToolCall(call: DirectToolCall, id: string | number, params: CallParams, io: Omit<CallIo, "requestId">): Promise<string> {
+export async function answerToolCall(call: DirectToolCall, id: string | number, params: CallParams, io: Omit<CallIo, "requestId">, log?: Logger): Promise<string> {
   try {
     const result = CallToolResultSchema.safeParse(await call(params, { ...io, requestId: id }));
     if (!result.success) throw Object.assign(new Error(`Invalid tools/call result: ${result.error.message}`), { code: ErrorCode.InvalidParams });
     return JSON.stringify({ jsonrpc: "2.0", id, result: result.data satisfies CallToolResult });
-  } catch (err) {
-    const e = (err ?? {}) as { code?: unknown; message?: unknown; data?: unknown };
+  } catch (thrown) {
+    const e = (publicError(thrown, log) ?? {}) as { code?: unknown; message?: unknown; data?: unknown };
     const code = typeof e.code === "number" && Number.isSafeInteger(e.code) ? e.code : ErrorCode.InternalError;
     const message = typeof e.message === "string" && e.message ? unprefixedMessage(code, e.message) : "Internal error";
     return JSON.stringify({ jsonrpc: "2.0", id, error: { code, message, ...(e.data !== undefined && { data: e.data }) } });

@@ -247,7 +247,7 @@ async function answerOnEndpoint(deps: McpHttpDeps, req: McpRequest, endpoint: Mc
   const direct = !init && enableJsonResponse && !Array.isArray(body) ? directToolCallOf(body, run.headers) : undefined;
   const call = direct && deps.directToolCall?.(endpoint, view);
   if (direct && call) {
-    return { status: 200, json: await answerToolCall(call, direct.id, direct.params, { signal: req.signal }) };
+    return { status: 200, json: await answerToolCall(call, direct.id, direct.params, { signal: req.signal }, deps.logger) };
   }
   // An SSE answer is resumable: its events are stored, and it opens with a priming event and a retry hint.
   const resumable = run.resumable && !enableJsonResponse;

@@ -1,7 +1,6 @@
 // A call runs only against the definition an admin approved: the connection that will serve it is asked for its
 // tools/list, and the tool's definition there must hash the same as the pinned one. A server that changed since
 // the last refresh (silently, without list_changed) is caught on this call, not the next refresh.
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { CircuitState } from "cockatiel";
 import type { RequestContext } from "../context";
@@ -9,6 +8,7 @@ import { toolHash } from "../registry/content-hash";
 import { UpstreamAuthRequiredError } from "../upstream-auth/upstream-auth-required-error";
 import type { UpstreamPool } from "../upstream/upstream-pool";
 import { callIdentity } from "./call-identity";
+import { createSharedToolListing, findListedTool, listNamedTools, type SharedToolListing } from "./shared-tool-listing";
 import { toolError } from "./tool-error";
 import { upstreamFailureResult } from "./upstream-failure-result";
 import type { CallToolHandler, ResolvedTool, ToolCall } from "./types";
@@ -16,28 +16,21 @@ import type { CallToolHandler, ResolvedTool, ToolCall } from "./types";
 /** Told when a connection offers a changed definition, so it is recorded for review (registry recheckDefinitions). */
 export type OnDefinitionDrift = (serverId: string, role: ResolvedTool["role"]) => Promise<void>;
 
-const MAX_PAGES = 100;
-
-/** The tool named `name` in a connection's tools/list, following pages until it is found. */
-export async function findListedTool(client: Client, name: string, signal: AbortSignal, timeoutMs: number): Promise<Tool | undefined> {
-  let cursor: string | undefined;
-  for (let i = 0; i < MAX_PAGES; i++) {
-    const page = await client.listTools(cursor ? { cursor } : {}, { signal, timeout: timeoutMs });
-    const found = page.tools.find((t) => t.name === name);
-    if (found || !page.nextCursor) return found;
-    cursor = page.nextCursor;
-  }
-  return undefined;
-}
-
 /**
- * What the call's own connection offers (`offeredVia`, the transparent endpoint's session), else the pool's: for a
- * server that acts as its caller (per_user, token_exchange) the caller's own upstream session, which serves the call.
+ * What the call's own connection offers (`offeredVia`, the transparent endpoint's session), else the pool's: the
+ * one connection every caller shares, in a listing shared with the calls that arrived with this one
+ * (shared-tool-listing.ts); for a server that acts as its caller (per_user, token_exchange) the caller's own
+ * upstream session, which serves the call.
  */
-function offeredTool(pool: UpstreamPool, call: ToolCall, ctx: RequestContext): Promise<Tool | undefined> {
+function offeredTool(pool: UpstreamPool, shared: SharedToolListing, call: ToolCall, ctx: RequestContext): Promise<Tool | undefined> {
   const { tool, signal } = call;
   if (call.offeredVia) return call.offeredVia(signal);
-  return pool.request(tool.serverId, tool.role, ({ client }) => findListedTool(client, tool.name, signal, tool.timeoutMs), signal, callIdentity(tool.serverId, ctx, call.sessionKey));
+  const identity = callIdentity(tool.serverId, ctx, call.sessionKey);
+  if (pool.oneConnectionForAll(tool.serverId, tool.role)) {
+    const list = (names: ReadonlySet<string>, timeoutMs: number) => pool.request(tool.serverId, tool.role, ({ client }) => listNamedTools(client, names, undefined, timeoutMs), undefined, identity);
+    return shared(`${tool.serverId}|${tool.role}`, { name: tool.name, timeoutMs: tool.timeoutMs, list }, signal);
+  }
+  return pool.request(tool.serverId, tool.role, ({ client }) => findListedTool(client, tool.name, signal, tool.timeoutMs), signal, identity);
 }
 
 /**
@@ -57,13 +50,14 @@ function askable(pool: UpstreamPool, tool: ResolvedTool): boolean {
  * one (`offeredVia`), and runs unchecked otherwise.
  */
 export function checkPinnedDefinition(pool: UpstreamPool, onDrift?: OnDefinitionDrift): (next: CallToolHandler) => CallToolHandler {
+  const shared = createSharedToolListing();
   return (next) => async (call, ctx, notes) => {
     const pinned = call.tool.pinnedHash;
     const ownConnection = !!call.via;
     if (!pinned || (ownConnection ? !call.offeredVia : !askable(pool, call.tool))) return next(call, ctx, notes);
     let offered: Tool | undefined;
     try {
-      offered = await offeredTool(pool, call, ctx);
+      offered = await offeredTool(pool, shared, call, ctx);
     } catch (err) {
       // Cancelled: the execute step answers a cancelled call as it always does; a caller who must connect their
       // account first is told so by it, as without the check (nothing reaches the upstream either way).

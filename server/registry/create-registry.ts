@@ -14,6 +14,7 @@ import { getTool, listTools, updateTool } from "./tool-settings";
 import { createServerReports } from "./server-reports";
 import { connectAndSync } from "./connect-and-sync";
 import { createPoolFollower } from "./pool-follower";
+import { retryWaitingServer } from "./retry-waiting-server";
 import { createRecheck } from "./recheck-definitions";
 import type { TApproveDefinitions, TRejectDefinitions } from "../../lib/review-schemas";
 import { pendingReviewCount, pendingReviews, reviewOf } from "./definition-reviews";
@@ -48,6 +49,11 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
 
   bus.subscribe((e) => {
     if (e.kind === "registry") invalidate();
+    if (e.kind === "upstream_account") {
+      void getSnapshot()
+        .then((snap) => retryWaitingServer(scope, snap, e.serverId))
+        .catch((err: unknown) => log.warn({ err, serverId: e.serverId }, "could not connect a server after an account was connected"));
+    }
   });
 
   function getSnapshot(): Promise<Snapshot> {

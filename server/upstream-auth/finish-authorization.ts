@@ -5,6 +5,7 @@
 import { exchangeAuthorization } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { recordAudit } from "../audit/record-audit";
+import { publishChange } from "../events/change-bus";
 import type { RequestContext } from "../context";
 import { GatewayError } from "../errors";
 import { discoverAuthorizationServer } from "./discover-authorization-server";
@@ -74,6 +75,7 @@ export async function finishUpstreamAuthorization(deps: UpstreamAuthDeps, ctx: R
   const connection = await deps.db.$transaction(async (tx) => {
     const stored = await storeConnection(tx, deps.secrets, owner, { issuer: row.issuer, clientId: row.clientId, registration: row.registration, scopes: row.scopes }, tokens);
     await recordAudit(tx, ctx, { action: "upstream.connected", category: "security", targetType: "upstream_connection", targetId: stored.id, details: { server: slug, shared: row.shared, issuer: row.issuer } });
+    await publishChange(tx, { kind: "upstream_account", serverId: row.serverId });
     return stored;
   });
   await deps.redactionReload();

@@ -12,14 +12,17 @@ import { httpUrlOf, loadAuthServer, type UpstreamAuthDeps } from "./upstream-aut
 
 export async function getServerAuth(deps: UpstreamAuthDeps, serverId: string): Promise<TServerAuth> {
   const server = await loadAuthServer(deps.db, serverId);
-  const [shared, connectedUsers] = await Promise.all([
+  const [shared, connectedUsers, latest] = await Promise.all([
     deps.db.upstreamConnection.findUnique({ where: { serverId_owner: { serverId, owner: "shared" } }, select: CONNECTION_DTO_SELECT }),
     deps.db.upstreamConnection.count({ where: { serverId, userId: { not: null } } }),
+    deps.db.upstreamConnection.findFirst({ where: { serverId }, orderBy: { updatedAt: "desc" }, select: { issuer: true } }),
   ]);
   const c = server.config;
   return {
     mode: server.mode,
-    issuer: c.issuer ?? shared?.issuer ?? null,
+    // Configured, else where the shared account or a dynamic registration was made, else where users connected
+    // (a per_user server with a client ID metadata document keeps no registration).
+    issuer: c.issuer ?? shared?.issuer ?? c.registeredAt ?? latest?.issuer ?? null,
     registration: c.registration ?? null,
     clientId: c.clientId ?? null,
     scopes: c.scopes,
@@ -51,6 +54,8 @@ export async function putServerAuth(deps: UpstreamAuthDeps, ctx: RequestContext,
     await recordAudit(tx, ctx, { action: "server.auth_updated", targetType: "server", targetId: serverId, details: { slug: server.slug, mode: body.mode, clientId: next.clientId ?? null, clientSecretChanged: Boolean(body.clientSecret), scopes: next.scopes } });
     await publishChange(tx, { kind: "secrets" });
     await publishChange(tx, { kind: "registry", serverId });
+    // New client credentials (client_credentials mode) may be what the server's failed connect was waiting for.
+    await publishChange(tx, { kind: "upstream_account", serverId });
   });
   await deps.redactionReload();
   return getServerAuth(deps, serverId);

@@ -63,6 +63,10 @@ describe("per_user upstream through the gateway", () => {
     expect(refused.isError).toBe(true);
     expect(errorMeta(refused)).toMatchObject({ code: "upstream_auth_required" });
     expect(JSON.stringify(refused)).toContain(`${PUBLIC_URL}/connections?server=tracker`);
+    // The Connections page offers the server to carol, who may call its tools, and not to dave, who may call none.
+    const dave = await insertUser(db);
+    expect((await t.gateway.upstreamAuth().listMine(carol.id)).available).toEqual([{ serverId, serverSlug: "tracker", serverName: "Tracker" }]);
+    expect((await t.gateway.upstreamAuth().listMine(dave.id)).available).toEqual([]);
     const aliceConn = await db.upstreamConnection.findFirstOrThrow({ where: { userId: alice.id } });
     const events = await db.auditEvent.findMany({ where: { action: "tool.called", userId: alice.id } });
     expect(JSON.stringify(events.map((e) => e.details))).toContain(aliceConn.id);

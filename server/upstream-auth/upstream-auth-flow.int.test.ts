@@ -88,7 +88,12 @@ describe("upstream OAuth client", () => {
     expect(err).toMatchObject({ reason: "not_connected", connectUrl: `${PUBLIC_URL}/connections?server=tracker` });
     const mine = await auth().listMine(alice.id);
     expect(mine.connections).toEqual([expect.objectContaining({ serverSlug: "tracker", status: "connected", account: "alice@corp.test", issuer: idp.issuer, mode: "per_user" })]);
-    expect((await auth().listMine(carol.id)).available).toEqual([{ serverId, serverSlug: "tracker", serverName: "Tracker" }]);
+    // No tool of the server is known here (nothing listed it): only an admin, whose account would list it, is offered it.
+    expect((await auth().listMine(carol.id)).available).toEqual([]);
+    const admin2 = await insertUser(db, { role: "ADMIN" });
+    expect((await auth().listMine(admin2.id)).available).toEqual([{ serverId, serverSlug: "tracker", serverName: "Tracker" }]);
+    // The Authentication tab names where the per_user accounts live, though no shared account exists.
+    expect(await auth().serverAuth("tracker")).toMatchObject({ mode: "per_user", issuer: idp.issuer, registration: "dynamic", shared: null, connectedUsers: 2 });
     expect(await db.auditEvent.count({ where: { action: "upstream.connected" } })).toBe(2);
     // An admin's connection lists the server's definitions (forDiscovery); bob's is a plain user's.
     expect(bearer(await creds().forDiscovery(serverId)).ref.userId).toBe(alice.id);

@@ -11,6 +11,7 @@ import { entryFor, removeEntries } from "./pool-entries";
 import { startPinger } from "./pool-health";
 import { DEFAULT_POOL_OPTIONS, key, type CallToolOptions, type CallToolParams, type Entry, type PoolDeps, type PoolEvents, type PoolOptions, type PoolScope, type Role, type UpstreamSpec } from "./pool-scope";
 import { sameLaunch } from "./same-launch";
+import { authModeOf, perCredentialSessions } from "./upstream-bearer";
 import { callTool, guard, request } from "./upstream-calls";
 import type { ConnectedUpstream, UpstreamLaunch } from "./upstream-client";
 import type { CallIdentity } from "../upstream-auth/upstream-credentials";
@@ -59,6 +60,15 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
     /** The launch this process runs (or keeps reconnecting) for a server's role, if any. */
     launchOf(serverId: string, role: Role): UpstreamLaunch | undefined {
       return entries.get(key(serverId, role))?.spec.launch;
+    },
+    /**
+     * Whether every caller of this server's role is served by one connection (auth none, shared, client
+     * credentials), so one answer to a request such as tools/list holds for all of them; false for servers that act
+     * as their caller (per_user, token_exchange: a session per credential) and for servers this process does not hold.
+     */
+    oneConnectionForAll(serverId: string, role: Role = "active"): boolean {
+      const e = entries.get(key(serverId, role));
+      return !!e && !perCredentialSessions(authModeOf(scope, e));
     },
     /** The (server, role) pairs this process holds a connection or reconnect loop for. */
     held(): { serverId: string; role: Role }[] {

@@ -6,6 +6,7 @@ import { userContext, insertUser } from "../test/contexts";
 import { createTestDb, truncateAll } from "../test/test-db";
 import { createUser } from "./create-user";
 import { ensureAdmin } from "./ensure-admin";
+import { listUsers } from "./list-users";
 import { updateUser } from "./update-user";
 
 const db = createTestDb();
@@ -195,5 +196,32 @@ describe("ensureAdmin", () => {
     await insertUser(db, { role: "ADMIN", email: "existing@example.com" });
     expect(await ensureAdmin(db, { email: "new@example.com" })).toEqual({ kind: "exists" });
     expect(await db.user.findUnique({ where: { email: "new@example.com" } })).toBeNull();
+  });
+});
+
+describe("listUsers with a search", () => {
+  it("finds users whose e-mail or name contains the text in any case, and treats % and _ as plain characters", async () => {
+    const ada = await db.user.create({ data: { email: "ada.lovelace@example.test", name: "Ada L", role: "USER", passwordHash: "x" } });
+    const bob = await db.user.create({ data: { email: "bob@example.test", name: "Robert Adams", role: "USER", passwordHash: "x" } });
+    const odd = await db.user.create({ data: { email: "100%_sure@example.test", role: "USER", passwordHash: "x" } });
+    await db.user.create({ data: { email: "carol@example.test", role: "USER", passwordHash: "x" } });
+
+    const emails = async (q: string) => (await listUsers(db, { limit: 50, q })).items.map((u) => u.email);
+    expect(await emails("ADA")).toEqual([ada.email, bob.email]);
+    expect(await emails("lovelace@")).toEqual([ada.email]);
+    expect(await emails("%")).toEqual([odd.email]);
+    expect(await emails("_s")).toEqual([odd.email]);
+    expect(await emails("\\")).toEqual([]);
+    expect(await emails("nobody")).toEqual([]);
+  });
+
+  it("pages through the matches only", async () => {
+    for (let i = 0; i < 5; i++) await insertUser(db, { email: `match-${String(i)}@example.test` });
+    await insertUser(db, { email: "other@example.test" });
+    const first = await listUsers(db, { limit: 3, q: "match-" });
+    expect(first.items.map((u) => u.email)).toEqual(["match-0@example.test", "match-1@example.test", "match-2@example.test"]);
+    const second = await listUsers(db, { limit: 3, q: "match-", cursor: first.nextCursor ?? "" });
+    expect(second.items.map((u) => u.email)).toEqual(["match-3@example.test", "match-4@example.test"]);
+    expect(second.nextCursor).toBeNull();
   });
 });

@@ -5,9 +5,10 @@ import type { TCreateUser, TResetPassword, TUpdateUser, TUser } from "@/lib/sche
 export const USERS_PAGE_SIZE = 20;
 export const usersKey = ["users"] as const;
 
-export const listUsers = (cursor: string | undefined, signal?: AbortSignal) => {
+export const listUsers = (cursor: string | undefined, search: string, signal?: AbortSignal) => {
   const q = new URLSearchParams({ limit: String(USERS_PAGE_SIZE) });
   if (cursor) q.set("cursor", cursor);
+  if (search.trim()) q.set("q", search.trim());
   return apiFetch<Page<TUser>>(`/api/v1/users?${q.toString()}`, { signal });
 };
 

@@ -1,12 +1,13 @@
 "use client";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useDeferredValue, useState } from "react";
 import { DataTable, Refreshing, TableCard, tableRow as t, type Column } from "@/components/data-table";
 import { formatDateTime } from "@/components/format";
 import { Loading, LoadFailed } from "@/components/load-state";
 import { notifyError, notifySuccess } from "@/components/notify";
 import { Pager } from "@/components/pager";
 import { ROLE_LABEL } from "@/components/role-badge";
-import { buttonDangerQuiet, buttonSecondary, selectCompact } from "@/components/ui";
+import { buttonDangerQuiet, buttonSecondary, input, selectCompact } from "@/components/ui";
 import { useCursorPages } from "@/components/use-cursor-pages";
 import { ROLES, type TRole } from "@/lib/roles";
 import type { TUpdateUser, TUser } from "@/lib/schemas";
@@ -23,14 +24,35 @@ const COLUMNS: Column[] = [
 
 export function UsersTable({ currentUserId }: { currentUserId: string }) {
   const pages = useCursorPages();
+  const [search, setSearch] = useState("");
+  // Typing re-queries as the text settles, not on every key.
+  const settled = useDeferredValue(search.trim());
   const query = useQuery({
-    queryKey: [...usersKey, { cursor: pages.cursor ?? null }],
-    queryFn: ({ signal }) => listUsers(pages.cursor, signal),
+    queryKey: [...usersKey, { cursor: pages.cursor ?? null, q: settled }],
+    queryFn: ({ signal }) => listUsers(pages.cursor, settled, signal),
     placeholderData: keepPreviousData,
   });
 
+  const aside = (
+    <div className="flex items-center gap-3">
+      <Refreshing when={query.isFetching && !query.isPending} />
+      <input
+        type="search"
+        value={search}
+        onChange={(e) => {
+          setSearch(e.target.value);
+          pages.reset();
+        }}
+        placeholder="E-mail or name"
+        aria-label="Find users"
+        maxLength={254}
+        className={`${input} w-48 py-1.5 sm:w-64`}
+      />
+    </div>
+  );
+
   return (
-    <TableCard id="users-heading" title="All users" aside={<Refreshing when={query.isFetching && !query.isPending} />}>
+    <TableCard id="users-heading" title="All users" aside={aside}>
       {query.isPending ? (
         <Loading what="users" />
       ) : query.isError ? (
@@ -42,6 +64,7 @@ export function UsersTable({ currentUserId }: { currentUserId: string }) {
               <UserRow key={u.id} user={u} isMe={u.id === currentUserId} />
             ))}
           </DataTable>
+          {query.data.items.length === 0 && settled && <p className="px-4 py-6 text-sm text-slate-500">No user&apos;s e-mail or name contains “{settled}”.</p>}
           <Pager pages={pages} nextCursor={query.data.nextCursor} busy={query.isFetching} label="Users pages" />
         </>
       )}

@@ -43,7 +43,8 @@ import type { InFlight, LiveSession, SessionUpstreams } from "./session-upstream
 import { capacityRefusal } from "./capacity-refusal";
 import { UpstreamAuthRequiredError } from "../../upstream-auth/upstream-auth-required-error";
 import { authRequiredRpcError } from "../connect-elicitation";
-import { findListedTool } from "../../pipeline/check-pinned-definition";
+import { findListedTool } from "../../pipeline/shared-tool-listing";
+import { publicError } from "../public-error";
 
 export type TransparentDeps = { registry: Registry; pipeline: CallToolHandler; requests: OperationHandler; bus: ChangeBus; db: Db; audit: AuditWriter; logger: Logger; sessions: SessionUpstreams; policy: PolicyCache; taskTools: Omit<TaskToolDeps, "db" | "audit">; approvals?: Approvals | undefined; builtinReady?: (() => Promise<void>) | undefined };
 
@@ -52,7 +53,8 @@ type Params = Record<string, unknown> & { _meta?: { progressToken?: string | num
 /** A string parameter, or "" when absent or not a string. */
 const str = (v: unknown): string => (typeof v === "string" ? v : "");
 
-function toJsonRpcError(err: unknown): { code: number; message: string; data?: unknown } {
+function toJsonRpcError(thrown: unknown): { code: number; message: string; data?: unknown } {
+  const err = publicError(thrown);
   // The message keeps its "MCP error <code>: " prefix here: the transport takes it off (unprefixed-errors.ts).
   if (err instanceof McpError) return { code: err.code, message: err.message, ...(err.data !== undefined && { data: err.data }) };
   return { code: ErrorCode.InternalError, message: err instanceof Error ? err.message : String(err) };

@@ -2,9 +2,9 @@
 import { NextResponse } from "next/server";
 import { apiRoute, readJson, readQuery } from "@/app/_lib/api";
 import { getGateway } from "@/app/_lib/gateway";
-import { ZCreateUser, ZPageQuery } from "@/lib/schemas";
+import { ZCreateUser, ZUserListQuery } from "@/lib/schemas";
 
-export const GET = apiRoute("ADMIN", async ({ req }) => getGateway().users.list(readQuery(req, ZPageQuery)));
+export const GET = apiRoute("ADMIN", async ({ req }) => getGateway().users.list(readQuery(req, ZUserListQuery)));
 
 export const POST = apiRoute("ADMIN", async ({ req, ctx }) => {
   const created = await getGateway().users.create(ctx, await readJson(req, ZCreateUser));

@@ -1,0 +1,45 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { retryUntilUp } from "./retry-until-up";
+
+describe("retryUntilUp", () => {
+  beforeEach(() => void vi.useFakeTimers());
+  afterEach(() => void vi.useRealTimers());
+
+  it("tries again 1 s apart growing to 5 s until a try succeeds, one try at a time", async () => {
+    const at: number[] = [];
+    const start = Date.now();
+    let failuresLeft = 4;
+    const failures: number[] = [];
+    const r = retryUntilUp(
+      () => {
+        at.push(Date.now() - start);
+        return failuresLeft-- > 0 ? Promise.reject(new Error("database down")) : Promise.resolve();
+      },
+      { closed: () => false, onFailure: (_err, n) => failures.push(n) },
+    );
+    r.schedule();
+    r.schedule(); // already scheduled: no second try
+    await vi.runAllTimersAsync();
+    expect(at).toEqual([1000, 3000, 7000, 12000, 17000]);
+    expect(failures).toEqual([1, 2, 3, 4]);
+  });
+
+  it("starts from the first delay again after reset, and stops once closed or cancelled", async () => {
+    let closed = false;
+    let tries = 0;
+    const r = retryUntilUp(() => (tries++, Promise.reject(new Error("down"))), { closed: () => closed, onFailure: () => undefined });
+    r.schedule();
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(tries).toBe(2);
+    r.cancel();
+    r.reset();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(tries).toBe(2);
+    r.schedule();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(tries).toBe(3);
+    closed = true;
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(tries).toBe(3);
+  });
+});

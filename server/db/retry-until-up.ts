@@ -1,0 +1,44 @@
+// Something that must come back after the database went away (a LISTEN connection, a session-level lock): each
+// failed try schedules the next, 1 s apart growing to 5 s by default, until one succeeds or the owner closes.
+// PostgreSQL may be down far longer than one try (a restart, a failover), so giving up is never right here.
+
+export type RetryUntilUp = {
+  /** Schedules a try unless one is already scheduled or the owner is closed; a failed try schedules the next. */
+  schedule(this: void): void;
+  /** The thing is up again: the next outage starts from the first delay. */
+  reset(this: void): void;
+  /** No more tries (the owner is closing). */
+  cancel(this: void): void;
+};
+
+export function retryUntilUp(
+  attempt: () => Promise<unknown>,
+  o: { closed: () => boolean; onFailure: (err: unknown, attempt: number) => void; firstDelayMs?: number; maxDelayMs?: number },
+): RetryUntilUp {
+  const first = o.firstDelayMs ?? 1000;
+  const max = o.maxDelayMs ?? 5000;
+  let attempts = 0;
+  let timer: NodeJS.Timeout | undefined;
+  function schedule() {
+    if (o.closed() || timer) return;
+    const delay = Math.min(first * 2 ** Math.min(attempts, 10), max);
+    attempts++;
+    timer = setTimeout(() => {
+      timer = undefined;
+      if (o.closed()) return;
+      attempt().catch((err: unknown) => {
+        o.onFailure(err, attempts);
+        schedule();
+      });
+    }, delay);
+    timer.unref();
+  }
+  return {
+    schedule,
+    reset: () => void (attempts = 0),
+    cancel: () => {
+      clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}

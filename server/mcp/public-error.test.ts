@@ -1,0 +1,29 @@
+import { McpError, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import pg from "pg";
+import { describe, expect, it } from "vitest";
+import { Prisma } from "../db/client";
+import { DATABASE_UNAVAILABLE_MESSAGE, publicError } from "./public-error";
+
+const known = (code: string, message: string) => new Prisma.PrismaClientKnownRequestError(message, { code, clientVersion: "7" });
+
+describe("publicError", () => {
+  it.each([
+    ["Prisma cannot reach the server", known("P1001", "Can't reach database server at `/tmp/pg/.s.PGSQL.5432`"), DATABASE_UNAVAILABLE_MESSAGE],
+    ["PostgreSQL shutting down", Object.assign(new pg.DatabaseError("terminating connection due to administrator command", 0, "error"), { code: "57P01", severity: "FATAL" }), DATABASE_UNAVAILABLE_MESSAGE],
+    ["a connection reset under Prisma", Object.assign(new Error("Invalid `prisma.auditEvent.create()` invocation"), { cause: Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }) }), DATABASE_UNAVAILABLE_MESSAGE],
+    ["a unique violation naming the table", known("P2002", "Unique constraint failed on the fields: (`agentSessionId`,`toolName`) in table tasks"), "Internal error"],
+    ["PostgreSQL's own error text", Object.assign(new pg.DatabaseError('relation "audit_events" does not exist', 0, "error"), { code: "42P01", severity: "ERROR" }), "Internal error"],
+    ["a validation error showing the query", new Prisma.PrismaClientValidationError("Invalid `db.tool.findMany()` invocation: { where: { secret: … } }", { clientVersion: "7" }), "Internal error"],
+  ])("answers %s without the database's text", (_label, err, message) => {
+    const out = publicError(err);
+    expect(out).toBeInstanceOf(McpError);
+    expect(out).toMatchObject({ code: ErrorCode.InternalError, message: `MCP error -32603: ${message}` });
+  });
+
+  it("passes MCP errors and other errors as they are", () => {
+    const ours = new McpError(ErrorCode.InvalidParams, "[unknown_tool] Unknown tool x");
+    expect(publicError(ours)).toBe(ours);
+    const upstream = Object.assign(new Error("The upstream refused"), { code: -32001 });
+    expect(publicError(upstream)).toBe(upstream);
+  });
+});
