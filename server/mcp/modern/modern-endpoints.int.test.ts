@@ -2,7 +2,9 @@
 // /mcp/code, with the routing headers checked against the body before anything is routed, limited or audited;
 // v1 and v2 SDK clients at once on each endpoint.
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fuzzParams, fuzzTimeoutMs, hostileJson, hostileString } from "../../test/fuzz";
 import { connectAgent, everythingServer, firstText, setUpGatewayTest, type GatewayTestEnv, type Agent, type TestGateway } from "../../test/gateway-harness";
 import { createTestDb } from "../../test/test-db";
 
@@ -123,6 +125,39 @@ describe("MCP 2026-07-28 beside 2025 on the same endpoints", () => {
       expect(res.answer).toMatchObject({ id: res.id, error: { code: -32020, message: expect.stringMatching(message) as unknown } });
       expect(await auditedCalls(res.id)).toEqual([]);
     });
+
+    // What an HTTP client can send in a header at all: printable ASCII.
+    const headerValue = fc.string({ unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 80 });
+    const encoded = (s: string) => `=?base64?${Buffer.from(s).toString("base64")}?=`;
+    it(
+      "fuzz: hostile routing headers, names and _meta – always a well-formed answer, and a call never runs under a name its header does not carry",
+      { timeout: fuzzTimeoutMs(40_000) },
+      async () => {
+        await fc.assert(
+          fc.asyncProperty(
+            fc.constantFrom("tools/call", "tools/list", "server/discover", "resources/read", "prompts/get", "nope"),
+            fc.oneof(fc.constant("everything__echo"), hostileString),
+            fc.oneof(fc.constant("same"), fc.constant("other"), fc.constant("encoded"), headerValue.map((v) => `raw:${v}`), fc.constant("absent")),
+            fc.oneof(fc.constant("same"), headerValue),
+            fc.oneof(fc.constant(undefined), hostileJson),
+            async (method, name, nameHeader, methodHeader, meta) => {
+              const mcpName = nameHeader === "same" ? name : nameHeader === "other" ? "everything__get-env" : nameHeader === "encoded" ? encoded(name) : nameHeader === "absent" ? null : nameHeader.slice(4);
+              const params = { name, uri: name, arguments: { message: "fuzz" }, ...(meta !== undefined && { _meta: meta }) };
+              const headers = { "mcp-name": mcpName && /^[\x20-\x7e]*$/.test(mcpName) ? mcpName : null, "mcp-method": methodHeader === "same" ? method : methodHeader };
+              const res = await post("/mcp", method, params, headers);
+              expect(res.status, JSON.stringify(res.answer)).toBeLessThan(500);
+              if (res.status !== 202) expect(res.answer).toMatchObject({ jsonrpc: "2.0" });
+              const agreed = headers["mcp-name"] !== null && (headers["mcp-name"] === name || headers["mcp-name"] === encoded(name)) && headers["mcp-method"] === method;
+              if (method === "tools/call" && !agreed) {
+                expect(res.status).toBe(400);
+                expect(await auditedCalls(res.id)).toEqual([]);
+              }
+            },
+          ),
+          fuzzParams(40),
+        );
+      },
+    );
 
     it("a Base64-encoded Mcp-Name that decodes to the body's name is served", async () => {
       const { status, answer } = await post("/mcp", "tools/call", call, { "mcp-name": `=?base64?${Buffer.from(call.name).toString("base64")}?=` });
