@@ -22,6 +22,15 @@ function capabilityOf(method: string): "elicitation" | "sampling" | "roots" | nu
   return method === "elicitation/create" ? "elicitation" : method === "sampling/createMessage" ? "sampling" : method === "roots/list" ? "roots" : null;
 }
 
+/** What the client must have declared for `request`, or null when it has: URL-mode elicitation needs `elicitation.url`. */
+function missingCapability(capability: "elicitation" | "sampling" | "roots", request: Message, declared: Record<string, unknown>): Record<string, unknown> | null {
+  const own = declared[capability];
+  if (own === undefined || own === null) return { [capability]: {} };
+  const urlMode = capability === "elicitation" && (request.params as { mode?: unknown } | undefined)?.mode === "url";
+  if (urlMode && (own as { url?: unknown }).url === undefined) return { elicitation: { url: {} } };
+  return null;
+}
+
 const isRequest = (m: Message) => typeof m.method === "string" && m.id !== undefined;
 const isNotification = (m: Message) => typeof m.method === "string" && m.id === undefined;
 
@@ -36,15 +45,20 @@ async function inputRequired(ctx: MrtrContext, messages: AsyncGenerator<Message>
   const capability = capabilityOf(method);
   const mrtr = ctx.mrtr;
   const refuseUpstream = (message: string) => mrtr?.reply(mrtr.mcpSessionId, { jsonrpc: "2.0", id: request.id, error: { code: -32601, message } });
+  // A liveness check of the client: answered here (2026 has no ping; the client is there, it is waiting).
+  if (method === "ping") {
+    await mrtr?.reply(mrtr.mcpSessionId, { jsonrpc: "2.0", id: request.id, result: {} });
+    return null;
+  }
   if (!capability || !mrtr) {
     await refuseUpstream(`${method} cannot reach this client`);
     return capability ? { status: 200, message: { jsonrpc: "2.0", id, error: { code: -32603, message: `The server asked for ${capability} input, which this endpoint cannot relay to a 2026-07-28 client` } } } : null;
   }
-  const declared = (ctx.request.params._meta[META.clientCapabilities] as Record<string, unknown>)[capability];
-  if (declared === undefined) {
+  const missing = missingCapability(capability, request, ctx.request.params._meta[META.clientCapabilities] as Record<string, unknown>);
+  if (missing) {
     await refuseUpstream(`The client did not declare ${capability}`);
     drain(messages);
-    const error = { code: MODERN_ERROR.missingRequiredClientCapability, message: `Missing required client capability: ${capability}`, data: { requiredCapabilities: { [capability]: {} } } };
+    const error = { code: MODERN_ERROR.missingRequiredClientCapability, message: `Missing required client capability: ${capability}`, data: { requiredCapabilities: missing } };
     return { status: 400, message: { jsonrpc: "2.0", id, error } };
   }
   const key = `${capability}_${String(request.id).replace(/[^A-Za-z0-9_-]/g, "").slice(-12)}`;

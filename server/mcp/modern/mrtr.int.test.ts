@@ -175,4 +175,19 @@ describe("MRTR: a 2025 upstream's requests to the client, for a 2026-07-28 clien
     );
     done.forEach((d, i) => expect(firstText(d.answer.result)).toContain(`"username":"user${i}"`));
   });
+
+  it.each<[string, Record<string, unknown>, number, unknown]>([
+    ["a form-only client", { elicitation: {} }, 400, { error: { code: -32021, data: { requiredCapabilities: { elicitation: { url: {} } } } } }],
+    ["a client with URL mode", { elicitation: { url: {} } }, 200, { result: { resultType: "input_required" } }],
+  ])("URL-mode elicitation needs elicitation.url: %s", async (_what, capabilities, status, shape) => {
+    const res = await call("test_url_elicitation", {}, { capabilities });
+    expect(res.status).toBe(status);
+    expect(res.answer).toMatchObject(shape as object);
+  });
+
+  it("a 2025 upstream's ping to the client during a call is answered by the gateway", async () => {
+    const res = await call("test_ping_client", {});
+    expect(res.answer.result).toMatchObject({ resultType: "complete" });
+    expect(firstText(res.answer.result)).toBe("the client answered a ping");
+  });
 });
