@@ -190,4 +190,13 @@ describe("MRTR: a 2025 upstream's requests to the client, for a 2026-07-28 clien
     expect(res.answer.result).toMatchObject({ resultType: "complete" });
     expect(firstText(res.answer.result)).toBe("the client answered a ping");
   });
+
+  it("two retries racing with one requestState: exactly one continues the call, the other is refused", async () => {
+    const { key, state } = await inputRequired();
+    const retry = { extra: { inputResponses: { [key]: accept }, requestState: state } };
+    const answers = await Promise.all([call("test_elicitation", elicitArgs, retry), call("test_elicitation", elicitArgs, retry)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
+    expect(answers.find((a) => a.status === 200)!.answer.result?.resultType).toBe("complete");
+    expect(answers.find((a) => a.status === 400)!.answer.error).toMatchObject({ code: -32602, message: expect.stringMatching(/already used/) as unknown });
+  });
 });
