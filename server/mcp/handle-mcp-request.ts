@@ -177,11 +177,15 @@ async function serveMcpRequest(deps: McpHttpDeps, req: McpRequest, endpoint: Mcp
     if (refused) return refused;
     const { view, release } = statelessView(endpoint, agentSession, ctx, grant, deps.statelessLeases);
     return serveModernRequest(message, {
+      handle: view.mcpSessionId,
       release,
+      signal: req.signal,
+      // The call behind runs on whichever process holds it (the same cancellation a 2025 client sends).
+      cancel: (origin) => void deps.bus.publish({ kind: "cancel", mcpSessionId: origin.mcpSessionId, requestId: origin.requestId, reason: "the client closed the response stream" }).catch(() => undefined),
       run: (inner) => answerOnEndpoint(deps, req, endpoint, { view, body: inner, messages: [inner], init: isInitializeRequest(inner) ? inner : undefined, protocolVersion: INNER_PROTOCOL_VERSION, headers: innerHeaders(req.headers), resumable: false }),
       serverInfo: () => ({ name: "portcullis", version: VERSION }),
       // Only the relay sends a client requests (its upstream's elicitation, sampling, roots).
-      mrtr: endpoint.kind === "server" && deps.mrtr ? { ...deps.mrtr, mcpSessionId: view.mcpSessionId, binding: stateBinding(agentSession.id, name, message) } : undefined,
+      mrtr: endpoint.kind === "server" && deps.mrtr ? { ...deps.mrtr, binding: stateBinding(agentSession.id, name, message) } : undefined,
     });
   }
   const init = messages.find((m) => isInitializeRequest(m));

@@ -3,7 +3,7 @@
 // the handling sends the client (elicitation, sampling, roots), which 2026 forbids on the stream: it becomes an
 // `input_required` result with a signed requestState (MRTR), or -32021 when the client did not declare the
 // capability. When nothing was streamed before it, the terminal message is a plain JSON answer with its status.
-import type { Continuation, Continuations, PendingInput } from "./continuations";
+import type { Continuation, Continuations, Origin, PendingInput } from "./continuations";
 import { META, MODERN_ERROR } from "./modern-protocol";
 import type { ModernMessage } from "./modern-request-refusal";
 import type { StateBinding } from "./request-state";
@@ -12,9 +12,11 @@ type Message = Record<string, unknown>;
 
 export type MrtrContext = {
   request: ModernMessage;
+  /** The handling this answer comes from (for a retry: the one it continues). */
+  origin: Origin;
   shape: (m: Message) => Message | null;
   /** Absent where nothing behind relays requests (the answer is an error then). */
-  mrtr?: { continuations: Continuations; binding: StateBinding; mcpSessionId: string; reply(mcpSessionId: string, message: Message): Promise<void> } | undefined;
+  mrtr?: { continuations: Continuations; binding: StateBinding; reply(mcpSessionId: string, message: Message): Promise<void> } | undefined;
 };
 
 /** The client capability a relayed request needs. */
@@ -44,10 +46,10 @@ async function inputRequired(ctx: MrtrContext, messages: AsyncGenerator<Message>
   const method = request.method as string;
   const capability = capabilityOf(method);
   const mrtr = ctx.mrtr;
-  const refuseUpstream = (message: string) => mrtr?.reply(mrtr.mcpSessionId, { jsonrpc: "2.0", id: request.id, error: { code: -32601, message } });
+  const refuseUpstream = (message: string) => mrtr?.reply(ctx.origin.mcpSessionId, { jsonrpc: "2.0", id: request.id, error: { code: -32601, message } });
   // A liveness check of the client: answered here (2026 has no ping; the client is there, it is waiting).
   if (method === "ping") {
-    await mrtr?.reply(mrtr.mcpSessionId, { jsonrpc: "2.0", id: request.id, result: {} });
+    await mrtr?.reply(ctx.origin.mcpSessionId, { jsonrpc: "2.0", id: request.id, result: {} });
     return null;
   }
   if (!capability || !mrtr) {
@@ -63,7 +65,7 @@ async function inputRequired(ctx: MrtrContext, messages: AsyncGenerator<Message>
   }
   const key = `${capability}_${String(request.id).replace(/[^A-Za-z0-9_-]/g, "").slice(-12)}`;
   const pending = new Map<string, PendingInput>([[key, { relayId: request.id as string | number, method, params: request.params }]]);
-  return hold(ctx, { messages, pending, mcpSessionId: mrtr.mcpSessionId });
+  return hold(ctx, { messages, pending, origin: ctx.origin });
 }
 
 /** Holds the continuation and answers input_required for what it waits for. */
@@ -102,23 +104,40 @@ export async function answerModernStream(ctx: MrtrContext, messages: AsyncGenera
   let resolveFirst!: () => void;
   const firstSeen = new Promise<void>((r) => (resolveFirst = r));
   let controller!: ReadableStreamDefaultController<Uint8Array>;
-  // The client closing the stream cancels the request (2026-07-28): the handling's stream behind is cancelled.
-  const stream = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c), cancel: () => void messages.return(undefined).catch(() => undefined) });
+  let open = true;
+  // The client closing the stream cancels the request (2026-07-28): the handling's stream behind is cancelled,
+  // and nothing more is written.
+  const stream = new ReadableStream<Uint8Array>({
+    start: (c) => void (controller = c),
+    cancel: () => {
+      open = false;
+      void messages.return(undefined).catch(() => undefined);
+    },
+  });
+  const write = (m: Message) => open && controller.enqueue(sse(m));
+  const end = () => {
+    if (!open) return;
+    open = false;
+    controller.close();
+  };
   const done = terminal(ctx, messages, (m) => {
     if (!first) {
       first = m;
       resolveFirst();
     }
-    controller.enqueue(sse(m));
+    write(m);
   });
   const outcome = await Promise.race([done.then((t) => ({ t })), firstSeen.then(() => null)]);
   if (outcome && !first) return new Response(JSON.stringify(outcome.t.message), { status: outcome.t.status, headers: { "content-type": "application/json" } });
   void done.then(
     (t) => {
-      controller.enqueue(sse(t.message));
-      controller.close();
+      write(t.message);
+      end();
     },
-    (err: unknown) => controller.error(err),
+    (err: unknown) => {
+      if (open) controller.error(err);
+      open = false;
+    },
   );
   return new Response(stream, { status: 200, headers: { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" } });
 }

@@ -16,9 +16,12 @@ export type Continuation = {
   messages: AsyncGenerator<Record<string, unknown>>;
   /** By the key the client answers under in `inputResponses`. */
   pending: Map<string, PendingInput>;
-  /** The handle the relay knows the upstream session by (replies go there). */
-  mcpSessionId: string;
+  /** The handling it continues: the handle its upstream session is known by (replies go there) and its request id. */
+  origin: Origin;
 };
+
+/** A handling behind a 2026 request: its handle (stateless-view.ts) and the JSON-RPC id it runs under. */
+export type Origin = { mcpSessionId: string; requestId: string | number };
 
 export function createContinuations(opts: { ttlMs: number; now?: () => number }) {
   const now = opts.now ?? Date.now;

@@ -5,7 +5,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fuzzParams, fuzzTimeoutMs, hostileJson, hostileString } from "../../test/fuzz";
-import { connectAgent, everythingServer, firstText, setUpGatewayTest, type GatewayTestEnv, type Agent, type TestGateway } from "../../test/gateway-harness";
+import { connectAgent, everythingServer, firstText, setUpGatewayTest, waitUntil, type GatewayTestEnv, type Agent, type TestGateway } from "../../test/gateway-harness";
 import { createTestDb } from "../../test/test-db";
 
 const VERSION = "2026-07-28";
@@ -76,6 +76,36 @@ describe("MCP 2026-07-28 beside 2025 on the same endpoints", () => {
     expect(firstText(answer.result)).toContain("hi 2026");
     const events = await auditedCalls(id);
     expect(events.map((e) => [e.action, e.toolName])).toEqual([["tool.called", "everything__echo"]]);
+  });
+
+  it.each([
+    ["/mcp", "everything__trigger-long-running-operation"],
+    ["/mcp/s/everything", "trigger-long-running-operation"],
+  ])("POST %s tools/call with a progress token – progress streamed, then the result", async (path, name) => {
+    const { status, answer, headers } = await post(path, "tools/call", { name, arguments: { duration: 0.2, steps: 2 }, _meta: { progressToken: "p1" } });
+    expect(status).toBe(200);
+    expect(headers.get("content-type")).toContain("text/event-stream");
+    expect(answer.result?.resultType).toBe("complete");
+  });
+
+  it("closing a 2026 response stream cancels the call behind it", async () => {
+    const id = nextId++;
+    const name = "everything__trigger-long-running-operation";
+    const abort = new AbortController();
+    const res = await fetch(new URL("/mcp", tg.http.url), {
+      method: "POST",
+      signal: abort.signal,
+      headers: { authorization: `Bearer ${token}`, accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": VERSION, "mcp-method": "tools/call", "mcp-name": name },
+      body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: { duration: 30, steps: 30 }, _meta: { ...META, progressToken: "p2" } } }),
+    });
+    const reader = res.body!.getReader();
+    // The first progress event: the call is running upstream.
+    let seen = "";
+    while (!seen.includes("notifications/progress")) seen += new TextDecoder().decode((await reader.read()).value);
+    abort.abort();
+    const event = await waitUntil("the cancelled call's audit event", async () => (await auditedCalls(id)).find((e) => e.action === "tool.called"), 15_000);
+    expect(event.status).not.toBe("ok");
+    expect(event.durationMs).toBeLessThan(30_000);
   });
 
   it("POST /mcp with an unsupported version – 400 UnsupportedProtocolVersion listing the versions served", async () => {

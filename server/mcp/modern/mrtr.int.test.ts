@@ -199,4 +199,16 @@ describe("MRTR: a 2025 upstream's requests to the client, for a 2026-07-28 clien
     expect(answers.find((a) => a.status === 200)!.answer.result?.resultType).toBe("complete");
     expect(answers.find((a) => a.status === 400)!.answer.error).toMatchObject({ code: -32602, message: expect.stringMatching(/already used/) as unknown });
   });
+
+  it("two rounds: the upstream's second question comes after the first answer, and the call completes with both", async () => {
+    const first = await call("test_elicitation_twice", {});
+    const [k1, r1] = Object.entries(first.answer.result!.inputRequests!)[0]!;
+    expect(r1.params.message).toBe("First?");
+    const second = await call("test_elicitation_twice", {}, { extra: { inputResponses: { [k1]: { action: "accept", content: { answer: "one" } } }, requestState: first.answer.result!.requestState } });
+    expect(second.answer.result?.resultType).toBe("input_required");
+    const [k2, r2] = Object.entries(second.answer.result!.inputRequests!)[0]!;
+    expect(r2.params.message).toBe("Second, after one?");
+    const done = await call("test_elicitation_twice", {}, { extra: { inputResponses: { [k2]: { action: "accept", content: { answer: "two" } } }, requestState: second.answer.result!.requestState } });
+    expect(firstText(done.answer.result)).toBe("answers: one, two");
+  });
 });

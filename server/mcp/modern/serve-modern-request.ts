@@ -7,7 +7,7 @@ import type { McpEndpoint } from "../mcp-endpoint";
 import type { JsonAnswer } from "../mcp-request";
 import { paramHeaderRefusal } from "./param-header-refusal";
 import { answerModernStream, hold, type MrtrContext } from "./answer-modern-stream";
-import type { PendingInput } from "./continuations";
+import type { Origin, PendingInput } from "./continuations";
 import { modernAnswer } from "./modern-answer";
 import { sseMessages } from "./sse-messages";
 import { modernMessage } from "./modern-message";
@@ -59,16 +59,30 @@ function innerRequest(message: ModernMessage): JSONRPCRequest {
   return { jsonrpc: "2.0", id: message.id, method: "initialize", params: { protocolVersion: INNER_PROTOCOL_VERSION, capabilities: {}, clientInfo } };
 }
 
-/** `release`: the handle the handling ran under is free again (called once its answer, or continuation, ends). */
-export type ModernServing = { run: ModernRun; serverInfo: () => unknown; mrtr?: MrtrContext["mrtr"]; release: () => void };
+/**
+ * `handle`: what the handling runs under (stateless-view.ts); `release`: it is free again (called once the answer,
+ * or the continuation, ends). `signal` aborts when the client goes before the whole answer was written: the
+ * handling is cancelled (`cancel`), as closing the response stream means in 2026-07-28.
+ */
+export type ModernServing = {
+  run: ModernRun;
+  serverInfo: () => unknown;
+  mrtr?: MrtrContext["mrtr"];
+  handle: string;
+  release: () => void;
+  signal: AbortSignal;
+  cancel: (origin: Origin) => void;
+};
 
 export async function serveModernRequest(message: ModernMessage, serving: ModernServing): Promise<Response | JsonAnswer> {
-  const ctx: MrtrContext = { request: message, shape: (m) => modernMessage(m, message, serving.serverInfo), mrtr: serving.mrtr };
+  const shape = (m: Record<string, unknown>) => modernMessage(m, message, serving.serverInfo);
   // A retry continues the handling it names, under that handling's own handle.
   if (message.params.requestState !== undefined) {
     serving.release();
-    return resume(ctx, message);
+    return resume({ request: message, shape, mrtr: serving.mrtr, origin: { mcpSessionId: "", requestId: message.id } }, message, serving);
   }
+  const ctx: MrtrContext = { request: message, shape, mrtr: serving.mrtr, origin: { mcpSessionId: serving.handle, requestId: message.id } };
+  serving.signal.addEventListener("abort", () => serving.cancel(ctx.origin), { once: true });
   let answer: Response | JsonAnswer;
   try {
     answer = await serving.run(innerRequest(message));
@@ -82,14 +96,16 @@ export async function serveModernRequest(message: ModernMessage, serving: Modern
 }
 
 /** A retry with the client's input: the held handling is given it and goes on; its answer is this request's. */
-async function resume(ctx: MrtrContext, message: ModernMessage): Promise<Response> {
-  const taken = ctx.mrtr ? ctx.mrtr.continuations.take(message.params.requestState, ctx.mrtr.binding) : { refused: "this endpoint issues no requestState" };
+async function resume(retry: MrtrContext, message: ModernMessage, serving: Pick<ModernServing, "signal" | "cancel">): Promise<Response> {
+  const taken = retry.mrtr ? retry.mrtr.continuations.take(message.params.requestState, retry.mrtr.binding) : { refused: "this endpoint issues no requestState" };
   if ("refused" in taken) return modernRefusalResponse({ status: 400, code: -32602, message: `Invalid params: ${taken.refused}` }, message.id);
+  const ctx: MrtrContext = { ...retry, origin: taken.origin };
+  serving.signal.addEventListener("abort", () => serving.cancel(taken.origin), { once: true });
   const responses = (typeof message.params.inputResponses === "object" && message.params.inputResponses !== null ? message.params.inputResponses : {}) as Record<string, unknown>;
   const missing = new Map<string, PendingInput>();
   for (const [key, p] of taken.pending) {
     if (responses[key] === undefined) missing.set(key, p);
-    else await ctx.mrtr!.reply(taken.mcpSessionId, { jsonrpc: "2.0", id: p.relayId, result: responses[key] });
+    else await ctx.mrtr!.reply(taken.origin.mcpSessionId, { jsonrpc: "2.0", id: p.relayId, result: responses[key] });
   }
   // What is still missing is asked for again (SEP-2322: re-request rather than fail).
   if (missing.size) {
