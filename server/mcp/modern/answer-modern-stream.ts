@@ -54,6 +54,7 @@ async function inputRequired(ctx: MrtrContext, messages: AsyncGenerator<Message>
   }
   if (!capability || !mrtr) {
     await refuseUpstream(`${method} cannot reach this client`);
+    if (capability) drain(messages);
     return capability ? { status: 200, message: { jsonrpc: "2.0", id, error: { code: -32603, message: `The server asked for ${capability} input, which this endpoint cannot relay to a 2026-07-28 client` } } } : null;
   }
   const missing = missingCapability(capability, request, ctx.request.params._meta[META.clientCapabilities] as Record<string, unknown>);
