@@ -189,6 +189,16 @@ describe("MCP 2026-07-28 beside 2025 on the same endpoints", () => {
       },
     );
 
+    it("requests whose Mcp-Name names a rate-limited tool use none of that tool's budget", async () => {
+      await tg.gateway.registry.updateTool(env.admin, "everything__get-env", { rateLimitPerMinute: 1 });
+      for (let i = 0; i < 3; i++) expect((await post("/mcp", "tools/call", call, { "mcp-name": "everything__get-env" })).status).toBe(400);
+      const genuine = await post("/mcp", "tools/call", { name: "everything__get-env", arguments: {} });
+      expect(genuine.answer.result?.isError ?? false).toBe(false);
+      // The limit is in force: the next genuine call is over it.
+      const over = await post("/mcp", "tools/call", { name: "everything__get-env", arguments: {} });
+      expect(JSON.stringify(over.answer)).toContain("rate_limited");
+    });
+
     it("a Base64-encoded Mcp-Name that decodes to the body's name is served", async () => {
       const { status, answer } = await post("/mcp", "tools/call", call, { "mcp-name": `=?base64?${Buffer.from(call.name).toString("base64")}?=` });
       expect(status).toBe(200);
