@@ -167,6 +167,31 @@ describe("portcullis start – an MCP session on /mcp", () => {
   });
 });
 
+describe("portcullis start – a 2026-07-28 client on /mcp, without a session", () => {
+  const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+  const modern = (method: string, extra: Record<string, string> = {}) => agent({ "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...extra });
+  const rpc = (id: number, method: string) => JSON.stringify({ jsonrpc: "2.0", id, method, params: { _meta: META } });
+
+  it("server/discover and tools/list answered through the node adapter; no session minted", async () => {
+    const discover = await raw("POST", "/mcp", modern("server/discover"), rpc(1, "server/discover"));
+    expect(discover.status).toBe(200);
+    expect(JSON.parse(discover.body)).toMatchObject({ id: 1, result: { resultType: "complete", supportedVersions: expect.arrayContaining(["2026-07-28"]) as unknown } });
+    const list = await raw("POST", "/mcp", modern("tools/list", { "mcp-session-id": "ignored" }), rpc(2, "tools/list"));
+    expect(list.status).toBe(200);
+    expect(JSON.parse(list.body)).toMatchObject({ id: 2, result: { tools: expect.any(Array) as unknown[], cacheScope: "private", ttlMs: 0 } });
+    expect(list.headers["mcp-session-id"]).toBeUndefined();
+  });
+
+  it("an Mcp-Method header unlike the body – 400 -32020; GET – 405 with Allow: POST", async () => {
+    const mismatch = await raw("POST", "/mcp", modern("tools/call"), rpc(3, "tools/list"));
+    expect(mismatch.status).toBe(400);
+    expect(JSON.parse(mismatch.body)).toMatchObject({ id: 3, error: { code: -32020 } });
+    const get = await raw("GET", "/mcp", modern("tools/list", { accept: "text/event-stream" }));
+    expect(get.status).toBe(405);
+    expect(get.headers.allow).toBe("POST");
+  });
+});
+
 describe("portcullis start – everything else is still Next.js's", () => {
   it("GET /api/health – answered by its route", async () => {
     const res = await raw("GET", "/api/health", {});

@@ -1,4 +1,6 @@
 // Composition root: every service of the gateway is built here from explicit dependencies.
+import { createContinuations, MRTR_HOLD_MS } from "./mcp/modern/continuations";
+import { createStatelessLeases } from "./mcp/modern/stateless-leases";
 import path from "node:path";
 import type { TChangeOwnPassword, TCreateUser, TResetPassword, TUpdateUser, TUserListQuery } from "../lib/schemas";
 import { createAuditWriter, pgSink, type AuditWriter } from "./audit/audit-writer";
@@ -124,6 +126,9 @@ export const GATEWAY_LIMITS = { maxOutputBytes: 100 * 1024, maxRequestBytes: 102
 
 export function createGateway({ db, databaseUrl, logger, config, pool: poolOptions, tasks: taskOptions, approvals: approvalOptions, clientDocuments, upstreamAuth }: GatewayDeps) {
   const loginLimiter = createLoginLimiter(databaseUrl, config.login);
+  // MRTR (2026-07-28): relayed calls waiting for a client's input, held in this process for its retry.
+  const continuations = createContinuations({ ttlMs: MRTR_HOLD_MS });
+  const statelessLeases = createStatelessLeases();
   // The query pools use databaseUrl (possibly a transaction pooler); LISTEN and session locks a real session.
   const routes = databaseRoutes(databaseUrl, config);
   const tracing = config.otlp.endpoint ? startTracing(config.otlp.endpoint, { headers: config.otlp.headers }) : undefined;
@@ -333,6 +338,13 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         virtualServerId: async (name) => (await c.caches.virtual.get(name))?.id ?? null,
         abandon: (e, session) => {
           if (e.kind === "server") c.sessions.abandon(session.mcpSessionId);
+        },
+        statelessLeases,
+        mrtr: { continuations, reply: (mcpSessionId, message) => c.sessions.replyFromAgent(mcpSessionId, message) },
+        // The registry's definition under the endpoint's name (no upstream is started for it).
+        toolInputSchema: async (e, name, bucket) => {
+          const gatewayName = e.kind === "server" ? `${e.slug}__${name}` : e.kind === "virtual" ? (await c.caches.virtual.get(e.name))?.tools.byServed.get(name)?.gatewayName : name;
+          return gatewayName ? (await c.registry.visibleTool(gatewayName, bucket))?.inputSchema : undefined;
         },
         directToolCall: (e, session) => {
           if (e.kind === "aggregate") return aggregateToolCall(endpointDeps(c), session);
@@ -597,6 +609,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         core.redaction.close();
         core.upstreamAuth.modes.close();
         await core.tasks.close();
+        continuations.closeAll();
         await core.sessions.closeAll();
         await core.pool.close();
         await core.launcher.close();

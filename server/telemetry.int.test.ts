@@ -7,7 +7,7 @@ import { misbehavingServer, startTestGateway, tempDir, waitUntil, connectAgent, 
 import { insertUser, userContext } from "./test/contexts";
 import { createTestDb, truncateAll } from "./test/test-db";
 
-type OtlpSpan = { name: string; attributes: { key: string; value: { stringValue?: string; intValue?: string | number } }[]; status?: { code?: number } };
+type OtlpSpan = { name: string; traceId?: string; parentSpanId?: string; attributes: { key: string; value: { stringValue?: string; intValue?: string | number } }[]; status?: { code?: number } };
 type OtlpBody = { resourceSpans: { resource: { attributes: { key: string; value: { stringValue?: string } }[] }; scopeSpans: { spans: OtlpSpan[] }[] }[] };
 
 describe("OpenTelemetry traces", () => {
@@ -70,5 +70,31 @@ describe("OpenTelemetry traces", () => {
     const service = bodies[0]!.resourceSpans[0]!.resource.attributes.find((a) => a.key === "service.name")?.value.stringValue;
     expect(service).toBe("portcullis");
     expect(paths[0]).toMatch(/^POST \/v1\/traces application\/json k1$/);
+  });
+
+  it("a call's span joins the caller's trace named by traceparent in _meta (2026-07-28 and 2025 alike)", async () => {
+    const { token } = await userWithToken(db);
+    const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+    const parent = "00f067aa0ba902b7";
+    const meta = { traceparent: `00-${traceId}-${parent}-01` };
+    const res = await fetch(gw.mcpUrl, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "ops__whoami" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "ops__whoami", arguments: {}, _meta: { ...meta, "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } }),
+    });
+    expect(res.status).toBe(200);
+    const agent = await connectAgent(gw.mcpUrl, token);
+    try {
+      await agent.client.callTool({ name: "ops__whoami", arguments: {}, _meta: { traceparent: `00-${traceId}-${parent}-01` } });
+      await agent.client.callTool({ name: "ops__whoami", arguments: {}, _meta: { traceparent: "00-not-a-trace-01" } });
+    } finally {
+      await agent.close();
+    }
+    // OTLP/JSON carries ids in hex.
+    const joined = await waitUntil("both calls' spans in the caller's trace", () => {
+      const found = spans().filter((s) => s.name === "tools/call ops__whoami" && s.traceId === traceId);
+      return found.length === 2 && found;
+    }, 15_000);
+    for (const s of joined) expect(s.parentSpanId).toBe(parent);
   });
 });

@@ -2,7 +2,7 @@
 // one span per tool call through the pipeline, with the request id, tool, endpoint, session, decision and
 // outcome, exported over OTLP/HTTP in batches. Without an endpoint the API's no-op tracer is used, at no cost.
 // The provider is not registered globally: the gateway's own tracer is the only producer.
-import { SpanStatusCode, trace, type Span, type Tracer } from "@opentelemetry/api";
+import { ROOT_CONTEXT, SpanStatusCode, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BatchSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
@@ -50,4 +50,17 @@ export function endCallSpan(span: Span, o: { status: string; decision: string; e
   });
   if (o.status === "error" || o.status === "denied") span.setStatus({ code: SpanStatusCode.ERROR, message: o.errorCode ?? o.status });
   span.end();
+}
+
+// W3C Trace Context: version 00, 16-byte trace id and 8-byte parent id (not all zero), flags.
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+/**
+ * The caller's trace as the parent of a call's span: `traceparent` in the request's `_meta` (MCP's convention
+ * for trace context, SEP-414), so the gateway's span joins the agent's trace. Anything malformed is ignored.
+ */
+export function parentContextOf(meta: Record<string, unknown> | undefined): Context | undefined {
+  const m = typeof meta?.traceparent === "string" ? TRACEPARENT.exec(meta.traceparent) : null;
+  if (!m || /^0+$/.test(m[1]!) || /^0+$/.test(m[2]!)) return undefined;
+  return trace.setSpanContext(ROOT_CONTEXT, { traceId: m[1]!, spanId: m[2]!, traceFlags: parseInt(m[3]!, 16) & 1, isRemote: true });
 }

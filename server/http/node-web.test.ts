@@ -52,6 +52,14 @@ describe("toMcpRequest", () => {
     expect(mcp.request.headers.get(name.toUpperCase())).toBe(web.request.headers.get(name));
   });
 
+  it("names the headers sent, lower-case, as a Web Headers object does (Mcp-Param-* families are found by them)", async () => {
+    const { mcp, web } = await send(request(["Mcp-Param-Region: eu", "MCP-PARAM-Zone: a", "mcp-param-region: us"]));
+    const names = mcp.request.headerNames();
+    expect(new Set(names)).toEqual(new Set([...web.request.headers.keys()]));
+    expect(names).toEqual(expect.arrayContaining(["mcp-param-region", "mcp-param-zone"]) as unknown);
+    expect(mcp.request.headers.get("mcp-param-region")).toBe("eu, us");
+  });
+
   it("reads the body once, and builds the Web Request only when asked, once, with the same method, URL and headers", async () => {
     const { mcp } = await send(request(["Authorization: Bearer pcs_one", "Authorization: Bearer pcs_two"]));
     expect(mcp.body).toBe(body);

@@ -40,6 +40,7 @@ export async function toMcpRequest(req: IncomingMessage, origin: string, maxBody
         return value;
       },
     },
+    headerNames: () => raw.filter((_, i) => i % 2 === 0).map((n) => n.toLowerCase()),
     text: () => Promise.resolve(body ?? ""),
     web() {
       if (!web) {

@@ -8,6 +8,7 @@ import {
   isInitializeRequest,
   isJSONRPCNotification,
   type ClientCapabilities,
+  type InitializeRequest,
   type JSONRPCMessage,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "../context";
@@ -28,8 +29,18 @@ import { sessionScopeRefusal } from "./session-scope-refusal";
 import { GATEWAY_REFUSAL_RPC_CODE } from "./gateway-refusal-code";
 import { endpointName, type McpEndpoint } from "./mcp-endpoint";
 import type { JsonAnswer, McpRequest } from "./mcp-request";
+import { notificationStream } from "./notification-stream";
+import { rebindingRefusal } from "./rebinding-refusal";
+import { isModernHeader, isModernRequest } from "./modern/is-modern-request";
+import { INNER_PROTOCOL_VERSION } from "./modern/modern-protocol";
+import { checkModernRequest, paramHeaderCheck, serveModernRequest } from "./modern/serve-modern-request";
+import { innerHeaders, stateBinding, statelessView } from "./modern/stateless-view";
+import type { Continuations } from "./modern/continuations";
+import type { StatelessLeases } from "./modern/stateless-leases";
+import { VERSION } from "../version";
 
 export { endpointName, type McpEndpoint } from "./mcp-endpoint";
+export { rebindingRefusal } from "./rebinding-refusal";
 
 /** What a request handler knows about the MCP session it serves. */
 export type McpSessionView = {
@@ -60,6 +71,12 @@ export type McpHttpDeps = {
   virtualServerId?(name: string): Promise<string | null>;
   /** Attaches the endpoint's message handling (an SDK Server, or the transparent relay) to this request's transport. */
   serve(endpoint: McpEndpoint, session: McpSessionView, transport: WebStandardStreamableHTTPServerTransport): Promise<void>;
+  /** Which stateless upstream session a 2026 request on /mcp/s may use (one request at a time on each). */
+  statelessLeases: StatelessLeases;
+  /** MRTR: held continuations, and the way a client's input reaches the relayed request that asked for it. */
+  mrtr?: { continuations: Continuations; reply(mcpSessionId: string, message: Record<string, unknown>): Promise<void> } | undefined;
+  /** A tool's input schema by the name the endpoint's clients call it (its Mcp-Param-* headers are checked against it). */
+  toolInputSchema?(endpoint: McpEndpoint, name: string, bucket: number): Promise<unknown>;
   /** The endpoint's plain tools/call, answered without the SDK's per-request Server and transport (direct-tool-call.ts). */
   directToolCall?(endpoint: McpEndpoint, session: McpSessionView): DirectToolCall | undefined;
   /** An initialize the transport refused (its answer not 200): what `serve` set aside for the session is given up. */
@@ -78,33 +95,6 @@ function gatewayRefusal(err: GatewayError, id: unknown): Response {
     status: err.status,
     headers: { "content-type": "application/json", ...(err.retryAfterSeconds !== undefined && { "retry-after": String(err.retryAfterSeconds) }) },
   });
-}
-
-const hostnameOf = (hostHeader: string): string => {
-  try {
-    return new URL(`http://${hostHeader}`).hostname.toLowerCase();
-  } catch {
-    return "";
-  }
-};
-const isIpLiteral = (hostname: string) => /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname) || hostname.startsWith("[");
-
-/**
- * DNS rebinding: a web page must not reach the gateway through a host name of its own that resolves to us.
- * The Host must be an IP literal, localhost, or an allowed name (PUBLIC_URL, MCP_ALLOWED_HOSTS); a request
- * with an Origin header must come from the origin it is addressed to (agents and SDK clients send none).
- */
-export function rebindingRefusal(req: Pick<McpRequest, "headers" | "url">, allowedHosts: readonly string[]): string | null {
-  const host = req.headers.get("host") ?? new URL(req.url).host;
-  const hostname = hostnameOf(host);
-  if (!(isIpLiteral(hostname) || hostname === "localhost" || allowedHosts.includes(hostname))) {
-    return `Forbidden: host "${hostname}" is not served here (set PUBLIC_URL or MCP_ALLOWED_HOSTS to allow it)`;
-  }
-  const origin = req.headers.get("origin");
-  if (origin && hostnameOf(origin.replace(/^[a-z]+:\/\//i, "").split("/")[0] ?? "") !== hostname) {
-    return "Forbidden: the Origin header does not match this server";
-  }
-  return null;
 }
 
 /**
@@ -143,6 +133,11 @@ async function serveMcpRequest(deps: McpHttpDeps, req: McpRequest, endpoint: Mcp
   const ctx: RequestContext = { actor: { type: "user", userId: user.id, email: user.email, role: user.role }, requestId, via: "agent_token", agent: { agentId: agentSession.agentId, agentSessionId: agentSession.id }, ip: req.headers.get("x-forwarded-for")?.split(",")[0]?.trim(), ...("subjectToken" in principal && { subjectToken: principal.subjectToken }) };
   const sessionId = req.headers.get("mcp-session-id");
 
+  // The 2026-07-28 generation has no GET stream and no sessions to delete.
+  if ((req.method === "GET" || req.method === "DELETE") && isModernHeader(req.headers)) {
+    return jsonRpcError(405, -32000, `Method not allowed: protocol ${req.headers.get("mcp-protocol-version") ?? ""} is served over POST only`, { allow: "POST" });
+  }
+
   if (req.method === "DELETE") {
     if (!sessionId) return jsonRpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required");
     if (!(await findMcpSession(deps.db, deps.sessionCache, sessionId, agentSession.id, name))) return jsonRpcError(404, -32001, "Session not found");
@@ -180,6 +175,24 @@ async function serveMcpRequest(deps: McpHttpDeps, req: McpRequest, endpoint: Mcp
   const malformed = malformedBody(body);
   if (malformed) return jsonRpcError(400, malformed.code, malformed.message);
   const messages = (Array.isArray(body) ? body : [body]) as JSONRPCMessage[];
+  if (isModernRequest(req.headers, body)) {
+    const message = checkModernRequest(req, body);
+    if (message instanceof Response) return message;
+    const refused = (await paramHeaderCheck(deps, req, endpoint, message, agentSession.canaryBucket)) ?? (await scopeRefusal(deps.oauth, principal, endpoint, [message]));
+    if (refused) return refused;
+    const { view, release } = statelessView(endpoint, agentSession, ctx, grant, deps.statelessLeases);
+    return serveModernRequest(message, {
+      handle: view.mcpSessionId,
+      release,
+      signal: req.signal,
+      // The call behind runs on whichever process holds it (the same cancellation a 2025 client sends).
+      cancel: (origin) => void deps.bus.publish({ kind: "cancel", mcpSessionId: origin.mcpSessionId, requestId: origin.requestId, reason: "the client closed the response stream" }).catch(() => undefined),
+      run: (inner) => answerOnEndpoint(deps, req, endpoint, { view, body: inner, messages: [inner], init: isInitializeRequest(inner) ? inner : undefined, protocolVersion: INNER_PROTOCOL_VERSION, headers: innerHeaders(req.headers), resumable: false }),
+      serverInfo: () => ({ name: "portcullis", version: VERSION }),
+      // Only the relay sends a client requests (its upstream's elicitation, sampling, roots).
+      mrtr: endpoint.kind === "server" && deps.mrtr ? { ...deps.mrtr, binding: stateBinding(agentSession.id, name, message) } : undefined,
+    });
+  }
   const init = messages.find((m) => isInitializeRequest(m));
   const outOfScope = await scopeRefusal(deps.oauth, principal, endpoint, messages);
   if (outOfScope) return outOfScope;
@@ -206,34 +219,8 @@ async function serveMcpRequest(deps: McpHttpDeps, req: McpRequest, endpoint: Mcp
     }
   }
 
-  // `/mcp` sends nothing but the answer unless progress was asked for: a plain JSON answer then saves the SSE
-  // stream. The transparent endpoint may relay the upstream's requests and notifications, so it streams.
-  const enableJsonResponse = endpoint.kind !== "server" && !messages.some(wantsProgress);
-  // The hot path: a plain tools/call answered straight from the endpoint's dispatch (D81).
-  const direct = !init && enableJsonResponse && !Array.isArray(body) ? directToolCallOf(body, req.headers) : undefined;
-  const call = direct && deps.directToolCall?.(endpoint, view);
-  if (direct && call) {
-    return { status: 200, json: await answerToolCall(call, direct.id, direct.params, { signal: req.signal }, deps.logger) };
-  }
-  // An SSE answer is resumable: its events are stored, and it opens with a priming event and a retry hint.
-  const transport = sendingUnprefixedErrors(
-    new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse,
-      ...(!enableJsonResponse && { eventStore: createStreamEventStore(deps.db, view.mcpSessionId), retryInterval: SSE_RETRY_MS }),
-    }),
-  );
-  try {
-    await deps.serve(endpoint, view, transport);
-  } catch (err) {
-    // Refused before anything was answered (the transparent endpoint's upstream capacity): an HTTP answer.
-    if (isGatewayError(err)) return gatewayRefusal(err, (init as { id?: unknown } | undefined)?.id ?? null);
-    throw err;
-  }
-  // The session's negotiated version decides what the stream may carry (the SDK primes only for 2025-11-25 on).
-  const negotiated = init || req.headers.get("mcp-protocol-version") === protocolVersion ? req.web() : withProtocolVersion(req.web(), protocolVersion);
-  const response = await transport.handleRequest(negotiated, { parsedBody: body });
-  if (init && response.status === 200) {
+  const response = await answerOnEndpoint(deps, req, endpoint, { view, body, messages, init, protocolVersion, headers: req.headers, resumable: true });
+  if (init && response instanceof Response && response.status === 200) {
     await createMcpSession(deps.db, {
       id: view.mcpSessionId,
       userId: user.id,
@@ -248,6 +235,50 @@ async function serveMcpRequest(deps: McpHttpDeps, req: McpRequest, endpoint: Mcp
   return response;
 }
 
+/** One request (or batch) as the endpoint's handling answers it, in the protocol version given. */
+type EndpointRun = {
+  view: McpSessionView;
+  body: unknown;
+  messages: JSONRPCMessage[];
+  init: InitializeRequest | undefined;
+  protocolVersion: string;
+  headers: { get(name: string): string | null };
+  /** SSE answers stored for Last-Event-ID (the 2025 generation; 2026-07-28 streams are not resumable). */
+  resumable: boolean;
+};
+
+async function answerOnEndpoint(deps: McpHttpDeps, req: McpRequest, endpoint: McpEndpoint, run: EndpointRun): Promise<Response | JsonAnswer> {
+  const { view, body, messages, init, protocolVersion } = run;
+  // `/mcp` sends nothing but the answer unless progress was asked for: a plain JSON answer then saves the SSE
+  // stream. The transparent endpoint may relay the upstream's requests and notifications, so it streams.
+  const enableJsonResponse = endpoint.kind !== "server" && !messages.some(wantsProgress);
+  // The hot path: a plain tools/call answered straight from the endpoint's dispatch (D81).
+  const direct = !init && enableJsonResponse && !Array.isArray(body) ? directToolCallOf(body, run.headers) : undefined;
+  const call = direct && deps.directToolCall?.(endpoint, view);
+  if (direct && call) {
+    return { status: 200, json: await answerToolCall(call, direct.id, direct.params, { signal: req.signal }, deps.logger) };
+  }
+  // An SSE answer is resumable: its events are stored, and it opens with a priming event and a retry hint.
+  const resumable = run.resumable && !enableJsonResponse;
+  const transport = sendingUnprefixedErrors(
+    new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse,
+      ...(resumable && { eventStore: createStreamEventStore(deps.db, view.mcpSessionId), retryInterval: SSE_RETRY_MS }),
+    }),
+  );
+  try {
+    await deps.serve(endpoint, view, transport);
+  } catch (err) {
+    // Refused before anything was answered (the transparent endpoint's upstream capacity): an HTTP answer.
+    if (isGatewayError(err)) return gatewayRefusal(err, (init as { id?: unknown } | undefined)?.id ?? (messages[0] as { id?: unknown } | undefined)?.id ?? null);
+    throw err;
+  }
+  // The session's negotiated version decides what the stream may carry (the SDK primes only for 2025-11-25 on).
+  const negotiated = init || req.headers.get("mcp-protocol-version") === protocolVersion ? req.web() : withProtocolVersion(req.web(), protocolVersion);
+  return transport.handleRequest(negotiated, { parsedBody: body });
+}
+
 /** The request with the session's protocol version header (its body was read already and is passed parsed). */
 function withProtocolVersion(req: Request, version: string): Request {
   const headers = new Headers(req.headers);
@@ -258,63 +289,4 @@ function withProtocolVersion(req: Request, version: string): Request {
 function wantsProgress(m: JSONRPCMessage): boolean {
   const params = (m as { params?: { _meta?: { progressToken?: unknown } } }).params;
   return params?._meta?.progressToken !== undefined;
-}
-
-/**
- * The GET stream: server-to-client messages from any process — tools/list_changed after registry changes,
- * and what a transparent session's upstream sends outside a request — plus keep-alive.
- */
-function notificationStream(bus: ChangeBus, mcpSessionId: string, signal: AbortSignal): Response {
-  const encoder = new TextEncoder();
-  let unsubscribe = () => {};
-  let keepAlive: NodeJS.Timeout | undefined;
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      const cleanup = () => {
-        unsubscribe();
-        clearInterval(keepAlive);
-      };
-      const write = (chunk: string) => {
-        try {
-          controller.enqueue(encoder.encode(chunk));
-        } catch {
-          cleanup();
-        }
-      };
-      const send = (msg: unknown) => write(`event: message\ndata: ${JSON.stringify(msg)}\n\n`);
-      unsubscribe = bus.subscribe((e) => {
-        if (e.kind === "registry") send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
-        else if (e.kind === "session-out" && e.mcpSessionId === mcpSessionId) send(e.message);
-        else if (e.kind === "session-closed" && e.mcpSessionId === mcpSessionId) {
-          cleanup();
-          try {
-            controller.close();
-          } catch {
-            /* already closed */
-          }
-        }
-      });
-      // The status line and headers go out with the first bytes: a client waiting for them must not wait for
-      // the first keep-alive.
-      write(": connected\n\n");
-      keepAlive = setInterval(() => write(": keep-alive\n\n"), 15_000);
-      const end = () => {
-        cleanup();
-        try {
-          controller.close();
-        } catch {
-          /* already closed */
-        }
-      };
-      // Aborted before the stream began (the process started draining as the request came in): an abort
-      // listener would never fire, and the stream would stay open.
-      if (signal.aborted) end();
-      else signal.addEventListener("abort", end, { once: true });
-    },
-    cancel() {
-      unsubscribe();
-      clearInterval(keepAlive);
-    },
-  });
-  return new Response(stream, { status: 200, headers: { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", connection: "keep-alive" } });
 }

@@ -21,5 +21,9 @@ export async function listEndpointTools(deps: ListDeps, naming: EndpointNaming, 
     const r = await deps.registry.resolveTool(builtinGatewayName(t.name), session.bucket);
     if (!("error" in r) && !r.refusal) builtins.push(t);
   }
-  return [...(session.grant.agentSessionId ? upstream.map(asTaskCapable) : upstream), ...builtins];
+  // Sorted by name (code units, not locale): the same list in the same order for every call, which clients
+  // cache and models' prompt caches hit on (2026-07-28 asks for a deterministic order; 2025 clients gain too).
+  return [...(session.grant.agentSessionId ? upstream.map(asTaskCapable) : upstream), ...builtins].sort(byName);
 }
+
+const byName = (a: Tool, b: Tool) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);

@@ -7,6 +7,8 @@ export type McpRequest = {
   readonly method: string;
   readonly url: string;
   readonly headers: { get(name: string): string | null };
+  /** The names of the headers sent, lower-case (for header families such as Mcp-Param-*). */
+  headerNames(): string[];
   readonly signal: AbortSignal;
   text(): Promise<string>;
   /** The request as a Web Request, for the SDK's transport: made on first use, once. */
@@ -19,7 +21,7 @@ export type JsonAnswer = { readonly status: number; readonly json: string };
 export const isJsonAnswer = (a: Response | JsonAnswer): a is JsonAnswer => !(a instanceof Response);
 
 export function mcpRequestOf(req: Request): McpRequest {
-  return { method: req.method, url: req.url, headers: req.headers, signal: req.signal, text: () => req.text(), web: () => req };
+  return { method: req.method, url: req.url, headers: req.headers, headerNames: () => [...req.headers.keys()], signal: req.signal, text: () => req.text(), web: () => req };
 }
 
 /** A JsonAnswer as a Response, for the callers that speak Web Responses (the app/ routes). */

@@ -10,7 +10,7 @@ import type { RequestContext } from "../context";
 import { GatewayError } from "../errors";
 import type { Logger } from "../logger";
 import { observeCall } from "../metrics/metrics";
-import { endCallSpan, tracer } from "../telemetry";
+import { endCallSpan, parentContextOf, tracer } from "../telemetry";
 import { errorCodeOf, type AuditErrorCode, type ToolErrorCode } from "./tool-error";
 import type { SessionGrant } from "../policy/evaluate";
 import type { CallNotes, Middleware } from "./types";
@@ -119,7 +119,7 @@ export function auditCall(writer: AuditWriter, logger: Logger): Middleware {
         ...(call.grant?.agentSessionId && { "portcullis.session_id": call.grant.agentSessionId }),
         ...(call.grant?.agentId && { "portcullis.agent_id": call.grant.agentId }),
       },
-    });
+    }, parentContextOf(call.meta));
     return audited(writer, logger, ctx, notes, () => next(call, ctx, notes), {
       judge: (result) => ({ isError: !!result.isError, code: errorCodeOf(result) }),
       thrown: () => "internal",

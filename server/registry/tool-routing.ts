@@ -25,6 +25,16 @@ export async function visibleTools(getSnapshot: () => Promise<Snapshot>, bucket:
   return out.sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 
+/** One enabled upstream tool as `bucket` sees it, by gateway name: a lookup, for checks made on every call. */
+export async function visibleTool(getSnapshot: () => Promise<Snapshot>, gatewayName: string, bucket: number): Promise<McpTool | undefined> {
+  const snap = await getSnapshot();
+  const row = snap.tools.get(gatewayName);
+  const server = row && snap.servers.get(row.serverSlug);
+  if (!row?.enabled || !server || server.slug === BUILTIN_SLUG) return undefined;
+  const def = server.versions[roleFor(server, bucket)]?.tools.get(row.name);
+  return def && { ...def, name: gatewayName };
+}
+
 /** The enabled servers as a session sees them (the version for its bucket), sorted by slug. */
 export async function visibleServers(getSnapshot: () => Promise<Snapshot>, bucket: number): Promise<ServerRoute[]> {
   const snap = await getSnapshot();

@@ -1,0 +1,77 @@
+// One message the endpoint's 2025-generation handling sent, as a 2026-07-28 client must receive it: results
+// marked complete, with the server's identity and caching hints; a server/discover built from the initialize
+// answer it was served as; the codes this revision renumbered; nothing this revision forbids on the stream.
+import { CACHEABLE_METHODS, META } from "./modern-protocol";
+import { servedVersions, type ModernMessage } from "./modern-request-refusal";
+
+type Message = { id?: unknown; method?: string; result?: Record<string, unknown>; error?: { code: number } & Record<string, unknown> } & Record<string, unknown>;
+
+/** Resource not found: -32002 in 2025, Invalid Params in 2026-07-28. */
+const RESOURCE_NOT_FOUND_2025 = -32002;
+
+/**
+ * Every list and read here is filtered per agent session (least privilege), so caches must not be shared
+ * across callers; freshness 0 while list-changed cannot reach a 2026 client (subscriptions/listen is a later
+ * part of issue 24).
+ */
+const CACHE_HINTS = { ttlMs: 0, cacheScope: "private" } as const;
+
+/** 2025 capabilities a 2026 client cannot use here (sessions' subscriptions, logging/setLevel, 2025 tasks, list_changed). */
+function modernCapabilities(capabilities: Record<string, unknown> = {}): Record<string, unknown> {
+  const { logging: _logging, tasks: _tasks, completions, ...rest } = capabilities;
+  const out: Record<string, unknown> = { ...(completions !== undefined && { completions }) };
+  for (const [k, v] of Object.entries(rest)) {
+    if (typeof v !== "object" || v === null) continue;
+    const { listChanged: _l, subscribe: _s, ...kept } = v as Record<string, unknown>;
+    out[k] = kept;
+  }
+  return out;
+}
+
+function discoverResult(init: Record<string, unknown>): Record<string, unknown> {
+  return {
+    supportedVersions: servedVersions(),
+    capabilities: modernCapabilities(init.capabilities as Record<string, unknown> | undefined),
+    ...(typeof init.instructions === "string" && { instructions: init.instructions }),
+    _meta: { [META.serverInfo]: init.serverInfo },
+  };
+}
+
+const SEVERITY = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+
+/** A log message at or above the level the request set in _meta (none set: no log messages at all). */
+function atLeast(params: unknown, wanted: unknown): boolean {
+  if (typeof wanted !== "string" || !SEVERITY.includes(wanted)) return false;
+  const level = (params as { level?: unknown } | undefined)?.level;
+  return SEVERITY.indexOf(typeof level === "string" ? level : "emergency") >= SEVERITY.indexOf(wanted);
+}
+
+/** The message for a 2026 client, or null when it must not be sent to one. */
+export function modernMessage(message: Message, request: ModernMessage, serverInfo: () => unknown): Message | null {
+  if (message.method !== undefined) {
+    // Requests to the client are MRTR's (a later part); log messages only when the request set a level.
+    if (message.id !== undefined) return null;
+    if (message.method === "notifications/message" && !atLeast(message.params, request.params._meta[META.logLevel])) return null;
+    return message;
+  }
+  if (message.error) {
+    const notFound = request.method === "resources/read" && (message.error.code === RESOURCE_NOT_FOUND_2025 || message.error.code === -32602);
+    if (!notFound) return message;
+    // 2026-07-28: Invalid Params, naming the resource in the error's data.
+    const data = { ...(message.error.data as object | undefined), ...(typeof request.params.uri === "string" && { uri: request.params.uri }) };
+    return { ...message, error: { ...message.error, code: -32602, data } };
+  }
+  if (!message.result) return message;
+  const discover = request.method === "server/discover";
+  const result = discover ? discoverResult(message.result) : message.result;
+  const meta = (result._meta ?? {}) as Record<string, unknown>;
+  return {
+    ...message,
+    result: {
+      ...result,
+      resultType: "complete",
+      ...(CACHEABLE_METHODS.has(request.method) && CACHE_HINTS),
+      _meta: { ...meta, [META.serverInfo]: meta[META.serverInfo] ?? serverInfo() },
+    },
+  };
+}

@@ -1,0 +1,29 @@
+// requestState: what it binds, and every way a forged, altered or misapplied one is refused.
+import { describe, expect, it } from "vitest";
+import { createRequestStates, type StateBinding } from "./request-state";
+
+const binding: StateBinding = { agentSessionId: "as1", endpoint: "mcp/s/x", method: "tools/call", name: "t", arguments: { a: 1 } };
+const states = createRequestStates(Buffer.alloc(32, 7));
+const token = states.issue("c1", binding, 1_000);
+
+describe("requestState", () => {
+  it("opens for the request it was issued for, before it expires", () => {
+    expect(states.open(token, binding, 999)).toEqual({ id: "c1" });
+  });
+  it.each<[string, unknown, StateBinding, number, RegExp]>([
+    ["expired", token, binding, 1_000, /expired/],
+    ["another agent session", token, { ...binding, agentSessionId: "as2" }, 0, /another request or agent session/],
+    ["another endpoint", token, { ...binding, endpoint: "mcp/s/y" }, 0, /another request/],
+    ["another tool", token, { ...binding, name: "u" }, 0, /another request/],
+    ["other arguments", token, { ...binding, arguments: { a: 2 } }, 0, /another request/],
+    ["another method", token, { ...binding, method: "prompts/get" }, 0, /another request/],
+    ["a signature of another key", createRequestStates(Buffer.alloc(32, 8)).issue("c1", binding, 1_000), binding, 0, /integrity/],
+    ["a payload swapped under the signature", `${Buffer.from('{"c":"c2","b":"x","x":9}').toString("base64url")}.${token.split(".")[1]}`, binding, 0, /integrity/],
+    ["not a string", 42, binding, 0, /not one this gateway issued/],
+    ["three parts", `${token}.x`, binding, 0, /not one this gateway issued/],
+    ["oversized", "a".repeat(3000), binding, 0, /not one this gateway issued/],
+  ])("refuses %s", (_what, t, b, now, reason) => {
+    const opened = states.open(t, b, now);
+    expect("refused" in opened && opened.refused).toMatch(reason);
+  });
+});

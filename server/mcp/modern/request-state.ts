@@ -1,0 +1,35 @@
+// `requestState` as it leaves Portcullis (MRTR): an opaque token naming a held continuation, signed with a key
+// of this gateway process and bound to the agent session, endpoint, method, name and arguments of the request
+// it continues. Nothing in it is trusted before the signature and the binding are checked; the continuation it
+// names can be taken once (a replay finds nothing).
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+
+export type StateBinding = { agentSessionId: string; endpoint: string; method: string; name: string; arguments: unknown };
+type Payload = { c: string; b: string; x: number };
+
+const digest = (b: StateBinding) => createHash("sha256").update(JSON.stringify([b.agentSessionId, b.endpoint, b.method, b.name, b.arguments ?? null])).digest("base64url");
+
+export function createRequestStates(key: Buffer = randomBytes(32)) {
+  const sign = (payload: string) => createHmac("sha256", key).update(payload).digest();
+  return {
+    issue(continuationId: string, binding: StateBinding, expiresAt: number): string {
+      const payload = Buffer.from(JSON.stringify({ c: continuationId, b: digest(binding), x: expiresAt } satisfies Payload)).toString("base64url");
+      return `${payload}.${sign(payload).toString("base64url")}`;
+    },
+    /** The continuation id, or why the state is refused. */
+    open(token: unknown, binding: StateBinding, now: number): { id: string } | { refused: string } {
+      if (typeof token !== "string" || token.length > 2048) return { refused: "requestState is not one this gateway issued" };
+      const [payload, signature, extra] = token.split(".");
+      if (!payload || !signature || extra !== undefined) return { refused: "requestState is not one this gateway issued" };
+      const given = Buffer.from(signature, "base64url");
+      const expected = sign(payload);
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { refused: "requestState failed its integrity check" };
+      const p = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as Payload;
+      if (p.b !== digest(binding)) return { refused: "requestState belongs to another request or agent session" };
+      if (p.x <= now) return { refused: "requestState has expired" };
+      return { id: p.c };
+    },
+  };
+}
+
+export type RequestStates = ReturnType<typeof createRequestStates>;

@@ -1,0 +1,116 @@
+// A 2026-07-28 request on an MCP endpoint: checked (routing headers against the body first, then _meta,
+// version and method), then served by the endpoint's own handling — the same SDK Server, transparent relay or
+// direct tools/call path, hence the same authorization, limits, pipeline and audit as a 2025 call — as the
+// 2025 request it corresponds to (server/discover as an initialize), its answer rewritten for the client.
+import type { JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { McpEndpoint } from "../mcp-endpoint";
+import type { JsonAnswer } from "../mcp-request";
+import { paramHeaderRefusal } from "./param-header-refusal";
+import { answerModernStream, hold, type MrtrContext } from "./answer-modern-stream";
+import type { Origin, PendingInput } from "./continuations";
+import { modernAnswer } from "./modern-answer";
+import { sseMessages } from "./sse-messages";
+import { modernMessage } from "./modern-message";
+import { INNER_PROTOCOL_VERSION, META } from "./modern-protocol";
+import { modernRefusalResponse, modernRequestRefusal, type ModernMessage } from "./modern-request-refusal";
+import { routingHeaderRefusal, type HeaderSource } from "./routing-header-refusal";
+
+/** The endpoint's handling of one 2025-generation request (at INNER_PROTOCOL_VERSION, no MCP session). */
+export type ModernRun = (inner: JSONRPCRequest) => Promise<Response | JsonAnswer>;
+
+const invalid = (message: string, id: unknown = null) => modernRefusalResponse({ status: 400, code: -32600, message: `Invalid Request: ${message}` }, id);
+
+/** The refusal as the HTTP answer, 202 for a notification (none is defined over HTTP), or the request to serve. */
+export function checkModernRequest(req: HeaderSource, body: unknown): Response | ModernMessage {
+  if (Array.isArray(body)) return invalid("a 2026-07-28 POST carries one JSON-RPC message, not a batch");
+  const message = body as Record<string, unknown>;
+  if (typeof message.method !== "string") return invalid("a client does not send JSON-RPC responses in 2026-07-28", message.id);
+  if (message.id === undefined) return new Response(null, { status: 202 });
+  const refusal = routingHeaderRefusal(req, message as { method: string; params?: Record<string, unknown> }) ?? modernRequestRefusal(message);
+  return refusal ? modernRefusalResponse(refusal, message.id) : (message as ModernMessage);
+}
+
+/** A tools/call's Mcp-Param-* headers against the tool's x-mcp-header annotations, when the tool is known here. */
+export async function paramHeaderCheck(
+  deps: { toolInputSchema?: ((endpoint: McpEndpoint, name: string, bucket: number) => Promise<unknown>) | undefined },
+  req: HeaderSource,
+  endpoint: McpEndpoint,
+  message: ModernMessage,
+  bucket: number,
+): Promise<Response | null> {
+  if (message.method !== "tools/call" || typeof message.params.name !== "string" || !deps.toolInputSchema) return null;
+  const schema = await deps.toolInputSchema(endpoint, message.params.name, bucket);
+  const refusal = schema === undefined ? null : paramHeaderRefusal(req, schema, message.params.arguments);
+  return refusal && modernRefusalResponse(refusal, message.id);
+}
+
+/** The request's params without the 2026 _meta keys (the handling behind speaks 2025, and so may an upstream). */
+function innerParams(params: ModernMessage["params"]): Record<string, unknown> {
+  const meta = Object.fromEntries(Object.entries(params._meta).filter(([k]) => !k.startsWith("io.modelcontextprotocol/")));
+  // MRTR fields of a request that continues nothing are ignored (SEP-2322: unrecognised input is ignored).
+  const { _meta: _dropped, inputResponses: _responses, requestState: _state, ...rest } = params;
+  return Object.keys(meta).length ? { ...rest, _meta: meta } : rest;
+}
+
+function innerRequest(message: ModernMessage): JSONRPCRequest {
+  if (message.method !== "server/discover") return { jsonrpc: "2.0", id: message.id, method: message.method, params: innerParams(message.params) };
+  const clientInfo = message.params._meta[META.clientInfo] ?? { name: "mcp-2026-client", version: "0" };
+  // No client capabilities: nothing behind may send this client a request (MRTR is a later part of issue 24).
+  return { jsonrpc: "2.0", id: message.id, method: "initialize", params: { protocolVersion: INNER_PROTOCOL_VERSION, capabilities: {}, clientInfo } };
+}
+
+/**
+ * `handle`: what the handling runs under (stateless-view.ts); `release`: it is free again (called once the answer,
+ * or the continuation, ends). `signal` aborts when the client goes before the whole answer was written: the
+ * handling is cancelled (`cancel`), as closing the response stream means in 2026-07-28.
+ */
+export type ModernServing = {
+  run: ModernRun;
+  serverInfo: () => unknown;
+  mrtr?: MrtrContext["mrtr"];
+  handle: string;
+  release: () => void;
+  signal: AbortSignal;
+  cancel: (origin: Origin) => void;
+};
+
+export async function serveModernRequest(message: ModernMessage, serving: ModernServing): Promise<Response | JsonAnswer> {
+  const shape = (m: Record<string, unknown>) => modernMessage(m, message, serving.serverInfo);
+  // A retry continues the handling it names, under that handling's own handle.
+  if (message.params.requestState !== undefined) {
+    serving.release();
+    return resume({ request: message, shape, mrtr: serving.mrtr, origin: { mcpSessionId: "", requestId: message.id } }, message, serving);
+  }
+  const ctx: MrtrContext = { request: message, shape, mrtr: serving.mrtr, origin: { mcpSessionId: serving.handle, requestId: message.id } };
+  serving.signal.addEventListener("abort", () => serving.cancel(ctx.origin), { once: true });
+  let answer: Response | JsonAnswer;
+  try {
+    answer = await serving.run(innerRequest(message));
+  } catch (err) {
+    serving.release();
+    throw err;
+  }
+  if (answer instanceof Response && answer.body && (answer.headers.get("content-type") ?? "").includes("text/event-stream")) return answerModernStream(ctx, sseMessages(answer.body, serving.release));
+  serving.release();
+  return modernAnswer(answer, ctx.shape);
+}
+
+/** A retry with the client's input: the held handling is given it and goes on; its answer is this request's. */
+async function resume(retry: MrtrContext, message: ModernMessage, serving: Pick<ModernServing, "signal" | "cancel">): Promise<Response> {
+  const taken = retry.mrtr ? retry.mrtr.continuations.take(message.params.requestState, retry.mrtr.binding) : { refused: "this endpoint issues no requestState" };
+  if ("refused" in taken) return modernRefusalResponse({ status: 400, code: -32602, message: `Invalid params: ${taken.refused}` }, message.id);
+  const ctx: MrtrContext = { ...retry, origin: taken.origin };
+  serving.signal.addEventListener("abort", () => serving.cancel(taken.origin), { once: true });
+  const responses = (typeof message.params.inputResponses === "object" && message.params.inputResponses !== null ? message.params.inputResponses : {}) as Record<string, unknown>;
+  const missing = new Map<string, PendingInput>();
+  for (const [key, p] of taken.pending) {
+    if (responses[key] === undefined) missing.set(key, p);
+    else await ctx.mrtr!.reply(taken.origin.mcpSessionId, { jsonrpc: "2.0", id: p.relayId, result: responses[key] });
+  }
+  // What is still missing is asked for again (SEP-2322: re-request rather than fail).
+  if (missing.size) {
+    const t = hold(ctx, { ...taken, pending: missing });
+    return new Response(JSON.stringify(t.message), { status: t.status, headers: { "content-type": "application/json" } });
+  }
+  return answerModernStream(ctx, taken.messages);
+}
