@@ -78,6 +78,22 @@ describe("MCP 2026-07-28 beside 2025 on the same endpoints", () => {
     expect(events.map((e) => [e.action, e.toolName])).toEqual([["tool.called", "everything__echo"]]);
   });
 
+  it("a virtual server speaks 2026 too: its served name is listed, called, audited under the real tool, and checked against Mcp-Name", async () => {
+    await tg.gateway.virtualServers.create(env.admin, { name: "desk-2026", members: [{ kind: "tool", server: "everything", name: "echo", exposedName: "say" }] });
+    const listed = await post("/mcp/v/desk-2026", "tools/list");
+    expect(listed.status).toBe(200);
+    expect((listed.answer.result?.tools as { name: string }[]).map((t) => t.name)).toContain("say");
+    expect(listed.answer.result).toMatchObject({ resultType: "complete", cacheScope: "private" });
+    const called = await post("/mcp/v/desk-2026", "tools/call", { name: "say", arguments: { message: "hi virtual 2026" } });
+    expect(called.status).toBe(200);
+    expect(firstText(called.answer.result)).toContain("hi virtual 2026");
+    const events = await auditedCalls(called.id);
+    expect(events.map((e) => [e.action, e.toolName, (e.details as { virtualName?: string } | null)?.virtualName])).toEqual([["tool.called", "everything__echo", "say"]]);
+    const mismatch = await post("/mcp/v/desk-2026", "tools/call", { name: "say", arguments: { message: "x" } }, { "mcp-name": "everything__echo" });
+    expect([mismatch.status, mismatch.answer.error?.code]).toEqual([400, -32020]);
+    expect(await auditedCalls(mismatch.id)).toEqual([]);
+  });
+
   it.each([
     ["/mcp", "everything__trigger-long-running-operation"],
     ["/mcp/s/everything", "trigger-long-running-operation"],
