@@ -235,7 +235,15 @@ async function checkInvariants(scenario: string, mine: Outcome[], http: Http5xx[
   } finally {
     await db.end();
   }
-  for (const e of http) expect(e.retryAfter, `${scenario}: ${String(e.status)} ${e.url} without Retry-After: ${e.body}`).not.toBeNull();
+  for (const e of http) expect(e.retryAfter, `${scenario}: ${String(e.status)} ${e.url} without Retry-After: ${e.body}${failureLogged(e.body)}`).not.toBeNull();
+}
+
+/** The replica's log line of the request an answer names ("… (request <id>)"), so a failure says what threw. */
+function failureLogged(body: string): string {
+  const id = /\(request ([0-9a-f-]{36})\)/.exec(body)?.[1];
+  if (!id) return "";
+  const line = replicas.flatMap((r) => r.app.output().split("\n")).find((l) => l.includes(id));
+  return line ? `\nlogged: ${line.slice(0, 2000)}` : "";
 }
 
 async function findViolations(db: pg.Client, mine: Outcome[]): Promise<string[]> {

@@ -2,6 +2,7 @@ import { McpError, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { Prisma } from "../db/client";
+import { GatewayError } from "../errors";
 import { DATABASE_UNAVAILABLE_MESSAGE, publicError } from "./public-error";
 
 const known = (code: string, message: string) => new Prisma.PrismaClientKnownRequestError(message, { code, clientVersion: "7" });
@@ -23,6 +24,8 @@ describe("publicError", () => {
   it("passes MCP errors and other errors as they are", () => {
     const ours = new McpError(ErrorCode.InvalidParams, "[unknown_tool] Unknown tool x");
     expect(publicError(ours)).toBe(ours);
+    const withheld = new GatewayError("database_unavailable", "The call could not be audited, so its result is withheld.", undefined, { cause: known("P2002", "Unique constraint failed") });
+    expect(publicError(withheld)).toBe(withheld);
     const upstream = Object.assign(new Error("The upstream refused"), { code: -32001 });
     expect(publicError(upstream)).toBe(upstream);
   });

@@ -2,10 +2,12 @@
 // Protocol answers any thrown error with its message, so a database fault would reach the agent as Prisma's or
 // node-postgres's text (the statement, the table, the server's address). A database that is down or restarting is
 // said so ("retry shortly"); any other database error is an internal error; the cause is logged, never sent.
-// Errors with a numeric JSON-RPC code (ours, the SDK's own checks, an upstream's relayed) pass as they are.
+// Our own errors (McpError, GatewayError) and errors with a numeric JSON-RPC code (the SDK's own checks, an
+// upstream's relayed) pass as they are.
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { isDatabaseUnavailable } from "../db/database-unavailable";
+import { GatewayError } from "../errors";
 import type { Logger } from "../logger";
 
 export const DATABASE_UNAVAILABLE_MESSAGE = "The gateway's database is unavailable; retry shortly.";
@@ -21,7 +23,8 @@ function isDatabaseError(err: unknown, depth = 0): boolean {
 
 /** The error as the agent may see it: itself, or a plain McpError in place of a database fault. */
 export function publicError(err: unknown, log?: Logger): unknown {
-  if (err instanceof McpError) return err;
+  // Our own errors say what happened in words meant for the caller, whatever their cause.
+  if (err instanceof McpError || err instanceof GatewayError) return err;
   if (isDatabaseUnavailable(err)) {
     log?.warn({ err }, "an MCP request met the database unavailable");
     return new McpError(ErrorCode.InternalError, DATABASE_UNAVAILABLE_MESSAGE);
