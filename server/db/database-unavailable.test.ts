@@ -15,6 +15,9 @@ describe("isDatabaseUnavailable", () => {
     ["Prisma pool timeout (P2024)", withCode("P2024")],
     ["Prisma initialization error code", Object.assign(new Error("x"), { errorCode: "P1001" })],
     ["pg's terminated message", new Error("Connection terminated unexpectedly")],
+    ["pg's client after its connection ended", new Error("Client has encountered a connection error and is not queryable")],
+    ["pg's closed client", new Error("Client was closed and is not queryable")],
+    ["Prisma's adapter on a closed connection", new Error("Error in PostgreSQL connection: Error { kind: Closed, cause: None }")],
     ["nested in cause", new Error("query failed", { cause: withCode("ECONNREFUSED") })],
     ["inside an AggregateError", new AggregateError([withCode("ECONNREFUSED")], "connect failed")],
   ])("%s: unavailable", (_, err) => expect(isDatabaseUnavailable(err)).toBe(true));
@@ -23,6 +26,7 @@ describe("isDatabaseUnavailable", () => {
     ["a unique violation (23505)", withCode("23505")],
     ["bad input (22P02)", withCode("22P02")],
     ["a plain bug", new TypeError("x is undefined")],
+    ["an upstream's closed MCP connection", new Error("MCP error -32000: Connection closed")],
     ["a string", "ECONNREFUSED"],
     ["null", null],
     ["a cause cycle", (() => { const a: { cause?: unknown } = {}; a.cause = a; return a; })()],

@@ -11,7 +11,17 @@ const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE
 const SQLSTATE = /^(08[0-9A-Z]{3}|57P0[123]|53300)$/;
 /** Prisma: can't reach, timed out, server closed the connection, pool timeout. */
 const PRISMA_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024"]);
-const MESSAGES = [/connection terminated/i, /can't reach database server/i, /timeout exceeded when trying to connect/i, /server closed the connection unexpectedly/i, /the database system is (starting up|shutting down)/i];
+// Texts of errors that carry no code: pg's client after its connection ended, Prisma's driver adapter's closed
+// connection ("Error { kind: Closed }"), Prisma's engine when the server went away.
+const MESSAGES = [
+  /connection terminated/i,
+  /can't reach database server/i,
+  /timeout exceeded when trying to connect/i,
+  /server closed the connection unexpectedly/i,
+  /the database system is (starting up|shutting down)/i,
+  /client (was closed|has encountered a connection error) and is not queryable/i,
+  /Error in PostgreSQL connection: Error \{ kind: Closed\b/,
+];
 
 export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   if (!err || typeof err !== "object" || depth > 6) return false;
