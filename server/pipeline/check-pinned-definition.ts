@@ -2,7 +2,6 @@
 // tools/list, and the tool's definition there must hash the same as the pinned one. A server that changed since
 // the last refresh (silently, without list_changed) is caught on this call, not the next refresh.
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import { CircuitState } from "cockatiel";
 import type { RequestContext } from "../context";
 import { compatibleToolChange } from "../registry/compatible-tool-change";
 import { toolHash } from "../registry/content-hash";
@@ -67,8 +66,7 @@ export function listEarly(pool: UpstreamPool, shared: SharedToolListing): Middle
  * is not closed is therefore not checked; the reconnect's own discovery records a changed set for review.
  */
 function askable(pool: UpstreamPool, tool: ResolvedTool): boolean {
-  const st = pool.status(tool.serverId, tool.role);
-  return !!st && (st.status === "HEALTHY" || st.status === "DEGRADED") && st.circuit === CircuitState.Closed;
+  return pool.answering(tool.serverId, tool.role);
 }
 
 /**

@@ -4,6 +4,7 @@
 // a bulkhead (concurrency limit) and a circuit breaker. Each part is its own module (this folder), handed
 // the same scope (pool-scope.ts).
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { CircuitState } from "cockatiel";
 import type { Logger } from "../logger";
 import type { UpstreamDefinitions } from "../registry/definitions";
 import { cancelReconnect, connectNow } from "./entry-connection";
@@ -70,6 +71,11 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
     oneConnectionForAll(serverId: string, role: Role = "active"): boolean {
       const e = entries.get(key(serverId, role));
       return !!e && !perCredentialSessions(authModeOf(scope, e));
+    },
+    /** Whether a server's role is connected with its circuit closed: `status` without copying its logs, for the call path. */
+    answering(serverId: string, role: Role = "active"): boolean {
+      const e = entries.get(key(serverId, role));
+      return !!e && (e.status === "HEALTHY" || e.status === "DEGRADED") && e.breaker.state === CircuitState.Closed;
     },
     /** The (server, role) pairs this process holds a connection or reconnect loop for. */
     held(): { serverId: string; role: Role }[] {
