@@ -1,5 +1,7 @@
 // Composition root: every service of the gateway is built here from explicit dependencies.
 import { createContinuations, MRTR_HOLD_MS } from "./mcp/modern/continuations";
+import { createListenStreams } from "./mcp/modern/listen-streams";
+import { listenLook } from "./mcp/modern/listen-view";
 import { createStatelessLeases } from "./mcp/modern/stateless-leases";
 import path from "node:path";
 import type { TChangeOwnPassword, TCreateUser, TResetPassword, TUpdateUser, TUserListQuery } from "../lib/schemas";
@@ -129,6 +131,8 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
   // MRTR (2026-07-28): relayed calls waiting for a client's input, held in this process for its retry.
   const continuations = createContinuations({ ttlMs: MRTR_HOLD_MS });
   const statelessLeases = createStatelessLeases();
+  // subscriptions/listen (2026-07-28): the streams this process holds, by agent session.
+  const listenStreams = createListenStreams();
   // The query pools use databaseUrl (possibly a transaction pooler); LISTEN and session locks a real session.
   const routes = databaseRoutes(databaseUrl, config);
   const tracing = config.otlp.endpoint ? startTracing(config.otlp.endpoint, { headers: config.otlp.headers }) : undefined;
@@ -341,6 +345,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         },
         statelessLeases,
         mrtr: { continuations, reply: (mcpSessionId, message) => c.sessions.replyFromAgent(mcpSessionId, message) },
+        listen: { streams: listenStreams, look: (e, grant, bucket) => listenLook({ registry: c.registry, policy: c.caches.policy, virtual: (name) => c.caches.virtual.get(name) }, e, grant, bucket) },
         // The registry's definition under the endpoint's name (no upstream is started for it).
         toolInputSchema: async (e, name, bucket) => {
           const gatewayName = e.kind === "server" ? `${e.slug}__${name}` : e.kind === "virtual" ? (await c.caches.virtual.get(e.name))?.tools.byServed.get(name)?.gatewayName : name;
@@ -610,6 +615,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         core.upstreamAuth.modes.close();
         await core.tasks.close();
         continuations.closeAll();
+        listenStreams.endAll();
         await core.sessions.closeAll();
         await core.pool.close();
         await core.launcher.close();

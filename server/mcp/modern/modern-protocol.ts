@@ -38,6 +38,7 @@ export const MODERN_METHODS: ReadonlySet<string> = new Set([
   "prompts/list",
   "prompts/get",
   "completion/complete",
+  "subscriptions/listen",
 ]);
 
 /** Methods whose results carry caching hints (CacheableResult). */
