@@ -11,6 +11,6 @@ export async function innerAnswer(answer: Response | JsonAnswer, id: string | nu
     const text = await answer.text();
     return text ? (JSON.parse(text) as InnerAnswer) : { error: { code: -32603, message: `HTTP ${String(answer.status)} without an answer` } };
   }
-  for await (const m of sseMessages(answer.body)) if (m.id === id && m.method === undefined) return m as InnerAnswer;
+  for await (const m of sseMessages(answer.body)) if (m.id === id && m.method === undefined) return m;
   return { error: { code: -32603, message: "The answer ended before a result" } };
 }
