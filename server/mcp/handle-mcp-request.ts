@@ -35,7 +35,7 @@ import { isModernHeader, isModernRequest } from "./modern/is-modern-request";
 import { INNER_PROTOCOL_VERSION } from "./modern/modern-protocol";
 import { checkModernRequest, paramHeaderCheck, serveModernRequest } from "./modern/serve-modern-request";
 import { innerHeaders, stateBinding, statelessView } from "./modern/stateless-view";
-import type { Continuations } from "./modern/continuations";
+import type { MrtrContext } from "./modern/answer-modern-stream";
 import type { StatelessLeases } from "./modern/stateless-leases";
 import type { ListenStreams } from "./modern/listen-streams";
 import type { Look } from "./modern/listen-stream";
@@ -78,7 +78,7 @@ export type McpHttpDeps = {
   /** Which stateless upstream session a 2026 request on /mcp/s may use (one request at a time on each). */
   statelessLeases: StatelessLeases;
   /** MRTR: held continuations, and the way a client's input reaches the relayed request that asked for it. */
-  mrtr?: { continuations: Continuations; reply(mcpSessionId: string, message: Record<string, unknown>): Promise<void> } | undefined;
+  mrtr?: Omit<NonNullable<MrtrContext["mrtr"]>, "binding"> | undefined;
   /** subscriptions/listen: this process's open streams, and what an agent session sees on an endpoint now. */
   listen?: { streams: ListenStreams; look(endpoint: McpEndpoint, grant: SessionGrant, bucket: number): ReturnType<Look> } | undefined;
   /** A tool's input schema by the name the endpoint's clients call it (its Mcp-Param-* headers are checked against it). */

@@ -1,23 +1,34 @@
-// `requestState` as it leaves Portcullis (MRTR): an opaque token naming a held continuation, signed with a key
-// of this gateway process and bound to the agent session, endpoint, method, name and arguments of the request
-// it continues. Nothing in it is trusted before the signature and the binding are checked; the continuation it
-// names can be taken once (a replay finds nothing).
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+// `requestState` as it leaves Portcullis (MRTR): an opaque token naming a held continuation and the gateway
+// process holding it, signed with a key every process of the deployment shares (derived from its secrets key,
+// so a retry may reach any of them) and bound to the agent session, endpoint, method, name and arguments of the
+// request it continues. Nothing in it is trusted before the signature and the binding are checked; the
+// continuation it names can be taken once (a replay finds nothing).
+import { createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
 
 export type StateBinding = { agentSessionId: string; endpoint: string; method: string; name: string; arguments: unknown };
-type Payload = { c: string; b: string; x: number };
+type Payload = { c: string; h: string; b: string; x: number };
+
+/**
+ * The requestState signing key, derived from the deployment's secrets key (SECRETS_KEY or DATA_DIR/secrets.key,
+ * which every process sharing the database must hold anyway): the same in every process, stored nowhere, and
+ * useless for anything else (a separate HKDF label).
+ */
+export function requestStateKey(secretsKey: Buffer): Buffer {
+  return Buffer.from(hkdfSync("sha256", secretsKey, Buffer.alloc(0), "portcullis/mrtr/requestState/v1", 32));
+}
 
 const digest = (b: StateBinding) => createHash("sha256").update(JSON.stringify([b.agentSessionId, b.endpoint, b.method, b.name, b.arguments ?? null])).digest("base64url");
 
 export function createRequestStates(key: Buffer = randomBytes(32)) {
   const sign = (payload: string) => createHmac("sha256", key).update(payload).digest();
   return {
-    issue(continuationId: string, binding: StateBinding, expiresAt: number): string {
-      const payload = Buffer.from(JSON.stringify({ c: continuationId, b: digest(binding), x: expiresAt } satisfies Payload)).toString("base64url");
+    /** `holder`: the process holding the continuation (a retry elsewhere is forwarded there). */
+    issue(continuationId: string, holder: string, binding: StateBinding, expiresAt: number): string {
+      const payload = Buffer.from(JSON.stringify({ c: continuationId, h: holder, b: digest(binding), x: expiresAt } satisfies Payload)).toString("base64url");
       return `${payload}.${sign(payload).toString("base64url")}`;
     },
-    /** The continuation id, or why the state is refused. */
-    open(token: unknown, binding: StateBinding, now: number): { id: string } | { refused: string } {
+    /** The continuation id and its holder, or why the state is refused. */
+    open(token: unknown, binding: StateBinding, now: number): { id: string; holder: string } | { refused: string } {
       if (typeof token !== "string" || token.length > 2048) return { refused: "requestState is not one this gateway issued" };
       const [payload, signature, extra] = token.split(".");
       if (!payload || !signature || extra !== undefined) return { refused: "requestState is not one this gateway issued" };
@@ -27,7 +38,7 @@ export function createRequestStates(key: Buffer = randomBytes(32)) {
       const p = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as Payload;
       if (p.b !== digest(binding)) return { refused: "requestState belongs to another request or agent session" };
       if (p.x <= now) return { refused: "requestState has expired" };
-      return { id: p.c };
+      return { id: p.c, holder: p.h };
     },
   };
 }
