@@ -24,8 +24,8 @@ export const MODERN_ERROR = {
 } as const;
 
 /**
- * The methods a modern request may name (tasks, subscriptions/listen and MRTR retries are later parts of
- * issue 24). Everything else — initialize, ping, logging/setLevel, resources/subscribe, an unknown name — is
+ * The methods a modern request may name (an MRTR retry names the method it continues; tasks are a later part
+ * of issue 24). Everything else — initialize, ping, logging/setLevel, resources/subscribe, an unknown name — is
  * 404 with -32601, as the transport requires.
  */
 export const MODERN_METHODS: ReadonlySet<string> = new Set([
