@@ -68,14 +68,17 @@ export function createRetryForwarding(deps: Deps) {
       queue.push(e.out as Out);
       wake();
     });
-    const next = (timeoutMs?: number) =>
+    // One reader at a time: a part is taken off the queue only by the read waiting for it.
+    const next = (timeoutMs: number) =>
       new Promise<Out | null>((resolve) => {
-        const take = () => (queue.length ? resolve(queue.shift()!) : false);
-        if (take() !== false) return;
-        const timer = timeoutMs === undefined ? undefined : setTimeout(() => resolve(null), timeoutMs);
-        wake = () => {
-          if (take() !== false) clearTimeout(timer);
+        if (queue.length) return resolve(queue.shift()!);
+        const settle = (out: Out | null) => {
+          wake = () => {};
+          clearTimeout(timer);
+          resolve(out);
         };
+        const timer = setTimeout(() => settle(null), timeoutMs);
+        wake = () => settle(queue.shift()!);
       });
     const refuse = (message: string, data?: Record<string, unknown>) => {
       stop();

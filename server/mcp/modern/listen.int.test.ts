@@ -2,6 +2,7 @@
 // only for lists that changed for this agent session and that it opted in to, resource updates through the
 // upstream's own subscription on /mcp/s, reads' authorization for the URIs it listens to, the per-session limit
 // of streams, and a revoked session's streams ending with the reason.
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startConformanceServerHttp, type RunningServer } from "../../../scripts/test-support/conformance";
 import { insertUser, userContext } from "../../test/contexts";
@@ -121,6 +122,25 @@ describe("subscriptions/listen", () => {
     expect((await s.next())?.method).toBe("notifications/subscriptions/acknowledged");
     expect(await s.next()).toMatchObject({ id: s.id, error: { code: -32001, message: expect.stringContaining("expired") as unknown } });
     expect(await s.next()).toBeNull();
+  });
+
+  it("a v2 SDK client (2.4.0) listens: the honoured filter, list_changed to its handler, and its close", async () => {
+    const { token: mine } = await newAgent();
+    const client = new ClientV2({ name: "v2-listener", version: "2.4.0" }, { versionNegotiation: { mode: { pin: VERSION } } });
+    await client.connect(new TransportV2(new URL("/mcp", tg.http.url), { requestInit: { headers: { authorization: `Bearer ${mine}` } } }));
+    try {
+      const changed = new Promise<void>((resolve) => client.setNotificationHandler("notifications/tools/list_changed", () => resolve()));
+      const sub = await client.listen({ toolsListChanged: true, resourceSubscriptions: ["test://static-text"] });
+      // /mcp has no resource updates to give: only the list changes are honoured.
+      expect(sub.honoredFilter).toEqual({ toolsListChanged: true });
+      await tg.gateway.registry.updateTool(admin, "conf__test_audio_content", { enabled: false });
+      await changed;
+      await sub.close();
+      expect(await sub.closed).toBe("local");
+    } finally {
+      await client.close();
+      await tg.gateway.registry.updateTool(admin, "conf__test_audio_content", { enabled: true });
+    }
   });
 
   it("a change that does not touch what the session sees is not told: a tool outside its whitelist", async () => {
