@@ -32,7 +32,8 @@ export function taskAccepted(task: Pick<Task, "id" | "status" | "toolName">, pol
       },
     ],
     structuredContent: { task_id: task.id, status: task.status },
-    _meta: { [TASK_META]: { taskId: task.id, status: task.status, retryAfterSeconds: pollSeconds, ...(replay && { replay: true }) } },
+    // `handle`: this answer stands for the task (a 2026 client gets its CreateTaskResult instead).
+    _meta: { [TASK_META]: { taskId: task.id, status: task.status, retryAfterSeconds: pollSeconds, handle: true, ...(replay && { replay: true }) } },
   };
 }
 
