@@ -118,6 +118,7 @@ export async function dispatchToolCall(
         // The gateway's own tools answer at once: they never become tasks (nothing could run them later); nor
         // does a 2026 client's call when it cannot take a task (the tasks extension undeclared).
         task: builtin || session.tasksExtension === false ? undefined : taskContextOf(session.grant, naming.endpoint, params),
+        ...(session.tasksExtension === false && { noTasks: true }),
         ...(builtin && { builtin: { endpoint: naming.endpoint, bucket: session.bucket, resolve } }),
         ...(naming.virtualServer && !builtin && { virtual: { server: naming.virtualServer, name: params.name } }),
         ...(via && { via }),

@@ -150,17 +150,35 @@ describe("the tasks extension on every endpoint", () => {
     expect(await db.auditEvent.count({ where: { taskId, action: "task.canceled" } })).toBe(1);
   });
 
-  it("a tool's error answer is `completed` with isError; an async tool without the extension runs synchronously", async () => {
+  it("a tool's error answer is `completed` with isError; a plain call stays a plain answer, 2025's `task` parameter or not", async () => {
     await gws[0]!.gateway.registry.updateTool(env.admin, "ops__fail", { async: true, riskTier: "LOW" });
     const taskId = (await post("/mcp", "tools/call", { name: "ops__fail", arguments: {} })).answer.result!.taskId as string;
     expect(await settled("/mcp", taskId)).toMatchObject({ status: "completed", result: { isError: true } });
-    const t = tag("sync");
-    const sync = await post("/mcp", "tools/call", { name: "ops__slow_read", arguments: { ms: 10, tag: t } }, { caps: {} });
-    expect(sync.answer.result).toMatchObject({ resultType: "complete", content: [{ type: "text", text: `slow_read ${t} done` }] });
-    expect(sync.answer.result).not.toHaveProperty("taskId");
-    // 2025's `task` parameter does not make a task of anything for a 2026 client.
-    const legacy = await post("/mcp", "tools/call", { name: "ops__whoami", arguments: {}, task: { ttl: 1000 } });
-    expect(legacy.answer.result?.resultType).toBe("complete");
+    for (const caps of [DECLARED, {}]) {
+      const legacy = await post("/mcp", "tools/call", { name: "ops__whoami", arguments: {}, task: { ttl: 1000 } }, { caps });
+      expect(legacy.answer.result?.resultType).toBe("complete");
+      expect(legacy.answer.result).not.toHaveProperty("taskId");
+    }
+  });
+
+  it.each(["/mcp", "/mcp/s/ops"])("%s – an async tool (it only runs queued) without the extension: 400 -32021, nothing queued, the refusal audited", async (path) => {
+    const t = tag("async-undeclared");
+    const before = await db.task.count();
+    const refused = await post(path, "tools/call", { name: path === "/mcp" ? "ops__slow_read" : "slow_read", arguments: { ms: 10, tag: t } }, { caps: {} });
+    expect([refused.status, refused.answer.error?.code]).toEqual([400, -32021]);
+    expect(refused.answer.error?.data).toEqual({ requiredCapabilities: { extensions: { [TASKS]: {} } } });
+    expect(await db.task.count()).toBe(before);
+    const audited = await db.auditEvent.findMany({ where: { requestId: { endsWith: `:${String(refused.id)}` } } });
+    expect(audited.map((e) => [e.action, e.status, e.errorCode])).toEqual([["tool.called", "error", "task_required"]]);
+    expect(starts(t)).toBe(0);
+  });
+
+  it("two cancels of one task racing on two processes: both acknowledged, the task canceled once", async () => {
+    const taskId = (await post("/mcp", "tools/call", { name: "ops__hang", arguments: {} })).answer.result!.taskId as string;
+    const acks = await Promise.all([0, 1, 0, 1].map((gw) => post("/mcp", "tasks/cancel", { taskId }, { gw })));
+    expect(acks.map((a) => [a.status, a.answer.result?.resultType])).toEqual(Array(4).fill([200, "complete"]));
+    expect(await settled("/mcp", taskId)).toMatchObject({ status: "cancelled" });
+    expect(await db.auditEvent.count({ where: { taskId, action: "task.canceled" } })).toBe(1);
   });
 
   describe("a HIGH-tier call held for a person", () => {
@@ -207,6 +225,27 @@ describe("the tasks extension on every endpoint", () => {
       const bad = await post("/mcp", "tasks/update", { taskId: accepted, inputResponses: [] });
       expect([bad.status, bad.answer.error?.code, bad.answer.error?.data?.code]).toEqual([200, -32602, "invalid_input_responses"]);
       await post("/mcp", "tasks/cancel", { taskId: accepted });
+    });
+
+    it("a client declining while an approver approves on another process: the call runs once or not at all, never both", async () => {
+      const approver = await insertUser(db, { role: "APPROVER" });
+      for (let i = 0; i < 3; i++) {
+        const t = tag("race");
+        const taskId = (await post("/mcp", "tools/call", { name: "ops__slow_write", arguments: { ms: 10, tag: t } }, { caps: URL_CLIENT })).answer.result!.taskId as string;
+        const approval = await db.approval.findFirstOrThrow({ where: { taskId } });
+        const [, decided] = await Promise.allSettled([
+          post("/mcp", "tasks/update", { taskId, inputResponses: { [`approval-${approval.id}`]: { action: "decline" } } }, { caps: URL_CLIENT }),
+          gws[1]!.gateway.approvals.decide(userContext(approver), { userId: approver.id, role: approver.role }, approval.id, { decision: "approve" }),
+        ]);
+        const end = await settled("/mcp", taskId);
+        if (end.status === "cancelled") {
+          expect(decided.status).toBe("rejected");
+          expect(starts(t)).toBe(0);
+        } else {
+          expect([decided.status, end.status]).toEqual(["fulfilled", "completed"]);
+          expect(starts(t)).toBe(1);
+        }
+      }
     });
 
     it.each(["/mcp", "/mcp/s/ops"])("%s – without the extension the call is refused -32021 naming it: nothing held, the refusal audited", async (path) => {

@@ -2,7 +2,8 @@
 // becomes a task (a held HIGH-tier call, an async tool, a call still running after the threshold); the client only
 // says whether it can take one. Declared: such a call is answered with the CreateTaskResult of its row, read back
 // from the database (so it is committed before its handle leaves). Not declared: the call ran without a task
-// context (synchronously, nothing adopted), and one that could only be held for approval is -32021.
+// context (synchronously, nothing adopted); one that could only be held for approval, or an async tool (which only
+// runs queued), is -32021 — both refused and audited by the pipeline, nothing held or queued.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { Db } from "../../db/client";
@@ -20,8 +21,10 @@ export async function modernToolAnswer(db: Db, result: CallToolResult, declared:
     const row = await db.task.findFirst({ where: { id: handle.taskId, agentSessionId: owner.agentSessionId } });
     if (row) return createTaskResult(row, pollSeconds);
   }
-  if (!declared && errorCodeOf(result) === "approval_required") {
-    const refusal = missingTasksExtension("this call is held for a person's approval and can only be answered as a task");
+  const code = errorCodeOf(result);
+  if (!declared && (code === "approval_required" || code === "task_required")) {
+    const why = code === "task_required" ? "this tool runs only as a queued task" : "this call is held for a person's approval and can only be answered as a task";
+    const refusal = missingTasksExtension(why);
     throw new McpError(refusal.code, refusal.message, refusal.data);
   }
   return plain;

@@ -18,9 +18,10 @@ export async function answerInput(deps: Pick<ModernTaskDeps, "db" | "audit">, ow
   const action = (response as { action?: unknown } | null)?.action;
   if (action === "decline" || action === "cancel") {
     try {
-      await cancelTask(deps.db, deps.audit, owner.ctx, { userId: owner.ownerId, role: "USER" }, t.id, `Withdrawn by the client: it answered the approval request with "${action}" (tasks/update).`);
+      const reason = `Withdrawn by the client: it answered the approval request with "${action}" (tasks/update).`;
+      await cancelTask(deps.db, deps.audit, owner.ctx, { userId: owner.ownerId, role: "USER" }, t.id, reason, ["AWAITING_APPROVAL"]);
     } catch (err) {
-      // Decided meanwhile: the task has moved on and the answer no longer applies.
+      // Decided meanwhile (an approver released it, or it was cancelled): the answer no longer applies.
       if (!(isGatewayError(err) && err.code === "conflict")) throw err;
     }
     return;
