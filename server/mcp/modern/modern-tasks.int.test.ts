@@ -5,7 +5,9 @@
 // session can see. A v1 client with 2025-11-25 tasks and a v2 client work on the same endpoints at the same time.
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 import { CallToolResultSchema, CreateTaskResultSchema, GetTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fuzzParams, fuzzTimeoutMs, hostileString } from "../../test/fuzz";
 import { agentToken, connectAgent, fixtureEvents, firstText, misbehavingServer, setUpGatewayTest, userWithToken, waitUntil, type GatewayTestEnv, type TestGateway } from "../../test/gateway-harness";
 import { insertUser, userContext } from "../../test/contexts";
 import { createTestDb } from "../../test/test-db";
@@ -119,6 +121,8 @@ describe("the tasks extension on every endpoint", () => {
       // The v1 client's 2025 task, on the same endpoint at the same time.
       await waitUntil("the 2025 task to complete", async () => (await v1.client.request({ method: "tasks/get", params: { taskId: legacy.task.taskId } }, GetTaskResultSchema)).status === "completed");
       expect(firstText(await v1.client.request({ method: "tasks/result", params: { taskId: legacy.task.taskId } }, CallToolResultSchema))).toBe(`slow_read ${t25} done`);
+      // One store: the 2025 task is the same session's, so its 2026 tasks/get shows it too.
+      expect((await getTask(path, legacy.task.taskId)).result).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: `slow_read ${t25} done` }] } });
       // Audited: the call, its task's start and end, all under the task's id.
       await waitUntil("the task's end to be audited", async () => (await db.auditEvent.count({ where: { taskId, action: "task.succeeded" } })) === 1);
       const actions = (await db.auditEvent.findMany({ where: { taskId }, orderBy: { id: "asc" } })).map((e) => [e.action, e.toolName]);
@@ -128,9 +132,18 @@ describe("the tasks extension on every endpoint", () => {
     }
   });
 
-  it("/mcp/code – serves the session's tasks (made on /mcp) and never turns its own tools into tasks", async () => {
+  it("/mcp/code – serves the session's tasks (made on /mcp) beside a v1 client's get_task_status and a v2 client; its own tools never become tasks", async () => {
+    const url = new URL("/mcp/code", gws[0]!.http.url);
+    const v1 = await connectAgent(url, token);
+    env.agents.push(v1);
+    const v2 = new ClientV2({ name: "v2-agent", version: "2.4.0" }, { versionNegotiation: { mode: "auto" } });
+    await v2.connect(new TransportV2(url, { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
     const created = (await post("/mcp", "tools/call", { name: "ops__slow_read", arguments: { ms: 10, tag: tag("code") } })).answer.result!;
-    expect((await getTask("/mcp/code", created.taskId as string)).result).toMatchObject({ taskId: created.taskId });
+    const [modern, legacy, listed] = await Promise.all([getTask("/mcp/code", created.taskId as string), v1.client.callTool({ name: "get_task_status", arguments: { task_id: created.taskId } }), v2.listTools()]);
+    await v2.close();
+    expect(modern.result).toMatchObject({ taskId: created.taskId });
+    expect(legacy.structuredContent).toMatchObject({ task_id: created.taskId, tool: "ops__slow_read" });
+    expect(listed.tools.map((t) => t.name)).toContain("execute_code");
     const code = await post("/mcp/code", "tools/call", { name: "execute_code", arguments: { code: "return 1 + 1" } });
     expect(code.answer.result?.resultType).toBe("complete");
     await settled("/mcp/code", created.taskId as string);
@@ -280,7 +293,7 @@ describe("the tasks extension on every endpoint", () => {
     }
   });
 
-  it("a task is only the creating agent session's: foreign, forged, malformed and huge ids get stable refusals, and nothing changes", async () => {
+  it("a task is only the creating agent session's: foreign, forged, malformed and huge ids get stable refusals, and nothing changes", { timeout: fuzzTimeoutMs(60_000) }, async () => {
     const taskId = (await post("/mcp", "tools/call", { name: "ops__hang", arguments: {} })).answer.result!.taskId as string;
     // Another user's agent session, and another agent session of the same user.
     const owner = (await db.task.findUniqueOrThrow({ where: { id: taskId }, include: { owner: true } })).owner;
@@ -301,6 +314,17 @@ describe("the tasks extension on every endpoint", () => {
       const { status, answer } = await post("/mcp", "tasks/get", { taskId: malformed });
       expect([status, answer.error?.code, answer.error?.data?.code]).toEqual([200, -32602, "invalid_task_id"]);
     }
+    // Any id at all, sent as a conforming client would (Base64-encoded when not plain ASCII): a stable refusal, never a 5xx.
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(hostileString, fc.string({ minLength: 20, maxLength: 30 })), fc.constantFrom("tasks/get", "tasks/update", "tasks/cancel"), async (id, method) => {
+        const header = /^[\x21-\x7e]*$/.test(id) && id.length > 0 ? id : `=?base64?${Buffer.from(id, "utf8").toString("base64")}?=`;
+        const { status, answer } = await post("/mcp", method, { taskId: id, inputResponses: {} }, { headers: { "mcp-name": header } });
+        expect(status, JSON.stringify(answer)).toBeLessThan(500);
+        const outcome = [answer.error?.code, answer.error?.data?.code];
+        expect([[-32602, "invalid_task_id"], [-32602, "task_not_found"], [-32020, undefined]]).toContainEqual(outcome);
+      }),
+      fuzzParams(60),
+    );
     // Longer than a header may carry: refused by the routing-header check before anything reads the body.
     const huge = await post("/mcp", "tasks/get", { taskId: "x".repeat(9000) });
     expect([huge.status, huge.answer.error?.code]).toEqual([400, -32020]);
