@@ -78,7 +78,7 @@ export type McpHttpDeps = {
   /** Which stateless upstream session a 2026 request on /mcp/s may use (one request at a time on each). */
   statelessLeases: StatelessLeases;
   /** The tasks extension's methods (tasks/get, tasks/update, tasks/cancel) over the task rows. */
-  modernTasks?: ModernTaskDeps | undefined;
+  modernTasks: ModernTaskDeps;
   /** MRTR: held continuations, and the way a client's input reaches the relayed request that asked for it. */
   mrtr?: { continuations: Continuations; reply(mcpSessionId: string, message: Record<string, unknown>): Promise<void> } | undefined;
   /** A tool's input schema by the name the endpoint's clients call it (its Mcp-Param-* headers are checked against it). */
@@ -186,7 +186,7 @@ async function serveMcpRequest(deps: McpHttpDeps, req: McpRequest, endpoint: Mcp
     if (message instanceof Response) return message;
     const refused = (await paramHeaderCheck(deps, req, endpoint, message, agentSession.canaryBucket)) ?? (await scopeRefusal(deps.oauth, principal, endpoint, [message]));
     if (refused) return refused;
-    if (TASK_METHODS.has(message.method) && deps.modernTasks) return answerModernTask(deps.modernTasks, message, { ctx, agentSessionId: agentSession.id, ownerId: user.id });
+    if (TASK_METHODS.has(message.method)) return answerModernTask(deps.modernTasks, message, { ctx, agentSessionId: agentSession.id, ownerId: user.id });
     const { view, release } = statelessView(endpoint, agentSession, ctx, grant, deps.statelessLeases, declaresTasks(message.params._meta));
     return serveModernRequest(message, {
       handle: view.mcpSessionId,
