@@ -37,7 +37,9 @@ describe("conformance: tasks extension scenarios through /mcp/s/<slug>", () => {
   let proxy: RunningServer;
 
   beforeAll(async () => {
-    env = await setUpGatewayTest(db, "tasks-conformance", { tasks: { thresholdMs: 400, sweepIntervalMs: 200, concurrency: 4, dedupeWindowMs: 0 } });
+    // The threshold sits between the fixture's first elicitation (at once: MRTR's round 1 is no task) and its
+    // shortest slow_compute that must become a task (1 s).
+    env = await setUpGatewayTest(db, "tasks-conformance", { tasks: { thresholdMs: 700, sweepIntervalMs: 200, concurrency: 4, dedupeWindowMs: 0 } });
     const gw = env.gateways[0]!;
     const fixture = path.join(REPO_ROOT, "server", "test", "fixtures", "tasks-conformance-server.mjs");
     const { server } = await gw.gateway.registry.register(env.admin, { slug: "conf-tasks", name: "Tasks conformance fixture", transport: "stdio", command: process.execPath, args: [fixture], cwd: REPO_ROOT, ...UNSANDBOXED, timeoutMs: 120_000 });
