@@ -14,7 +14,6 @@ import { approvalInputKey, detailedTask, type AwaitingApproval } from "./modern-
 import { declaresTasks, missingTasksExtension, type ModernTaskDeps, type TaskOwner } from "./tasks-extension";
 import { answeredInput, answerInput } from "./task-input";
 
-
 /** Our task ids are cuids; anything else is not one of ours, whatever its length. */
 const TASK_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
