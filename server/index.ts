@@ -350,6 +350,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
           if (e.kind === "server") c.sessions.abandon(session.mcpSessionId);
         },
         statelessLeases,
+        modernTasks: { db, audit: c.audit, pollSeconds: c.tasks.options.pollSeconds, publicUrl: config.publicUrl, serverInfo: () => ({ name: "portcullis", version: VERSION }) },
         mrtr: {
           continuations,
           reply: (mcpSessionId, message) => c.sessions.replyFromAgent(mcpSessionId, message),

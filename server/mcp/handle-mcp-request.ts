@@ -41,6 +41,8 @@ import type { ListenStreams } from "./modern/listen-streams";
 import type { Look } from "./modern/listen-stream";
 import { serveListen } from "./modern/serve-listen";
 import { innerAnswer } from "./modern/inner-answer";
+import { answerModernTask } from "./modern/answer-modern-task";
+import { declaresTasks, TASK_METHODS, type ModernTaskDeps } from "./modern/tasks-extension";
 import { VERSION } from "../version";
 
 export { endpointName, type McpEndpoint } from "./mcp-endpoint";
@@ -58,6 +60,8 @@ export type McpSessionView = {
   clientCapabilities: ClientCapabilities;
   /** What the agent session may use: tools it may not call are neither listed nor callable. */
   grant: SessionGrant;
+  /** A 2026-07-28 request: whether it declared the tasks extension (undefined: a 2025 session). */
+  tasksExtension?: boolean | undefined;
 };
 
 export type McpHttpDeps = {
@@ -77,6 +81,8 @@ export type McpHttpDeps = {
   serve(endpoint: McpEndpoint, session: McpSessionView, transport: WebStandardStreamableHTTPServerTransport): Promise<void>;
   /** Which stateless upstream session a 2026 request on /mcp/s may use (one request at a time on each). */
   statelessLeases: StatelessLeases;
+  /** The tasks extension's methods (tasks/get, tasks/update, tasks/cancel) over the task rows. */
+  modernTasks: ModernTaskDeps;
   /** MRTR: held continuations, and the way a client's input reaches the relayed request that asked for it. */
   mrtr?: Omit<NonNullable<MrtrContext["mrtr"]>, "binding"> | undefined;
   /** subscriptions/listen: this process's open streams, and what an agent session sees on an endpoint now. */
@@ -186,6 +192,7 @@ async function serveMcpRequest(deps: McpHttpDeps, req: McpRequest, endpoint: Mcp
     if (message instanceof Response) return message;
     const refused = (await paramHeaderCheck(deps, req, endpoint, message, agentSession.canaryBucket)) ?? (await scopeRefusal(deps.oauth, principal, endpoint, [message]));
     if (refused) return refused;
+    if (TASK_METHODS.has(message.method)) return answerModernTask(deps.modernTasks, message, { ctx, agentSessionId: agentSession.id, ownerId: user.id });
     if (message.method === "subscriptions/listen" && deps.listen) {
       const listen = deps.listen;
       // Each look authenticates the token again: a revoked, expired or disabled session's stream ends.
@@ -204,7 +211,7 @@ async function serveMcpRequest(deps: McpHttpDeps, req: McpRequest, endpoint: Mcp
       };
       return serveListen(message, { bus: deps.bus, streams: listen.streams, agentSession, look, subscribe: endpoint.kind === "server" ? subscribe : undefined, signal: req.signal, serverInfo: { name: "portcullis", version: VERSION } });
     }
-    const { view, release } = statelessView(endpoint, agentSession, ctx, grant, deps.statelessLeases);
+    const { view, release } = statelessView(endpoint, agentSession, ctx, grant, deps.statelessLeases, declaresTasks(message.params._meta));
     return serveModernRequest(message, {
       handle: view.mcpSessionId,
       release,

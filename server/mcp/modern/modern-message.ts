@@ -3,6 +3,7 @@
 // answer it was served as; the codes this revision renumbered; nothing this revision forbids on the stream.
 import { CACHEABLE_METHODS, META } from "./modern-protocol";
 import { servedVersions, type ModernMessage } from "./modern-request-refusal";
+import { TASKS_EXTENSION } from "./tasks-extension";
 
 type Message = { id?: unknown; method?: string; result?: Record<string, unknown>; error?: { code: number } & Record<string, unknown> } & Record<string, unknown>;
 
@@ -32,7 +33,8 @@ function modernCapabilities(capabilities: Record<string, unknown> = {}): Record<
     const listed = k === "tools" || k === "prompts" || k === "resources";
     out[k] = { ...kept, ...(listed && { listChanged: true }), ...(k === "resources" && subscribe === true && { subscribe: true }) };
   }
-  return out;
+  // The tasks extension replaces 2025's `tasks` capability (dropped above).
+  return { ...out, extensions: { [TASKS_EXTENSION]: {} } };
 }
 
 function discoverResult(init: Record<string, unknown>): Record<string, unknown> {
@@ -72,11 +74,14 @@ export function modernMessage(message: Message, request: ModernMessage, serverIn
   const discover = request.method === "server/discover";
   const result = discover ? discoverResult(message.result) : message.result;
   const meta = (result._meta ?? {}) as Record<string, unknown>;
+  // A tools/call that became a task (dispatch-tool-call.ts made the CreateTaskResult); every other result is complete.
+  const task = request.method === "tools/call" && result.resultType === "task" && typeof result.taskId === "string";
+  const { content: _content, ...taskResult } = result;
   return {
     ...message,
     result: {
-      ...result,
-      resultType: "complete",
+      ...(task ? taskResult : result),
+      resultType: task ? "task" : "complete",
       ...(CACHEABLE_METHODS.has(request.method) && CACHE_HINTS),
       _meta: { ...meta, [META.serverInfo]: meta[META.serverInfo] ?? serverInfo() },
     },
