@@ -2,6 +2,9 @@
 // client that opens streams in a loop holds no more than that), and all of them ended gracefully when the
 // gateway shuts down (the spec's successful listen response before the stream closes).
 
+/** The upstream sessions of listen streams on /mcp/s (serve-listen.ts): `listen-<uuid>`. */
+export const LISTEN_SESSION_PREFIX = "listen-";
+
 /** Open listen streams per agent session and process. A client needs one; a few spare cover reconnects. */
 export const MAX_LISTEN_STREAMS_PER_SESSION = 8;
 

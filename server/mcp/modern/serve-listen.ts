@@ -7,7 +7,7 @@ import type { ChangeBus } from "../../events/change-bus";
 import { GATEWAY_REFUSAL_RPC_CODE } from "../gateway-refusal-code";
 import { acknowledgedFilter, parseListenFilter } from "./listen-filter";
 import { listenStream, type Look } from "./listen-stream";
-import type { ListenStreams } from "./listen-streams";
+import { LISTEN_SESSION_PREFIX, type ListenStreams } from "./listen-streams";
 import { modernRefusalResponse, type ModernMessage } from "./modern-request-refusal";
 
 export type ListenServing = {
@@ -35,7 +35,7 @@ export async function serveListen(message: ModernMessage, s: ListenServing): Pro
   const unreadable = filter.resourceSubscriptions.filter((u) => !first.mayRead(u));
   if (unreadable.length) return refusal(403, `This session may not read ${unreadable.join(", ")}: it is outside the session's allowed paths.`, { code: "path_not_allowed", uris: unreadable }, message.id);
   const subscribing = s.subscribe !== undefined && filter.resourceSubscriptions.length > 0;
-  const handle = subscribing ? `listen-${randomUUID()}` : undefined;
+  const handle = subscribing ? `${LISTEN_SESSION_PREFIX}${randomUUID()}` : undefined;
   const closeUpstream = () => handle && void s.bus.publish({ kind: "session-closed", mcpSessionId: handle }).catch(() => undefined);
   if (handle) {
     const failed = await s.subscribe!(handle, filter.resourceSubscriptions);
