@@ -1,5 +1,6 @@
 // Composition root: every service of the gateway is built here from explicit dependencies.
 import { createContinuations, MRTR_HOLD_MS } from "./mcp/modern/continuations";
+import { createUpstreamStates } from "./mcp/modern/upstream-state";
 import { createStatelessLeases } from "./mcp/modern/stateless-leases";
 import path from "node:path";
 import type { TChangeOwnPassword, TCreateUser, TResetPassword, TUpdateUser, TUserListQuery } from "../lib/schemas";
@@ -128,6 +129,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
   const loginLimiter = createLoginLimiter(databaseUrl, config.login);
   // MRTR (2026-07-28): relayed calls waiting for a client's input, held in this process for its retry.
   const continuations = createContinuations({ ttlMs: MRTR_HOLD_MS });
+  const upstreamStates = createUpstreamStates();
   const statelessLeases = createStatelessLeases();
   // The query pools use databaseUrl (possibly a transaction pooler); LISTEN and session locks a real session.
   const routes = databaseRoutes(databaseUrl, config);
@@ -340,7 +342,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
           if (e.kind === "server") c.sessions.abandon(session.mcpSessionId);
         },
         statelessLeases,
-        mrtr: { continuations, reply: (mcpSessionId, message) => c.sessions.replyFromAgent(mcpSessionId, message) },
+        mrtr: { continuations, upstreamStates, reply: (mcpSessionId, message) => c.sessions.replyFromAgent(mcpSessionId, message) },
         // The registry's definition under the endpoint's name (no upstream is started for it).
         toolInputSchema: async (e, name, bucket) => {
           const gatewayName = e.kind === "server" ? `${e.slug}__${name}` : e.kind === "virtual" ? (await c.caches.virtual.get(e.name))?.tools.byServed.get(name)?.gatewayName : name;

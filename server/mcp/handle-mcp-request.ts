@@ -36,6 +36,7 @@ import { INNER_PROTOCOL_VERSION } from "./modern/modern-protocol";
 import { checkModernRequest, paramHeaderCheck, serveModernRequest } from "./modern/serve-modern-request";
 import { innerHeaders, stateBinding, statelessView } from "./modern/stateless-view";
 import type { Continuations } from "./modern/continuations";
+import type { RequestStates } from "./modern/request-state";
 import type { StatelessLeases } from "./modern/stateless-leases";
 import { VERSION } from "../version";
 
@@ -74,7 +75,7 @@ export type McpHttpDeps = {
   /** Which stateless upstream session a 2026 request on /mcp/s may use (one request at a time on each). */
   statelessLeases: StatelessLeases;
   /** MRTR: held continuations, and the way a client's input reaches the relayed request that asked for it. */
-  mrtr?: { continuations: Continuations; reply(mcpSessionId: string, message: Record<string, unknown>): Promise<void> } | undefined;
+  mrtr?: { continuations: Continuations; upstreamStates?: RequestStates | undefined; reply(mcpSessionId: string, message: Record<string, unknown>): Promise<void> } | undefined;
   /** A tool's input schema by the name the endpoint's clients call it (its Mcp-Param-* headers are checked against it). */
   toolInputSchema?(endpoint: McpEndpoint, name: string, bucket: number): Promise<unknown>;
   /** The endpoint's plain tools/call, answered without the SDK's per-request Server and transport (direct-tool-call.ts). */
@@ -191,6 +192,7 @@ async function serveMcpRequest(deps: McpHttpDeps, req: McpRequest, endpoint: Mcp
       serverInfo: () => ({ name: "portcullis", version: VERSION }),
       // Only the relay sends a client requests (its upstream's elicitation, sampling, roots).
       mrtr: endpoint.kind === "server" && deps.mrtr ? { ...deps.mrtr, binding: stateBinding(agentSession.id, name, message) } : undefined,
+      upstreamStates: endpoint.kind === "server" ? deps.mrtr?.upstreamStates : undefined,
     });
   }
   const init = messages.find((m) => isInitializeRequest(m));
