@@ -67,7 +67,7 @@ export class ModernClientTransport implements Transport {
       // initialized and roots/list_changed: there is no session upstream to tell.
       return;
     }
-    let started!: (err?: unknown) => void;
+    let started!: (err?: Error) => void;
     const first = new Promise<void>((resolve, reject) => (started = (err) => (err === undefined ? resolve() : reject(err))));
     void this.request(m, started);
     await first;
@@ -77,7 +77,7 @@ export class ModernClientTransport implements Transport {
     if (!this.closed) this.onmessage?.(m as JSONRPCMessage);
   }
 
-  private async request(m: Message, started: (err?: unknown) => void) {
+  private async request(m: Message, started: (err?: Error) => void) {
     const id = m.id as Id;
     const control = new AbortController();
     this.running.set(id, control);
@@ -85,7 +85,7 @@ export class ModernClientTransport implements Transport {
     const onFirst = (err?: unknown) => {
       if (!first) return false;
       first = false;
-      started(err);
+      started(err === undefined ? undefined : err instanceof Error ? err : new Error("the request could not be sent", { cause: err }));
       return true;
     };
     try {
