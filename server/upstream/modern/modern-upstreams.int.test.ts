@@ -15,6 +15,11 @@ import { createTestDb, truncateAll } from "../../test/test-db";
 const VERSION = "2026-07-28";
 type Answer = { id?: unknown; result?: Record<string, unknown> & { inputRequests?: Record<string, { method: string }>; requestState?: string }; error?: { code: number; message: string; data?: Record<string, unknown> } };
 
+type Options = { onprogress?: (p: { progress: number }) => void; signal?: AbortSignal };
+/** A tools/call with request options: v1 takes a result schema before them, v2 does not. */
+const callWith = (client: ClientV1 | ClientV2, params: { name: string; arguments: Record<string, unknown> }, o: Options) =>
+  client instanceof ClientV1 ? client.callTool(params, undefined, o) : client.callTool(params, o);
+
 /** Answers the fixture's "greet" questions: the name, then the colour. */
 const answers = (name: string, color: string) => (message: string) => ({ action: "accept" as const, content: message.includes("name") ? ({ name } as Record<string, string>) : { color } });
 
@@ -94,9 +99,9 @@ describe("a 2026-07-28 upstream behind the gateway", () => {
         const prompt = await client.getPrompt({ name: name("modern_prompt"), arguments: { topic: who } });
         expect(prompt.messages[0]?.content).toMatchObject({ text: `Tell me about ${who}` });
         const progress: number[] = [];
-        const counted = await client.callTool({ name: name("count"), arguments: { steps: 3 } }, undefined, { onprogress: (p: { progress: number }) => void progress.push(p.progress) });
+        const counted = await callWith(client, { name: name("count"), arguments: { steps: 3 } }, { onprogress: (p) => void progress.push(p.progress) });
         expect(firstText(counted)).toBe("counted 3");
-        expect(progress).toEqual([1, 2, 3]);
+        expect({ who, progress }).toEqual({ who, progress: [1, 2, 3] });
       }
       await Promise.all([a.close(), b.close()]);
     });
@@ -122,24 +127,34 @@ describe("a 2026-07-28 upstream behind the gateway", () => {
     const [a, b] = await Promise.all([v1("/mcp/s/modern"), v2("/mcp/s/modern")]);
     for (const [i, client] of [a, b].entries()) {
       const stop = new AbortController();
-      const running = client.callTool({ name: "slow", arguments: {} }, undefined, { signal: stop.signal }).catch((err: unknown) => err);
+      const running = callWith(client, { name: "slow", arguments: {} }, { signal: stop.signal }).catch((err: unknown) => err);
       await upstream.slowStarted(i + 1);
       stop.abort(new Error("enough"));
       expect(await running).toBeInstanceOf(Error);
+      // The gateway cancels the upstream call: its stream to the upstream is closed, the tool's signal aborts.
       await upstream.slowCancelled(i + 1);
     }
     await Promise.all([a.close(), b.close()]);
   });
 
   it("the pipeline applies as to a 2025 upstream: audit rows, the tool's rate limit, the HIGH tier's approval", async () => {
-    const rows = await db.auditEvent.findMany({ where: { action: "tool.called", toolName: "modern__echo" } });
-    expect(new Set(rows.map((r) => r.endpoint))).toEqual(new Set(["mcp", "mcp/s/modern"]));
     const client = await v2("/mcp/s/modern");
-    await tg.gateway.registry.updateTool(admin, "modern__count", { rateLimitPerMinute: 1 });
-    expect((await client.callTool({ name: "count", arguments: { steps: 1 } })).isError).toBeFalsy();
-    const limited = await client.callTool({ name: "count", arguments: { steps: 1 } });
-    expect(limited.isError).toBe(true);
-    expect(JSON.stringify(limited)).toContain("rate_limited");
+    const v1Client = await v1("/mcp");
+    const before = await db.auditEvent.count({ where: { action: "tool.called", toolName: "modern__echo" } });
+    await client.callTool({ name: "echo", arguments: { text: "audited" } });
+    await v1Client.callTool({ name: "modern__echo", arguments: { text: "audited" } });
+    const rows = await db.auditEvent.findMany({ where: { action: "tool.called", toolName: "modern__echo" }, orderBy: { id: "asc" }, skip: before });
+    // Both endpoints, both generations of client: rows as for any upstream.
+    expect(rows.map((r) => [r.endpoint, r.status])).toEqual([["server", "ok"], ["mcp", "ok"]]);
+    // A tool not called before (a process leases a block of a tool's budget under the limit it had).
+    await tg.gateway.registry.updateTool(admin, "modern__whoami", { rateLimitPerMinute: 1 });
+    const outcomes = [];
+    for (const c of [v1Client, client, v1Client]) {
+      const r = await c.callTool({ name: c === client ? "whoami" : "modern__whoami", arguments: {} });
+      outcomes.push(r.isError ? firstText(r) : "ok");
+    }
+    expect(outcomes[0]).toBe("ok");
+    expect(outcomes.slice(1).every((o) => o.includes("rate_limited"))).toBe(true);
     await tg.gateway.registry.updateTool(admin, "modern__echo", { riskTier: "HIGH" });
     const held = await client.callTool({ name: "echo", arguments: { text: "held" } });
     expect(held.structuredContent).toMatchObject({ approval_status: "PENDING" });
@@ -169,7 +184,9 @@ describe("a 2026-07-28 upstream behind the gateway", () => {
 
     it("an upstream requestState over 16384 characters is not carried: a clear error", async () => {
       const res = await call("huge_state");
-      expect(res.answer.error).toMatchObject({ data: { reason: "upstream_request_state_too_large" } });
+      // A tool call's upstream failure is a tool error (the pipeline's upstream_error), naming the cause.
+      expect(res.answer.result).toMatchObject({ isError: true });
+      expect(firstText(res.answer.result)).toMatch(/requestState is longer than 16384 characters/);
     });
 
     it("an upstream that asks forever is stopped after 8 rounds, for a 2026 client and for a 2025 client", async () => {
