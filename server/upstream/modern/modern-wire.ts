@@ -1,17 +1,13 @@
 // What a 2026-07-28 request to an upstream carries besides its JSON-RPC body: the per-request `_meta` envelope
 // and the routing headers, and the answer read back (one JSON message, or an SSE stream of them).
+import { META, NAME_FIELD } from "../../mcp/modern/modern-protocol";
 import { sseMessages } from "../../mcp/modern/sse-messages";
 import { encodeHeaderValue } from "./encode-header-value";
 
 export const MODERN_VERSION = "2026-07-28";
 
-export const ENVELOPE = {
-  protocolVersion: "io.modelcontextprotocol/protocolVersion",
-  clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
-  clientInfo: "io.modelcontextprotocol/clientInfo",
-  serverInfo: "io.modelcontextprotocol/serverInfo",
-  logLevel: "io.modelcontextprotocol/logLevel",
-} as const;
+/** The `_meta` keys of the stateless generation (the endpoints' own, modern-protocol.ts). */
+export const ENVELOPE = META;
 
 export type Message = Record<string, unknown>;
 
@@ -33,8 +29,6 @@ export function takeCallerCapabilities(params: Message | undefined): { params: M
 
 /** Who Portcullis is to the upstream, and what it offers, on every request (there is no session to remember it). */
 export type Envelope = { capabilities: Record<string, unknown>; clientInfo: { name: string; version: string }; logLevel?: string | undefined };
-
-const NAME_FIELD: Readonly<Record<string, "name" | "uri">> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
 
 /** The request's params with the envelope merged into its `_meta` (the caller's own `_meta` keys kept, e.g. progressToken). */
 export function withEnvelope(given: Message | undefined, e: Envelope): Message {
