@@ -11,6 +11,8 @@ import { insertUser, userContext } from "../../test/contexts";
 import { startModernUpstream, type ModernUpstream } from "../../test/fixtures/modern-upstream-server";
 import { firstText, startTestGateway, userWithToken, type TestGateway } from "../../test/gateway-harness";
 import { createTestDb, truncateAll } from "../../test/test-db";
+import { createLogger } from "../../logger";
+import { createUpstreamPool } from "../upstream-pool";
 
 const VERSION = "2026-07-28";
 type Answer = { id?: unknown; result?: Record<string, unknown> & { inputRequests?: Record<string, { method: string }>; requestState?: string }; error?: { code: number; message: string; data?: Record<string, unknown> } };
@@ -85,6 +87,17 @@ describe("a 2026-07-28 upstream behind the gateway", () => {
     // The pool's connection, its listing and the 2025 agent's own upstream session: all of the 2026 wire.
     expect(upstream.eras()).toMatchObject({ legacy: 0 });
     expect(upstream.eras().modern).toBeGreaterThan(3);
+  });
+
+  it("the pool says which generation a connection speaks", async () => {
+    const pool = createUpstreamPool(createLogger("silent"));
+    try {
+      const defs = await pool.start({ serverId: "modern-fixture", slug: "m", role: "active", launch: { transport: "HTTP", url: upstream.url, headers: {} }, maxConcurrency: 1 });
+      expect(defs.serverInfo).toMatchObject({ name: "modern-fixture", version: "2.4.0" });
+      expect(pool.status("modern-fixture")).toMatchObject({ status: "HEALTHY", generation: "2026-07-28" });
+    } finally {
+      await pool.close();
+    }
   });
 
   for (const path of ["/mcp/s/modern", "/mcp"]) {
