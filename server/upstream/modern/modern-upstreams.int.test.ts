@@ -150,7 +150,7 @@ describe("a 2026-07-28 upstream behind the gateway", () => {
     await Promise.all([a.close(), b.close()]);
   });
 
-  it("the pipeline applies as to a 2025 upstream: audit rows, the tool's rate limit, the HIGH tier's approval", async () => {
+  it("the pipeline applies as to a 2025 upstream: audit rows, the tool's rate limit, the output bound, the HIGH tier's approval", async () => {
     const client = await v2("/mcp/s/modern");
     const v1Client = await v1("/mcp");
     const before = await db.auditEvent.count({ where: { action: "tool.called", toolName: "modern__echo" } });
@@ -168,6 +168,12 @@ describe("a 2026-07-28 upstream behind the gateway", () => {
     }
     expect(outcomes[0]).toBe("ok");
     expect(outcomes.slice(1).every((o) => o.includes("rate_limited"))).toBe(true);
+    // The output bound (100 KB) cuts a 2026 upstream's answer as any other.
+    for (const [c, tool] of [[client, "big"], [v1Client, "modern__big"]] as const) {
+      const big = await c.callTool({ name: tool, arguments: { kb: 200 } });
+      expect(big._meta).toHaveProperty("portcullis/truncated");
+      expect(JSON.stringify(big).length).toBeLessThan(110 * 1024);
+    }
     await tg.gateway.registry.updateTool(admin, "modern__echo", { riskTier: "HIGH" });
     const held = await client.callTool({ name: "echo", arguments: { text: "held" } });
     expect(held.structuredContent).toMatchObject({ approval_status: "PENDING" });
