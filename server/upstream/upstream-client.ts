@@ -131,6 +131,8 @@ export type ConnectOptions = {
    * retried; "passthrough" handed back as the result, for a 2026 client behind to answer (stateless relay).
    */
   inputMode?: InputMode | undefined;
+  /** A 2026 upstream's tools as known (their x-mcp-header annotations, for the Mcp-Param-* headers of calls). */
+  tools?: readonly { name: string; inputSchema?: unknown }[] | undefined;
 };
 
 function newClient(events: UpstreamClientEvents, opts: ConnectOptions): Client {
@@ -207,7 +209,7 @@ async function connectModern(url: URL, headers: Record<string, string>, fetchFn:
   }
   if (!discovered) return null;
   const client = newClient(events, opts);
-  await attach(client, new ModernClientTransport({ url, fetch: fetchFn, headers, discovered, mode: opts.inputMode ?? "translate" }), events, timeoutMs, undefined, opts.signal);
+  await attach(client, new ModernClientTransport({ url, fetch: fetchFn, headers, discovered, mode: opts.inputMode ?? "translate", tools: opts.tools }), events, timeoutMs, undefined, opts.signal);
   return { client, transport: "HTTP", generation: "2026-07-28", close: () => client.close() };
 }
 

@@ -221,6 +221,7 @@ export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: L
         // A 2026-07-28 upstream's input_required: a 2026 client's stateless requests (stateless-view.ts names their
         // sessions) answer it themselves; a 2025 agent gets it as requests relayed by the handlers below.
         inputMode: mcpSessionId.startsWith("stateless-") ? "passthrough" : "translate",
+        tools: route.defs.tools,
         configure: (client) => {
           client.fallbackRequestHandler = async (request, extra) => relayRequest(await ready, request, extra.signal);
           client.fallbackNotificationHandler = async (n) => {

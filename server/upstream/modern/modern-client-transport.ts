@@ -12,6 +12,7 @@
 import { randomUUID } from "node:crypto";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { headerParams, type HeaderParam } from "../../mcp/modern/param-header-refusal";
 import { inputRequestsOf, upstreamRequestState } from "./input-requests";
 import { answerMessages, ENVELOPE, routingHeaders, withEnvelope, type Envelope, type Message } from "./modern-wire";
 import type { Discovered } from "./probe-modern-upstream";
@@ -27,6 +28,8 @@ export type ModernTransportOptions = {
   mode: InputMode;
   /** Rounds of input one request may ask for before it fails (the v2 SDK's own shim stops at 8). */
   maxRounds?: number;
+  /** The upstream's tools as the registry knows them (their x-mcp-header annotations); tools/list answers add to them. */
+  tools?: readonly { name: string; inputSchema?: unknown }[] | undefined;
 };
 
 export const MAX_INPUT_ROUNDS = 8;
@@ -41,8 +44,22 @@ export class ModernClientTransport implements Transport {
   private readonly asked = new Map<Id, (m: Message) => void>();
   private envelope: Envelope = { capabilities: {}, clientInfo: { name: "portcullis", version: "0" } };
   private closed = false;
+  /** Each tool's x-mcp-header parameters, by name: its calls mirror them in Mcp-Param-* headers. */
+  private readonly paramHeaders = new Map<string, HeaderParam[]>();
 
-  constructor(private readonly o: ModernTransportOptions) {}
+  constructor(private readonly o: ModernTransportOptions) {
+    this.learnTools(o.tools);
+  }
+
+  private learnTools(tools: unknown) {
+    if (!Array.isArray(tools)) return;
+    for (const t of tools as { name?: unknown; inputSchema?: unknown }[]) {
+      if (typeof t.name !== "string") continue;
+      const params = headerParams(t.inputSchema);
+      if (params.length) this.paramHeaders.set(t.name, params);
+      else this.paramHeaders.delete(t.name);
+    }
+  }
 
   async start(): Promise<void> {}
 
@@ -148,7 +165,7 @@ export class ModernClientTransport implements Transport {
     const params = withEnvelope(m.params as Message | undefined, this.envelope);
     const res = await this.o.fetch(this.o.url, {
       method: "POST",
-      headers: { ...this.o.headers, ...routingHeaders(m.method as string, params) },
+      headers: { ...this.o.headers, ...routingHeaders(m.method as string, params, this.paramHeaders.get(String(params.name))) },
       body: JSON.stringify({ jsonrpc: "2.0", id: m.id, method: m.method, params }),
       signal,
     });
@@ -163,6 +180,7 @@ export class ModernClientTransport implements Transport {
         }
         if (reply.error) throw RpcFailure.fromJson(reply.error);
         if (typeof reply.result !== "object" || reply.result === null) throw new RpcFailure(-32603, "The upstream answered without a result");
+        if (m.method === "tools/list") this.learnTools((reply.result as Message).tools);
         return reply.result as Message;
       }
     } finally {

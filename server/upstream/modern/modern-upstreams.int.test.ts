@@ -89,6 +89,17 @@ describe("a 2026-07-28 upstream behind the gateway", () => {
     expect(upstream.eras().modern).toBeGreaterThan(3);
   });
 
+  it("the fixture itself refuses a call to an x-mcp-header tool without its Mcp-Param header (what the gateway sends is checked)", async () => {
+    const meta = { "io.modelcontextprotocol/protocolVersion": VERSION, "io.modelcontextprotocol/clientCapabilities": {} };
+    const res = await fetch(upstream.url, {
+      method: "POST",
+      headers: { accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": VERSION, "mcp-method": "tools/call", "mcp-name": "regional" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "regional", arguments: { region: "eu" }, _meta: meta } }),
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as Answer).error?.code).toBe(-32020);
+  });
+
   it("the pool says which generation a connection speaks", async () => {
     const pool = createUpstreamPool(createLogger("silent"));
     try {
@@ -111,6 +122,8 @@ describe("a 2026-07-28 upstream behind the gateway", () => {
         expect(read.contents[0]).toMatchObject({ text: "hello from 2026" });
         const prompt = await client.getPrompt({ name: name("modern_prompt"), arguments: { topic: who } });
         expect(prompt.messages[0]?.content).toMatchObject({ text: `Tell me about ${who}` });
+        // A parameter the upstream wants mirrored in Mcp-Param-Region (non-ASCII: Base64-encoded).
+        expect(firstText(await client.callTool({ name: name("regional"), arguments: { region: "Zürich" } }))).toBe("served in Zürich");
         const progress: number[] = [];
         const counted = await callWith(client, { name: name("count"), arguments: { steps: 3 } }, { onprogress: (p) => void progress.push(p.progress) });
         expect(firstText(counted)).toBe("counted 3");

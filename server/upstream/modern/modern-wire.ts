@@ -1,6 +1,7 @@
 // What a 2026-07-28 request to an upstream carries besides its JSON-RPC body: the per-request `_meta` envelope
 // and the routing headers, and the answer read back (one JSON message, or an SSE stream of them).
 import { META, NAME_FIELD } from "../../mcp/modern/modern-protocol";
+import type { HeaderParam } from "../../mcp/modern/param-header-refusal";
 import { sseMessages } from "../../mcp/modern/sse-messages";
 import { encodeHeaderValue } from "./encode-header-value";
 
@@ -46,11 +47,21 @@ export function withEnvelope(given: Message | undefined, e: Envelope): Message {
   };
 }
 
-/** MCP-Protocol-Version, Mcp-Method and (for calls, prompts and reads) Mcp-Name, as the body says. */
-export function routingHeaders(method: string, params: Message | undefined): Record<string, string> {
+/**
+ * MCP-Protocol-Version, Mcp-Method and (for calls, prompts and reads) Mcp-Name, as the body says; for a tools/call
+ * also the tool's Mcp-Param-* headers (SEP-2243: each x-mcp-header parameter with a value, which the upstream checks).
+ */
+export function routingHeaders(method: string, params: Message | undefined, paramHeaders: readonly HeaderParam[] = []): Record<string, string> {
   const field = NAME_FIELD[method];
   const name = field ? params?.[field] : undefined;
+  const mirrored: Record<string, string> = {};
+  for (const p of method === "tools/call" ? paramHeaders : []) {
+    let v: unknown = params?.arguments;
+    for (const key of p.path) v = typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Message)[key] : undefined;
+    if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") mirrored[`mcp-param-${p.header.toLowerCase()}`] = encodeHeaderValue(String(v));
+  }
   return {
+    ...mirrored,
     "content-type": "application/json",
     accept: "application/json, text/event-stream",
     "mcp-protocol-version": MODERN_VERSION,
