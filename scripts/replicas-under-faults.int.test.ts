@@ -7,6 +7,7 @@
 // is still there, and no HTTP 5xx went out without Retry-After. The figures are printed (docs/operations.md).
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { EventEmitter, once } from "node:events";
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -140,7 +141,7 @@ async function agentClient(cookie: string, i: number): Promise<Client> {
 
 let counter = 0;
 /** One agent's steady load until `stop`: 70% plain calls, 20% calls that become tasks, 10% held for approval. */
-async function load(client: Client, stop: { stopped: boolean }, into: Outcome[]): Promise<void> {
+async function load(client: Client, stop: { stopped: boolean }, into: Outcome[], progress: EventEmitter): Promise<void> {
   while (!stop.stopped) {
     const n = counter++;
     const tag = `t${String(n)}`;
@@ -158,15 +159,42 @@ async function load(client: Client, stop: { stopped: boolean }, into: Outcome[])
     } catch (err) {
       into.push({ tag, tool, kind: "failed", error: err instanceof Error ? err.message : String(err), ms: Date.now() - t, at: Date.now() });
     }
+    progress.emit("outcome");
   }
 }
 
-/** Approves every pending request, as an approver would, until `stop`. */
-async function approve(cookie: string, stop: { stopped: boolean }): Promise<void> {
-  while (!stop.stopped) {
-    const res = await apiRequest<{ items: { id: string }[] }>(lb(), "/api/v1/approvals?status=PENDING", { cookie }).catch(() => undefined);
-    for (const a of res?.body?.items ?? []) await apiRequest(lb(), `/api/v1/approvals/${a.id}/decision`, { cookie, body: { decision: "approve" } }).catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 200));
+/** Approves every pending request. */
+async function approvePending(cookie: string): Promise<void> {
+  const res = await apiRequest<{ items: { id: string }[] }>(lb(), "/api/v1/approvals?status=PENDING", { cookie }).catch(() => undefined);
+  for (const a of res?.body?.items ?? []) await apiRequest(lb(), `/api/v1/approvals/${a.id}/decision`, { cookie, body: { decision: "approve" } }).catch(() => undefined);
+}
+
+/**
+ * Approves every pending request until `stop` aborts, as the console's queue does: it follows the approval events
+ * (GET /api/v1/approvals/events, through the balancer, from whichever replica) and reads the pending list on each
+ * event and on every (re)connect, since events may have been missed while it was away. A stream the faults cut is
+ * opened again once an agent's next call has ended (a held call is one), so a dead balancer is not hammered.
+ */
+async function approve(cookie: string, stop: AbortSignal, progress: EventEmitter): Promise<void> {
+  while (!stop.aborted) {
+    try {
+      const res = await fetch(`${lb()}/api/v1/approvals/events`, { headers: { cookie, accept: "text/event-stream" }, signal: stop });
+      if (!res.ok || !res.body) throw new Error(`approval events answered ${String(res.status)}`);
+      await approvePending(cookie);
+      const decoder = new TextDecoder();
+      let buffered = "";
+      const reader = res.body.getReader();
+      for (let read = await reader.read(); !read.done; read = await reader.read()) {
+        buffered += decoder.decode(read.value, { stream: true });
+        const frames = buffered.split("\n\n");
+        buffered = frames.pop() ?? "";
+        // `: ping` keep-alives change nothing; an approval or resync event may mean new pending requests.
+        if (frames.some((f) => f.startsWith("event:"))) await approvePending(cookie);
+      }
+    } catch {
+      // Cut by a fault (or by stop): go on below.
+    }
+    if (!stop.aborted) await once(progress, "outcome", { signal: stop }).catch(() => undefined);
   }
 }
 
@@ -176,16 +204,21 @@ type Report = { scenario: string; calls: number; ok: number; toolErrors: Record<
 /** Runs the load while `fault` happens; then checks every invariant against the audit log, the upstream and the tasks. */
 async function underLoad(scenario: string, cookie: string, approverCookie: string, clients: Client[], fault: (seen: Outcome[]) => Promise<void>): Promise<Report> {
   const stop = { stopped: false };
+  const stopApprover = new AbortController();
+  const progress = new EventEmitter();
   const mine: Outcome[] = [];
   http5xx.length = 0;
-  const loops = [...clients.map((c) => load(c, stop, mine)), approve(approverCookie, stop)];
+  const agents = clients.map((c) => load(c, stop, mine, progress));
+  const approver = approve(approverCookie, stopApprover.signal, progress);
   // Some load before the fault, the fault, some after it.
   await waitUntil(`${scenario}: load running`, () => (mine.length >= 20 ? true : undefined), { timeoutMs: 60_000, intervalMs: 50 });
   await fault(mine);
   const after = mine.length;
   await waitUntil(`${scenario}: load after the fault`, () => (mine.length >= after + 20 ? true : undefined), { timeoutMs: 60_000, intervalMs: 50 });
   stop.stopped = true;
-  await Promise.all(loops);
+  await Promise.all(agents);
+  stopApprover.abort();
+  await approver;
   outcomes.push(...mine);
   await checkInvariants(scenario, mine, [...http5xx]);
   const ms = mine.map((o) => o.ms).sort((a, b) => a - b);

@@ -342,6 +342,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
           if (e.kind === "server") c.sessions.abandon(session.mcpSessionId);
         },
         statelessLeases,
+        modernTasks: { db, audit: c.audit, pollSeconds: c.tasks.options.pollSeconds, publicUrl: config.publicUrl, serverInfo: () => ({ name: "portcullis", version: VERSION }) },
         mrtr: { continuations, upstreamStates, reply: (mcpSessionId, message) => c.sessions.replyFromAgent(mcpSessionId, message) },
         // The registry's definition under the endpoint's name (no upstream is started for it).
         toolInputSchema: async (e, name, bucket) => {

@@ -1,7 +1,9 @@
 // The shipped path, side by side: `portcullis start` (what users run: the built app, its own embedded
 // PostgreSQL, every check and the audit on) against supergateway, both in front of the same echo upstream
 // over stdio, driven by raw HTTP keep-alive clients (raw-driver.ts: one MCP session per worker); and the same
-// echo server reached directly over Streamable HTTP, for the p50 each proxy adds over a direct call.
+// echo server reached directly over Streamable HTTP, for the p50 each proxy adds over a direct call. The same
+// Portcullis process is driven twice: by 2025-06-18 clients (a session each, as above) and by 2026-07-28 clients
+// (stateless: every call carries its version in `_meta` and the routing headers), side by side.
 //
 //   npm run build   # once: `portcullis start --no-build` needs .next
 //   mkdir -p /tmp/bench-proxy && cd /tmp/bench-proxy && npm init -y >/dev/null && npm i --ignore-scripts supergateway
@@ -21,7 +23,7 @@ import { spawnApp, type AppProcess } from "../../scripts/test-support/start-app"
 import { makeTempDir, removeTempDirs } from "../../scripts/test-support/temp-dir";
 import { forkChild } from "./child";
 import { cpuMs, ownCpuMs, processTree } from "./proc-stats";
-import { openRawSession, type RawSession } from "./raw-driver";
+import { openRawSession, openStatelessSession, type RawSession } from "./raw-driver";
 import { summarize } from "./stats";
 
 const env = process.env;
@@ -34,7 +36,7 @@ const ADMIN = { email: "bench@example.test", password: "bench-password-1" };
 // The same upstream command line for both: this Node, tsx's loader, the echo server over stdio.
 const upstream = { command: process.execPath, args: ["--import", import.meta.resolve("tsx"), path.join(import.meta.dirname, "echo-stdio.ts")] };
 
-type Target = { key: "portcullis" | "supergateway" | "direct"; url: string; token?: string; tool: string; pid: number; sessions: RawSession[] };
+type Target = { key: "portcullis" | "portcullis-2026" | "supergateway" | "direct"; url: string; token?: string; tool: string; pid: number; sessions: RawSession[]; stateless?: boolean };
 const cleanups: (() => Promise<void>)[] = [];
 const log = (msg: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}`);
 
@@ -138,9 +140,10 @@ const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length
 async function main() {
   const load0 = os.loadavg();
   log(`machine: ${os.cpus().length}× ${os.cpus()[0]?.model}, Node ${process.version}, load average ${load0.map((l) => l.toFixed(2)).join(" ")}`);
-  const targets = [await startPortcullis(), await startSupergateway(), await startDirect()];
+  const portcullis = await startPortcullis();
+  const targets = [portcullis, { ...portcullis, key: "portcullis-2026" as const, sessions: [], stateless: true }, await startSupergateway(), await startDirect()];
   for (const t of targets) {
-    for (let i = 0; i < 32; i++) t.sessions.push(await openRawSession(t.url, t.token, t.tool, text));
+    for (let i = 0; i < 32; i++) t.sessions.push(t.stateless ? openStatelessSession(t.url, t.token, t.tool, text) : await openRawSession(t.url, t.token, t.tool, text));
     await phase(t, 32, 500); // warm-up: JIT, pools, the upstream's sessions
   }
   const results = new Map<string, { c1: Phase[]; c32: Phase[] }>(targets.map((t) => [t.key, { c1: [], c32: [] }]));
@@ -167,12 +170,13 @@ async function main() {
       driverCpuPerCallMs: per(c32, (p) => p.driverCpuMs),
     };
   });
-  const [p, g, d] = rows as [(typeof rows)[0], (typeof rows)[0], (typeof rows)[0]];
+  const [p, p26, g, d] = rows as [(typeof rows)[0], (typeof rows)[0], (typeof rows)[0], (typeof rows)[0]];
   console.log("\n| target | c=1 p50 ms | c=1 p99 ms | c=32 calls/s | server tree CPU ms/call (c=32) | of which the main process | driver CPU ms/call |");
   console.log("|---|---:|---:|---:|---:|---:|---:|");
   for (const r of rows)
     console.log(`| ${r.target} | ${r.c1p50.toFixed(2)} | ${r.c1p99.toFixed(2)} | ${r.c32PerS.toFixed(0)} | ${r.serverCpuPerCallMs.toFixed(3)} | ${r.mainCpuPerCallMs.toFixed(3)} | ${r.driverCpuPerCallMs.toFixed(3)} |`);
   console.log(`\nratios Portcullis / supergateway: c=1 p50 ${(p.c1p50 / g.c1p50).toFixed(2)}× (target ≤ 1.0), c=32 throughput ${(p.c32PerS / g.c32PerS).toFixed(2)}× (target ≥ 1.2)`);
+  console.log(`ratios Portcullis 2026-07-28 stateless / 2025-06-18 session calls: c=1 p50 ${(p26.c1p50 / p.c1p50).toFixed(2)}×, c=32 throughput ${(p26.c32PerS / p.c32PerS).toFixed(2)}×`);
   console.log(`c=1 p50 added over a direct call (${d.c1p50.toFixed(2)} ms): Portcullis ${(p.c1p50 - d.c1p50).toFixed(2)} ms, supergateway ${(g.c1p50 - d.c1p50).toFixed(2)} ms`);
   console.log(`calls: c=1 ${c1Calls}, c=32 ${c32Calls}, ${rounds} rounds; load average before ${load0.map((l) => l.toFixed(2)).join(" ")}, after ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}; ${new Date().toISOString()}`);
   console.log(JSON.stringify({ rows, load0, load1: os.loadavg() }));

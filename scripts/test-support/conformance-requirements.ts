@@ -9,7 +9,8 @@ import path from "node:path";
 import { conformanceAuth } from "./conformance-auth";
 import type { Check, ScenarioResult } from "./conformance";
 
-function run(args: string[], timeoutMs: number): Promise<string> {
+/** The alpha suite's CLI with `args`, on Node 22: its whole output (it exits non-zero when a check fails). */
+export function run(args: string[], timeoutMs: number): Promise<string> {
   const { node, cli } = conformanceAuth();
   return new Promise((resolve, reject) => {
     const child = spawn(node, [cli, ...args], { stdio: ["ignore", "pipe", "pipe"] });

@@ -27,7 +27,7 @@ function heldAnswer(s: ApprovalScope, a: Approval, task: Pick<Task, "id" | "stat
     ],
     structuredContent: { task_id: task.id, status: task.status, approval_id: a.id, approval_status: a.status, expires_at: a.expiresAt.toISOString() },
     _meta: {
-      [TASK_META]: { taskId: task.id, status: task.status, retryAfterSeconds: engine.options.pollSeconds, ...(replay && { replay: true }) },
+      [TASK_META]: { taskId: task.id, status: task.status, retryAfterSeconds: engine.options.pollSeconds, handle: true, ...(replay && { replay: true }) },
       [APPROVAL_META]: { approvalId: a.id, status: a.status },
     },
   };

@@ -13,6 +13,7 @@ import { auditedRequest } from "../mcp/audited-request";
 import { dispatchToolCall } from "../mcp/dispatch-tool-call";
 import type { EndpointNaming } from "../mcp/endpoint-naming";
 import { listEndpointTools } from "../mcp/list-endpoint-tools";
+import { answeringPublicErrors } from "../mcp/public-error";
 import type { CodeModeDeps } from "./program-runner";
 import { codeModeToolDefinitions, compactTools } from "./code-mode-tool-definitions";
 
@@ -48,6 +49,8 @@ export function buildCodeModeServer(deps: CodeModeDeps, session: AggregateSessio
   });
   const requestCtx = (id: string | number): RequestContext => ({ ...session.ctx, requestId: mcpRequestId(session.ctx.requestId, id) });
   const naming = codeNaming(deps, !!session.grant.agentSessionId);
+  // As on /mcp: a database fault in a handler reaches the agent as "unavailable, retry", never as its own text.
+  answeringPublicErrors(server, deps.logger);
 
   server.setRequestHandler(ListToolsRequestSchema, (_req, extra) =>
     auditedRequest(deps, requestCtx(extra.requestId), { action: "tools.listed", endpoint: "mcp/code", serverSlug: "", target: "tools.listed", mcpSessionId: session.mcpSessionId }, async () => ({

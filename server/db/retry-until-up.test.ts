@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { retryUntilUp } from "./retry-until-up";
+import { retryUntilUp, writeUntilUp } from "./retry-until-up";
 
 describe("retryUntilUp", () => {
   beforeEach(() => void vi.useFakeTimers());
@@ -41,5 +41,40 @@ describe("retryUntilUp", () => {
     closed = true;
     await vi.advanceTimersByTimeAsync(60_000);
     expect(tries).toBe(3);
+  });
+});
+
+describe("writeUntilUp", () => {
+  beforeEach(() => void vi.useFakeTimers());
+  afterEach(() => void vi.useRealTimers());
+
+  const down = Object.assign(new Error("down"), { retry: true });
+  const retryable = (err: unknown) => (err as { retry?: boolean }).retry === true;
+
+  it("writes again 0.5 s apart growing to 5 s while the failure is retryable, and answers the write's value", async () => {
+    const at: number[] = [];
+    const start = Date.now();
+    let failuresLeft = 5;
+    const delays: number[] = [];
+    const result = writeUntilUp(
+      () => {
+        at.push(Date.now() - start);
+        return failuresLeft-- > 0 ? Promise.reject(down) : Promise.resolve("written");
+      },
+      { closed: () => false, retryable, firstDelayMs: 500, onFailure: (_err, _n, delayMs) => delays.push(delayMs) },
+    );
+    await vi.runAllTimersAsync();
+    await expect(result).resolves.toBe("written");
+    expect(delays).toEqual([500, 1000, 2000, 4000, 5000]);
+    expect(at).toEqual([0, 500, 1500, 3500, 7500, 12500]);
+  });
+
+  it("throws any other failure at once, and answers null when the owner closes while waiting", async () => {
+    const other = new Error("constraint");
+    await expect(writeUntilUp(() => Promise.reject(other), { closed: () => false, retryable, onFailure: () => undefined })).rejects.toBe(other);
+    let closed = false;
+    const result = writeUntilUp(() => Promise.reject(down), { closed: () => closed, retryable, onFailure: () => void (closed = true) });
+    await vi.runAllTimersAsync();
+    await expect(result).resolves.toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 // Something that must come back after the database went away (a LISTEN connection, a session-level lock): each
 // failed try schedules the next, 1 s apart growing to 5 s by default, until one succeeds or the owner closes.
 // PostgreSQL may be down far longer than one try (a restart, a failover), so giving up is never right here.
+// `writeUntilUp` is the same schedule for a write its caller awaits in line.
 
 export type RetryUntilUp = {
   /** Schedules a try unless one is already scheduled or the owner is closed; a failed try schedules the next. */
@@ -21,7 +22,7 @@ export function retryUntilUp(
   let timer: NodeJS.Timeout | undefined;
   function schedule() {
     if (o.closed() || timer) return;
-    const delay = Math.min(first * 2 ** Math.min(attempts, 10), max);
+    const delay = backoffDelay(attempts, first, max);
     attempts++;
     timer = setTimeout(() => {
       timer = undefined;
@@ -41,4 +42,30 @@ export function retryUntilUp(
       timer = undefined;
     },
   };
+}
+
+/** The wait before try `attempt + 1`: `first` doubling up to `max`. */
+function backoffDelay(attempt: number, first: number, max: number): number {
+  return Math.min(first * 2 ** Math.min(attempt, 10), max);
+}
+
+/**
+ * `write()`, tried again while it fails with an error `retryable` accepts and the owner is open; null once the
+ * owner closes while waiting. Any other failure is thrown at once.
+ */
+export async function writeUntilUp<T>(
+  write: () => Promise<T>,
+  o: { closed: () => boolean; retryable: (err: unknown) => boolean; onFailure: (err: unknown, attempt: number, delayMs: number) => void; firstDelayMs?: number; maxDelayMs?: number },
+): Promise<T | null> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await write();
+    } catch (err) {
+      if (!o.retryable(err) || o.closed()) throw err;
+      const delay = backoffDelay(attempt, o.firstDelayMs ?? 1000, o.maxDelayMs ?? 5000);
+      o.onFailure(err, attempt, delay);
+      await new Promise((r) => setTimeout(r, delay));
+      if (o.closed()) return null;
+    }
+  }
 }

@@ -51,7 +51,16 @@ import { listEndpointTools } from "./list-endpoint-tools";
 import type { VirtualView } from "../virtual/virtual-view";
 import { aggregateView, virtualView, type EndpointView } from "./endpoint-view";
 
-export type AggregateSession = { bucket: number; ctx: RequestContext; sessionKey: string; mcpSessionId: string; grant: SessionGrant; clientCapabilities?: ClientCapabilities | undefined };
+export type AggregateSession = {
+  bucket: number;
+  ctx: RequestContext;
+  sessionKey: string;
+  mcpSessionId: string;
+  grant: SessionGrant;
+  clientCapabilities?: ClientCapabilities | undefined;
+  /** A 2026-07-28 request: whether it declared the tasks extension (undefined: a 2025 session). */
+  tasksExtension?: boolean | undefined;
+};
 
 export type AggregateDeps = {
   registry: Registry;

@@ -20,6 +20,7 @@ import type { EndpointNaming } from "./endpoint-naming";
 import { progressRelay, type ProgressParams } from "./progress-relay";
 import { refuseInvalidToolName } from "./refuse-invalid-tool-name";
 import { connectElicitation } from "./connect-elicitation";
+import { modernToolAnswer } from "./modern/modern-tool-answer";
 
 export type DispatchDeps = {
   db: Db;
@@ -41,6 +42,8 @@ export type DispatchSession = {
   mcpSessionId: string;
   /** What the agent's client declared at initialize (URL elicitation for upstream_auth_required). */
   clientCapabilities?: ClientCapabilities | undefined;
+  /** A 2026-07-28 request: whether it declared the tasks extension (undefined: a 2025 session). */
+  tasksExtension?: boolean | undefined;
 };
 
 export type CallParams = {
@@ -76,7 +79,13 @@ async function resolveName(deps: DispatchDeps, naming: EndpointNaming, session: 
   return { builtin, resolved };
 }
 
-export async function dispatchToolCall(deps: DispatchDeps, naming: EndpointNaming, session: DispatchSession, params: CallParams, io: CallIo): Promise<CallToolResult | Awaited<ReturnType<typeof asCreateTaskResult>>> {
+export async function dispatchToolCall(
+  deps: DispatchDeps,
+  naming: EndpointNaming,
+  session: DispatchSession,
+  params: CallParams,
+  io: CallIo,
+): Promise<CallToolResult | Awaited<ReturnType<typeof asCreateTaskResult>> | Record<string, unknown>> {
   const ctx = { ...session.ctx, requestId: mcpRequestId(session.ctx.requestId, io.requestId) };
   const malformed = refuseInvalidToolName(deps, ctx, { endpoint: naming.endpoint, serverSlug: naming.serverSlug, mcpSessionId: session.mcpSessionId, name: params.name, arguments: params.arguments, ...(naming.maxNameChars && { maxChars: naming.maxNameChars }) });
   if (malformed) return malformed;
@@ -106,8 +115,10 @@ export async function dispatchToolCall(deps: DispatchDeps, naming: EndpointNamin
         sessionKey: session.sessionKey,
         mcpSessionId: session.mcpSessionId,
         grant: session.grant,
-        // The gateway's own tools answer at once: they never become tasks (nothing could run them later).
-        task: builtin ? undefined : taskContextOf(session.grant, naming.endpoint, params),
+        // The gateway's own tools answer at once: they never become tasks (nothing could run them later); nor
+        // does a 2026 client's call when it cannot take a task (the tasks extension undeclared).
+        task: builtin || session.tasksExtension === false ? undefined : taskContextOf(session.grant, naming.endpoint, params),
+        ...(session.tasksExtension === false && { noTasks: true }),
         ...(builtin && { builtin: { endpoint: naming.endpoint, bucket: session.bucket, resolve } }),
         ...(naming.virtualServer && !builtin && { virtual: { server: naming.virtualServer, name: params.name } }),
         ...(via && { via }),
@@ -121,5 +132,6 @@ export async function dispatchToolCall(deps: DispatchDeps, naming: EndpointNamin
   );
   await progress.flushed();
   connectElicitation(result, session.clientCapabilities);
+  if (session.tasksExtension !== undefined && !builtin) return modernToolAnswer(deps.db, result, session.tasksExtension, session.grant, deps.pollSeconds);
   return params.task && !builtin ? asCreateTaskResult(deps.db, result, deps.pollSeconds) : result;
 }

@@ -38,6 +38,8 @@ import { innerHeaders, stateBinding, statelessView } from "./modern/stateless-vi
 import type { Continuations } from "./modern/continuations";
 import type { RequestStates } from "./modern/request-state";
 import type { StatelessLeases } from "./modern/stateless-leases";
+import { answerModernTask } from "./modern/answer-modern-task";
+import { declaresTasks, TASK_METHODS, type ModernTaskDeps } from "./modern/tasks-extension";
 import { VERSION } from "../version";
 
 export { endpointName, type McpEndpoint } from "./mcp-endpoint";
@@ -55,6 +57,8 @@ export type McpSessionView = {
   clientCapabilities: ClientCapabilities;
   /** What the agent session may use: tools it may not call are neither listed nor callable. */
   grant: SessionGrant;
+  /** A 2026-07-28 request: whether it declared the tasks extension (undefined: a 2025 session). */
+  tasksExtension?: boolean | undefined;
 };
 
 export type McpHttpDeps = {
@@ -74,6 +78,8 @@ export type McpHttpDeps = {
   serve(endpoint: McpEndpoint, session: McpSessionView, transport: WebStandardStreamableHTTPServerTransport): Promise<void>;
   /** Which stateless upstream session a 2026 request on /mcp/s may use (one request at a time on each). */
   statelessLeases: StatelessLeases;
+  /** The tasks extension's methods (tasks/get, tasks/update, tasks/cancel) over the task rows. */
+  modernTasks: ModernTaskDeps;
   /** MRTR: held continuations, and the way a client's input reaches the relayed request that asked for it. */
   mrtr?: { continuations: Continuations; upstreamStates?: RequestStates | undefined; reply(mcpSessionId: string, message: Record<string, unknown>): Promise<void> } | undefined;
   /** A tool's input schema by the name the endpoint's clients call it (its Mcp-Param-* headers are checked against it). */
@@ -181,7 +187,8 @@ async function serveMcpRequest(deps: McpHttpDeps, req: McpRequest, endpoint: Mcp
     if (message instanceof Response) return message;
     const refused = (await paramHeaderCheck(deps, req, endpoint, message, agentSession.canaryBucket)) ?? (await scopeRefusal(deps.oauth, principal, endpoint, [message]));
     if (refused) return refused;
-    const { view, release } = statelessView(endpoint, agentSession, ctx, grant, deps.statelessLeases);
+    if (TASK_METHODS.has(message.method)) return answerModernTask(deps.modernTasks, message, { ctx, agentSessionId: agentSession.id, ownerId: user.id });
+    const { view, release } = statelessView(endpoint, agentSession, ctx, grant, deps.statelessLeases, declaresTasks(message.params._meta));
     return serveModernRequest(message, {
       handle: view.mcpSessionId,
       release,

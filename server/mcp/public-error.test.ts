@@ -1,9 +1,12 @@
-import { McpError, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, McpError, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { Prisma } from "../db/client";
 import { GatewayError } from "../errors";
-import { DATABASE_UNAVAILABLE_MESSAGE, publicError } from "./public-error";
+import { answeringPublicErrors, DATABASE_UNAVAILABLE_MESSAGE, publicError } from "./public-error";
 
 const known = (code: string, message: string) => new Prisma.PrismaClientKnownRequestError(message, { code, clientVersion: "7" });
 
@@ -28,5 +31,30 @@ describe("publicError", () => {
     expect(publicError(withheld)).toBe(withheld);
     const upstream = Object.assign(new Error("The upstream refused"), { code: -32001 });
     expect(publicError(upstream)).toBe(upstream);
+  });
+});
+
+describe("answeringPublicErrors", () => {
+  it("answers a handler's database fault with the public text over a real MCP connection, and leaves our errors alone", async () => {
+    const server = answeringPublicErrors(new Server({ name: "t", version: "1" }, { capabilities: { tools: {} } }));
+    server.setRequestHandler(ListToolsRequestSchema, () => {
+      throw known("P2002", "Unique constraint failed on the fields: (`secretColumn`) in table tasks");
+    });
+    server.setRequestHandler(CallToolRequestSchema, () => {
+      throw new McpError(ErrorCode.InvalidParams, "[unknown_tool] Unknown tool x");
+    });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: "c", version: "1" });
+    await Promise.all([server.connect(a), client.connect(b)]);
+    try {
+      const listed = await client.listTools().then(() => undefined, (e: unknown) => e);
+      expect(listed).toMatchObject({ code: ErrorCode.InternalError });
+      expect(String((listed as Error).message)).not.toContain("secretColumn");
+      const called = await client.callTool({ name: "x", arguments: {} }).then(() => undefined, (e: unknown) => e);
+      expect(called).toMatchObject({ code: ErrorCode.InvalidParams });
+      expect(String((called as Error).message)).toContain("unknown_tool");
+    } finally {
+      await client.close();
+    }
   });
 });

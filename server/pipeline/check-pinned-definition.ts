@@ -25,8 +25,8 @@ export type OnDefinitionDrift = (serverId: string, role: ResolvedTool["role"]) =
 function offeredTool(pool: UpstreamPool, shared: SharedToolListing, call: ToolCall, ctx: RequestContext): Promise<Tool | undefined> {
   const { tool, signal } = call;
   if (call.offeredVia) return call.offeredVia(signal);
-  const identity = callIdentity(tool.serverId, ctx, call.sessionKey);
   if (pool.oneConnectionForAll(tool.serverId, tool.role)) return sharedListing(pool, shared, call, ctx);
+  const identity = callIdentity(tool.serverId, ctx, call.sessionKey);
   return pool.request(tool.serverId, tool.role, ({ client }) => findListedTool(client, tool.name, signal, tool.timeoutMs), signal, identity);
 }
 

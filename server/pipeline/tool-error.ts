@@ -6,6 +6,8 @@ export type ToolErrorCode =
   | "tool_not_allowed"
   | "policy_denied"
   | "approval_required"
+  /** The tool runs only as a queued task (async) and the client cannot take one (a 2026 client without the tasks extension). */
+  | "task_required"
   | "rate_limited"
   | "upstream_unavailable"
   | "upstream_timeout"
@@ -64,6 +66,7 @@ const TOOL_ERROR_CODES: Record<ToolErrorCode, true> = {
   tool_not_allowed: true,
   policy_denied: true,
   approval_required: true,
+  task_required: true,
   rate_limited: true,
   upstream_unavailable: true,
   upstream_timeout: true,

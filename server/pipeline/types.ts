@@ -88,6 +88,11 @@ export type ToolCall = {
   /** Set for agent sessions: the call may become a durable task (tasks/task-switch.ts). */
   task?: TaskContext | undefined;
   /**
+   * The client cannot take a task (a 2026-07-28 client that did not declare the tasks extension; it has no task
+   * context then): a call that only runs as a task, an async tool, is refused `task_required` instead of run here.
+   */
+  noTasks?: boolean | undefined;
+  /**
    * For the gateway's own tools (server/builtin), what the endpoint the call came in on means by a name: the
    * endpoint's name for tasks and approvals, the session's canary bucket, and how request_approval's `tool`
    * resolves there. Absent (the console, a queued task), a built-in tool refuses to run.

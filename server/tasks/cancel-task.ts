@@ -13,17 +13,29 @@ import { findVisibleTask, TASK_INCLUDE, toTaskDto, type TaskViewer } from "./tas
 
 export const CANCELLABLE = ["PENDING", "AWAITING_APPROVAL", "RUNNING"] as const;
 
-/** Cancels a task the viewer may see; 404 for others' tasks, 409 once it has finished. */
-export async function cancelTask(db: Db, audit: AuditWriter, ctx: RequestContext, viewer: TaskViewer, id: string, reason = "Canceled by the user."): Promise<TTask> {
+/**
+ * Cancels a task the viewer may see; 404 for others' tasks, 409 once it has finished (or, with `from`, once it has
+ * left those states: a client withdrawing a held call must not stop it after an approver released it).
+ */
+export async function cancelTask(
+  db: Db,
+  audit: AuditWriter,
+  ctx: RequestContext,
+  viewer: TaskViewer,
+  id: string,
+  reason = "Canceled by the user.",
+  from: readonly (typeof CANCELLABLE)[number][] = CANCELLABLE,
+): Promise<TTask> {
   const before = await findVisibleTask(db, viewer, id);
   const row = await db.$transaction(async (tx) => {
     const changed = await tx.task.updateMany({
-      where: { id, status: { in: [...CANCELLABLE] } },
+      where: { id, status: { in: [...from] } },
       data: { status: "CANCELED", finishedAt: new Date(), errorCode: "canceled" satisfies ToolErrorCode, errorMessage: reason },
     });
     if (changed.count === 0) {
       const now = await tx.task.findUniqueOrThrow({ where: { id }, select: { status: true } });
-      throw new GatewayError("conflict", `Task ${id} has already finished (${now.status}); only pending or running tasks can be canceled.`);
+      const only = from === CANCELLABLE ? "pending or running" : from.join(", ");
+      throw new GatewayError("conflict", `Task ${id} has already moved on (${now.status}); only ${only} tasks can be canceled.`);
     }
     // A call held for approval: its request leaves the approvers' queue with it.
     const withdrawn = await tx.approval.updateMany({ where: { taskId: id, status: "PENDING" }, data: { status: "CANCELED", decidedAt: new Date(), decisionComment: reason } });

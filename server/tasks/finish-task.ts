@@ -2,6 +2,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { TTaskStatus } from "../../lib/task-schemas";
 import { toJson } from "../db/client";
+import { writeUntilUp } from "../db/retry-until-up";
 import { isDatabaseUnavailable } from "../db/database-unavailable";
 import { storableText } from "../db/storable";
 import { publishChange } from "../events/change-bus";
@@ -75,16 +76,11 @@ export async function finishTask(
  * restarting or unreachable is tried again (0.5 s growing to 5 s) until it lands or the engine closes (then the
  * task is handed back like any other, D113). Any other failure is thrown as before.
  */
-async function whileDatabaseAway<T>(s: TaskScope, taskId: string, write: () => Promise<T>): Promise<T | null> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await write();
-    } catch (err) {
-      if (!isDatabaseUnavailable(err) || s.closed()) throw err;
-      const delay = Math.min(500 * 2 ** Math.min(attempt, 4), 5000);
-      s.log.warn({ err, taskId, attempt, delayMs: delay }, "the database is unavailable; writing the task's outcome again shortly");
-      await new Promise((r) => setTimeout(r, delay));
-      if (s.closed()) return null;
-    }
-  }
+function whileDatabaseAway<T>(s: TaskScope, taskId: string, write: () => Promise<T>): Promise<T | null> {
+  return writeUntilUp(write, {
+    closed: s.closed,
+    retryable: isDatabaseUnavailable,
+    firstDelayMs: 500,
+    onFailure: (err, attempt, delayMs) => s.log.warn({ err, taskId, attempt, delayMs }, "the database is unavailable; writing the task's outcome again shortly"),
+  });
 }

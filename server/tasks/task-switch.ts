@@ -32,7 +32,8 @@ export function taskAccepted(task: Pick<Task, "id" | "status" | "toolName">, pol
       },
     ],
     structuredContent: { task_id: task.id, status: task.status },
-    _meta: { [TASK_META]: { taskId: task.id, status: task.status, retryAfterSeconds: pollSeconds, ...(replay && { replay: true }) } },
+    // `handle`: this answer stands for the task (a 2026 client gets its CreateTaskResult instead).
+    _meta: { [TASK_META]: { taskId: task.id, status: task.status, retryAfterSeconds: pollSeconds, handle: true, ...(replay && { replay: true }) } },
   };
 }
 
@@ -50,6 +51,10 @@ export function taskSwitch(engine: TaskEngine, maxOutputBytes: number): Middlewa
   return (next) => async (call, ctx, notes) => {
     const bound = (result: CallToolResult) => boundNoted(result, maxOutputBytes, call.tool, notes);
     const tc = call.task;
+    if (call.noTasks && call.tool.async) {
+      notes.errorCode = "task_required";
+      return toolError("task_required", `${call.tool.gatewayName} runs only as a queued task, and this client did not declare that it can follow one.`);
+    }
     if (!tc || tc.inline) return bound(await next(call, ctx, notes));
     // A call a person approved (a grant was used up for it at the gate) runs: it is never answered with an
     // earlier identical call's task, which would spend the approval on nothing.

@@ -36,7 +36,7 @@ const pkg = (name: string) => path.join(REPO_ROOT, "node_modules", "@modelcontex
 // ── upstream launch configs (stdio, run with this Node) ──────────────────────────────────────────────
 // These run unsandboxed (profile none, chosen explicitly): they read and write the tests' temp dirs and are
 // about the gateway path. server/sandbox/sandbox.int.test.ts covers the sandbox.
-const UNSANDBOXED = { isolation: { profile: "none" } } as const;
+export const UNSANDBOXED = { isolation: { profile: "none" } } as const;
 
 export const everythingServer = (slug = "everything"): TCreateServer => ({
   slug,

@@ -4,6 +4,7 @@
 // `input_required` result with a signed requestState (MRTR), or -32021 when the client did not declare the
 // capability. When nothing was streamed before it, the terminal message is a plain JSON answer with its status.
 import type { Continuation, Continuations, Origin, PendingInput } from "./continuations";
+import { modernStatus } from "./modern-answer";
 import { META, MODERN_ERROR } from "./modern-protocol";
 import type { ModernMessage } from "./modern-request-refusal";
 import type { StateBinding } from "./request-state";
@@ -93,7 +94,7 @@ async function terminal(ctx: MrtrContext, messages: AsyncGenerator<Message>, emi
       continue;
     }
     const shaped = ctx.shape({ ...m, id: ctx.request.id }) ?? m;
-    return { status: 200, message: shaped };
+    return { status: modernStatus(shaped), message: shaped };
   }
 }
 

@@ -23,12 +23,20 @@ describe("modernMessage", () => {
     expect(call?.result).toEqual({ content: [], resultType: "complete", _meta: { [SERVER_INFO]: info() } });
   });
 
+  it("keeps a tools/call's CreateTaskResult a task (without the SDK's empty content); resultType: task nowhere else", () => {
+    const task = { resultType: "task", taskId: "t1", status: "working", content: [] };
+    expect(modernMessage({ jsonrpc: "2.0", id: 1, result: task }, request("tools/call", { name: "t" }), info)?.result).toEqual({ resultType: "task", taskId: "t1", status: "working", _meta: { [SERVER_INFO]: info() } });
+    expect(modernMessage({ jsonrpc: "2.0", id: 1, result: task }, request("prompts/get", { name: "p" }), info)?.result?.resultType).toBe("complete");
+    // Without a task id it is not a task handle, whatever it says.
+    expect(modernMessage({ jsonrpc: "2.0", id: 1, result: { resultType: "task", content: [] } }, request("tools/call", { name: "t" }), info)?.result?.resultType).toBe("complete");
+  });
+
   it("builds server/discover from the initialize answer, without what a 2026 client cannot use here", () => {
     const init = { protocolVersion: "2025-11-25", capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, logging: {}, tasks: {}, completions: {} }, serverInfo: { name: "up", version: "1" }, instructions: "be nice" };
     const out = modernMessage({ jsonrpc: "2.0", id: 1, result: init }, request("server/discover"), info);
     expect(out?.result).toEqual({
       supportedVersions: expect.arrayContaining(["2026-07-28", "2025-11-25"]) as unknown,
-      capabilities: { tools: {}, resources: {}, completions: {} },
+      capabilities: { tools: {}, resources: {}, completions: {}, extensions: { "io.modelcontextprotocol/tasks": {} } },
       instructions: "be nice",
       resultType: "complete",
       ttlMs: 0,

@@ -3,6 +3,7 @@
 // answer it was served as; the codes this revision renumbered; nothing this revision forbids on the stream.
 import { CACHEABLE_METHODS, META } from "./modern-protocol";
 import { servedVersions, type ModernMessage } from "./modern-request-refusal";
+import { TASKS_EXTENSION } from "./tasks-extension";
 
 type Message = { id?: unknown; method?: string; result?: Record<string, unknown>; error?: { code: number } & Record<string, unknown> } & Record<string, unknown>;
 
@@ -25,7 +26,8 @@ function modernCapabilities(capabilities: Record<string, unknown> = {}): Record<
     const { listChanged: _l, subscribe: _s, ...kept } = v as Record<string, unknown>;
     out[k] = kept;
   }
-  return out;
+  // The tasks extension replaces 2025's `tasks` capability (dropped above).
+  return { ...out, extensions: { [TASKS_EXTENSION]: {} } };
 }
 
 function discoverResult(init: Record<string, unknown>): Record<string, unknown> {
@@ -65,12 +67,15 @@ export function modernMessage(message: Message, request: ModernMessage, serverIn
   const discover = request.method === "server/discover";
   const result = discover ? discoverResult(message.result) : message.result;
   const meta = (result._meta ?? {}) as Record<string, unknown>;
+  // A tools/call that became a task (dispatch-tool-call.ts made the CreateTaskResult); every other result is complete.
+  const task = request.method === "tools/call" && result.resultType === "task" && typeof result.taskId === "string";
+  const { content: _content, ...taskResult } = result;
   return {
     ...message,
     result: {
-      ...result,
+      ...(task ? taskResult : result),
       // An upstream of the 2026 generation may ask for input (passed through, upstream-state.ts).
-      resultType: result.resultType === "input_required" ? "input_required" : "complete",
+      resultType: task ? "task" : result.resultType === "input_required" ? "input_required" : "complete",
       ...(CACHEABLE_METHODS.has(request.method) && CACHE_HINTS),
       _meta: { ...meta, [META.serverInfo]: meta[META.serverInfo] ?? serverInfo() },
     },

@@ -24,8 +24,7 @@ export const MODERN_ERROR = {
 } as const;
 
 /**
- * The methods a modern request may name (tasks, subscriptions/listen and MRTR retries are later parts of
- * issue 24). Everything else — initialize, ping, logging/setLevel, resources/subscribe, an unknown name — is
+ * The methods a modern request may name (subscriptions/listen is a later part of issue 24). Everything else — initialize, ping, logging/setLevel, resources/subscribe, an unknown name — is
  * 404 with -32601, as the transport requires.
  */
 export const MODERN_METHODS: ReadonlySet<string> = new Set([
@@ -38,10 +37,21 @@ export const MODERN_METHODS: ReadonlySet<string> = new Set([
   "prompts/list",
   "prompts/get",
   "completion/complete",
+  // The tasks extension (tasks-extension.ts); tasks/result and tasks/list are 2025-11-25 only.
+  "tasks/get",
+  "tasks/update",
+  "tasks/cancel",
 ]);
 
 /** Methods whose results carry caching hints (CacheableResult). */
 export const CACHEABLE_METHODS: ReadonlySet<string> = new Set(["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"]);
 
 /** The body field `Mcp-Name` mirrors, by method. */
-export const NAME_FIELD: Readonly<Record<string, "name" | "uri">> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+export const NAME_FIELD: Readonly<Record<string, "name" | "uri" | "taskId">> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
+};

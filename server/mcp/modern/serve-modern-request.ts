@@ -50,8 +50,9 @@ export async function paramHeaderCheck(
 /** The request's params without the 2026 _meta keys (the handling behind speaks 2025, and so may an upstream). */
 function innerParams(params: ModernMessage["params"]): Record<string, unknown> {
   const meta = Object.fromEntries(Object.entries(params._meta).filter(([k]) => !k.startsWith("io.modelcontextprotocol/")));
-  // MRTR fields of a request that continues nothing are ignored (SEP-2322: unrecognised input is ignored).
-  const { _meta: _dropped, inputResponses: _responses, requestState: _state, ...rest } = params;
+  // MRTR fields of a request that continues nothing are ignored (SEP-2322: unrecognised input is ignored), and so
+  // is 2025's `task` (SEP-2663: the server alone decides what becomes a task).
+  const { _meta: _dropped, inputResponses: _responses, requestState: _state, task: _task, ...rest } = params;
   return Object.keys(meta).length ? { ...rest, _meta: meta } : rest;
 }
 

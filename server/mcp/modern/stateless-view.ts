@@ -23,7 +23,7 @@ export function stateBinding(agentSessionId: string, endpoint: string, message: 
  * by this request alone (stateless-leases.ts), reused by the next; elsewhere it is per request. No MCP session
  * row is written for either, and the client never sees it.
  */
-export function statelessView(endpoint: McpEndpoint, agentSession: { id: string; canaryBucket: number }, ctx: RequestContext, grant: SessionGrant, leases: StatelessLeases) {
+export function statelessView(endpoint: McpEndpoint, agentSession: { id: string; canaryBucket: number }, ctx: RequestContext, grant: SessionGrant, leases: StatelessLeases, tasksExtension = false) {
   const lease =
     endpoint.kind === "server"
       ? leases.acquire(`stateless-${createHash("sha256").update(`${agentSession.id}\u0000${endpoint.slug}`).digest("base64url").slice(0, 32)}`)
@@ -32,7 +32,7 @@ export function statelessView(endpoint: McpEndpoint, agentSession: { id: string;
   // The relay's upstream may ask for input (MRTR turns that into input_required, or -32021 when this client did
   // not declare the capability); elsewhere nothing behind sends a 2026 client requests.
   const clientCapabilities: ClientCapabilities = endpoint.kind === "server" ? RELAYED_CAPABILITIES : {};
-  const view = { mcpSessionId, isNew: false, bucket: agentSession.canaryBucket, sessionKey: agentSession.id, ctx, clientCapabilities, grant };
+  const view = { mcpSessionId, isNew: false, bucket: agentSession.canaryBucket, sessionKey: agentSession.id, ctx, clientCapabilities, grant, tasksExtension };
   return { view, release: lease.release };
 }
 
