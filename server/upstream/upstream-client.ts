@@ -110,6 +110,8 @@ export type ConnectedUpstream = {
 };
 
 const CLIENT_INFO = { name: "portcullis", version: VERSION };
+/** How long the server/discover probe may take before the upstream is treated as a 2025 one. */
+const PROBE_TIMEOUT_MS = 5_000;
 const DISCOVERY_CAPABILITIES: ClientCapabilities = { sampling: {}, elicitation: {}, roots: { listChanged: true } };
 
 export type ConnectOptions = {
@@ -197,15 +199,16 @@ function answersAfterNotifications(transport: Transport): void {
  * serves the 2025 handshake anyway); null when the upstream is not one (it then gets the 2025 handshake).
  */
 async function connectModern(url: URL, headers: Record<string, string>, fetchFn: typeof fetch, events: UpstreamClientEvents, opts: ConnectOptions, timeoutMs: number): Promise<ConnectedUpstream | null> {
-  const bound = AbortSignal.timeout(timeoutMs);
+  // Bounded on its own: an upstream that does not answer the probe in time gets the 2025 handshake (its full bound).
+  const bound = AbortSignal.timeout(Math.min(PROBE_TIMEOUT_MS, timeoutMs));
   const signal = opts.signal ? AbortSignal.any([bound, opts.signal]) : bound;
   const capabilities = (opts.capabilities ?? DISCOVERY_CAPABILITIES) as Record<string, unknown>;
   let discovered;
   try {
     discovered = await probeModernUpstream({ url, fetch: fetchFn, headers, envelope: { capabilities, clientInfo: CLIENT_INFO } }, signal);
   } catch (err) {
-    if (bound.aborted) throw new Error(`no answer to the MCP handshake (server/discover) within ${String(timeoutMs)} ms: a server slow to start needs a longer connectTimeoutMs`, { cause: err });
-    throw err;
+    if (opts.signal?.aborted) throw err;
+    return null;
   }
   if (!discovered) return null;
   const client = newClient(events, opts);
