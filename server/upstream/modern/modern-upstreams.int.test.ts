@@ -188,10 +188,12 @@ describe("a 2026-07-28 upstream behind the gateway", () => {
       expect(JSON.stringify(big).length).toBeLessThan(110 * 1024);
     }
     await tg.gateway.registry.updateTool(admin, "modern__echo", { riskTier: "HIGH" });
-    const held = await client.callTool({ name: "echo", arguments: { text: "held" } });
+    // Held for approval: a 2025 session is told so; a 2026 client that cannot take a task gets -32021 (tasks extension).
+    const held = await v1Client.callTool({ name: "modern__echo", arguments: { text: "held" } });
     expect(held.structuredContent).toMatchObject({ approval_status: "PENDING" });
+    await expect(client.callTool({ name: "echo", arguments: { text: "held" } })).rejects.toThrow(/io.modelcontextprotocol\/tasks/);
     await tg.gateway.registry.updateTool(admin, "modern__echo", { riskTier: "LOW" });
-    await client.close();
+    await Promise.all([client.close(), v1Client.close()]);
   });
 
   describe("hostile states and upstreams (2026 client, /mcp/s)", () => {
