@@ -1,6 +1,11 @@
 // Composition root: every service of the gateway is built here from explicit dependencies.
 import { createContinuations, MRTR_HOLD_MS } from "./mcp/modern/continuations";
 import { createUpstreamStates } from "./mcp/modern/upstream-state";
+import { createListenStreams } from "./mcp/modern/listen-streams";
+import { listenLook } from "./mcp/modern/listen-view";
+import { createRetryForwarding } from "./mcp/modern/forward-retry";
+import { requestStateKey } from "./mcp/modern/request-state";
+import { loadOrCreateKeyFile } from "./secrets/secret-crypto";
 import { createStatelessLeases } from "./mcp/modern/stateless-leases";
 import path from "node:path";
 import type { TChangeOwnPassword, TCreateUser, TResetPassword, TUpdateUser, TUserListQuery } from "../lib/schemas";
@@ -128,9 +133,15 @@ export const GATEWAY_LIMITS = { maxOutputBytes: 100 * 1024, maxRequestBytes: 102
 export function createGateway({ db, databaseUrl, logger, config, pool: poolOptions, tasks: taskOptions, approvals: approvalOptions, clientDocuments, upstreamAuth }: GatewayDeps) {
   const loginLimiter = createLoginLimiter(databaseUrl, config.login);
   // MRTR (2026-07-28): relayed calls waiting for a client's input, held in this process for its retry.
-  const continuations = createContinuations({ ttlMs: MRTR_HOLD_MS });
-  const upstreamStates = createUpstreamStates();
+  // Their requestStates are signed with a key derived from the secrets key, so any process can check a retry
+  // (and forward it to the holder, forward-retry.ts); so are the wrapped states of 2026 upstreams (upstream-state.ts).
+  const stateKey = async () => requestStateKey(config.secretsKey ?? (await loadOrCreateKeyFile(config.dataDir)));
+  const continuations = createContinuations({ ttlMs: MRTR_HOLD_MS, key: stateKey });
+  const upstreamStates = createUpstreamStates(stateKey);
+  let retryForwarding: ReturnType<typeof createRetryForwarding> | undefined;
   const statelessLeases = createStatelessLeases();
+  // subscriptions/listen (2026-07-28): the streams this process holds, by agent session.
+  const listenStreams = createListenStreams();
   // The query pools use databaseUrl (possibly a transaction pooler); LISTEN and session locks a real session.
   const routes = databaseRoutes(databaseUrl, config);
   const tracing = config.otlp.endpoint ? startTracing(config.otlp.endpoint, { headers: config.otlp.headers }) : undefined;
@@ -343,7 +354,14 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         },
         statelessLeases,
         modernTasks: { db, audit: c.audit, pollSeconds: c.tasks.options.pollSeconds, publicUrl: config.publicUrl, serverInfo: () => ({ name: "portcullis", version: VERSION }) },
-        mrtr: { continuations, upstreamStates, reply: (mcpSessionId, message) => c.sessions.replyFromAgent(mcpSessionId, message) },
+        mrtr: {
+          continuations,
+          reply: (mcpSessionId, message) => c.sessions.replyFromAgent(mcpSessionId, message),
+          // Set up with the first request: a process holds a continuation only after serving one.
+          forward: (retryForwarding ??= createRetryForwarding({ bus: c.bus, continuations, reply: (id, m) => c.sessions.replyFromAgent(id, m), serverInfo: () => ({ name: "portcullis", version: VERSION }) })).forward,
+        },
+        listen: { streams: listenStreams, look: (e, grant, bucket) => listenLook({ registry: c.registry, policy: c.caches.policy, virtual: (name) => c.caches.virtual.get(name) }, e, grant, bucket) },
+        upstreamStates,
         // The registry's definition under the endpoint's name (no upstream is started for it).
         toolInputSchema: async (e, name, bucket) => {
           const gatewayName = e.kind === "server" ? `${e.slug}__${name}` : e.kind === "virtual" ? (await c.caches.virtual.get(e.name))?.tools.byServed.get(name)?.gatewayName : name;
@@ -613,6 +631,8 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         core.upstreamAuth.modes.close();
         await core.tasks.close();
         continuations.closeAll();
+        retryForwarding?.close();
+        listenStreams.endAll();
         await core.sessions.closeAll();
         await core.pool.close();
         await core.launcher.close();

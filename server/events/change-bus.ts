@@ -43,6 +43,10 @@ export type ChangeEvent =
   | { kind: "approval"; approvalId: string; status: string }
   /** A virtual server was created, changed or deleted: every process drops its cached view of it. */
   | { kind: "virtual_server"; name: string }
+  /** An MRTR retry that reached another process than the one holding its call (forward-retry.ts); checked there. */
+  | { kind: "mrtr-retry"; holder: string; continuationId: string; retryId: string; message: unknown; binding: unknown }
+  /** The holding process's answer to a forwarded retry, part by part, for the process the client waits on. */
+  | { kind: "mrtr-out"; retryId: string; out: unknown }
   /** Asks every listening process to answer `fenced` once it has handled everything committed before it. */
   | { kind: "fence"; fenceId: string }
   /** A process's answer to a fence: it has handed every change committed before the fence to its subscribers. */

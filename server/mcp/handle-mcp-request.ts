@@ -35,9 +35,13 @@ import { isModernHeader, isModernRequest } from "./modern/is-modern-request";
 import { INNER_PROTOCOL_VERSION } from "./modern/modern-protocol";
 import { checkModernRequest, paramHeaderCheck, serveModernRequest } from "./modern/serve-modern-request";
 import { innerHeaders, stateBinding, statelessView } from "./modern/stateless-view";
-import type { Continuations } from "./modern/continuations";
+import type { MrtrContext } from "./modern/answer-modern-stream";
 import type { RequestStates } from "./modern/request-state";
 import type { StatelessLeases } from "./modern/stateless-leases";
+import type { ListenStreams } from "./modern/listen-streams";
+import type { Look } from "./modern/listen-stream";
+import { serveListen } from "./modern/serve-listen";
+import { innerAnswer } from "./modern/inner-answer";
 import { answerModernTask } from "./modern/answer-modern-task";
 import { declaresTasks, TASK_METHODS, type ModernTaskDeps } from "./modern/tasks-extension";
 import { VERSION } from "../version";
@@ -81,7 +85,11 @@ export type McpHttpDeps = {
   /** The tasks extension's methods (tasks/get, tasks/update, tasks/cancel) over the task rows. */
   modernTasks: ModernTaskDeps;
   /** MRTR: held continuations, and the way a client's input reaches the relayed request that asked for it. */
-  mrtr?: { continuations: Continuations; upstreamStates?: RequestStates | undefined; reply(mcpSessionId: string, message: Record<string, unknown>): Promise<void> } | undefined;
+  mrtr?: Omit<NonNullable<MrtrContext["mrtr"]>, "binding"> | undefined;
+  /** The signer of a 2026 upstream's wrapped requestState (upstream-state.ts), loaded with the deployment's key. */
+  upstreamStates?: (() => Promise<RequestStates>) | undefined;
+  /** subscriptions/listen: this process's open streams, and what an agent session sees on an endpoint now. */
+  listen?: { streams: ListenStreams; look(endpoint: McpEndpoint, grant: SessionGrant, bucket: number): ReturnType<Look> } | undefined;
   /** A tool's input schema by the name the endpoint's clients call it (its Mcp-Param-* headers are checked against it). */
   toolInputSchema?(endpoint: McpEndpoint, name: string, bucket: number): Promise<unknown>;
   /** The endpoint's plain tools/call, answered without the SDK's per-request Server and transport (direct-tool-call.ts). */
@@ -188,6 +196,24 @@ async function serveMcpRequest(deps: McpHttpDeps, req: McpRequest, endpoint: Mcp
     const refused = (await paramHeaderCheck(deps, req, endpoint, message, agentSession.canaryBucket)) ?? (await scopeRefusal(deps.oauth, principal, endpoint, [message]));
     if (refused) return refused;
     if (TASK_METHODS.has(message.method)) return answerModernTask(deps.modernTasks, message, { ctx, agentSessionId: agentSession.id, ownerId: user.id });
+    if (message.method === "subscriptions/listen" && deps.listen) {
+      const listen = deps.listen;
+      // Each look authenticates the token again: a revoked, expired or disabled session's stream ends.
+      const look: Look = async () => {
+        const p = await authenticateMcpRequest(deps, req, endpoint);
+        return p instanceof Response ? { error: ((await p.json()) as { error: Record<string, unknown> }).error } : listen.look(endpoint, p.grant, p.session.canaryBucket);
+      };
+      const subscribe = async (handle: string, uris: string[]) => {
+        const view = { mcpSessionId: handle, isNew: false, bucket: agentSession.canaryBucket, sessionKey: agentSession.id, ctx, clientCapabilities: {}, grant };
+        for (const uri of uris) {
+          const inner = { jsonrpc: "2.0" as const, id: `listen-${uri}`, method: "resources/subscribe", params: { uri } };
+          const a = await innerAnswer(await answerOnEndpoint(deps, req, endpoint, { view, body: inner, messages: [inner], init: undefined, protocolVersion: INNER_PROTOCOL_VERSION, headers: innerHeaders(req.headers), resumable: false }), inner.id);
+          if (a.error) return { uri, error: a.error };
+        }
+        return null;
+      };
+      return serveListen(message, { bus: deps.bus, streams: listen.streams, agentSession, look, subscribe: endpoint.kind === "server" ? subscribe : undefined, signal: req.signal, serverInfo: { name: "portcullis", version: VERSION } });
+    }
     const { view, release } = statelessView(endpoint, agentSession, ctx, grant, deps.statelessLeases, declaresTasks(message.params._meta));
     return serveModernRequest(message, {
       handle: view.mcpSessionId,
@@ -199,7 +225,7 @@ async function serveMcpRequest(deps: McpHttpDeps, req: McpRequest, endpoint: Mcp
       serverInfo: () => ({ name: "portcullis", version: VERSION }),
       // Only the relay sends a client requests (its upstream's elicitation, sampling, roots).
       mrtr: endpoint.kind === "server" && deps.mrtr ? { ...deps.mrtr, binding: stateBinding(agentSession.id, name, message) } : undefined,
-      upstreamStates: endpoint.kind === "server" ? deps.mrtr?.upstreamStates : undefined,
+      upstreamStates: endpoint.kind === "server" ? deps.upstreamStates : undefined,
     });
   }
   const init = messages.find((m) => isInitializeRequest(m));

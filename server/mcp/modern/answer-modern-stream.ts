@@ -17,7 +17,15 @@ export type MrtrContext = {
   origin: Origin;
   shape: (m: Message) => Message | null;
   /** Absent where nothing behind relays requests (the answer is an error then). */
-  mrtr?: { continuations: Continuations; binding: StateBinding; reply(mcpSessionId: string, message: Message): Promise<void> } | undefined;
+  mrtr?:
+    | {
+        continuations: Continuations;
+        binding: StateBinding;
+        reply(mcpSessionId: string, message: Message): Promise<void>;
+        /** A retry whose continuation another process holds: forwarded there, its answer streamed back. */
+        forward?: ((at: { id: string; holder: string }, retry: ModernMessage, binding: StateBinding, signal: AbortSignal) => Promise<Response>) | undefined;
+      }
+    | undefined;
 };
 
 /** The client capability a relayed request needs. */
@@ -71,8 +79,8 @@ async function inputRequired(ctx: MrtrContext, messages: AsyncGenerator<Message>
 }
 
 /** Holds the continuation and answers input_required for what it waits for. */
-export function hold(ctx: MrtrContext, c: Continuation): Terminal {
-  const requestState = ctx.mrtr!.continuations.hold(c, ctx.mrtr!.binding);
+export async function hold(ctx: MrtrContext, c: Continuation): Promise<Terminal> {
+  const requestState = await ctx.mrtr!.continuations.hold(c, ctx.mrtr!.binding);
   const inputRequests = Object.fromEntries([...c.pending].map(([k, p]) => [k, { method: p.method, params: p.params }]));
   return { status: 200, message: { jsonrpc: "2.0", id: ctx.request.id, result: { resultType: "input_required", inputRequests, requestState } } };
 }

@@ -1,7 +1,8 @@
 // MRTR continuations: a 2026 request whose handling behind (a 2025 upstream) asked the client for input is
 // answered `input_required` while the handling stays in flight, held here until the client's retry brings the
-// input. Held in this process (the upstream call is); a retry that reaches another process, or comes after
-// `ttlMs`, finds nothing and is refused. Taken once: a replayed requestState finds nothing either.
+// input. Held in this process (the upstream call is); its requestState names this process, so a retry that
+// reaches another one is forwarded here over the change bus (forward-retry.ts). Taken once: a replayed
+// requestState finds nothing, here or from elsewhere; after `ttlMs` it is given up.
 import { randomUUID } from "node:crypto";
 import { createRequestStates, type StateBinding } from "./request-state";
 
@@ -23,9 +24,24 @@ export type Continuation = {
 /** A handling behind a 2026 request: its handle (stateless-view.ts) and the JSON-RPC id it runs under. */
 export type Origin = { mcpSessionId: string; requestId: string | number };
 
-export function createContinuations(opts: { ttlMs: number; now?: () => number }) {
+/** A state this process may not take itself: the continuation is held by the process `holder`. */
+export type Elsewhere = { elsewhere: { id: string; holder: string } };
+
+const USED = "requestState was already used or has expired";
+
+/**
+ * `key`: the deployment's requestState key (request-state.ts `requestStateKey`), read on first use (a key that
+ * cannot be read fails that use, and is read again next time); `holder`: this process's id.
+ */
+export function createContinuations(opts: { ttlMs: number; key: () => Promise<Buffer>; holder?: string; now?: () => number }) {
   const now = opts.now ?? Date.now;
-  const states = createRequestStates();
+  const holder = opts.holder ?? randomUUID();
+  let loaded: Promise<ReturnType<typeof createRequestStates>> | undefined;
+  const statesNow = () =>
+    (loaded ??= opts.key().then(createRequestStates, (err: unknown) => {
+      loaded = undefined;
+      throw err;
+    }));
   const held = new Map<string, { c: Continuation; timer: NodeJS.Timeout }>();
   const drop = (id: string) => {
     const h = held.get(id);
@@ -35,25 +51,33 @@ export function createContinuations(opts: { ttlMs: number; now?: () => number })
     // Given up: the stream behind is cancelled (the relay answers the upstream's request with a timeout error).
     void h.c.messages.return(undefined).catch(() => undefined);
   };
+  const takeHeld = (id: string): Continuation | { refused: string } => {
+    const h = held.get(id);
+    if (!h) return { refused: USED };
+    held.delete(id);
+    clearTimeout(h.timer);
+    return h.c;
+  };
   return {
+    holder,
     /** Holds `c` and returns the requestState that names it. */
-    hold(c: Continuation, binding: StateBinding): string {
+    async hold(c: Continuation, binding: StateBinding): Promise<string> {
+      const s = await statesNow();
       const id = randomUUID();
       const timer = setTimeout(() => drop(id), opts.ttlMs);
       timer.unref();
       held.set(id, { c, timer });
-      return states.issue(id, binding, now() + opts.ttlMs);
+      return s.issue(id, holder, binding, now() + opts.ttlMs);
     },
-    /** The continuation `token` names, removed, when the token is intact and bound to this request. */
-    take(token: unknown, binding: StateBinding): Continuation | { refused: string } {
-      const opened = states.open(token, binding, now());
+    /** The continuation `token` names, removed, when the token is intact and bound to this request; or its holder. */
+    async take(token: unknown, binding: StateBinding): Promise<Continuation | Elsewhere | { refused: string }> {
+      const opened = (await statesNow()).open(token, binding, now());
       if ("refused" in opened) return opened;
-      const h = held.get(opened.id);
-      if (!h) return { refused: "requestState was already used, has expired, or is held by another gateway process" };
-      held.delete(opened.id);
-      clearTimeout(h.timer);
-      return h.c;
+      if (opened.holder !== holder) return { elsewhere: opened };
+      return takeHeld(opened.id);
     },
+    /** For a retry forwarded from another process, which checked its state and binding already. */
+    takeForwarded: takeHeld,
     size: () => held.size,
     closeAll() {
       for (const id of [...held.keys()]) drop(id);

@@ -52,7 +52,7 @@ describe("MCP 2026-07-28 beside 2025 on the same endpoints", () => {
     const { status, answer, headers } = await post(path, "server/discover");
     expect(status).toBe(200);
     expect(headers.get("mcp-session-id")).toBeNull();
-    expect(answer.result).toMatchObject({ resultType: "complete", supportedVersions: expect.arrayContaining([VERSION, "2025-11-25"]) as unknown, capabilities: { tools: {} }, ttlMs: 0, cacheScope: "private" });
+    expect(answer.result).toMatchObject({ resultType: "complete", supportedVersions: expect.arrayContaining([VERSION, "2025-11-25"]) as unknown, capabilities: { tools: {} }, ttlMs: 60_000, cacheScope: "private" });
     expect(answer.result?._meta?.["io.modelcontextprotocol/serverInfo"]).toMatchObject({ name: expect.any(String) as unknown });
   });
 
@@ -62,7 +62,7 @@ describe("MCP 2026-07-28 beside 2025 on the same endpoints", () => {
     const names = (answer.result?.tools as { name: string }[]).map((t) => t.name);
     expect(names).toContain("everything__echo");
     expect(names).toEqual([...names].sort());
-    expect(answer.result).toMatchObject({ resultType: "complete", ttlMs: 0, cacheScope: "private" });
+    expect(answer.result).toMatchObject({ resultType: "complete", ttlMs: 60_000, cacheScope: "private" });
   });
 
   it.each([

@@ -17,7 +17,7 @@ describe("modernMessage", () => {
     expect(modernMessage({ jsonrpc: "2.0", id: 1, result: { tools: [] } }, request("tools/list"), info)).toEqual({
       jsonrpc: "2.0",
       id: 1,
-      result: { tools: [], resultType: "complete", ttlMs: 0, cacheScope: "private", _meta: { [SERVER_INFO]: info() } },
+      result: { tools: [], resultType: "complete", ttlMs: 60_000, cacheScope: "private", _meta: { [SERVER_INFO]: info() } },
     });
     const call = modernMessage({ jsonrpc: "2.0", id: 1, result: { content: [] } }, request("tools/call", { name: "t" }), info);
     expect(call?.result).toEqual({ content: [], resultType: "complete", _meta: { [SERVER_INFO]: info() } });
@@ -31,15 +31,15 @@ describe("modernMessage", () => {
     expect(modernMessage({ jsonrpc: "2.0", id: 1, result: { resultType: "task", content: [] } }, request("tools/call", { name: "t" }), info)?.result?.resultType).toBe("complete");
   });
 
-  it("builds server/discover from the initialize answer, without what a 2026 client cannot use here", () => {
+  it("builds server/discover from the initialize answer: list changes and resource updates as a listen stream serves them, no logging or 2025 tasks", () => {
     const init = { protocolVersion: "2025-11-25", capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, logging: {}, tasks: {}, completions: {} }, serverInfo: { name: "up", version: "1" }, instructions: "be nice" };
     const out = modernMessage({ jsonrpc: "2.0", id: 1, result: init }, request("server/discover"), info);
     expect(out?.result).toEqual({
       supportedVersions: expect.arrayContaining(["2026-07-28", "2025-11-25"]) as unknown,
-      capabilities: { tools: {}, resources: {}, completions: {}, extensions: { "io.modelcontextprotocol/tasks": {} } },
+      capabilities: { tools: { listChanged: true }, resources: { listChanged: true, subscribe: true }, completions: {}, extensions: { "io.modelcontextprotocol/tasks": {} } },
       instructions: "be nice",
       resultType: "complete",
-      ttlMs: 0,
+      ttlMs: 60_000,
       cacheScope: "private",
       _meta: { [SERVER_INFO]: { name: "up", version: "1" } },
     });

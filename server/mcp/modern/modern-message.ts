@@ -12,19 +12,26 @@ const RESOURCE_NOT_FOUND_2025 = -32002;
 
 /**
  * Every list and read here is filtered per agent session (least privilege), so caches must not be shared
- * across callers; freshness 0 while list-changed cannot reach a 2026 client (subscriptions/listen is a later
- * part of issue 24).
+ * across callers. Freshness: a client that listens (subscriptions/listen) is told when a list changes for it;
+ * one that does not re-lists after a minute at most. A stale list costs little — every call is authorized
+ * again when made — and definitions change only when an admin approves a version or edits grants.
  */
-const CACHE_HINTS = { ttlMs: 0, cacheScope: "private" } as const;
+export const LIST_TTL_MS = 60_000;
+const CACHE_HINTS = { ttlMs: LIST_TTL_MS, cacheScope: "private" } as const;
 
-/** 2025 capabilities a 2026 client cannot use here (sessions' subscriptions, logging/setLevel, 2025 tasks, list_changed). */
+/**
+ * 2025 capabilities as a 2026 client may use them here: no logging/setLevel or 2025 tasks; list changes of
+ * tools, prompts and resources on a subscriptions/listen stream (the gateway computes them per agent session,
+ * whatever the upstream announces); resource updates (`subscribe`) where the handling behind offers them.
+ */
 function modernCapabilities(capabilities: Record<string, unknown> = {}): Record<string, unknown> {
   const { logging: _logging, tasks: _tasks, completions, ...rest } = capabilities;
   const out: Record<string, unknown> = { ...(completions !== undefined && { completions }) };
   for (const [k, v] of Object.entries(rest)) {
     if (typeof v !== "object" || v === null) continue;
-    const { listChanged: _l, subscribe: _s, ...kept } = v as Record<string, unknown>;
-    out[k] = kept;
+    const { listChanged: _l, subscribe, ...kept } = v as Record<string, unknown>;
+    const listed = k === "tools" || k === "prompts" || k === "resources";
+    out[k] = { ...kept, ...(listed && { listChanged: true }), ...(k === "resources" && subscribe === true && { subscribe: true }) };
   }
   // The tasks extension replaces 2025's `tasks` capability (dropped above).
   return { ...out, extensions: { [TASKS_EXTENSION]: {} } };

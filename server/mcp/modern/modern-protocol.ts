@@ -24,7 +24,8 @@ export const MODERN_ERROR = {
 } as const;
 
 /**
- * The methods a modern request may name (subscriptions/listen is a later part of issue 24). Everything else — initialize, ping, logging/setLevel, resources/subscribe, an unknown name — is
+ * The methods a modern request may name (an MRTR retry names the method it continues). Everything else —
+ * initialize, ping, logging/setLevel, resources/subscribe, an unknown name — is
  * 404 with -32601, as the transport requires.
  */
 export const MODERN_METHODS: ReadonlySet<string> = new Set([
@@ -37,6 +38,7 @@ export const MODERN_METHODS: ReadonlySet<string> = new Set([
   "prompts/list",
   "prompts/get",
   "completion/complete",
+  "subscriptions/listen",
   // The tasks extension (tasks-extension.ts); tasks/result and tasks/list are 2025-11-25 only.
   "tasks/get",
   "tasks/update",

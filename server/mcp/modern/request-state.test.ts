@@ -1,14 +1,22 @@
 // requestState: what it binds, and every way a forged, altered or misapplied one is refused.
 import { describe, expect, it } from "vitest";
-import { createRequestStates, type StateBinding } from "./request-state";
+import { createRequestStates, requestStateKey, type StateBinding } from "./request-state";
 
 const binding: StateBinding = { agentSessionId: "as1", endpoint: "mcp/s/x", method: "tools/call", name: "t", arguments: { a: 1 } };
 const states = createRequestStates(Buffer.alloc(32, 7));
-const token = states.issue("c1", binding, 1_000);
+const token = states.issue("c1", "p1", binding, 1_000);
 
 describe("requestState", () => {
   it("opens for the request it was issued for, before it expires", () => {
-    expect(states.open(token, binding, 999)).toEqual({ id: "c1" });
+    expect(states.open(token, binding, 999)).toEqual({ id: "c1", holder: "p1" });
+  });
+  it("opens in every process whose key comes from the same secrets key, in none whose key does not", () => {
+    const secret = Buffer.alloc(32, 1);
+    const issued = createRequestStates(requestStateKey(secret)).issue("c9", "p2", binding, 1_000);
+    expect(createRequestStates(requestStateKey(Buffer.from(secret))).open(issued, binding, 0)).toEqual({ id: "c9", holder: "p2" });
+    expect(createRequestStates(requestStateKey(Buffer.alloc(32, 2))).open(issued, binding, 0)).toEqual({ refused: "requestState failed its integrity check" });
+    // Not the secrets key itself: a state signed with the raw key is refused.
+    expect(createRequestStates(secret).issue("c9", "p2", binding, 1_000)).not.toBe(issued);
   });
   it.each<[string, unknown, StateBinding, number, RegExp]>([
     ["expired", token, binding, 1_000, /expired/],
@@ -17,8 +25,8 @@ describe("requestState", () => {
     ["another tool", token, { ...binding, name: "u" }, 0, /another request/],
     ["other arguments", token, { ...binding, arguments: { a: 2 } }, 0, /another request/],
     ["another method", token, { ...binding, method: "prompts/get" }, 0, /another request/],
-    ["a signature of another key", createRequestStates(Buffer.alloc(32, 8)).issue("c1", binding, 1_000), binding, 0, /integrity/],
-    ["a payload swapped under the signature", `${Buffer.from('{"c":"c2","b":"x","x":9}').toString("base64url")}.${token.split(".")[1]}`, binding, 0, /integrity/],
+    ["a signature of another key", createRequestStates(Buffer.alloc(32, 8)).issue("c1", "p1", binding, 1_000), binding, 0, /integrity/],
+    ["a payload swapped under the signature", `${Buffer.from('{"c":"c2","h":"p1","b":"x","x":9}').toString("base64url")}.${token.split(".")[1]}`, binding, 0, /integrity/],
     ["not a string", 42, binding, 0, /not one this gateway issued/],
     ["three parts", `${token}.x`, binding, 0, /not one this gateway issued/],
     ["oversized", "a".repeat(3000), binding, 0, /not one this gateway issued/],

@@ -7,7 +7,7 @@ import type { McpEndpoint } from "../mcp-endpoint";
 import type { JsonAnswer } from "../mcp-request";
 import { paramHeaderRefusal } from "./param-header-refusal";
 import { answerModernStream, hold, type MrtrContext } from "./answer-modern-stream";
-import type { Origin, PendingInput } from "./continuations";
+import type { Continuation, Origin, PendingInput } from "./continuations";
 import { modernAnswer } from "./modern-answer";
 import { sseMessages } from "./sse-messages";
 import { modernMessage } from "./modern-message";
@@ -89,11 +89,18 @@ export type ModernServing = {
   signal: AbortSignal;
   cancel: (origin: Origin) => void;
   /** Signs the wrapped requestState of a 2026 upstream's input_required passed through (upstream-state.ts); /mcp/s only. */
-  upstreamStates?: RequestStates | undefined;
+  upstreamStates?: (() => Promise<RequestStates>) | undefined;
 };
 
 export async function serveModernRequest(message: ModernMessage, serving: ModernServing): Promise<Response | JsonAnswer> {
-  const states = serving.mrtr && serving.upstreamStates;
+  let states: RequestStates | undefined;
+  try {
+    states = serving.mrtr && serving.upstreamStates ? await serving.upstreamStates() : undefined;
+  } catch (err) {
+    // The deployment's key could not be read: nothing may be wrapped or unwrapped, and the lease is free again.
+    serving.release();
+    throw err;
+  }
   const carried = states ? unwrapState(states, message.params.requestState, serving.mrtr!.binding, Date.now()) : null;
   if (carried && "refused" in carried) {
     serving.release();
@@ -125,8 +132,17 @@ export async function serveModernRequest(message: ModernMessage, serving: Modern
 
 /** A retry with the client's input: the held handling is given it and goes on; its answer is this request's. */
 async function resume(retry: MrtrContext, message: ModernMessage, serving: Pick<ModernServing, "signal" | "cancel">): Promise<Response> {
-  const taken = retry.mrtr ? retry.mrtr.continuations.take(message.params.requestState, retry.mrtr.binding) : { refused: "this endpoint issues no requestState" };
-  if ("refused" in taken) return modernRefusalResponse({ status: 400, code: -32602, message: `Invalid params: ${taken.refused}` }, message.id);
+  const refuse = (reason: string) => modernRefusalResponse({ status: 400, code: -32602, message: `Invalid params: ${reason}` }, message.id);
+  if (!retry.mrtr) return refuse("this endpoint issues no requestState");
+  const taken = await retry.mrtr.continuations.take(message.params.requestState, retry.mrtr.binding);
+  if ("refused" in taken) return refuse(taken.refused);
+  // Another process holds the call (a balancer without affinity): it continues there, its answer comes back here.
+  if ("elsewhere" in taken) return retry.mrtr.forward ? retry.mrtr.forward(taken.elsewhere, message, retry.mrtr.binding, serving.signal) : refuse("requestState is held by another gateway process");
+  return continueTaken(retry, message, taken, serving);
+}
+
+/** The taken continuation given the retry's input, read on to its next terminal answer (here, or for a forwarded retry). */
+export async function continueTaken(retry: MrtrContext, message: ModernMessage, taken: Continuation, serving: Pick<ModernServing, "signal" | "cancel">): Promise<Response> {
   const ctx: MrtrContext = { ...retry, origin: taken.origin };
   serving.signal.addEventListener("abort", () => serving.cancel(taken.origin), { once: true });
   const responses = (typeof message.params.inputResponses === "object" && message.params.inputResponses !== null ? message.params.inputResponses : {}) as Record<string, unknown>;
@@ -137,7 +153,7 @@ async function resume(retry: MrtrContext, message: ModernMessage, serving: Pick<
   }
   // What is still missing is asked for again (SEP-2322: re-request rather than fail).
   if (missing.size) {
-    const t = hold(ctx, { ...taken, pending: missing });
+    const t = await hold(ctx, { ...taken, pending: missing });
     return new Response(JSON.stringify(t.message), { status: t.status, headers: { "content-type": "application/json" } });
   }
   return answerModernStream(ctx, taken.messages);

@@ -1,6 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { StateBinding } from "./request-state";
+import { randomBytes } from "node:crypto";
 import { createUpstreamStates, passInputRequired, unwrapState } from "./upstream-state";
+
+const signer = () => createUpstreamStates(() => Promise.resolve(randomBytes(32)))();
 
 const binding: StateBinding = { agentSessionId: "s1", endpoint: "mcp/s/x", method: "tools/call", name: "greet", arguments: {} };
 const asking = (extra: Record<string, unknown> = {}) => ({
@@ -10,17 +13,21 @@ const asking = (extra: Record<string, unknown> = {}) => ({
 });
 
 describe("a 2026 upstream's input_required passed to a 2026 client", () => {
-  const states = createUpstreamStates();
-  const ctx = { states, binding, round: 0, capabilities: { elicitation: {} }, now: 1_000 };
+  let states: Awaited<ReturnType<typeof signer>>;
+  let ctx: Parameters<typeof passInputRequired>[1];
+  beforeAll(async () => {
+    states = await signer();
+    ctx = { states, binding, round: 0, capabilities: { elicitation: {} }, now: 1_000 };
+  });
 
-  it("the upstream's state goes out wrapped, signed and bound, and comes back only to the same request", () => {
+  it("the upstream's state goes out wrapped, signed and bound, and comes back only to the same request", async () => {
     const out = passInputRequired(asking(), ctx)!;
     const token = (out.result as { requestState: string }).requestState;
     expect(token).not.toContain("upstream-state");
     expect(unwrapState(states, token, binding, 2_000)).toEqual({ round: 1, upstream: "upstream-state" });
     expect(unwrapState(states, token, { ...binding, arguments: { x: 1 } }, 2_000)).toEqual({ refused: expect.stringMatching(/another request/) as unknown });
     expect(unwrapState(states, token, { ...binding, agentSessionId: "s2" }, 2_000)).toEqual({ refused: expect.stringMatching(/another request or agent session/) as unknown });
-    expect(unwrapState(createUpstreamStates(), token, binding, 2_000)).toEqual({ refused: expect.stringMatching(/integrity/) as unknown });
+    expect(unwrapState(await signer(), token, binding, 2_000)).toEqual({ refused: expect.stringMatching(/integrity/) as unknown });
     expect(unwrapState(states, token, binding, 10 * 60_000)).toEqual({ refused: expect.stringMatching(/expired/) as unknown });
   });
 

@@ -7,6 +7,7 @@
 import { inputRequestsOf, MAX_UPSTREAM_STATE_CHARS } from "../../upstream/modern/input-requests";
 import { MAX_INPUT_ROUNDS } from "../../upstream/modern/modern-client-transport";
 import { RpcFailure } from "../../upstream/modern/rpc-failure";
+import { createHmac } from "node:crypto";
 import { MRTR_HOLD_MS } from "./continuations";
 import { MODERN_ERROR } from "./modern-protocol";
 import { createRequestStates, type Carried, type RequestStates, type StateBinding } from "./request-state";
@@ -14,8 +15,25 @@ import { createRequestStates, type Carried, type RequestStates, type StateBindin
 /** Marks a wrapped state (only to pick the verifier: the signature decides). */
 const WRAPPED = "w.";
 
-/** The signer of wrapped states: room for the largest upstream state, UTF-8 then base64url. */
-export const createUpstreamStates = (): RequestStates => createRequestStates(undefined, 2048 + Math.ceil((MAX_UPSTREAM_STATE_CHARS * 3 * 4) / 3));
+/** Room for the largest upstream state, UTF-8 then base64url. */
+const MAX_WRAPPED_CHARS = 2048 + Math.ceil((MAX_UPSTREAM_STATE_CHARS * 3 * 4) / 3);
+
+/**
+ * The signer of wrapped states, under a key of its own derived from the deployment's requestState key (the same in
+ * every process, so any may serve a retry; distinct from the continuations' key, so neither kind of token passes
+ * for the other). Read on first use, read again after a failure.
+ */
+export function createUpstreamStates(requestStateKey: () => Promise<Buffer>): () => Promise<RequestStates> {
+  let loaded: Promise<RequestStates> | undefined;
+  return () =>
+    (loaded ??= requestStateKey().then(
+      (key) => createRequestStates(createHmac("sha256", key).update("portcullis/mrtr/upstream-state/v1").digest(), MAX_WRAPPED_CHARS),
+      (err: unknown) => {
+        loaded = undefined;
+        throw err;
+      },
+    ));
+}
 
 /** The retry's carried state, or why it is refused; null when the token is not a wrapped one (a held continuation's). */
 export function unwrapState(states: RequestStates, token: unknown, binding: StateBinding, now: number): Carried | { refused: string } | null {
@@ -52,6 +70,7 @@ export function passInputRequired(message: Message | null, ctx: { states: Reques
     return fail(MODERN_ERROR.missingRequiredClientCapability, `Missing required client capability: ${missing.join(", ")}`, { requiredCapabilities: Object.fromEntries(missing.map((c) => [c, {}])) });
   }
   const upstream = typeof result.requestState === "string" ? result.requestState : undefined;
-  const requestState = WRAPPED + ctx.states.issue("", ctx.binding, ctx.now + MRTR_HOLD_MS, { round: ctx.round + 1, upstream });
+  // No continuation and no holder: nothing is held, any process serves the retry.
+  const requestState = WRAPPED + ctx.states.issue("", "", ctx.binding, ctx.now + MRTR_HOLD_MS, { round: ctx.round + 1, upstream });
   return { ...message, result: { ...result, requestState } };
 }

@@ -27,6 +27,7 @@ import { takeCallerCapabilities } from "../../upstream/modern/modern-wire";
 import { PendingReplies } from "./pending-replies";
 import { readState, saveState, type SessionState } from "./session-state";
 import { createUpstreamCapacity, type CapacityLimits, type Slot } from "./upstream-capacity";
+import { LISTEN_SESSION_PREFIX } from "../modern/listen-streams";
 
 /** A downstream request of this session being served on this process, with the stream its answer goes to. */
 export type InFlight = {
@@ -107,6 +108,9 @@ export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: L
       live.delete(r.mcpSessionId);
       replies.dropSession(r.mcpSessionId);
       if (s) closeConnection(s);
+      // A listen stream's upstream session is not reopened by a next request: its stream ends (gracefully, so its
+      // client listens again) rather than going quiet.
+      if (r.mcpSessionId.startsWith(LISTEN_SESSION_PREFIX)) void deps.bus.publish({ kind: "session-closed", mcpSessionId: r.mcpSessionId }).catch(() => undefined);
     }
     return Promise.all([...exiting]);
   }
