@@ -23,7 +23,9 @@ export function approvalGate(approvals: Approvals): Middleware {
     notes.decision = "require_approval";
     notes.reason = why.reason;
     if (why.ruleId) notes.ruleId = why.ruleId;
-    if (!tc) {
+    // Nobody could follow a held call outside an agent session, or for a client that cannot take a task (its
+    // approved-ahead or standing grant above still lets the call run).
+    if (!tc || call.noTasks) {
       notes.errorCode = "approval_required";
       return approvalUnavailable(call.tool.gatewayName);
     }

@@ -7,7 +7,7 @@ import { mcpRequestId, type RequestContext } from "../context";
 import type { Db } from "../db/client";
 import type { ChangeBus } from "../events/change-bus";
 import type { Logger } from "../logger";
-import type { CallToolHandler } from "../pipeline/types";
+import type { CallToolHandler, TaskContext } from "../pipeline/types";
 import type { SessionGrant } from "../policy/evaluate";
 import type { Registry } from "../registry/create-registry";
 import { parseGatewayName } from "../registry/gateway-name";
@@ -115,9 +115,10 @@ export async function dispatchToolCall(
         sessionKey: session.sessionKey,
         mcpSessionId: session.mcpSessionId,
         grant: session.grant,
-        // The gateway's own tools answer at once: they never become tasks (nothing could run them later); nor
-        // does a 2026 client's call when it cannot take a task (the tasks extension undeclared).
-        task: builtin || session.tasksExtension === false ? undefined : taskContextOf(session.grant, naming.endpoint, params),
+        // The gateway's own tools answer at once: they never become tasks (nothing could run them later). A 2026
+        // client's call that cannot take a task (the tasks extension undeclared) keeps the context without a key
+        // or a task request, for what does not hand it a task: its grants, and joining an identical call in flight.
+        task: builtin ? undefined : syncOnly(taskContextOf(session.grant, naming.endpoint, params), session.tasksExtension === false),
         ...(session.tasksExtension === false && { noTasks: true }),
         ...(builtin && { builtin: { endpoint: naming.endpoint, bucket: session.bucket, resolve } }),
         ...(naming.virtualServer && !builtin && { virtual: { server: naming.virtualServer, name: params.name } }),
@@ -134,4 +135,10 @@ export async function dispatchToolCall(
   connectElicitation(result, session.clientCapabilities);
   if (session.tasksExtension !== undefined && !builtin) return modernToolAnswer(deps.db, result, session.tasksExtension, session.grant, deps.pollSeconds);
   return params.task && !builtin ? asCreateTaskResult(deps.db, result, deps.pollSeconds) : result;
+}
+
+/** The context of a client that cannot take a task: no idempotency key (its replays would be tasks), no MCP task. */
+function syncOnly(tc: TaskContext | undefined, noTasks: boolean): TaskContext | undefined {
+  if (!tc || !noTasks) return tc;
+  return { ownerId: tc.ownerId, agentSessionId: tc.agentSessionId, endpoint: tc.endpoint };
 }

@@ -8,6 +8,7 @@
 //     job, the others end FAILED `interrupted`.
 // A call still running after the threshold is adopted as a task where it runs (origin "threshold"); the
 // same bookkeeping then applies.
+import { untilTaskEnds } from "./until-task-ends";
 import { randomUUID } from "node:crypto";
 import { Logger as GraphileLogger, run, type Runner } from "graphile-worker";
 import pg from "pg";
@@ -218,6 +219,8 @@ export function createTaskEngine(deps: {
     track: (...args: TrackArgs) => trackTask(s, ...args),
     /** Whether this process still follows task `taskId`'s call (until its outcome is written, or left alone). */
     following: (taskId: string) => running.has(taskId),
+    /** The task once it has ended (on any process), for a caller that cannot follow a task. */
+    untilEnded: (taskId: string, signal: AbortSignal) => untilTaskEnds(s, taskId, signal),
     /** Recovers tasks of stopped processes now (the sweeper does it every sweepIntervalMs). */
     sweep: () => sweepDeadRunners(s),
     /** Deletes finished tasks past their retention now (a graphile cron job does it hourly). */

@@ -10,7 +10,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Task } from "../db/client";
 import { boundNoted } from "../pipeline/bound-output";
-import { toolError } from "../pipeline/tool-error";
+import { isToolErrorCode, toolError } from "../pipeline/tool-error";
 import type { CallNotes, Middleware, ResolvedTool } from "../pipeline/types";
 import { CLAIM_ORIGIN } from "./claim-origin";
 import type { TaskEngine } from "./task-engine";
@@ -35,6 +35,18 @@ export function taskAccepted(task: Pick<Task, "id" | "status" | "toolName">, pol
     // `handle`: this answer stands for the task (a 2026 client gets its CreateTaskResult instead).
     _meta: { [TASK_META]: { taskId: task.id, status: task.status, retryAfterSeconds: pollSeconds, handle: true, ...(replay && { replay: true }) } },
   };
+}
+
+/**
+ * For a caller that cannot follow a task (`noTasks`): the identical call's task once it has ended, as a plain
+ * answer (its stored result, or a tool error saying how it ended without one).
+ */
+async function endedAnswer(engine: TaskEngine, task: Task, signal: AbortSignal, pollSeconds: number, maxOutputBytes: number, notes: CallNotes, tool: ResolvedTool): Promise<CallToolResult> {
+  const ended = await engine.untilEnded(task.id, signal);
+  if (ended.result) return replayAnswer(ended, pollSeconds, maxOutputBytes, notes, tool);
+  const code = isToolErrorCode(ended.errorCode) ? ended.errorCode : ended.status === "CANCELED" ? "canceled" : "interrupted";
+  notes.errorCode = code;
+  return toolError(code, `The identical call this one joined (task ${ended.id}) ended ${ended.status} without a result${ended.errorMessage ? `: ${ended.errorMessage}` : "."}`);
 }
 
 /** A finished task's stored result (for a replay); a running one's handle. */
@@ -84,6 +96,7 @@ export function taskSwitch(engine: TaskEngine, maxOutputBytes: number): Middlewa
       if (!claimed) return gone();
       if (claimed.replay) {
         notes.taskId = claimed.task.id;
+        if (call.noTasks) return endedAnswer(engine, claimed.task, call.signal, pollSeconds, maxOutputBytes, notes, call.tool);
         return replayAnswer(claimed.task, pollSeconds, maxOutputBytes, notes, call.tool);
       }
       task = claimed.task;
@@ -107,7 +120,8 @@ export function taskSwitch(engine: TaskEngine, maxOutputBytes: number): Middlewa
         (done) => ({ done }),
         (failed: unknown) => ({ failed }),
       ),
-      new Promise<Race>((resolve) => (timer = setTimeout(() => resolve({ late: true }), Math.max(thresholdMs, 0) || 2 ** 31 - 1))),
+      // A caller that cannot follow a task is never handed one: its call runs to the end here.
+      new Promise<Race>((resolve) => (timer = setTimeout(() => resolve({ late: true }), (!call.noTasks && Math.max(thresholdMs, 0)) || 2 ** 31 - 1))),
     ]);
     clearTimeout(timer);
     call.signal.removeEventListener("abort", onAbort);

@@ -27,6 +27,7 @@ describe("requestState", () => {
     ["another method", token, { ...binding, method: "prompts/get" }, 0, /another request/],
     ["a signature of another key", createRequestStates(Buffer.alloc(32, 8)).issue("c1", "p1", binding, 1_000), binding, 0, /integrity/],
     ["a payload swapped under the signature", `${Buffer.from('{"c":"c2","h":"p1","b":"x","x":9}').toString("base64url")}.${token.split(".")[1]}`, binding, 0, /integrity/],
+    ["the signature spelled another way (the spare bits of its last character)", respelled(token), binding, 0, /integrity/],
     ["not a string", 42, binding, 0, /not one this gateway issued/],
     ["three parts", `${token}.x`, binding, 0, /not one this gateway issued/],
     ["oversized", "a".repeat(3000), binding, 0, /not one this gateway issued/],
@@ -35,3 +36,12 @@ describe("requestState", () => {
     expect("refused" in opened && opened.refused).toMatch(reason);
   });
 });
+
+/** The same token with its signature's last character's spare (lowest) bit flipped: it decodes to the same bytes. */
+function respelled(t: string): string {
+  const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  const [payload, signature] = t.split(".") as [string, string];
+  const other = `${signature.slice(0, -1)}${ALPHABET[ALPHABET.indexOf(signature.at(-1)!) ^ 1]!}`;
+  if (!Buffer.from(other, "base64url").equals(Buffer.from(signature, "base64url"))) throw new Error("not a respelling");
+  return `${payload}.${other}`;
+}

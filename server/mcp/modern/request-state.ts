@@ -37,7 +37,9 @@ export function createRequestStates(key: Buffer = randomBytes(32), maxChars = 20
       if (!payload || !signature || extra !== undefined) return { refused: "requestState is not one this gateway issued" };
       const given = Buffer.from(signature, "base64url");
       const expected = sign(payload);
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { refused: "requestState failed its integrity check" };
+      // Base64url decoding ignores the last character's spare bits, so several strings decode to one signature: only
+      // the canonical one (as issued) is accepted, so a state has exactly one spelling.
+      if (given.length !== expected.length || !timingSafeEqual(given, expected) || given.toString("base64url") !== signature) return { refused: "requestState failed its integrity check" };
       const p = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as Payload;
       if (p.b !== digest(binding)) return { refused: "requestState belongs to another request or agent session" };
       if (p.x <= now) return { refused: "requestState has expired" };
