@@ -1,5 +1,6 @@
 // Composition root: every service of the gateway is built here from explicit dependencies.
 import { createContinuations, MRTR_HOLD_MS } from "./mcp/modern/continuations";
+import { createUpstreamStates } from "./mcp/modern/upstream-state";
 import { createListenStreams } from "./mcp/modern/listen-streams";
 import { listenLook } from "./mcp/modern/listen-view";
 import { createRetryForwarding } from "./mcp/modern/forward-retry";
@@ -133,8 +134,10 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
   const loginLimiter = createLoginLimiter(databaseUrl, config.login);
   // MRTR (2026-07-28): relayed calls waiting for a client's input, held in this process for its retry.
   // Their requestStates are signed with a key derived from the secrets key, so any process can check a retry
-  // (and forward it to the holder, forward-retry.ts).
-  const continuations = createContinuations({ ttlMs: MRTR_HOLD_MS, key: async () => requestStateKey(config.secretsKey ?? (await loadOrCreateKeyFile(config.dataDir))) });
+  // (and forward it to the holder, forward-retry.ts); so are the wrapped states of 2026 upstreams (upstream-state.ts).
+  const stateKey = async () => requestStateKey(config.secretsKey ?? (await loadOrCreateKeyFile(config.dataDir)));
+  const continuations = createContinuations({ ttlMs: MRTR_HOLD_MS, key: stateKey });
+  const upstreamStates = createUpstreamStates(stateKey);
   let retryForwarding: ReturnType<typeof createRetryForwarding> | undefined;
   const statelessLeases = createStatelessLeases();
   // subscriptions/listen (2026-07-28): the streams this process holds, by agent session.
@@ -358,6 +361,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
           forward: (retryForwarding ??= createRetryForwarding({ bus: c.bus, continuations, reply: (id, m) => c.sessions.replyFromAgent(id, m), serverInfo: () => ({ name: "portcullis", version: VERSION }) })).forward,
         },
         listen: { streams: listenStreams, look: (e, grant, bucket) => listenLook({ registry: c.registry, policy: c.caches.policy, virtual: (name) => c.caches.virtual.get(name) }, e, grant, bucket) },
+        upstreamStates,
         // The registry's definition under the endpoint's name (no upstream is started for it).
         toolInputSchema: async (e, name, bucket) => {
           const gatewayName = e.kind === "server" ? `${e.slug}__${name}` : e.kind === "virtual" ? (await c.caches.virtual.get(e.name))?.tools.byServed.get(name)?.gatewayName : name;

@@ -33,11 +33,16 @@ export async function scoredServerScenarios(revision: string): Promise<string[]>
   return [...server.matchAll(/^\s+- (\S+)$/gm)].map((m) => m[1]!);
 }
 
-/** Runs `revision`'s server requirement set against `url`: one result per scenario the CLI saved, scored ones first. */
-export async function runRequirementSet(url: string, revision: string, timeoutMs = 240_000): Promise<{ scored: ScenarioResult[]; unscored: ScenarioResult[] }> {
-  const scored = await scoredServerScenarios(revision);
+/**
+ * Runs `revision`'s server requirement set against `url`: one result per scenario the CLI saved, scored ones first.
+ * `only`: just these scenarios of the set (one CLI run each), e.g. those a second fixture serves.
+ */
+export async function runRequirementSet(url: string, revision: string, timeoutMs = 240_000, only?: readonly string[]): Promise<{ scored: ScenarioResult[]; unscored: ScenarioResult[] }> {
+  const scored = (await scoredServerScenarios(revision)).filter((s) => !only || only.includes(s));
   const outDir = await mkdtemp(path.join(os.tmpdir(), `portcullis-conformance-${revision}-`));
-  const log = await run(["server", "--url", url, "--requirements", revision, "-o", outDir], timeoutMs);
+  let log = "";
+  if (!only) log = await run(["server", "--url", url, "--requirements", revision, "-o", outDir], timeoutMs);
+  for (const scenario of only ?? []) log += await run(["server", "--url", url, "--scenario", scenario, "--spec-version", revision, "-o", outDir], timeoutMs);
   const saved = new Map<string, string>();
   for (const entry of await readdir(outDir)) {
     const m = /^server-(.+)-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/.exec(entry);

@@ -36,6 +36,7 @@ import { INNER_PROTOCOL_VERSION } from "./modern/modern-protocol";
 import { checkModernRequest, paramHeaderCheck, serveModernRequest } from "./modern/serve-modern-request";
 import { innerHeaders, stateBinding, statelessView } from "./modern/stateless-view";
 import type { MrtrContext } from "./modern/answer-modern-stream";
+import type { RequestStates } from "./modern/request-state";
 import type { StatelessLeases } from "./modern/stateless-leases";
 import type { ListenStreams } from "./modern/listen-streams";
 import type { Look } from "./modern/listen-stream";
@@ -85,6 +86,8 @@ export type McpHttpDeps = {
   modernTasks: ModernTaskDeps;
   /** MRTR: held continuations, and the way a client's input reaches the relayed request that asked for it. */
   mrtr?: Omit<NonNullable<MrtrContext["mrtr"]>, "binding"> | undefined;
+  /** The signer of a 2026 upstream's wrapped requestState (upstream-state.ts), loaded with the deployment's key. */
+  upstreamStates?: (() => Promise<RequestStates>) | undefined;
   /** subscriptions/listen: this process's open streams, and what an agent session sees on an endpoint now. */
   listen?: { streams: ListenStreams; look(endpoint: McpEndpoint, grant: SessionGrant, bucket: number): ReturnType<Look> } | undefined;
   /** A tool's input schema by the name the endpoint's clients call it (its Mcp-Param-* headers are checked against it). */
@@ -222,6 +225,7 @@ async function serveMcpRequest(deps: McpHttpDeps, req: McpRequest, endpoint: Mcp
       serverInfo: () => ({ name: "portcullis", version: VERSION }),
       // Only the relay sends a client requests (its upstream's elicitation, sampling, roots).
       mrtr: endpoint.kind === "server" && deps.mrtr ? { ...deps.mrtr, binding: stateBinding(agentSession.id, name, message) } : undefined,
+      upstreamStates: endpoint.kind === "server" ? deps.upstreamStates : undefined,
     });
   }
   const init = messages.find((m) => isInitializeRequest(m));

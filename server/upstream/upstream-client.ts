@@ -22,6 +22,8 @@ import { baseEnv, type LimitHit, type SupervisedProcess, type SupervisorHooks, t
 import { bearerFetch, type BearerSource } from "./bearer-fetch";
 import { nodeHttpFetch } from "./node-http-fetch";
 import { ProcessTransport } from "./process-transport";
+import { ModernClientTransport, type InputMode } from "./modern/modern-client-transport";
+import { probeModernUpstream } from "./modern/probe-modern-upstream";
 import { VERSION } from "../version";
 
 export type StdioLaunch = {
@@ -97,6 +99,8 @@ export type ConnectedUpstream = {
   client: Client;
   /** The transport actually used: HTTP falls back to SSE for old servers. */
   transport: "STDIO" | "HTTP" | "SSE";
+  /** The generation the upstream speaks: 2026-07-28 when its server/discover said so (HTTP only), else 2025. */
+  generation: "2025" | "2026-07-28";
   pid?: number | undefined;
   /** The last sample of a stdio process's use. */
   usage?: (() => Usage | undefined) | undefined;
@@ -106,6 +110,9 @@ export type ConnectedUpstream = {
 };
 
 const CLIENT_INFO = { name: "portcullis", version: VERSION };
+/** How long the server/discover probe may take before the upstream is treated as a 2025 one. */
+const PROBE_TIMEOUT_MS = 5_000;
+const DISCOVERY_CAPABILITIES: ClientCapabilities = { sampling: {}, elicitation: {}, roots: { listChanged: true } };
 
 export type ConnectOptions = {
   timeoutMs?: number;
@@ -121,12 +128,19 @@ export type ConnectOptions = {
   bearer?: BearerSource | undefined;
   /** Compiles the tools' output schemas (once per schema text, schema-validators.ts); else the SDK's own per client. */
   validators?: jsonSchemaValidator | undefined;
+  /**
+   * A 2026-07-28 upstream's input_required: "translate" (default) into requests to the Client's handlers and
+   * retried; "passthrough" handed back as the result, for a 2026 client behind to answer (stateless relay).
+   */
+  inputMode?: InputMode | undefined;
+  /** A 2026 upstream's tools as known (their x-mcp-header annotations, for the Mcp-Param-* headers of calls). */
+  tools?: readonly { name: string; inputSchema?: unknown }[] | undefined;
 };
 
 function newClient(events: UpstreamClientEvents, opts: ConnectOptions): Client {
   // Discovery offers every client capability, so servers that register tools only for capable clients show
   // them all; a shared connection cannot ask one agent, so it refuses such requests with a clear error.
-  const client = new Client(CLIENT_INFO, { capabilities: opts.capabilities ?? { sampling: {}, elicitation: {}, roots: { listChanged: true } }, ...(opts.validators && { jsonSchemaValidator: opts.validators }) });
+  const client = new Client(CLIENT_INFO, { capabilities: opts.capabilities ?? DISCOVERY_CAPABILITIES, ...(opts.validators && { jsonSchemaValidator: opts.validators }) });
   client.fallbackRequestHandler = (request) =>
     Promise.reject(
       new McpError(ErrorCode.MethodNotFound, `${request.method} needs an agent of its own: connect to this server's transparent endpoint /mcp/s/<slug> to use it.`),
@@ -179,6 +193,29 @@ function answersAfterNotifications(transport: Transport): void {
   };
 }
 
+/**
+ * A Streamable HTTP upstream of the 2026-07-28 generation, probed by `server/discover` (docs: stdio upstreams are
+ * not probed — a 2025 stdio server may exit on a first message other than initialize, and a v2 stdio server
+ * serves the 2025 handshake anyway); null when the upstream is not one (it then gets the 2025 handshake).
+ */
+async function connectModern(url: URL, headers: Record<string, string>, fetchFn: typeof fetch, events: UpstreamClientEvents, opts: ConnectOptions, timeoutMs: number): Promise<ConnectedUpstream | null> {
+  // Bounded on its own: an upstream that does not answer the probe in time gets the 2025 handshake (its full bound).
+  const bound = AbortSignal.timeout(Math.min(PROBE_TIMEOUT_MS, timeoutMs));
+  const signal = opts.signal ? AbortSignal.any([bound, opts.signal]) : bound;
+  const capabilities = (opts.capabilities ?? DISCOVERY_CAPABILITIES) as Record<string, unknown>;
+  let discovered;
+  try {
+    discovered = await probeModernUpstream({ url, fetch: fetchFn, headers, envelope: { capabilities, clientInfo: CLIENT_INFO } }, signal);
+  } catch (err) {
+    if (opts.signal?.aborted) throw err;
+    return null;
+  }
+  if (!discovered) return null;
+  const client = newClient(events, opts);
+  await attach(client, new ModernClientTransport({ url, fetch: fetchFn, headers, discovered, mode: opts.inputMode ?? "translate", tools: opts.tools }), events, timeoutMs, undefined, opts.signal);
+  return { client, transport: "HTTP", generation: "2026-07-28", close: () => client.close() };
+}
+
 /** Connects and initializes. HTTP tries Streamable HTTP first and falls back to HTTP+SSE on a 4xx. */
 export async function connectUpstream(
   launch: UpstreamLaunch,
@@ -223,7 +260,7 @@ export async function connectUpstream(
       if (hit) throw new Error(`the process was ended: ${hit.message}`, { cause: err });
       throw err;
     }
-    return { client, transport: "STDIO", pid: transport.pid, usage: () => supervised?.usage(), limitHit: () => exit, close: () => client.close() };
+    return { client, transport: "STDIO", generation: "2025", pid: transport.pid, usage: () => supervised?.usage(), limitHit: () => exit, close: () => client.close() };
   }
 
   events.onPhase?.("initializing");
@@ -231,10 +268,12 @@ export async function connectUpstream(
   const requestInit = { headers: opts.launcher ? await opts.launcher.resolve(launch.headers) : launch.headers };
   const withBearer = opts.bearer ? { fetch: bearerFetch(nodeHttpFetch, opts.bearer) } : {};
   if (launch.transport === "HTTP") {
+    const modern = await connectModern(url, requestInit.headers, withBearer.fetch ?? nodeHttpFetch, events, opts, timeoutMs);
+    if (modern) return modern;
     const client = newClient(events, opts);
     try {
       await attach(client, new StreamableHTTPClientTransport(url, { requestInit, fetch: nodeHttpFetch, ...withBearer }), events, timeoutMs);
-      return { client, transport: "HTTP", close: () => client.close() };
+      return { client, transport: "HTTP", generation: "2025", close: () => client.close() };
     } catch (err) {
       const status = (err as { code?: unknown }).code;
       const legacy = typeof status === "number" && status >= 400 && status < 500;
@@ -244,7 +283,7 @@ export async function connectUpstream(
   }
   const client = newClient(events, opts);
   await attach(client, new SSEClientTransport(url, { requestInit, ...withBearer }), events, timeoutMs);
-  return { client, transport: "SSE", close: () => client.close() };
+  return { client, transport: "SSE", generation: "2025", close: () => client.close() };
 }
 
 async function listAll<T>(page: (cursor?: string) => Promise<{ items: T[]; nextCursor?: string | undefined }>): Promise<T[]> {

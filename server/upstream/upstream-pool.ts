@@ -94,6 +94,8 @@ export function createUpstreamPool(logger: Logger, events: PoolEvents = {}, opti
             usage: e.conn ? e.usage : undefined,
             limitHits: e.limitHits,
             lastLimit: e.lastLimit,
+            /** The MCP generation the connection speaks (2026-07-28 when its server/discover said so), while connected. */
+            generation: e.conn?.generation,
             /** Upstream sessions open for callers' own credentials (per_user, token_exchange). */
             credentialSessions: e.sessions?.size ?? 0,
           }

@@ -81,7 +81,8 @@ export function modernMessage(message: Message, request: ModernMessage, serverIn
     ...message,
     result: {
       ...(task ? taskResult : result),
-      resultType: task ? "task" : "complete",
+      // An upstream of the 2026 generation may ask for input (passed through, upstream-state.ts).
+      resultType: task ? "task" : result.resultType === "input_required" ? "input_required" : "complete",
       ...(CACHEABLE_METHODS.has(request.method) && CACHE_HINTS),
       _meta: { ...meta, [META.serverInfo]: meta[META.serverInfo] ?? serverInfo() },
     },

@@ -15,7 +15,7 @@ const errorCodeOf = (r: CallToolResult) => (r._meta?.["portcullis/error"] as { c
 
 export async function modernToolAnswer(db: Db, result: CallToolResult, declared: boolean, owner: { agentSessionId: string | null }, pollSeconds: number): Promise<Record<string, unknown>> {
   // resultType is the envelope's to set: an upstream's own `resultType` never reaches the client as ours.
-  const { resultType: _forged, ...plain } = result as CallToolResult & { resultType?: unknown };
+  const { resultType: upstreamType, ...plain } = result as CallToolResult & { resultType?: unknown };
   const handle = result._meta?.[TASK_META] as { taskId?: unknown; handle?: unknown } | undefined;
   if (declared && handle?.handle === true && typeof handle.taskId === "string" && owner.agentSessionId) {
     const row = await db.task.findFirst({ where: { id: handle.taskId, agentSessionId: owner.agentSessionId } });
@@ -27,5 +27,6 @@ export async function modernToolAnswer(db: Db, result: CallToolResult, declared:
     const refusal = missingTasksExtension(why);
     throw new McpError(refusal.code, refusal.message, refusal.data);
   }
-  return plain;
+  // Except a 2026 upstream's question to a 2026 client (passthrough): checked, and its state wrapped, by upstream-state.ts.
+  return upstreamType === "input_required" ? { ...plain, resultType: upstreamType } : plain;
 }

@@ -14,6 +14,9 @@ import { modernMessage } from "./modern-message";
 import { INNER_PROTOCOL_VERSION, META } from "./modern-protocol";
 import { modernRefusalResponse, modernRequestRefusal, type ModernMessage } from "./modern-request-refusal";
 import { routingHeaderRefusal, type HeaderSource } from "./routing-header-refusal";
+import type { Carried, RequestStates } from "./request-state";
+import { passInputRequired, unwrapState } from "./upstream-state";
+import { CALLER_CAPABILITIES } from "../../upstream/modern/modern-wire";
 
 /** The endpoint's handling of one 2025-generation request (at INNER_PROTOCOL_VERSION, no MCP session). */
 export type ModernRun = (inner: JSONRPCRequest) => Promise<Response | JsonAnswer>;
@@ -53,8 +56,20 @@ function innerParams(params: ModernMessage["params"]): Record<string, unknown> {
   return Object.keys(meta).length ? { ...rest, _meta: meta } : rest;
 }
 
-function innerRequest(message: ModernMessage): JSONRPCRequest {
-  if (message.method !== "server/discover") return { jsonrpc: "2.0", id: message.id, method: message.method, params: innerParams(message.params) };
+/**
+ * On /mcp/s (`relayed`), what a 2026 upstream behind needs of the request: the client's capabilities (to ask only
+ * for input it can give), its inputResponses (SEP-2322: an answer without a state is still an answer), and on a
+ * retry the upstream's own state, unwrapped. A 2025 upstream is sent none of it (session-upstreams.ts `forward`
+ * drops the capabilities; inputResponses are an unknown param to it).
+ */
+function innerRequest(message: ModernMessage, relayed: boolean, carried: Carried | null): JSONRPCRequest {
+  const params = innerParams(message.params);
+  if (relayed) {
+    params._meta = { ...(params._meta as object | undefined), [CALLER_CAPABILITIES]: message.params._meta[META.clientCapabilities] };
+    if (message.params.inputResponses !== undefined) params.inputResponses = message.params.inputResponses;
+    if (carried?.upstream !== undefined) params.requestState = carried.upstream;
+  }
+  if (message.method !== "server/discover") return { jsonrpc: "2.0", id: message.id, method: message.method, params };
   const clientInfo = message.params._meta[META.clientInfo] ?? { name: "mcp-2026-client", version: "0" };
   // No client capabilities: nothing behind may send this client a request (MRTR is a later part of issue 24).
   return { jsonrpc: "2.0", id: message.id, method: "initialize", params: { protocolVersion: INNER_PROTOCOL_VERSION, capabilities: {}, clientInfo } };
@@ -73,12 +88,31 @@ export type ModernServing = {
   release: () => void;
   signal: AbortSignal;
   cancel: (origin: Origin) => void;
+  /** Signs the wrapped requestState of a 2026 upstream's input_required passed through (upstream-state.ts); /mcp/s only. */
+  upstreamStates?: (() => Promise<RequestStates>) | undefined;
 };
 
 export async function serveModernRequest(message: ModernMessage, serving: ModernServing): Promise<Response | JsonAnswer> {
-  const shape = (m: Record<string, unknown>) => modernMessage(m, message, serving.serverInfo);
+  let states: RequestStates | undefined;
+  try {
+    states = serving.mrtr && serving.upstreamStates ? await serving.upstreamStates() : undefined;
+  } catch (err) {
+    // The deployment's key could not be read: nothing may be wrapped or unwrapped, and the lease is free again.
+    serving.release();
+    throw err;
+  }
+  const carried = states ? unwrapState(states, message.params.requestState, serving.mrtr!.binding, Date.now()) : null;
+  if (carried && "refused" in carried) {
+    serving.release();
+    return modernRefusalResponse({ status: 400, code: -32602, message: `Invalid params: ${carried.refused}` }, message.id);
+  }
+  const passed = states ? { states, binding: serving.mrtr!.binding, round: carried?.round ?? 0, capabilities: message.params._meta[META.clientCapabilities] } : undefined;
+  const shape = (m: Record<string, unknown>) => {
+    const shaped = modernMessage(m, message, serving.serverInfo);
+    return passed ? passInputRequired(shaped, { ...passed, now: Date.now() }) : shaped;
+  };
   // A retry continues the handling it names, under that handling's own handle.
-  if (message.params.requestState !== undefined) {
+  if (!carried && message.params.requestState !== undefined) {
     serving.release();
     return resume({ request: message, shape, mrtr: serving.mrtr, origin: { mcpSessionId: "", requestId: message.id } }, message, serving);
   }
@@ -86,7 +120,7 @@ export async function serveModernRequest(message: ModernMessage, serving: Modern
   serving.signal.addEventListener("abort", () => serving.cancel(ctx.origin), { once: true });
   let answer: Response | JsonAnswer;
   try {
-    answer = await serving.run(innerRequest(message));
+    answer = await serving.run(innerRequest(message, !!states, carried));
   } catch (err) {
     serving.release();
     throw err;

@@ -23,6 +23,7 @@ import type { ServerRoute } from "../../registry/create-registry";
 import type { SessionStderr } from "../../upstream/session-stderr";
 import { connectUpstream, type ConnectedUpstream, type ProcessLauncher } from "../../upstream/upstream-client";
 import type { BearerSource } from "../../upstream/bearer-fetch";
+import { takeCallerCapabilities } from "../../upstream/modern/modern-wire";
 import { PendingReplies } from "./pending-replies";
 import { readState, saveState, type SessionState } from "./session-state";
 import { createUpstreamCapacity, type CapacityLimits, type Slot } from "./upstream-capacity";
@@ -221,6 +222,10 @@ export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: L
         launcher: opts.launcher,
         key: { serverId: route.serverId, slug: route.slug, role: `session-${sessionTag}` },
         bearer,
+        // A 2026-07-28 upstream's input_required: a 2026 client's stateless requests (stateless-view.ts names their
+        // sessions) answer it themselves; a 2025 agent gets it as requests relayed by the handlers below.
+        inputMode: mcpSessionId.startsWith("stateless-") ? "passthrough" : "translate",
+        tools: route.defs.tools,
         configure: (client) => {
           client.fallbackRequestHandler = async (request, extra) => relayRequest(await ready, request, extra.signal);
           client.fallbackNotificationHandler = async (n) => {
@@ -317,7 +322,9 @@ export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: L
     },
     /** Forwards any request as it is. */
     forward(s: LiveSession, method: string, params: Record<string, unknown> | undefined, o: { signal: AbortSignal; timeoutMs: number; onprogress?: ((p: { progress: number; total?: number | undefined; message?: string | undefined }) => void) | undefined }) {
-      return s.client.request({ method, ...(params && { params }) }, ResultSchema, {
+      // A 2026 client's capabilities are for a 2026 upstream only (modern-wire.ts).
+      const sent = s.conn.generation === "2026-07-28" ? params : takeCallerCapabilities(params).params;
+      return s.client.request({ method, ...(sent && { params: sent }) }, ResultSchema, {
         signal: o.signal,
         timeout: o.timeoutMs,
         resetTimeoutOnProgress: true,
