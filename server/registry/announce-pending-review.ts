@@ -1,8 +1,10 @@
 // A set of definitions waiting for review, announced in the transaction that records it: an audit event, and
-// the approvers' webhook (APPROVAL_WEBHOOK_URL, signed like an approval request) when one is configured.
+// the approvers' webhook (APPROVAL_WEBHOOK_URL, signed like an approval request) when one is configured, and a
+// `registry` change on the bus, so consoles and processes that follow the registry hear of the review at once.
 import { recordAudit } from "../audit/record-audit";
 import { systemContext } from "../context";
 import type { DbTx } from "../db/client";
+import { publishChange } from "../events/change-bus";
 import type { ScanFinding } from "../scanner/scan-types";
 import { scheduleWebhookJob } from "../tasks/webhook-jobs";
 import { enqueueWebhook } from "../tasks/webhooks";
@@ -23,6 +25,7 @@ export async function announcePendingReview(tx: DbTx, p: PendingReview, webhookU
     targetId: p.serverId,
     details: { slug: p.slug, versionId: p.versionId, version: p.version, tools: changedTools, findings: p.findings.length, highFindings: high },
   });
+  await publishChange(tx, { kind: "registry", serverId: p.serverId });
   if (!webhookUrl) return;
   const id = await enqueueWebhook(tx, {
     event: DEFINITIONS_REVIEW_EVENT,
