@@ -53,8 +53,9 @@ type Params = Record<string, unknown> & { _meta?: { progressToken?: string | num
 /** A string parameter, or "" when absent or not a string. */
 const str = (v: unknown): string => (typeof v === "string" ? v : "");
 
-function toJsonRpcError(thrown: unknown): { code: number; message: string; data?: unknown } {
-  const err = publicError(thrown);
+function toJsonRpcError(thrown: unknown, log: Logger): { code: number; message: string; data?: unknown } {
+  // A database fault is logged here with its cause (the agent hears only that the gateway failed).
+  const err = publicError(thrown, log);
   // The message keeps its "MCP error <code>: " prefix here: the transport takes it off (unprefixed-errors.ts).
   if (err instanceof McpError) return { code: err.code, message: err.message, ...(err.data !== undefined && { data: err.data }) };
   return { code: ErrorCode.InternalError, message: err instanceof Error ? err.message : String(err) };
@@ -84,7 +85,7 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
       try {
         reply = { result: await answer(request) };
       } catch (err) {
-        reply = { error: toJsonRpcError(err) };
+        reply = { error: toJsonRpcError(err, log) };
       }
       await sendAnswer({ jsonrpc: "2.0", id: request.id, ...reply } as JSONRPCMessage, request.id);
     }

@@ -1,15 +1,16 @@
 // A 2026-07-28 upstream (the v2 server SDK fixture) behind the gateway: probed by server/discover and spoken to in
 // its own generation; a 1.32 (2025) client and a v2 (2026) client at the same time on /mcp and /mcp/s — tools,
-// resources, prompts, elicitation over several rounds, progress, cancellation; the pipeline (audit, rate limit,
-// tier) as for a 2025 upstream; and hostile states and upstreams.
+// resources, prompts, elicitation over several rounds, progress, cancellation; /mcp/code and a virtual server in
+// front of it; a task end to end; the pipeline (audit, rate limit, tier) as for a 2025 upstream; and hostile states
+// and upstreams.
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as TransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema, CreateTaskResultSchema, ElicitRequestSchema, GetTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertUser, userContext } from "../../test/contexts";
 import { startModernUpstream, type ModernUpstream } from "../../test/fixtures/modern-upstream-server";
-import { firstText, startTestGateway, userWithToken, type TestGateway } from "../../test/gateway-harness";
+import { firstText, startTestGateway, userWithToken, waitUntil, type TestGateway } from "../../test/gateway-harness";
 import { createTestDb, truncateAll } from "../../test/test-db";
 import { createLogger } from "../../logger";
 import { createUpstreamPool } from "../upstream-pool";
@@ -64,7 +65,8 @@ describe("a 2026-07-28 upstream behind the gateway", () => {
 
   beforeAll(async () => {
     await truncateAll(db);
-    tg = await startTestGateway();
+    // Tasks started (the worker), for the task end to end below; no threshold, as the other tests expect answers.
+    tg = await startTestGateway({ tasks: { thresholdMs: 0, sweepIntervalMs: 200 } });
     upstream = await startModernUpstream();
     admin = userContext(await insertUser(db, { role: "ADMIN" }));
     const { server } = await tg.gateway.registry.register(admin, { slug: "modern", name: "2026 fixture", transport: "http", url: upstream.url });
@@ -132,6 +134,54 @@ describe("a 2026-07-28 upstream behind the gateway", () => {
       await Promise.all([a.close(), b.close()]);
     });
   }
+
+  it("/mcp/code and a virtual server: a v1 and a v2 client at once reach the 2026 upstream (a program's call, a renamed tool)", async () => {
+    await tg.gateway.virtualServers.create(admin, { name: "desk26", members: [{ kind: "tool", server: "modern", name: "echo", exposedName: "say" }] });
+    const clients = await Promise.all([v1("/mcp/code"), v2("/mcp/code"), v1("/mcp/v/desk26"), v2("/mcp/v/desk26")]);
+    const [c1, c2, d1, d2] = clients;
+    for (const [client, who] of [[c1, "code-v1"], [c2, "code-v2"]] as const) {
+      const ran = await client.callTool({ name: "execute_code", arguments: { code: `return await tools.modern.echo({ text: ${JSON.stringify(who)} });` } });
+      expect(JSON.stringify(ran.content)).toContain(`echo: ${who}`);
+    }
+    for (const [client, who] of [[d1, "desk-v1"], [d2, "desk-v2"]] as const) {
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain("say");
+      expect(firstText(await client.callTool({ name: "say", arguments: { text: who } }))).toBe(`echo: ${who}`);
+    }
+    await Promise.all(clients.map((c) => c.close()));
+    // Audited under the real name, with the virtual server's name beside it.
+    const rows = await db.auditEvent.findMany({ where: { action: "tool.called", toolName: "modern__echo", endpoint: "virtual" } });
+    expect(rows.map((r) => (r.details as { virtualName?: string } | null)?.virtualName)).toEqual(["say", "say"]);
+  });
+
+  it("a task end to end against the 2026 upstream: a 2026 client's tasks extension and a v1 client's 2025 task at once", async () => {
+    await tg.gateway.registry.updateTool(admin, "modern__count", { async: true });
+    const meta = { "io.modelcontextprotocol/protocolVersion": VERSION, "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } } };
+    const post = async (method: string, params: Record<string, unknown>, name: string) => {
+      const res = await fetch(url("/mcp/s/modern"), {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": VERSION, "mcp-method": method, "mcp-name": name },
+        body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params: { ...params, _meta: meta } }),
+      });
+      const body = await res.text();
+      return JSON.parse((res.headers.get("content-type") ?? "").includes("text/event-stream") ? (/^data: (.*"id".*)$/m.exec(body)?.[1] ?? "{}") : body) as Answer;
+    };
+    const legacy = await v1("/mcp/s/modern");
+    const [created, old] = await Promise.all([
+      post("tools/call", { name: "count", arguments: { steps: 2 } }, "count"),
+      legacy.request({ method: "tools/call", params: { name: "count", arguments: { steps: 3 }, task: { ttl: 60_000 } } }, CreateTaskResultSchema),
+    ]);
+    expect(created.result).toMatchObject({ resultType: "task", status: "working" });
+    const taskId = created.result!.taskId as string;
+    const done = await waitUntil("the 2026 client's task to complete", async () => {
+      const got = (await post("tasks/get", { taskId }, taskId)).result;
+      return got?.status === "completed" ? got : undefined;
+    });
+    expect(done).toMatchObject({ result: { content: [{ type: "text", text: "counted 2" }] } });
+    await waitUntil("the 2025 task to complete", async () => (await legacy.request({ method: "tasks/get", params: { taskId: old.task.taskId } }, GetTaskResultSchema)).status === "completed");
+    expect(firstText(await legacy.request({ method: "tasks/result", params: { taskId: old.task.taskId } }, CallToolResultSchema))).toBe("counted 3");
+    await legacy.close();
+    await tg.gateway.registry.updateTool(admin, "modern__count", { async: false });
+  });
 
   it("/mcp/s: elicitation over two rounds — server→client requests for the v1 client, input_required passed through for the v2 client", async () => {
     const [a, b] = await Promise.all([v1("/mcp/s/modern"), v2("/mcp/s/modern")]);
