@@ -1,4 +1,4 @@
-// The MCP conformance suite's client authorization scenarios (0.2.0-alpha, Node 22: .ci/conformance-auth) against
+// The MCP conformance suite's client authorization scenarios (0.2.0-alpha, Node 22: .ci/conformance-next) against
 // Portcullis's upstream OAuth client: for each scenario the suite starts a protected MCP server with its
 // authorization server and runs scripts/conformance-upstream-client.mjs, which hands that server to the gateway under test
 // (scripts/test-support/conformance-portcullis.ts) to register as an upstream,

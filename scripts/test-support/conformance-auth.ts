@@ -1,5 +1,5 @@
 // The MCP conformance suite's authorization-server scenarios (0.2.0-alpha: `conformance authorization`), which
-// need Node.js 22 (fs.globSync): both pinned by .ci/conformance-auth/package-lock.json and installed there with
+// need Node.js 22 (fs.globSync): both pinned by .ci/conformance-next/package-lock.json and installed there with
 // `npm ci` on first use, as scripts/lts-smoke.mjs installs its binaries. Outside the root package, whose
 // `@modelcontextprotocol/conformance` 0.1 line runs the server scenarios.
 import { spawnSync } from "node:child_process";
@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { REPO_ROOT } from "../../server/test/gateway-harness";
 
-const dir = path.join(REPO_ROOT, ".ci", "conformance-auth");
+const dir = path.join(REPO_ROOT, ".ci", "conformance-next");
 
 export type ConformanceAuth = { node: string; cli: string };
 
@@ -24,7 +24,7 @@ export function conformanceAuth(): ConformanceAuth {
     const res = spawnSync("npm", ["ci", "--no-audit", "--no-fund", "--ignore-scripts"], { cwd: dir, encoding: "utf8" });
     if (res.status !== 0) throw new Error(`npm ci in ${dir} failed:\n${res.stdout}${res.stderr}`);
   }
-  if (!existsSync(node)) throw new Error(`npm ships no Node.js 22 binary for ${platform} (.ci/conformance-auth pins linux-x64 and linux-arm64)`);
+  if (!existsSync(node)) throw new Error(`npm ships no Node.js 22 binary for ${platform} (.ci/conformance-next pins linux-x64 and linux-arm64)`);
   return { node, cli };
 }
 

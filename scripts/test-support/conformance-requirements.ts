@@ -1,6 +1,6 @@
 // The MCP conformance suite's server requirement sets (`conformance server --requirements <revision>`: exactly
 // what a revision requires, frozen at its release) with the 0.2.0-alpha suite and Node.js 22 pinned in
-// .ci/conformance-auth. The root package's 0.1 line has no 2026-07-28 scenarios.
+// .ci/conformance-next. The root package's 0.1 line has no 2026-07-28 scenarios.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";

@@ -1,4 +1,4 @@
-// Named scenarios of the 0.2.0-alpha conformance suite (Node 22, .ci/conformance-auth) against a server URL, one
+// Named scenarios of the 0.2.0-alpha conformance suite (Node 22, .ci/conformance-next) against a server URL, one
 // CLI run each: for scenarios outside a revision's requirement set, such as the tasks extension's.
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
