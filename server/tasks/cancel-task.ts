@@ -34,8 +34,9 @@ export async function cancelTask(
     });
     if (changed.count === 0) {
       const now = await tx.task.findUniqueOrThrow({ where: { id }, select: { status: true } });
-      const only = from === CANCELLABLE ? "pending or running" : from.join(", ");
-      throw new GatewayError("conflict", `Task ${id} has already moved on (${now.status}); only ${only} tasks can be canceled.`);
+      // The console's and API's words for a finished task; a withdrawal (`from`) says which states it needed.
+      if (from === CANCELLABLE) throw new GatewayError("conflict", `Task ${id} has already finished (${now.status}); only pending or running tasks can be canceled.`);
+      throw new GatewayError("conflict", `Task ${id} has already moved on (${now.status}); only ${from.join(", ")} tasks can be canceled.`);
     }
     // A call held for approval: its request leaves the approvers' queue with it.
     const withdrawn = await tx.approval.updateMany({ where: { taskId: id, status: "PENDING" }, data: { status: "CANCELED", decidedAt: new Date(), decisionComment: reason } });
