@@ -3,6 +3,7 @@
 // The upstream is the misbehaving fixture's slow_write, held until the test creates a file (`until`), so every
 // call is in flight together; the fixture's own log counts how often it really ran.
 import type { ChildProcess } from "node:child_process";
+import { CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -112,6 +113,26 @@ describe("claiming a call before it runs", () => {
     expect(await db.task.count({ where: { argumentsHash: row.argumentsHash } })).toBe(1);
     // The claim it was made of is deleted once the task has ended.
     await waitUntil("the claim to be released", async () => (await claimsOf(t)) === 0);
+  });
+
+  it("MCP-task requests and ordinary calls of one call racing on three gateways run the tool once, and share one task", async () => {
+    const agents = await callers();
+    const t = tag("mixed");
+    const answers = await together(agents, t, async (ag, until) => {
+      const params = { name: TOOL, arguments: { ms: 0, tag: t, until } };
+      // Every other caller asks for an MCP task (queued, place-claim.ts); the rest call plainly (call_claims).
+      if (agents.indexOf(ag) % 2 === 0) return ag.client.callTool(params);
+      const created = await ag.client.request({ method: "tools/call", params: { ...params, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
+      return { content: [], _meta: { "portcullis/task": { taskId: created.task.taskId, status: created.task.status } } };
+    });
+    const ids = new Set(answers.filter((r) => taskOf(r)).map((r) => taskOf(r)?.taskId));
+    expect(ids.size, JSON.stringify(answers)).toBe(1);
+    const row = await finished([...ids][0]!);
+    expect(row.status).toBe("SUCCEEDED");
+    expect((row.result as { content: { text: string }[] }).content[0]!.text).toBe(`slow_write ${t} done`);
+    expect(starts(t)).toBe(1);
+    // Whichever came first, every plain answer is that one run's.
+    for (const r of answers.filter((r) => !taskOf(r))) expect(firstText(r)).toBe(`slow_write ${t} done`);
   });
 
   it("rounds of quick identical calls racing on three gateways: never two runs of one call at once, every call answered with its outcome, no claim left", async () => {
