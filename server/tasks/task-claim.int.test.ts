@@ -133,6 +133,13 @@ describe("claiming a call before it runs", () => {
     expect(starts(t)).toBe(1);
     // Whichever came first, every plain answer is that one run's.
     for (const r of answers.filter((r) => !taskOf(r))) expect(firstText(r)).toBe(`slow_write ${t} done`);
+    // The same call once more, within the window: answered with the task's result, not run; whichever claim was
+    // left (a queued task's is released by nobody) is gone once an identical call has met it.
+    const again = await agents[0]!.client.callTool({ name: TOOL, arguments: { ms: 0, tag: t, until: path.join(dir, `${t}.release`) } });
+    expect(firstText(again)).toBe(`slow_write ${t} done`);
+    expect(taskOf(again)).toMatchObject({ taskId: row.id, replay: true });
+    expect(starts(t)).toBe(1);
+    expect(await claimsOf(t)).toBe(0);
   });
 
   it("rounds of quick identical calls racing on three gateways: never two runs of one call at once, every call answered with its outcome, no claim left", async () => {
