@@ -1,12 +1,11 @@
-// The claim row of an ordinary call (CLAIM_ORIGIN, see claim-origin.ts) on the hot path, in one round trip: the
-// same lock-then-look-then-insert as the task engine's claim (lock-claim.ts), over a small pg pool of its own. A
-// lone claim is one prepared call of the database function portcullis_claim_call (D103); claims that arrive
-// together share a round trip as one simple-query string of one short transaction each (BEGIN; lock; INSERT …
-// WHERE NOT EXISTS; COMMIT, group-batches.ts), and so do drops. Each statement (of the string, or of the
-// function) takes its own snapshot, so the INSERT, run once the lock is held, sees every claim committed before
-// it, as the Prisma transaction (five round trips and a serialised interactive transaction) did. When an earlier
-// identical call is found the INSERT inserts nothing and the caller takes the full path, which answers with that
-// call's task.
+// The claim of an ordinary call (CLAIM_ORIGIN, see claim-origin.ts) on the hot path: a row of call_claims (its own
+// UNLOGGED table, primary key agent session + tool + arguments hash, no other index), made with one
+// INSERT … ON CONFLICT DO NOTHING and deleted with one DELETE, over a small pg pool of its own. No transaction and
+// no advisory lock: the primary key decides between racing identical calls on any process (the second waits for the
+// first's insert to commit, then inserts nothing), and the INSERT also inserts nothing when `tasks` holds an
+// identical call still running or finished within the dedupe window. A caller that claimed nothing takes the full
+// path (claim-task.ts), which joins the claim (join-claim.ts) or answers with that task. Claims that arrive
+// together go as one INSERT of many rows, drops as one DELETE.
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { HOT_PATH_POOLS } from "../db/connection-budget";
@@ -14,9 +13,8 @@ import type { Task } from "../db/client";
 import { groupBatches } from "../db/group-batches";
 import type { Logger } from "../logger";
 import { CLAIM_ORIGIN } from "./claim-origin";
-import { CLAIM_LOCK_CLASS, claimLockKey } from "./lock-claim";
 
-/** What a claim row records (the columns taskRow sets for a RUNNING claim of this runner). */
+/** What a claim row records (what the task made of it needs). */
 export type ClaimRow = {
   ownerId: string;
   agentSessionId: string;
@@ -32,45 +30,39 @@ export type ClaimRow = {
   runnerId: string;
 };
 
+/** A claim as its owner knows it: its key and its id (the id its task gets if it becomes one). */
+export type ClaimRef = Pick<Task, "id" | "agentSessionId" | "toolName" | "argumentsHash">;
+
 export type CallClaims = {
-  /** The new claim, or null when an identical call (within `dedupeMs`, or still running) came first. */
+  /** The new claim (shaped as the RUNNING task it may become), or null when an identical call (within `dedupeMs`, or still running) came first. */
   claim(row: ClaimRow, dedupeMs: number): Promise<Task | null>;
-  /** Deletes a claim answered in time; false when it became a task meanwhile (someone was handed its id). */
-  drop(id: string): Promise<boolean>;
+  /** Deletes a claim answered in time; false when it became a task meanwhile (a twin joined it) or is gone. */
+  drop(claim: ClaimRef): Promise<boolean>;
+  /** Deletes a claim whatever became of it: its call has ended, and so has the task made of it, if any. */
+  release(claim: ClaimRef): Promise<void>;
   close(): Promise<void>;
 };
 
-const lit = (v: string | null) => (v === null ? "NULL" : pg.escapeLiteral(v));
-const REPLAYABLE = "('PENDING','RUNNING','SUCCEEDED')";
+type Claiming = { row: ClaimRow; since: Date; id: string; now: Date };
 
-type Claiming = { row: ClaimRow; dedupeMs: number; id: string; now: Date };
+const CLAIM_SQL = `INSERT INTO call_claims ("agentSessionId", "toolName", "argumentsHash", "id", "runnerId", "ownerId", "toolId", "arguments", "retryable", "maxAttempts", "requestId", "endpoint", "createdAt")
+SELECT c.session, c.tool, c.hash, c.id, c.runner, c.owner, c.tool_id, c.args, c.retryable, c.max_attempts, c.request, c.endpoint, c.created
+FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::boolean[], $10::int[], $11::text[], $12::text[], $13::timestamp[], $14::timestamp[])
+  AS c(session, tool, hash, id, runner, owner, tool_id, args, retryable, max_attempts, request, endpoint, created, since)
+WHERE NOT EXISTS (SELECT 1 FROM tasks t WHERE t."agentSessionId" = c.session AND t."argumentsHash" = c.hash AND t."toolName" = c.tool
+  AND t."createdAt" >= c.since AND t.status IN ('PENDING', 'RUNNING', 'SUCCEEDED'))
+ON CONFLICT DO NOTHING
+RETURNING id`;
 
-/** One claim's transaction: the lock, then the row unless an identical call is still running or recent. */
-function claimSql({ row, dedupeMs, id, now }: Claiming): string {
-  const lock = claimLockKey(["call", row.agentSessionId, row.toolName, row.argumentsHash]);
-  const at = `${lit(now.toISOString())}::timestamp`;
-  const since = `${lit(new Date(now.getTime() - dedupeMs).toISOString())}::timestamp`;
-  const values = [
-    lit(id), "'RUNNING'", lit(row.ownerId), lit(row.agentSessionId), lit(row.toolId), lit(row.toolName),
-    `${lit(JSON.stringify(row.arguments))}::jsonb`, lit(row.argumentsHash), String(row.retryable), String(row.maxAttempts),
-    lit(row.requestId), lit(row.endpoint), lit(CLAIM_ORIGIN), lit(row.runnerId), at, "1", at, at,
-  ];
-  return `BEGIN;
-SELECT pg_advisory_xact_lock(${CLAIM_LOCK_CLASS}::int, ${lock}::int);
-INSERT INTO tasks ("id","status","ownerId","agentSessionId","toolId","toolName","arguments","argumentsHash","retryable","maxAttempts","requestId","endpoint","origin","runnerId","startedAt","attempts","createdAt","updatedAt")
-SELECT ${values.join(", ")}
-WHERE NOT EXISTS (SELECT 1 FROM tasks WHERE "agentSessionId" = ${lit(row.agentSessionId)} AND "argumentsHash" = ${lit(row.argumentsHash)}
-  AND "toolName" = ${lit(row.toolName)} AND "createdAt" >= ${since} AND status IN ${REPLAYABLE})
-RETURNING id;
-COMMIT;
-`;
-}
+const KEYS = `unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS k(session, tool, hash, id)
+WHERE c."agentSessionId" = k.session AND c."toolName" = k.tool AND c."argumentsHash" = k.hash AND c.id = k.id`;
+const keyArrays = (refs: ClaimRef[]) => [refs.map((r) => r.agentSessionId ?? ""), refs.map((r) => r.toolName), refs.map((r) => r.argumentsHash), refs.map((r) => r.id)];
 
 /** `transactionPooler`: databaseUrl is PgBouncer in transaction mode: no startup options, no named prepared statements. */
 export function createCallClaims(databaseUrl: string, logger?: Logger, opts: { transactionPooler?: boolean } = {}): CallClaims {
   // A claim coordinates calls that are running (other processes must see it at once, which commit gives them
   // whatever synchronous_commit says); it need not outlive a PostgreSQL crash, which ends those calls anyway.
-  // So its commits do not wait for the WAL flush: two fsyncs fewer on every call's path.
+  // (Its table is UNLOGGED, so its own commits write no WAL; this covers the rest of the connection's work.)
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: HOT_PATH_POOLS.callClaims,
@@ -78,60 +70,47 @@ export function createCallClaims(databaseUrl: string, logger?: Logger, opts: { t
     ...(!opts.transactionPooler && { options: "-c synchronous_commit=off" }),
   });
   pool.on("error", (err) => logger?.warn({ err }, "call-claim connection failed"));
+  // A named statement lives on one server connection, which a transaction pooler does not keep for us.
+  const named = (name: string) => (opts.transactionPooler ? {} : { name });
 
-  // A lone claim is one call of portcullis_claim_call (migration claim_call_function, D103): the same lock, look
-  // and insert as claimSql, as a prepared statement whose plans are cached per connection.
-  const claimOne = async ({ row, dedupeMs, id, now }: Claiming): Promise<boolean | Error> => {
-    try {
-      const { rows } = await pool.query<{ claimed: boolean }>({
-        // A named statement lives on one server connection, which a transaction pooler does not keep for us.
-        ...(!opts.transactionPooler && { name: "portcullis_claim_call" }),
-        text: "SELECT portcullis_claim_call($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) AS claimed",
-        values: [
-          CLAIM_LOCK_CLASS, claimLockKey(["call", row.agentSessionId, row.toolName, row.argumentsHash]), id, row.ownerId, row.agentSessionId, row.toolId, row.toolName,
-          JSON.stringify(row.arguments), row.argumentsHash, row.retryable, row.maxAttempts, row.requestId, row.endpoint, row.runnerId,
-          now.toISOString(), new Date(now.getTime() - dedupeMs).toISOString(),
-        ],
-      });
-      return rows[0]?.claimed === true;
-    } catch (err) {
-      return err instanceof Error ? err : new Error(String(err));
-    }
+  const claimMany = async (items: Claiming[]): Promise<boolean[]> => {
+    const col = <T>(f: (c: Claiming) => T) => items.map(f);
+    const { rows } = await pool.query<{ id: string }>({
+      ...named("portcullis_claim_calls"),
+      text: CLAIM_SQL,
+      values: [
+        col((c) => c.row.agentSessionId), col((c) => c.row.toolName), col((c) => c.row.argumentsHash), col((c) => c.id), col((c) => c.row.runnerId),
+        col((c) => c.row.ownerId), col((c) => c.row.toolId), col((c) => JSON.stringify(c.row.arguments)), col((c) => c.row.retryable),
+        col((c) => c.row.maxAttempts), col((c) => c.row.requestId), col((c) => c.row.endpoint), col((c) => c.now.toISOString()), col((c) => c.since.toISOString()),
+      ],
+    });
+    const claimed = new Set(rows.map((r) => r.id));
+    return items.map((c) => claimed.has(c.id));
   };
-  // Claims that arrive together are sent together: one string of one short transaction each (each its own
-  // lock, so no two locks are held at once and nothing can deadlock). Three batches may be in the database at
-  // once (the fourth connection is the drops'): under load one backend working through every claim alone was
-  // where calls queued while cores idled.
+  // Claims that arrive together are one statement. A statement the database refuses inserts nothing, so then each
+  // claim is tried alone and a claim the database refuses fails only its own call. Three batches may be in the
+  // database at once (the fourth connection is the drops'), as before (D101).
   const claimBatch = groupBatches(async (items: Claiming[]): Promise<(boolean | Error)[]> => {
-    if (items.length === 1) return [await claimOne(items[0]!)];
-    const client = await pool.connect();
     try {
-      const results = (await client.query(items.map(claimSql).join(""))) as unknown as pg.QueryResult[];
-      return items.map((_, i) => results[i * 4 + 2]?.rowCount === 1);
-    } catch {
-      // The string stops at the failing statement: the claims before it are committed. Each of the rest is
-      // tried alone, so a claim the database refuses fails only its own call.
-      await client.query("ROLLBACK").catch(() => undefined);
-      const { rows } = await pool.query<{ id: string }>("SELECT id FROM tasks WHERE id = ANY($1::text[])", [items.map((c) => c.id)]);
-      const committed = new Set(rows.map((r) => r.id));
-      return Promise.all(items.map(async (c) => (committed.has(c.id) ? true : claimOne(c))));
-    } finally {
-      client.release();
+      return await claimMany(items);
+    } catch (err) {
+      if (items.length === 1) return [err instanceof Error ? err : new Error(String(err))];
+      return Promise.all(items.map((c) => claimMany([c]).then((r) => r[0]!, (e: unknown) => (e instanceof Error ? e : new Error(String(e))))));
     }
   }, 64, 3);
 
-  // Claims answered in time are deleted together.
-  const dropBatch = groupBatches(async (ids: string[]): Promise<boolean[]> => {
-    const { rows } = await pool.query<{ id: string }>(`DELETE FROM tasks WHERE id = ANY($1::text[]) AND origin = '${CLAIM_ORIGIN}' RETURNING id`, [ids]);
+  // Claims answered in time are deleted together; one a twin joined (taskId set) is left to its settle.
+  const dropBatch = groupBatches(async (refs: ClaimRef[]): Promise<boolean[]> => {
+    const { rows } = await pool.query<{ id: string }>({ ...named("portcullis_drop_claims"), text: `DELETE FROM call_claims c USING ${KEYS} AND c."taskId" IS NULL RETURNING c.id`, values: keyArrays(refs) });
     const dropped = new Set(rows.map((r) => r.id));
-    return ids.map((id) => dropped.has(id));
+    return refs.map((r) => dropped.has(r.id));
   });
 
   return {
     async claim(row, dedupeMs) {
       const id = randomUUID();
       const now = new Date();
-      const claimed = await claimBatch({ row, dedupeMs, id, now });
+      const claimed = await claimBatch({ row, since: new Date(now.getTime() - Math.max(dedupeMs, 0)), id, now });
       if (claimed instanceof Error) throw claimed;
       if (!claimed) return null;
       return {
@@ -140,7 +119,10 @@ export function createCallClaims(databaseUrl: string, logger?: Logger, opts: { t
         jobId: null, callbackUrl: null, workerId: null, resultBytes: null, createdAt: now, startedAt: now, finishedAt: null, updatedAt: now, expiresAt: null,
       };
     },
-    drop: (id) => dropBatch(id),
+    drop: (ref) => dropBatch(ref),
+    async release(ref) {
+      await pool.query(`DELETE FROM call_claims c USING ${KEYS}`, keyArrays([ref]));
+    },
     close: () => pool.end(),
   };
 }

@@ -1,5 +1,5 @@
 // Tasks of stopped gateway processes (their runner's advisory lock is free): retryable ones are queued again
-// (until maxAttempts), the others end FAILED `interrupted`; a claim nobody was handed is deleted.
+// (until maxAttempts), the others end FAILED `interrupted`; their claims (call_claims) are deleted.
 import type { Task } from "../db/client";
 import { publishChange } from "../events/change-bus";
 import type { ToolErrorCode } from "../pipeline/tool-error";
@@ -13,7 +13,8 @@ import { webhookOnFinish } from "./webhook-jobs";
 export async function sweepDeadRunners(s: TaskScope): Promise<number> {
   const { db, log, runnerId } = s;
   const rows = await db.$queryRaw<{ runnerId: string }[]>`
-    SELECT DISTINCT "runnerId" FROM tasks WHERE status = 'RUNNING' AND "runnerId" IS NOT NULL AND "runnerId" <> ${runnerId}`;
+    SELECT "runnerId" FROM tasks WHERE status = 'RUNNING' AND "runnerId" IS NOT NULL AND "runnerId" <> ${runnerId}
+    UNION SELECT "runnerId" FROM call_claims WHERE "runnerId" <> ${runnerId}`;
   let recovered = 0;
   for (const { runnerId: other } of rows) recovered += await recoverRunner(s, other);
   if (recovered) log.warn({ recovered }, "recovered tasks of stopped gateway processes");
@@ -36,10 +37,13 @@ export async function recoverRunner(s: TaskScope, other: string): Promise<number
     const tasks = await tx.$queryRaw<
       Task[]
     >`SELECT * FROM tasks WHERE status = 'RUNNING' AND "runnerId" = ${other} FOR UPDATE`;
+    // Its calls in flight: a claim nobody joined ends here (its caller's request died with the process); one a
+    // twin joined is a RUNNING task, recovered below.
+    await tx.$executeRaw`DELETE FROM call_claims WHERE "runnerId" = ${other}`;
     const workers = [...new Set(tasks.map((t) => t.workerId).filter((w): w is string => !!w))];
     if (workers.length) await tx.$executeRaw`SELECT graphile_worker.force_unlock_workers(${workers}::text[])`;
     for (const t of tasks) {
-      // A claim was never handed to anyone: its caller's request died with the process.
+      // A claim row of a gateway before call_claims (never handed to anyone): its caller's request died with it.
       if (t.origin === CLAIM_ORIGIN) {
         await tx.task.delete({ where: { id: t.id } });
         continue;

@@ -3,6 +3,7 @@
 // The upstream is the misbehaving fixture's slow_write, held until the test creates a file (`until`), so every
 // call is in flight together; the fixture's own log counts how often it really ran.
 import type { ChildProcess } from "node:child_process";
+import { CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -26,6 +27,8 @@ describe("claiming a call before it runs", () => {
   const tag = (label: string) => `${label}-${String(++seq)}`;
   const starts = (t: string) => fixtureEvents(dir).filter((e) => e.event === "slow.start" && (e.args as { tag?: string }).tag === t).length;
   const cancels = (t: string) => fixtureEvents(dir).filter((e) => e.event === "cancelled" && (e.args as { tag?: string }).tag === t).length;
+  /** The claim rows (call_claims) of the calls tagged `t`. */
+  const claimsOf = (t: string) => db.callClaim.count({ where: { toolName: TOOL, arguments: { contains: `"tag":"${t}"` } } });
   const taskOf = (result: { _meta?: Record<string, unknown> }) => result._meta?.["portcullis/task"] as TaskMeta | undefined;
 
   /** Agents of the one agent session on every gateway: two in this process, one in a process of its own. */
@@ -108,6 +111,63 @@ describe("claiming a call before it runs", () => {
     expect(starts(t)).toBe(1);
     expect(cancels(t)).toBe(0);
     expect(await db.task.count({ where: { argumentsHash: row.argumentsHash } })).toBe(1);
+    // The claim it was made of is deleted once the task has ended.
+    await waitUntil("the claim to be released", async () => (await claimsOf(t)) === 0);
+  });
+
+  it("MCP-task requests and ordinary calls of one call racing on three gateways run the tool once, and share one task", async () => {
+    const agents = await callers();
+    const t = tag("mixed");
+    const answers = await together(agents, t, async (ag, until) => {
+      const params = { name: TOOL, arguments: { ms: 0, tag: t, until } };
+      // Every other caller asks for an MCP task (queued, place-claim.ts); the rest call plainly (call_claims).
+      if (agents.indexOf(ag) % 2 === 0) return ag.client.callTool(params);
+      const created = await ag.client.request({ method: "tools/call", params: { ...params, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
+      return { content: [], _meta: { "portcullis/task": { taskId: created.task.taskId, status: created.task.status } } };
+    });
+    const ids = new Set(answers.filter((r) => taskOf(r)).map((r) => taskOf(r)?.taskId));
+    expect(ids.size, JSON.stringify(answers)).toBe(1);
+    const row = await finished([...ids][0]!);
+    expect(row.status).toBe("SUCCEEDED");
+    expect((row.result as { content: { text: string }[] }).content[0]!.text).toBe(`slow_write ${t} done`);
+    expect(starts(t)).toBe(1);
+    // Whichever came first, every plain answer is that one run's.
+    for (const r of answers.filter((r) => !taskOf(r))) expect(firstText(r)).toBe(`slow_write ${t} done`);
+    // The same call once more, within the window: answered with the task's result, not run; whichever claim was
+    // left (a queued task's is released by nobody) is gone once an identical call has met it.
+    const again = await agents[0]!.client.callTool({ name: TOOL, arguments: { ms: 0, tag: t, until: path.join(dir, `${t}.release`) } });
+    expect(firstText(again)).toBe(`slow_write ${t} done`);
+    expect(taskOf(again)).toMatchObject({ taskId: row.id, replay: true });
+    expect(starts(t)).toBe(1);
+    expect(await claimsOf(t)).toBe(0);
+  });
+
+  it("rounds of quick identical calls racing on three gateways: never two runs of one call at once, every call answered with its outcome, no claim left", async () => {
+    const agents = await callers();
+    for (let round = 0; round < 8; round++) {
+      const t = tag("race");
+      // Quick calls: the first is answered and its claim settled while the others are still claiming, joining or
+      // finding it gone (then they run anew, after it): every interleaving of join and settle is exercised.
+      const answers = await Promise.all(agents.map((ag) => ag.client.callTool({ name: TOOL, arguments: { ms: 5, tag: t } })));
+      for (const r of answers) {
+        const handed = taskOf(r);
+        if (!handed) expect(firstText(r)).toBe(`slow_write ${t} done`);
+        else {
+          const row = await finished(handed.taskId);
+          expect(row.status).toBe("SUCCEEDED");
+          expect((row.result as { content: { text: string }[] }).content[0]!.text).toBe(`slow_write ${t} done`);
+        }
+      }
+      // The upstream's log, in order: a run of this call starts only once the one before it has ended.
+      let running = 0;
+      for (const e of fixtureEvents(dir).filter((e) => (e.args as { tag?: string } | undefined)?.tag === t)) {
+        running += e.event === "slow.start" ? 1 : -1;
+        expect(running, `round ${String(round)}`).toBeLessThanOrEqual(1);
+      }
+      expect(starts(t)).toBeGreaterThanOrEqual(1);
+      expect(starts(t)).toBeLessThanOrEqual(answers.filter((r) => !taskOf(r)).length);
+      await waitUntil("every claim to be settled", async () => (await claimsOf(t)) === 0);
+    }
   });
 
   it("a call answered in time keeps no task, unless an identical call was answered with it meanwhile", async () => {
@@ -133,8 +193,9 @@ describe("claiming a call before it runs", () => {
     const quick = await onChild.client.callTool({ name: TOOL, arguments: { ms: 0, tag: q } });
     expect(firstText(quick)).toBe(`slow_write ${q} done`);
     expect(taskOf(quick)).toBeUndefined();
-    // Its claim is deleted after the answer (D101).
-    await waitUntil("the claim to be deleted", async () => (await db.task.count({ where: { toolName: TOOL, arguments: { path: ["tag"], equals: q } } })) === 0);
+    // Its claim is deleted after the answer (D101), and it never was a task.
+    await waitUntil("the claim to be deleted", async () => (await claimsOf(q)) === 0);
+    expect(await db.task.count({ where: { toolName: TOOL, arguments: { path: ["tag"], equals: q } } })).toBe(0);
   });
 
   it("a call the agent cancels is audited as canceled, not as an upstream timeout", async () => {
@@ -152,7 +213,8 @@ describe("claiming a call before it runs", () => {
       (await db.auditEvent.findMany({ where: { action: "tool.called", toolName: TOOL, status: { not: "started" } } })).find((e) => (e.arguments as { tag?: string } | null)?.tag === t),
     );
     expect(audit).toMatchObject({ status: "error", errorCode: "canceled" });
-    await waitUntil("the claim to be deleted", async () => (await db.task.count({ where: { toolName: TOOL, arguments: { path: ["tag"], equals: t } } })) === 0);
+    await waitUntil("the claim to be deleted", async () => (await claimsOf(t)) === 0);
+    expect(await db.task.count({ where: { toolName: TOOL, arguments: { path: ["tag"], equals: t } } })).toBe(0);
   });
 
   // Last: it kills the other process.
@@ -162,14 +224,14 @@ describe("claiming a call before it runs", () => {
     const t = tag("orphan");
     void ag.client.callTool({ name: TOOL, arguments: { ms: 0, tag: t, until: path.join(dir, `${t}.never`) } }).catch(() => undefined);
     await waitUntil("the upstream to start the call", () => starts(t) === 1);
-    const claim = await db.task.findFirstOrThrow({ where: { toolName: TOOL, arguments: { path: ["tag"], equals: t } } });
-    expect(claim).toMatchObject({ origin: "claim", status: "RUNNING" });
-    // Not a task: /metrics does not count it in the queue.
-    expect((await readState(db, 5000)).tasks.RUNNING ?? 0).toBe(await db.task.count({ where: { status: "RUNNING", origin: { not: "claim" } } }));
+    expect(await claimsOf(t)).toBe(1);
+    // Not a task: nothing of it is in tasks, and /metrics does not count it in the queue.
+    expect(await db.task.count({ where: { toolName: TOOL, arguments: { path: ["tag"], equals: t } } })).toBe(0);
+    expect((await readState(db, 5000)).tasks.RUNNING ?? 0).toBe(await db.task.count({ where: { status: "RUNNING" } }));
     const exited = new Promise((resolve) => child!.once("exit", resolve));
     child!.kill("SIGKILL");
     await exited;
-    await waitUntil("the claim to be removed", async () => (await db.task.findUnique({ where: { id: claim.id } })) === null);
+    await waitUntil("the claim to be removed", async () => (await claimsOf(t)) === 0);
     expect(await db.task.count({ where: { toolName: TOOL, arguments: { path: ["tag"], equals: t } } })).toBe(0);
   });
 });

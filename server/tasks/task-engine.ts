@@ -25,7 +25,7 @@ import type { UpstreamPool } from "../upstream/upstream-pool";
 import { NO_OUTBOUND_EXCEPTIONS, type OutboundPolicy } from "../net/outbound-url";
 import { adoptTask } from "./adopt-task";
 import { auditTransition } from "./audit-transition";
-import { createCallClaims } from "./call-claims";
+import { createCallClaims, type ClaimRef } from "./call-claims";
 import { claimTask, promoteClaim, settleClaim } from "./claim-task";
 import type { CLAIM_ORIGIN } from "./claim-origin";
 import { cleanupTasks } from "./cleanup-tasks";
@@ -75,6 +75,12 @@ export function createTaskEngine(deps: {
   const execute = executeUpstream(deps.pool);
   const running = new Map<string, RunningTask>();
   const claimsSettling = new Set<Promise<void>>();
+  const settling = (work: Promise<void>, taskId: string) => {
+    const p: Promise<void> = work
+      .catch((err: unknown) => log.error({ err, taskId }, "settling a call's claim failed; the sweep deletes it once this process is gone"))
+      .finally(() => claimsSettling.delete(p));
+    claimsSettling.add(p);
+  };
   let liveness: Promise<pg.Client> | undefined;
   let runner: Runner | undefined;
   /** Set by start(): graphile-worker installs its schema first, and add_job needs it. */
@@ -203,13 +209,14 @@ export function createTaskEngine(deps: {
     claim: (call: ToolCall, tc: TaskContext, ctx: RequestContext, origin: "async" | "mcp_task" | "idempotent" | typeof CLAIM_ORIGIN, dedupeMs: number, replayOnly = false) =>
       claimTask(s, call, tc, ctx, origin, dedupeMs, replayOnly),
     /** Settles a claim answered in time, after the answer (claim-task.ts); close() waits for the settling ones. */
-    settleClaim(taskId: string, tool: ResolvedTool, outcome: Promise<CallToolResult>): void {
-      const settling = settleClaim(s, taskId, tool, outcome)
-        .catch((err: unknown) => log.error({ err, taskId }, "settling a call's claim failed; the sweep deletes it once this process is gone"))
-        .finally(() => claimsSettling.delete(settling));
-      claimsSettling.add(settling);
+    settleClaim(claim: ClaimRef, tool: ResolvedTool, outcome: Promise<CallToolResult>): void {
+      settling(settleClaim(s, claim, tool, outcome), claim.id);
     },
-    promoteClaim: (taskId: string, requestId: string) => promoteClaim(s, taskId, requestId),
+    promoteClaim: (claim: ClaimRef, requestId: string) => promoteClaim(s, claim, requestId),
+    /** Deletes a promoted claim once its task has ended; close() waits for it too. */
+    releaseClaim(claim: ClaimRef): void {
+      settling(callClaims.release(claim), claim.id);
+    },
     createAwaiting: (tx: DbTx, call: ToolCall, tc: TaskContext, ctx: RequestContext) => createAwaiting(s, tx, call, tc, ctx),
     release: releaseTask,
     /** When a task that finished at `finishedAt` is deleted by the retention job. */

@@ -131,7 +131,7 @@ export function taskSwitch(engine: TaskEngine, maxOutputBytes: number): Middlewa
       // Answered in time. A claim is settled after the answer (deleted, or finished as the task an identical
       // call was handed meanwhile): no round trip on the answer's path (D101).
       if (task?.origin === CLAIM_ORIGIN) {
-        engine.settleClaim(task.id, call.tool, outcome());
+        engine.settleClaim(task, call.tool, outcome());
         task = null;
       }
       // A keyed call records its outcome, and says which task it is: the one its replays are answered with.
@@ -144,10 +144,13 @@ export function taskSwitch(engine: TaskEngine, maxOutputBytes: number): Middlewa
       return bound(first.done);
     }
 
-    if (task?.origin === CLAIM_ORIGIN) task = await engine.promoteClaim(task.id, ctx.requestId);
+    // A claim made a task stays until the task has ended: an identical call meanwhile joins it.
+    const claim = task?.origin === CLAIM_ORIGIN ? task : null;
+    if (claim) task = await engine.promoteClaim(claim, ctx.requestId);
     task ??= await engine.adopt(call, tc, ctx, "threshold", startedAt);
     notes.taskId = task.id;
-    void engine.track(task.id, call.tool, exec, controller, (fn) => (sink = fn));
+    const tracked = engine.track(task.id, call.tool, exec, controller, (fn) => (sink = fn));
+    void (claim ? tracked.finally(() => engine.releaseClaim(claim)) : tracked);
     return bound(taskAccepted(task, pollSeconds));
   };
 }

@@ -215,13 +215,22 @@ describe("durable tasks", () => {
     expect(errorMeta(await call(agent, "get_task_result", { task_id: accepted.task_id, page: 99 })).code).toBe("invalid_arguments");
   });
 
-  it("deletes finished tasks (with their events) once their retention has passed, and keeps the rest", async () => {
+  it("deletes finished tasks (with their events) once their retention has passed, and keeps the rest; and claims left over by ended tasks", async () => {
     const done = (await call(agent, "slow__slow_write", { ms: 400, tag: tag("retention") })).structuredContent as Accepted;
     await settled(agent, done.task_id);
     const kept = (await call(agent, "slow__slow_write", { ms: 400, tag: tag("retention-kept") })).structuredContent as Accepted;
     await settled(agent, kept.task_id);
     await db.task.update({ where: { id: done.task_id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    // Claims (call_claims): one left over by a task that has ended goes, one of a call in flight stays.
+    const keptRow = await db.task.findUniqueOrThrow({ where: { id: kept.task_id } });
+    const claim = (hash: string, taskId: string | null) => ({
+      agentSessionId: keptRow.agentSessionId!, toolName: keptRow.toolName, argumentsHash: hash, id: `claim-${hash}`, taskId, runnerId: "r", ownerId: keptRow.ownerId,
+      arguments: "{}", retryable: false, maxAttempts: 1, requestId: "r", endpoint: "mcp", createdAt: new Date(),
+    });
+    await db.callClaim.createMany({ data: [claim("left-over", kept.task_id), claim("in-flight", null)] });
     expect(await a.gateway.taskEngine.cleanup()).toBe(1);
+    expect((await db.callClaim.findMany({ where: { agentSessionId: keptRow.agentSessionId! } })).map((c) => c.argumentsHash)).toEqual(["in-flight"]);
+    await db.callClaim.deleteMany({ where: { argumentsHash: "in-flight" } });
     expect(await db.task.findUnique({ where: { id: done.task_id } })).toBeNull();
     expect(await db.taskEvent.count({ where: { taskId: done.task_id } })).toBe(0);
     expect(await db.task.findUnique({ where: { id: kept.task_id } })).not.toBeNull();

@@ -1,0 +1,59 @@
+// The dedupe claim alone, measured as CPU: `calls` claims and drops of distinct calls (as on the hot path: each
+// claim, then its drop after the answer) through createCallClaims, `c` at a time, against a throwaway embedded
+// PostgreSQL with the migrations applied. Reports CPU milliseconds per call of this process and of PostgreSQL's
+// process tree: CPU time, unlike latency, barely moves with the load of a shared machine.
+//
+//   npx tsx bench/gateway/claim-cost.ts        (BENCH_CLAIMS=6000, BENCH_CLAIM_C=32, BENCH_ROUNDS=3)
+import { readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { createDb } from "../../server/db/client";
+import { startEmbeddedPostgres } from "../../server/db/embedded";
+import { applyMigrations } from "../../server/db/migrate";
+import { createLogger } from "../../server/logger";
+import { createCallClaims, type ClaimRow } from "../../server/tasks/call-claims";
+import { cpuMs, ownCpuMs, processTree } from "./proc-stats";
+
+const calls = Number(process.env.BENCH_CLAIMS ?? 6000);
+const c = Number(process.env.BENCH_CLAIM_C ?? 32);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const dataDir = await mkdtemp(path.join(os.tmpdir(), "claim-cost-"));
+const pg = await startEmbeddedPostgres({ dataDir, logger: createLogger("warn") });
+try {
+  await applyMigrations({ databaseUrl: pg.url });
+  const db = createDb(pg.url);
+  const user = await db.user.create({ data: { email: "bench@example.test", passwordHash: "x" } });
+  const session = await db.agentSession.create({ data: { userId: user.id, agentId: "bench", tokenHash: "bench", prefix: "pcs_b", expiresAt: new Date(Date.now() + 3_600_000) } });
+  await db.$disconnect();
+  const postmaster = Number(readFileSync(path.join(dataDir, "pg", "postmaster.pid"), "utf8").split("\n")[0]);
+  const claims = createCallClaims(pg.url);
+  let n = 0;
+  const row = (): ClaimRow => {
+    const text = `call-${String(++n)}`.padEnd(64, "x");
+    return { ownerId: user.id, agentSessionId: session.id, toolId: null, toolName: "bench__echo", arguments: { text }, argumentsHash: text, retryable: false, maxAttempts: 1, requestId: `r-${String(n)}`, endpoint: "mcp", runnerId: "bench" };
+  };
+  const run = async (count: number) => {
+    let left = count;
+    await Promise.all(Array.from({ length: c }, async () => {
+      while (left-- > 0) {
+        const t = await claims.claim(row(), 30_000);
+        if (!t) throw new Error("a distinct call was not claimed");
+        // The drop's argument: the claim (call_claims) or its id (a tasks row, before).
+        await (claims.drop as (x: unknown) => Promise<boolean>)("release" in claims ? t : t.id);
+      }
+    }));
+  };
+  await run(1000); // warm-up: JIT, pool, plans
+  for (let r = 0; r < rounds; r++) {
+    const tree = processTree(postmaster);
+    const [own0, pg0, t0] = [ownCpuMs(), cpuMs(tree), performance.now()];
+    await run(calls);
+    const [own1, pg1, t1] = [ownCpuMs(), cpuMs(tree), performance.now()];
+    console.log(`round ${String(r + 1)}: ${String(calls)} claims+drops at c=${String(c)}: this process ${((own1 - own0) / calls).toFixed(3)} ms CPU/call, PostgreSQL ${((pg1 - pg0) / calls).toFixed(3)} ms CPU/call, ${(calls / ((t1 - t0) / 1000)).toFixed(0)} calls/s; load ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  }
+  await claims.close();
+} finally {
+  await pg.stop();
+  await rm(dataDir, { recursive: true, force: true });
+}
