@@ -26,9 +26,8 @@ function filter(capabilities: Record<string, unknown>, uris: readonly string[]):
     ...(offers(capabilities, "prompts", "listChanged") && { promptsListChanged: true }),
     ...(offers(capabilities, "resources", "listChanged") && { resourcesListChanged: true }),
   };
-  const subscribe = offers(capabilities, "resources", "subscribe") && uris.length > 0;
-  if (!Object.keys(notifications).length && !subscribe) return null;
-  return { notifications, ...(subscribe && { resourceSubscriptions: [...uris] }) };
+  if (offers(capabilities, "resources", "subscribe") && uris.length > 0) notifications.resourceSubscriptions = [...uris];
+  return Object.keys(notifications).length ? { notifications } : null;
 }
 
 /** One listen stream at a time; `reopen` replaces it (e.g. with another set of URIs), `close` ends it. */
