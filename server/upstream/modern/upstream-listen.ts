@@ -19,6 +19,8 @@ const offers = (capabilities: Record<string, unknown>, area: string, flag: strin
   return typeof a === "object" && a !== null && (a as Record<string, unknown>)[flag] === true;
 };
 
+const REOPEN_AFTER_MS = 1000;
+
 /** The listen request's filter, or null when the upstream offers nothing to listen for. */
 function filter(capabilities: Record<string, unknown>, uris: readonly string[]): Message | null {
   const notifications: Message = {
@@ -61,7 +63,7 @@ export class UpstreamListen {
     this.control = null;
   }
 
-  /** The stream, until it ends or is replaced; a stream the upstream ends is opened again once it had answered. */
+  /** The stream, until it ends or is replaced; a stream the upstream ends after its acknowledgement is opened again. */
   private async run(filterParams: Message, signal: AbortSignal): Promise<void> {
     const id = `portcullis-listen-${String(++this.seq)}`;
     const params = withEnvelope(filterParams, this.o.envelope());
@@ -80,7 +82,12 @@ export class UpstreamListen {
       }
       this.o.deliver({ jsonrpc: "2.0", method: m.method, ...(m.params !== undefined && { params: withoutSubscriptionId(m.params as Message) }) });
     }
-    if (acknowledged && !signal.aborted && this.control?.signal === signal) this.reopen();
+    // Opened again a second later (an upstream that ends every stream at once is not asked in a tight loop).
+    if (acknowledged && !signal.aborted && this.control?.signal === signal) {
+      const again = setTimeout(() => this.control?.signal === signal && !signal.aborted && this.reopen(), REOPEN_AFTER_MS);
+      again.unref();
+      signal.addEventListener("abort", () => clearTimeout(again), { once: true });
+    }
   }
 }
 
