@@ -1,4 +1,6 @@
 // The last step: the call goes to the upstream through the pool's resilience policies.
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { MODERN_ERROR } from "../mcp/modern/modern-protocol";
 import { UpstreamAuthRequiredError } from "../upstream-auth/upstream-auth-required-error";
 import type { UpstreamPool } from "../upstream/upstream-pool";
 import { callIdentity } from "./call-identity";
@@ -48,6 +50,9 @@ export function executeUpstream(pool: UpstreamPool, onDrift?: OnDefinitionDrift,
         notes.reason = err.reason;
         return toolError(err.code, err.message, { connectUrl: err.connectUrl, reason: err.reason });
       }
+      // A 2026 upstream refusing the caller's own request (it did not declare a capability the tool needs, -32021):
+      // the caller's error, answered as the protocol error it is, as the endpoint does for a 2025 upstream's ask.
+      if (err instanceof McpError && err.code === MODERN_ERROR.missingRequiredClientCapability) throw err;
       const { result, code } = upstreamFailureResult(err, call.tool.serverSlug, call.tool.timeoutMs, pool.options.halfOpenAfterMs);
       notes.errorCode = code;
       notes.reason = err instanceof Error ? err.message : String(err);

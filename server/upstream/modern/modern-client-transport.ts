@@ -17,6 +17,7 @@ import { inputRequestsOf, upstreamRequestState } from "./input-requests";
 import { answerMessages, ENVELOPE, routingHeaders, withEnvelope, type Envelope, type Message } from "./modern-wire";
 import type { Discovered } from "./probe-modern-upstream";
 import { RpcFailure } from "./rpc-failure";
+import { UpstreamListen } from "./upstream-listen";
 
 export type InputMode = "translate" | "passthrough";
 
@@ -47,8 +48,12 @@ export class ModernClientTransport implements Transport {
   /** Each tool's x-mcp-header parameters, by name: its calls mirror them in Mcp-Param-* headers. */
   private readonly paramHeaders = new Map<string, HeaderParam[]>();
 
+  /** The upstream's list changes and resource updates, heard on a subscriptions/listen stream once initialized. */
+  private readonly listen: UpstreamListen;
+
   constructor(private readonly o: ModernTransportOptions) {
     this.learnTools(o.tools);
+    this.listen = new UpstreamListen({ url: o.url, fetch: o.fetch, headers: o.headers, capabilities: o.discovered.capabilities, envelope: () => this.envelope, deliver: (m) => this.deliver(m) });
   }
 
   private learnTools(tools: unknown) {
@@ -66,6 +71,7 @@ export class ModernClientTransport implements Transport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.listen.close();
     for (const c of this.running.values()) c.abort(new Error("the connection was closed"));
     this.onclose?.();
   }
@@ -125,6 +131,7 @@ export class ModernClientTransport implements Transport {
       case "initialize": {
         this.envelope = { ...this.envelope, capabilities: (params.capabilities ?? {}) as Message, clientInfo: params.clientInfo as Envelope["clientInfo"] };
         const d = this.o.discovered;
+        this.listen.reopen();
         return { protocolVersion: params.protocolVersion, capabilities: d.capabilities, serverInfo: d.serverInfo, ...(d.instructions && { instructions: d.instructions }) };
       }
       case "ping":
@@ -135,9 +142,15 @@ export class ModernClientTransport implements Transport {
         // Per request in 2026-07-28: every request from now on carries the level.
         this.envelope = { ...this.envelope, logLevel: typeof params.level === "string" ? params.level : undefined };
         return {};
+      // No session upstream: the URI joins (or leaves) the listen stream's resourceSubscriptions.
       case "resources/subscribe":
+        if (typeof params.uri !== "string") throw new RpcFailure(-32602, "Invalid params: uri must be a string");
+        this.listen.subscribe(params.uri);
+        return {};
       case "resources/unsubscribe":
-        throw new RpcFailure(-32601, `${m.method} does not exist in 2026-07-28 (the upstream has no session to subscribe in)`);
+        if (typeof params.uri !== "string") throw new RpcFailure(-32602, "Invalid params: uri must be a string");
+        this.listen.unsubscribe(params.uri);
+        return {};
       default:
         return this.rounds(m, signal, onFirst);
     }
