@@ -43,7 +43,7 @@ afterAll(async () => {
 });
 
 /** A replica on the shared database, with the fixture server registered (once) and an agent session's client. */
-async function replica(label: string, env: Record<string, string>): Promise<{ app: AppProcess; client: Client; token: string }> {
+async function replica(label: string, env: Record<string, string>): Promise<{ app: AppProcess; client: Client; token: string; cookie: string }> {
   const app = await startApp({
     env: { DATA_DIR: await makeTempDir(label), DATABASE_URL: database.url, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, PORTCULLIS_NO_DEMO: "1", ...env },
   });
@@ -66,14 +66,14 @@ async function replica(label: string, env: Record<string, string>): Promise<{ ap
   expect(minted.status, minted.text).toBe(201);
   const client = new Client({ name: label, version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", app.baseUrl), { requestInit: { headers: { authorization: `Bearer ${minted.body.token}` } } }));
-  return { app, client, token: minted.body.token };
+  return { app, client, token: minted.body.token, cookie };
 }
 
 const started = (tag: string) => () => (fixtureEvents(fixtureDir).some((e) => e.event === "slow.start" && (e.args as { tag?: string } | undefined)?.tag === tag) ? true : undefined);
 
 describe("portcullis start – readiness and a graceful stop", () => {
   it("GET /api/ready: 200 with every check once up; on SIGTERM the notification stream ends, new connections are refused, the call in flight answers, exit 0", async () => {
-    const { app, client, token } = await replica("drain-finish", { TASK_THRESHOLD_MS: "600000", SHUTDOWN_GRACE_MS: "120000" });
+    const { app, client, token, cookie } = await replica("drain-finish", { TASK_THRESHOLD_MS: "600000", SHUTDOWN_GRACE_MS: "120000" });
     const ready = await waitUntil("GET /api/ready 200", async () => {
       const res = await apiRequest<TReadiness>(app.baseUrl, "/api/ready");
       return res.status === 200 ? res : undefined;
@@ -88,6 +88,13 @@ describe("portcullis start – readiness and a graceful stop", () => {
     });
     expect(stream.status).toBe(200);
     const streamEnded = stream.text();
+    // And a console's event feed (the approvers' queue), which would otherwise hold the stop for the grace period.
+    const feed = await fetch(`${app.baseUrl}/api/v1/approvals/events`, { headers: { cookie, accept: "text/event-stream" } });
+    expect(feed.status).toBe(200);
+    const feedEnded = feed.text().then(
+      () => "ended",
+      () => "cut",
+    );
 
     const release = path.join(fixtureDir, "release-finish");
     const call = client.callTool({ name: "flaky__slow_read", arguments: { until: release, tag: "finish" } }, undefined, { timeout: 120_000 });
@@ -95,6 +102,7 @@ describe("portcullis start – readiness and a graceful stop", () => {
 
     process.kill(app.pid, "SIGTERM");
     await streamEnded;
+    expect(["ended", "cut"]).toContain(await feedEnded);
     await waitUntil("new connections to be refused", async () => {
       try {
         await fetch(`${app.baseUrl}/api/health`, { signal: AbortSignal.timeout(5_000) });

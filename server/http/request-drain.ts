@@ -1,8 +1,10 @@
 // The start server's side of a graceful stop (SIGTERM from Kubernetes, a rolling restart): stop accepting, let
 // the requests in flight finish up to a grace period, then cut what is left. Long-lived MCP notification streams
 // (GET on an MCP endpoint) are ended at once and not waited for: the client opens its stream again, on another
-// replica behind the balancer, and resumes from its Last-Event-ID (stream events are kept in PostgreSQL). A
-// connection carries no new request after its current answer (Connection: close), so clients move elsewhere.
+// replica behind the balancer, and resumes from its Last-Event-ID (stream events are kept in PostgreSQL). So are
+// the console's event feeds (a GET answered with text/event-stream: approvals, tasks): their clients reconnect and
+// refetch. A connection carries no new request after its current answer (Connection: close), so clients move
+// elsewhere.
 import type http from "node:http";
 
 export type RequestDrain = {
@@ -49,6 +51,8 @@ export function trackRequests(server: http.Server): RequestDrain {
       for (const res of answering) if (!res.headersSent) res.shouldKeepAlive = false;
       for (const end of streams.values()) end();
       streams.clear();
+      // An event feed never finishes on its own: waiting for it would hold the stop for the whole grace period.
+      for (const res of answering) if (isEventFeed(res)) res.destroy();
       if (answering.size > 0) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, graceMs);
@@ -63,4 +67,9 @@ export function trackRequests(server: http.Server): RequestDrain {
       return { left };
     },
   };
+}
+
+/** A GET being answered as Server-Sent Events: a feed that lasts until its client goes (a POST's SSE answer ends). */
+function isEventFeed(res: http.ServerResponse): boolean {
+  return res.req.method === "GET" && String(res.getHeader("content-type") ?? "").startsWith("text/event-stream");
 }
