@@ -178,7 +178,7 @@ describe("portcullis start – a 2026-07-28 client on /mcp, without a session", 
     expect(JSON.parse(discover.body)).toMatchObject({ id: 1, result: { resultType: "complete", supportedVersions: expect.arrayContaining(["2026-07-28"]) as unknown } });
     const list = await raw("POST", "/mcp", modern("tools/list", { "mcp-session-id": "ignored" }), rpc(2, "tools/list"));
     expect(list.status).toBe(200);
-    expect(JSON.parse(list.body)).toMatchObject({ id: 2, result: { tools: expect.any(Array) as unknown[], cacheScope: "private", ttlMs: 0 } });
+    expect(JSON.parse(list.body)).toMatchObject({ id: 2, result: { tools: expect.any(Array) as unknown[], cacheScope: "private", ttlMs: 60_000 } });
     expect(list.headers["mcp-session-id"]).toBeUndefined();
   });
 

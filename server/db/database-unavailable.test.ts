@@ -20,6 +20,13 @@ describe("isDatabaseUnavailable", () => {
     ["Prisma's adapter on a closed connection", new Error("Error in PostgreSQL connection: Error { kind: Closed, cause: None }")],
     ["nested in cause", new Error("query failed", { cause: withCode("ECONNREFUSED") })],
     ["inside an AggregateError", new AggregateError([withCode("ECONNREFUSED")], "connect failed")],
+    [
+      "Prisma's driver adapter error for an admin shutdown (PostgreSQL's SQLSTATE under meta)",
+      Object.assign(new Error("Invalid `prisma.agentSession.findUnique()` invocation: Database error. Code: `57P01`."), {
+        code: "P2010",
+        meta: { driverAdapterError: { name: "DriverAdapterError", cause: { originalCode: "57P01", kind: "postgres", code: "57P01", severity: "FATAL" } } },
+      }),
+    ],
   ])("%s: unavailable", (_, err) => expect(isDatabaseUnavailable(err)).toBe(true));
 
   it.each([

@@ -25,12 +25,14 @@ const MESSAGES = [
 
 export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   if (!err || typeof err !== "object" || depth > 6) return false;
-  const e = err as { code?: unknown; errorCode?: unknown; message?: unknown; cause?: unknown; errors?: unknown; meta?: { code?: unknown } };
+  const e = err as { code?: unknown; errorCode?: unknown; message?: unknown; cause?: unknown; errors?: unknown; meta?: { code?: unknown; driverAdapterError?: unknown } };
   for (const code of [e.code, e.errorCode, e.meta?.code]) {
     if (typeof code !== "string") continue;
     if (NETWORK_CODES.has(code) || SQLSTATE.test(code) || PRISMA_CODES.has(code)) return true;
   }
   if (typeof e.message === "string" && MESSAGES.some((m) => m.test(e.message as string))) return true;
   if (Array.isArray(e.errors) && e.errors.some((x) => isDatabaseUnavailable(x, depth + 1))) return true;
+  // Prisma's driver adapter keeps PostgreSQL's own error (its SQLSTATE as `code`/`originalCode`) under meta.
+  if (isDatabaseUnavailable(e.meta?.driverAdapterError, depth + 1)) return true;
   return isDatabaseUnavailable(e.cause, depth + 1);
 }
