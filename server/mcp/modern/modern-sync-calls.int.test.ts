@@ -6,45 +6,24 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixtureEvents, misbehavingServer, setUpGatewayTest, type GatewayTestEnv, type TestGateway } from "../../test/gateway-harness";
 import { insertUser, userContext } from "../../test/contexts";
 import { createTestDb } from "../../test/test-db";
+import { modernRequest, type ModernAnswer } from "../../test/modern-request";
 
-const VERSION = "2026-07-28";
-type Answer = { result?: { resultType?: string; isError?: boolean; content?: { type: string; text?: string }[]; structuredContent?: Record<string, unknown> } & Record<string, unknown>; error?: { code: number; message: string } };
+type Answer = ModernAnswer & { result?: { content?: { type: string; text?: string }[]; structuredContent?: Record<string, unknown> } };
 
 describe("2026 calls of a client without the tasks extension", () => {
   const db = createTestDb();
   let env: GatewayTestEnv;
   let gws: TestGateway[] = [];
-  let nextId = 1;
   let seq = 0;
   const tag = (label: string) => `${label}-${String(++seq)}`;
 
   /** A 2026 tools/call with the routing headers and no client capabilities (no tasks extension). */
+  const send = (name: string, args: Record<string, unknown>, gw = 0) => modernRequest(new URL("/mcp", gws[gw]!.http.url), "tools/call", { name, arguments: args }, { token: env.token });
+  /** The same, answered 200. */
   async function call(name: string, args: Record<string, unknown>, gw = 0): Promise<Answer> {
-    const { status, answer } = await send(name, args, gw);
+    const { status, answer } = (await send(name, args, gw)) as { status: number; answer: Answer };
     expect(status, JSON.stringify(answer)).toBe(200);
     return answer;
-  }
-  async function send(name: string, args: Record<string, unknown>, gw = 0): Promise<{ status: number; answer: Answer }> {
-    const res = await fetch(new URL("/mcp", gws[gw]!.http.url), {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${env.token}`,
-        accept: "application/json, text/event-stream",
-        "content-type": "application/json",
-        "mcp-protocol-version": VERSION,
-        "mcp-method": "tools/call",
-        "mcp-name": name,
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: nextId++,
-        method: "tools/call",
-        params: { name, arguments: args, _meta: { "io.modelcontextprotocol/protocolVersion": VERSION, "io.modelcontextprotocol/clientCapabilities": {} } },
-      }),
-    });
-    const body = await res.text();
-    const json = (res.headers.get("content-type") ?? "").includes("text/event-stream") ? (/^data: (.*"id".*)$/m.exec(body)?.[1] ?? "{}") : body;
-    return { status: res.status, answer: JSON.parse(json) as Answer };
   }
   const starts = (t: string) => fixtureEvents(env.dir).filter((e) => e.event === "slow.start" && (e.args as { tag?: string }).tag === t).length;
   const text = (a: Answer) => a.result?.content?.[0]?.text;

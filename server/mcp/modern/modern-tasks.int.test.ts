@@ -11,11 +11,10 @@ import { fuzzParams, fuzzTimeoutMs, hostileString } from "../../test/fuzz";
 import { agentToken, connectAgent, fixtureEvents, firstText, misbehavingServer, setUpGatewayTest, userWithToken, waitUntil, type GatewayTestEnv, type TestGateway } from "../../test/gateway-harness";
 import { insertUser, userContext } from "../../test/contexts";
 import { createTestDb } from "../../test/test-db";
+import { modernRequest } from "../../test/modern-request";
 
-const VERSION = "2026-07-28";
 const TASKS = "io.modelcontextprotocol/tasks";
 const DECLARED = { extensions: { [TASKS]: {} } };
-type Answer = { result?: Record<string, unknown>; error?: { code: number; message: string; data?: Record<string, unknown> } };
 type Caps = Record<string, unknown>;
 
 describe("the tasks extension on every endpoint", () => {
@@ -23,36 +22,12 @@ describe("the tasks extension on every endpoint", () => {
   let env: GatewayTestEnv;
   let gws: TestGateway[] = [];
   let token = "";
-  let nextId = 1;
   let seq = 0;
   const tag = (label: string) => `${label}-${String(++seq)}`;
 
   /** A 2026 request with the routing headers a conforming client sends (Mcp-Name: name, uri or taskId). */
-  async function post(path: string, method: string, params: Record<string, unknown>, opts: { caps?: Caps; gw?: number; token?: string; headers?: Record<string, string> } = {}) {
-    const name = params.name ?? params.uri ?? params.taskId;
-    const id = nextId++;
-    const res = await fetch(new URL(path, gws[opts.gw ?? 0]!.http.url), {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${opts.token ?? token}`,
-        accept: "application/json, text/event-stream",
-        "content-type": "application/json",
-        "mcp-protocol-version": VERSION,
-        "mcp-method": method,
-        ...(typeof name === "string" && { "mcp-name": name }),
-        ...opts.headers,
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id,
-        method,
-        params: { ...params, _meta: { "io.modelcontextprotocol/protocolVersion": VERSION, "io.modelcontextprotocol/clientCapabilities": opts.caps ?? DECLARED, "io.modelcontextprotocol/clientInfo": { name: "raw-2026", version: "1" } } },
-      }),
-    });
-    const text = await res.text();
-    const json = (res.headers.get("content-type") ?? "").includes("text/event-stream") ? (/^data: (.*"id".*)$/m.exec(text)?.[1] ?? "{}") : text;
-    return { status: res.status, answer: JSON.parse(json) as Answer, id };
-  }
+  const post = (path: string, method: string, params: Record<string, unknown>, opts: { caps?: Caps; gw?: number; token?: string; headers?: Record<string, string> } = {}) =>
+    modernRequest(new URL(path, gws[opts.gw ?? 0]!.http.url), method, params, { token: opts.token ?? token, capabilities: opts.caps ?? DECLARED, ...(opts.headers && { headers: opts.headers }) });
   const getTask = async (path: string, taskId: string, opts: { caps?: Caps; gw?: number } = {}) => (await post(path, "tasks/get", { taskId }, opts)).answer;
   const settled = (path: string, taskId: string) =>
     waitUntil(`task ${taskId} to end`, async () => {

@@ -12,6 +12,7 @@ import { insertUser, userContext } from "../../test/contexts";
 import { startModernUpstream, type ModernUpstream } from "../../test/fixtures/modern-upstream-server";
 import { firstText, startTestGateway, userWithToken, waitUntil, type TestGateway } from "../../test/gateway-harness";
 import { createTestDb, truncateAll } from "../../test/test-db";
+import { modernRequest } from "../../test/modern-request";
 import { createLogger } from "../../logger";
 import { createUpstreamPool } from "../upstream-pool";
 
@@ -155,25 +156,17 @@ describe("a 2026-07-28 upstream behind the gateway", () => {
 
   it("a task end to end against the 2026 upstream: a 2026 client's tasks extension and a v1 client's 2025 task at once", async () => {
     await tg.gateway.registry.updateTool(admin, "modern__count", { async: true });
-    const meta = { "io.modelcontextprotocol/protocolVersion": VERSION, "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } } };
-    const post = async (method: string, params: Record<string, unknown>, name: string) => {
-      const res = await fetch(url("/mcp/s/modern"), {
-        method: "POST",
-        headers: { authorization: `Bearer ${token}`, accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": VERSION, "mcp-method": method, "mcp-name": name },
-        body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params: { ...params, _meta: meta } }),
-      });
-      const body = await res.text();
-      return JSON.parse((res.headers.get("content-type") ?? "").includes("text/event-stream") ? (/^data: (.*"id".*)$/m.exec(body)?.[1] ?? "{}") : body) as Answer;
-    };
+    const post = async (method: string, params: Record<string, unknown>) =>
+      (await modernRequest(url("/mcp/s/modern"), method, params, { token, capabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } } })).answer;
     const legacy = await v1("/mcp/s/modern");
     const [created, old] = await Promise.all([
-      post("tools/call", { name: "count", arguments: { steps: 2 } }, "count"),
+      post("tools/call", { name: "count", arguments: { steps: 2 } }),
       legacy.request({ method: "tools/call", params: { name: "count", arguments: { steps: 3 }, task: { ttl: 60_000 } } }, CreateTaskResultSchema),
     ]);
     expect(created.result).toMatchObject({ resultType: "task", status: "working" });
     const taskId = created.result!.taskId as string;
     const done = await waitUntil("the 2026 client's task to complete", async () => {
-      const got = (await post("tasks/get", { taskId }, taskId)).result;
+      const got = (await post("tasks/get", { taskId })).result;
       return got?.status === "completed" ? got : undefined;
     });
     expect(done).toMatchObject({ result: { content: [{ type: "text", text: "counted 2" }] } });
