@@ -70,11 +70,32 @@ function askable(pool: UpstreamPool, tool: ResolvedTool): boolean {
 }
 
 /**
+ * `toolHash` of a listed tool, remembered by the tool's JSON spelling: a server lists the same tools the same way
+ * call after call, and the canonical form (keys sorted at every level) and its SHA-256 cost far more than the
+ * native JSON.stringify that finds a spelling seen before. Equal spellings are equal JSON, so they hash the same; a
+ * spelling not seen yet (a change, or only keys in another order) is hashed. At most `max` spellings are kept.
+ */
+export function toolHashBySpelling(max = 256): (tool: Tool) => string {
+  const seen = new Map<string, string>();
+  return (tool) => {
+    const spelling = JSON.stringify(tool);
+    let hash = seen.get(spelling);
+    if (hash === undefined) {
+      hash = toolHash(tool);
+      if (seen.size >= max) seen.clear();
+      seen.set(spelling, hash);
+    }
+    return hash;
+  };
+}
+
+/**
  * Wraps the upstream execute step. A tool without a pinned hash (the gateway's own) runs as before; a call sent
  * over the caller's own connection (`via`) is checked against that connection's listing when the endpoint gives
  * one (`offeredVia`), and runs unchecked otherwise.
  */
 export function checkPinnedDefinition(pool: UpstreamPool, onDrift?: OnDefinitionDrift, shared: SharedToolListing = createSharedToolListing()): (next: CallToolHandler) => CallToolHandler {
+  const hashOf = toolHashBySpelling();
   return (next) => async (call, ctx, notes) => {
     const pinned = call.tool.pinnedHash;
     const ownConnection = !!call.via;
@@ -93,7 +114,7 @@ export function checkPinnedDefinition(pool: UpstreamPool, onDrift?: OnDefinition
       notes.reason = `tools/list before the call failed: ${err instanceof Error ? err.message : String(err)}`;
       return result;
     }
-    if (offered && toolHash(offered) === pinned) return next(call, ctx, notes);
+    if (offered && hashOf(offered) === pinned) return next(call, ctx, notes);
     // Not awaited: the refusal does not wait for the listing; the registry logs its own failure.
     if (onDrift) void onDrift(call.tool.serverId, call.tool.role);
     // The server's policy may serve a compatible change against the pinned definition (its arguments were
