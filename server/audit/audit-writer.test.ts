@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import type { DbTx } from "../db/client";
-import { createAuditWriter, prismaSink, type AuditSink } from "./audit-writer";
+import { createAuditWriter, OUTCOME_RIDE_MS, prismaSink, type AuditSink } from "./audit-writer";
 import type { AuditOwner } from "./audit-owner";
 import { auditRow } from "../test/audit-row";
 
@@ -112,5 +112,62 @@ describe("createAuditWriter – a call's record and its outcome", () => {
     held.shift()!();
     await secondOutcome;
     await writer.close();
+  });
+});
+
+describe("createAuditWriter – outcomes ride with the next records", () => {
+  /** A database that answers every statement at once, and the rows of each statement. */
+  const instant = () => {
+    const statements: string[][] = [];
+    const sink: AuditSink = {
+      execute: (_sql: string, json: string) => {
+        const parsed = JSON.parse(json) as unknown;
+        if (!Array.isArray(parsed)) return Promise.resolve(0); // the sweep of dead owners' records
+        statements.push((parsed as { status: string; requestId: string }[]).map((r) => `${r.requestId}:${r.status}`));
+        return Promise.resolve(parsed.length);
+      },
+    };
+    const owner: AuditOwner = { id: "owner-1", held: Promise.resolve(true), close: () => Promise.resolve() };
+    return { statements, writer: createAuditWriter(sink, { owner, sweepIntervalMs: 3_600_000 }) };
+  };
+
+  it("sends a call's outcome in the statement of the next call's record, not one of its own", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const { statements, writer } = instant();
+      const a = writer.begin!(row("a"));
+      await a.committed;
+      const aOutcome = a.end(row("a"));
+      const b = writer.begin!(row("b"));
+      await b.committed;
+      await aOutcome;
+      expect(statements).toEqual([["a:started"], ["b:started", "a:ok"]]);
+      // No timer has run: drain sends a waiting outcome at once.
+      const bOutcome = b.end(row("b"));
+      await writer.drain();
+      await bOutcome;
+      expect(statements).toEqual([["a:started"], ["b:started", "a:ok"], ["b:ok"]]);
+      await writer.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("sends an outcome no record takes on its own after OUTCOME_RIDE_MS", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const { statements, writer } = instant();
+      const a = writer.begin!(row("a"));
+      await a.committed;
+      const aOutcome = a.end(row("a"));
+      await Promise.resolve();
+      expect(statements).toEqual([["a:started"]]);
+      await vi.advanceTimersByTimeAsync(OUTCOME_RIDE_MS);
+      await aOutcome;
+      expect(statements).toEqual([["a:started"], ["a:ok"]]);
+      await writer.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -100,6 +100,9 @@ export type AuditWriterStats = {
 
 type Pending = { row: SpooledRow; resolve(): void; reject(err: unknown): void };
 
+/** How long a call's outcome waits for a request record to ride along with before it goes on its own. */
+export const OUTCOME_RIDE_MS = 20;
+
 export type AuditWriterOptions = {
   maxBatch?: number;
   timeoutMs?: number;
@@ -188,17 +191,22 @@ export function createAuditWriter(sink: AuditSink, opts: AuditWriterOptions = {}
 
   /**
    * A queue of rows and its group commit: the first row goes at once, rows arriving meanwhile form the next
-   * batch. Calls' request records (and whole events) and calls' outcomes go in lanes of their own, so a record,
-   * which its call's answer waits for, never waits behind the outcomes of earlier calls.
+   * batch. Calls' request records (and whole events) and calls' outcomes queue apart, so a record, which its
+   * call's answer waits for, never waits behind the outcomes of earlier calls (D82). Outcomes ride along: each
+   * records batch takes the outcomes waiting at that moment into its own statement (under load, and at c=1 where
+   * the next call's record follows each answer, an outcome costs no statement of its own). Outcomes no record
+   * takes go on their own after `OUTCOME_RIDE_MS`, or at once when a batch of them is full or on drain.
    */
-  function lane() {
+  function lane(kind: { riders?: (room: number) => Pending[]; waitMs?: number } = {}) {
     let queue: Pending[] = [];
     let flushing: Promise<void> | undefined;
+    let timer: NodeJS.Timeout | undefined;
     let inFlight: { rows: number; since: number } | undefined;
     async function flush() {
       while (queue.length > 0) {
-        const batch = queue.length <= maxBatch ? queue : queue.slice(0, maxBatch);
+        let batch = queue.length <= maxBatch ? queue : queue.slice(0, maxBatch);
         queue = queue.length <= maxBatch ? [] : queue.slice(maxBatch);
+        if (kind.riders && batch.length < maxBatch) batch = [...batch, ...kind.riders(maxBatch - batch.length)];
         const started = performance.now();
         inFlight = { rows: batch.length, since: Date.parse(batch[0]!.row.occurredAt) };
         let ok = true;
@@ -212,18 +220,36 @@ export function createAuditWriter(sink: AuditSink, opts: AuditWriterOptions = {}
       }
       flushing = undefined;
     }
+    const now = () => {
+      clearTimeout(timer);
+      timer = undefined;
+      if (!queue.length) return flushing ?? Promise.resolve();
+      flushing ??= flush();
+      return flushing;
+    };
     return {
       push(p: Pending) {
         queue.push(p);
-        flushing ??= flush();
+        if (kind.waitMs === undefined || queue.length >= maxBatch) void now();
+        else if (!flushing) timer ??= setTimeout(now, kind.waitMs);
       },
-      drain: () => flushing ?? Promise.resolve(),
+      /** Up to `room` queued rows, taken out of this lane to ride in another's statement. */
+      take(room: number): Pending[] {
+        const taken = queue.length <= room ? queue : queue.slice(0, room);
+        queue = queue.length <= room ? [] : queue.slice(room);
+        if (!queue.length) {
+          clearTimeout(timer);
+          timer = undefined;
+        }
+        return taken;
+      },
+      drain: now,
       pending: () => (inFlight?.rows ?? 0) + queue.length,
       oldestSince: () => inFlight?.since ?? (queue[0] ? Date.parse(queue[0].row.occurredAt) : null),
     };
   }
-  const records = lane();
-  const outcomes = lane();
+  const outcomes = lane({ waitMs: OUTCOME_RIDE_MS });
+  const records = lane({ riders: (room) => outcomes.take(room) });
 
   // Replay: the spool's rows in order, a batch at a time, until it is empty; while the database refuses, again
   // after a growing pause (100 ms to 5 s). Close ends the pause.
