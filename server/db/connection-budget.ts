@@ -5,7 +5,7 @@
 
 /** The fixed pools of the hot path, each small and its own so one kind of work cannot starve another. */
 export const HOT_PATH_POOLS = {
-  /** Claims of ordinary calls (tasks/call-claims.ts): three batches in flight plus the drops'. */
+  /** Claims of ordinary calls (tasks/call-claims.ts): one batch of claims and one of drops in flight, the rest for releases and a refused batch's claims tried alone. */
   callClaims: 4,
   /** Rate-limit budgets (pipeline/rate-limit.ts). */
   rateLimits: 4,

@@ -88,8 +88,9 @@ export function createCallClaims(databaseUrl: string, logger?: Logger, opts: { t
     return items.map((c) => claimed.has(c.id));
   };
   // Claims that arrive together are one statement. A statement the database refuses inserts nothing, so then each
-  // claim is tried alone and a claim the database refuses fails only its own call. Three batches may be in the
-  // database at once (the fourth connection is the drops'), as before (D101).
+  // claim is tried alone and a claim the database refuses fails only its own call. One batch is in the database at
+  // a time (D165): a claim is now cheap enough that one backend keeps up, and the claims arriving meanwhile make the
+  // next batch larger (bench/gateway/claim-cost.ts: more claims per second and less PostgreSQL CPU than with three).
   const claimBatch = groupBatches(async (items: Claiming[]): Promise<(boolean | Error)[]> => {
     try {
       return await claimMany(items);
@@ -97,7 +98,7 @@ export function createCallClaims(databaseUrl: string, logger?: Logger, opts: { t
       if (items.length === 1) return [err instanceof Error ? err : new Error(String(err))];
       return Promise.all(items.map((c) => claimMany([c]).then((r) => r[0]!, (e: unknown) => (e instanceof Error ? e : new Error(String(e))))));
     }
-  }, 64, 3);
+  }, 64, 1);
 
   // Claims answered in time are deleted together; one a twin joined (taskId set) is left to its settle.
   const dropBatch = groupBatches(async (refs: ClaimRef[]): Promise<boolean[]> => {
