@@ -11,7 +11,8 @@
 //
 // Environment (optional): BENCH_PROXY_DIR=/tmp/bench-proxy, BENCH_C1_CALLS=1500, BENCH_C32_CALLS=6000,
 // BENCH_ROUNDS=3 (the targets take turns each round), BENCH_TEXT_BYTES=64, BENCH_CPU_PROF_DIR (when set, the
-// Portcullis process runs with --cpu-prof and writes its profile there on exit).
+// Portcullis process runs with --cpu-prof and writes its profile there on exit), BENCH_NODE_ARGS (extra Node
+// flags for the Portcullis process, space-separated, e.g. a GC setting to try).
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import os from "node:os";
@@ -54,7 +55,7 @@ async function startPortcullis(): Promise<Target> {
       RATE_LIMIT_SESSION_PER_MINUTE: "1000000000",
       RATE_LIMIT_TOOL_PER_MINUTE: "1000000000",
     },
-    ...(profDir && { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profDir}`] }),
+    nodeArgs: [...(env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []), ...(profDir ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [])],
   });
   cleanups.push(async () => void (await app.stop("SIGINT", 60_000)));
   // LOG_LEVEL=warn hides the ready line start-app waits for: wait for the health check instead.
