@@ -231,7 +231,7 @@ export function createAuditWriter(sink: AuditSink, opts: AuditWriterOptions = {}
       push(p: Pending) {
         queue.push(p);
         if (kind.waitMs === undefined || queue.length >= maxBatch) void now();
-        else if (!flushing) timer ??= setTimeout(now, kind.waitMs);
+        else if (!flushing) timer ??= setTimeout(() => void now(), kind.waitMs);
       },
       /** Up to `room` queued rows, taken out of this lane to ride in another's statement. */
       take(room: number): Pending[] {
