@@ -35,7 +35,11 @@ export async function connectAndSync(
     const detail = stderrRedactor(launch)(pool.status(s.id, role)?.lastError || message);
     // Stopped by the gateway's own shutdown: the server did not fail, and the database may be going too.
     if (pool.closed) return detail;
-    if (role === "active") await db.upstreamServer.update({ where: { id: s.id }, data: { status: "DOWN", lastError: detail.slice(0, 2000) } });
+    if (role === "active") {
+      // After the pool's own status writes (CONNECTING first): written before DOWN lands, not after it.
+      await reports.settled(s.id);
+      await db.upstreamServer.update({ where: { id: s.id }, data: { status: "DOWN", lastError: detail.slice(0, 2000) } });
+    }
     return detail;
   }
 }
