@@ -101,7 +101,7 @@ export type AuditWriterStats = {
 type Pending = { row: SpooledRow; resolve(): void; reject(err: unknown): void };
 
 /** How long a call's outcome waits for a request record to ride along with before it goes on its own. */
-export const OUTCOME_RIDE_MS = 20;
+export const OUTCOME_RIDE_MS = 5;
 
 export type AuditWriterOptions = {
   maxBatch?: number;
