@@ -3,7 +3,7 @@ import { withinEdits } from "./edit-distance";
 import { expandQuery } from "./expand-query";
 import { buildFieldIndex } from "./field-index";
 import { termOf } from "./normalize";
-import { actionsOf, relatedTerms, WEIGHT } from "./thesaurus";
+import { actionsOf, relatedTerms, setThesaurusLayers, WEIGHT } from "./thesaurus";
 import { serverNameTerms } from "./tool-fields";
 import { isDictionaryWord, wordnetCacheSize, wordnetSynonyms } from "./wordnet";
 
@@ -41,6 +41,22 @@ describe("thesaurus", () => {
     expect(actionsOf(t("delete")).size).toBeGreaterThan(0);
     expect(actionsOf(t("issue")).size).toBe(0);
     expect(relatedTerms(t("delete")).get(t("remove"))).toBe(WEIGHT.action);
+  });
+
+  it.each<[Partial<{ related: boolean; implies: boolean }>, string, string, boolean]>([
+    [{ related: false }, "defect", "bug", false],
+    [{ related: false }, "lat", "geocode", true],
+    [{ implies: false }, "lat", "geocode", false],
+    [{ implies: false }, "defect", "bug", true],
+    [{ related: false, implies: false }, "remove", "delete", true],
+  ])("with layers %j relates %j to %j: %j (actions stay)", (layers, word, related, kept) => {
+    try {
+      setThesaurusLayers(layers);
+      expect(relatedTerms(t(word)).has(t(related))).toBe(kept);
+    } finally {
+      setThesaurusLayers({ related: true, implies: true });
+    }
+    expect(relatedTerms(t(word)).has(t(related))).toBe(true);
   });
 });
 
