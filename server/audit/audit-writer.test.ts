@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { DbTx } from "../db/client";
 import { createAuditWriter, OUTCOME_RIDE_MS, prismaSink, type AuditSink } from "./audit-writer";
 import type { AuditOwner } from "./audit-owner";
@@ -131,43 +131,37 @@ describe("createAuditWriter – outcomes ride with the next records", () => {
     return { statements, writer: createAuditWriter(sink, { owner, sweepIntervalMs: 3_600_000 }) };
   };
 
+  /** Call a's record committed and its outcome handed over; no timer runs unless the test advances it. */
+  const firstCallEnded = async () => {
+    const { statements, writer } = instant();
+    const a = writer.begin!(row("a"));
+    await a.committed;
+    return { statements, writer, aOutcome: a.end(row("a")) };
+  };
+  beforeEach(() => void vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] }));
+  afterEach(() => void vi.useRealTimers());
+
   it("sends a call's outcome in the statement of the next call's record, not one of its own", async () => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-    try {
-      const { statements, writer } = instant();
-      const a = writer.begin!(row("a"));
-      await a.committed;
-      const aOutcome = a.end(row("a"));
-      const b = writer.begin!(row("b"));
-      await b.committed;
-      await aOutcome;
-      expect(statements).toEqual([["a:started"], ["b:started", "a:ok"]]);
-      // No timer has run: drain sends a waiting outcome at once.
-      const bOutcome = b.end(row("b"));
-      await writer.drain();
-      await bOutcome;
-      expect(statements).toEqual([["a:started"], ["b:started", "a:ok"], ["b:ok"]]);
-      await writer.close();
-    } finally {
-      vi.useRealTimers();
-    }
+    const { statements, writer, aOutcome } = await firstCallEnded();
+    const b = writer.begin!(row("b"));
+    await b.committed;
+    await aOutcome;
+    expect(statements).toEqual([["a:started"], ["b:started", "a:ok"]]);
+    // No timer has run: drain sends a waiting outcome at once.
+    const bOutcome = b.end(row("b"));
+    await writer.drain();
+    await bOutcome;
+    expect(statements).toEqual([["a:started"], ["b:started", "a:ok"], ["b:ok"]]);
+    await writer.close();
   });
 
   it("sends an outcome no record takes on its own after OUTCOME_RIDE_MS", async () => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-    try {
-      const { statements, writer } = instant();
-      const a = writer.begin!(row("a"));
-      await a.committed;
-      const aOutcome = a.end(row("a"));
-      await Promise.resolve();
-      expect(statements).toEqual([["a:started"]]);
-      await vi.advanceTimersByTimeAsync(OUTCOME_RIDE_MS);
-      await aOutcome;
-      expect(statements).toEqual([["a:started"], ["a:ok"]]);
-      await writer.close();
-    } finally {
-      vi.useRealTimers();
-    }
+    const { statements, writer, aOutcome } = await firstCallEnded();
+    await Promise.resolve();
+    expect(statements).toEqual([["a:started"]]);
+    await vi.advanceTimersByTimeAsync(OUTCOME_RIDE_MS);
+    await aOutcome;
+    expect(statements).toEqual([["a:started"], ["a:ok"]]);
+    await writer.close();
   });
 });
