@@ -65,6 +65,21 @@ export async function resolveServer(
 }
 
 /**
+ * The hash a call's pinned definition has, computed once per definition object: a snapshot's definitions are
+ * never changed in place (a new version or snapshot brings new objects), and the canonical form and SHA-256 of
+ * a definition on every call were 1 % of the start process's CPU under load.
+ */
+const pinnedHashes = new WeakMap<McpTool, string>();
+function pinnedHashOf(def: McpTool): string {
+  let hash = pinnedHashes.get(def);
+  if (hash === undefined) {
+    hash = toolHash(def);
+    pinnedHashes.set(def, hash);
+  }
+  return hash;
+}
+
+/**
  * Resolves a gateway tool name for a call, or says why it cannot be called. A disabled tool still resolves
  * (with `refusal`) so the pipeline audits the refused call.
  */
@@ -104,7 +119,7 @@ export async function resolveTool(
       requiredApprovals: row.requiredApprovals,
       versionId: version.id,
       version: version.version,
-      pinnedHash: toolHash(def),
+      pinnedHash: pinnedHashOf(def),
       pinnedDefinition: def,
       servesCompatibleChanges: server.changedDefinitionCalls === "serve_compatible",
     },
