@@ -12,7 +12,7 @@ import { modernMessage } from "./modern-message";
 import { modernRefusalResponse, type ModernMessage } from "./modern-request-refusal";
 import type { StateBinding } from "./request-state";
 import { continueTaken } from "./serve-modern-request";
-import { sseMessages } from "./sse-messages";
+import { sseMessages } from "../../http/sse-messages";
 
 /** How long a forwarded retry waits for the holder to take it: a live holder answers within milliseconds. */
 export const MRTR_FORWARD_ACK_MS = 5000;

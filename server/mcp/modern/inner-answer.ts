@@ -1,7 +1,7 @@
 // The JSON-RPC answer to request `id` inside what the endpoint's 2025 handling answered (plain JSON, or an SSE
 // stream read to that answer): for requests the gateway itself sends through an endpoint's handling.
 import { isJsonAnswer, type JsonAnswer } from "../mcp-request";
-import { sseMessages } from "./sse-messages";
+import { sseMessages } from "../../http/sse-messages";
 
 export type InnerAnswer = { result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } };
 

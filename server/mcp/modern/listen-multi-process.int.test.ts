@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startConformanceServerHttp, type RunningServer } from "../../../scripts/test-support/conformance";
 import { setUpGatewayTest, waitUntil, type GatewayTestEnv, type TestGateway } from "../../test/gateway-harness";
 import { createTestDb } from "../../test/test-db";
-import { sseMessages } from "./sse-messages";
+import { sseMessages } from "../../http/sse-messages";
 
 const VERSION = "2026-07-28";
 

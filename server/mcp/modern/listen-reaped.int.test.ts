@@ -5,7 +5,7 @@ import { startConformanceServerHttp, type RunningServer } from "../../../scripts
 import { insertUser, userContext } from "../../test/contexts";
 import { startTestGateway, userWithToken, type TestGateway } from "../../test/gateway-harness";
 import { createTestDb, truncateAll } from "../../test/test-db";
-import { sseMessages } from "./sse-messages";
+import { sseMessages } from "../../http/sse-messages";
 
 const VERSION = "2026-07-28";
 

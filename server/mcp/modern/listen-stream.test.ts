@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { ChangeBus, ChangeEvent } from "../../events/change-bus";
 import { listFingerprint, type ListView } from "./list-fingerprint";
 import { listenStream, type Look } from "./listen-stream";
-import { sseMessages } from "./sse-messages";
+import { sseMessages } from "../../http/sse-messages";
 
 function memoryBus() {
   const fns = new Set<(e: ChangeEvent) => void>();

@@ -9,7 +9,7 @@ import { insertUser, userContext } from "../../test/contexts";
 import { agentToken, busHears, grantEverything, startTestGateway, userWithToken, type TestGateway } from "../../test/gateway-harness";
 import { createTestDb, truncateAll } from "../../test/test-db";
 import { MAX_LISTEN_STREAMS_PER_SESSION } from "./listen-streams";
-import { sseMessages } from "./sse-messages";
+import { sseMessages } from "../../http/sse-messages";
 
 const VERSION = "2026-07-28";
 const SUB = "io.modelcontextprotocol/subscriptionId";

@@ -9,7 +9,7 @@ import { paramHeaderRefusal } from "./param-header-refusal";
 import { answerModernStream, hold, type MrtrContext } from "./answer-modern-stream";
 import type { Continuation, Origin, PendingInput } from "./continuations";
 import { modernAnswer } from "./modern-answer";
-import { sseMessages } from "./sse-messages";
+import { sseMessages } from "../../http/sse-messages";
 import { modernMessage } from "./modern-message";
 import { INNER_PROTOCOL_VERSION, META } from "./modern-protocol";
 import { modernRefusalResponse, modernRequestRefusal, type ModernMessage } from "./modern-request-refusal";

@@ -2,7 +2,7 @@
 // and the routing headers, and the answer read back (one JSON message, or an SSE stream of them).
 import { META, NAME_FIELD } from "../../mcp/modern/modern-protocol";
 import type { HeaderParam } from "../../mcp/modern/param-header-refusal";
-import { sseMessages } from "../../mcp/modern/sse-messages";
+import { sseMessages } from "../../http/sse-messages";
 import { encodeHeaderValue } from "./encode-header-value";
 
 export const MODERN_VERSION = "2026-07-28";
