@@ -13,11 +13,23 @@ export const BUILTIN_PATTERNS = [
   },
   { name: "email", label: "E-mail addresses", pattern: String.raw`[A-Za-z0-9.!#$%&'*+/=?^_\x60{|}~-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}\b` },
   { name: "cn_id", label: "Mainland China resident ID numbers", pattern: String.raw`(?<![\dA-Za-z])\d{6}(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx](?![\dA-Za-z])` },
-  { name: "card", label: "Payment card numbers (issuer prefix and length, Luhn-checked)", pattern: String.raw`(?<!\d)(?:\d[ -]?){12,18}\d(?!\d)` },
-  { name: "phone_cn", label: "Mainland China mobile numbers", pattern: String.raw`(?<!\d)(?:\+?86[ -]?)?1[3-9]\d[ -]?\d{4}[ -]?\d{4}(?!\d)` },
+  { name: "card", label: "Payment card numbers (issuer prefix and length, Luhn-checked)", pattern: String.raw`(?<![\dA-Za-z]-?)(?:\d[ -]?){12,18}\d(?!-?[\dA-Za-z])` },
+  { name: "phone_cn", label: "Mainland China mobile numbers", pattern: String.raw`(?<![\dA-Za-z])(?:\+?86[ -]?)?1[3-9]\d[ -]?\d{4}[ -]?\d{4}(?![\dA-Za-z])` },
   { name: "phone_intl", label: "International phone numbers", pattern: String.raw`\+\d{1,3}[\s.-]?\(?\d{1,4}\)?(?:[\s.-]?\d{2,4}){2,4}(?!\d)` },
   { name: "order_number", label: "Order numbers (example: ORD-123456; adapt to your systems)", pattern: String.raw`\b(?:ORD|SO)-?\d{6,}\b` },
 ] as const;
+
+/**
+ * Built-in patterns as earlier versions shipped them. Saved settings hold a copy of each pattern's text, so a
+ * stored copy equal to one of these is read as today's built-in (loadRedactionSettings); an edited one is kept.
+ * The digit patterns used to stop only at digits, so the digits inside a UUID or a hex id
+ * (`…-a16185047781`) were redacted as a phone number; a card's digits may not touch a letter or digit even
+ * across one hyphen, so no run of a UUID's groups is a card (D167).
+ */
+export const FORMER_BUILTIN_PATTERNS: Readonly<Record<string, readonly string[]>> = {
+  card: [String.raw`(?<!\d)(?:\d[ -]?){12,18}\d(?!\d)`],
+  phone_cn: [String.raw`(?<!\d)(?:\+?86[ -]?)?1[3-9]\d[ -]?\d{4}[ -]?\d{4}(?!\d)`],
+};
 
 export const DEFAULT_REDACTED_FIELDS = ["password", "passwd", "secret", "token", "apikey", "authorization", "credential", "privatekey", "cookie", "ssn"] as const;
 

@@ -46,6 +46,16 @@ describe("redaction – property tests", () => {
     expect((r!.value(err) as Error).message).not.toContain(SECRET);
   });
 
+  it("a UUID is never redacted, alone or inside a sentence (task and request ids in audit details stay whole)", () => {
+    fc.assert(
+      fc.property(fc.uuid(), fc.constantFrom(...redactors), (id, r) => {
+        expect(r.text(id)).toBe(id);
+        expect(r.text(`task ${id}: done`)).toBe(`task ${id}: done`);
+      }),
+      fuzzParams(2000),
+    );
+  });
+
   // Any address RFC 5322 allows in its dot-atom form, the rarer local-part characters (`{|}^#!'`) included.
   const email = fc.emailAddress();
 

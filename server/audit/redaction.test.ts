@@ -1,8 +1,8 @@
 // The redaction corpus: every planted value below must not survive; near-misses must. Run against the default
 // settings in both modes, plus the knobs an admin has (custom patterns, disabled patterns, field names).
 import { describe, expect, it } from "vitest";
-import { DEFAULT_REDACTION_SETTINGS, ZRedactionSettings } from "../../lib/redaction-schemas";
-import { buildRedactor, cardNumberValid, luhnValid, storedArguments } from "./redaction";
+import { BUILTIN_PATTERNS, DEFAULT_REDACTION_SETTINGS, FORMER_BUILTIN_PATTERNS, ZRedactionSettings } from "../../lib/redaction-schemas";
+import { buildRedactor, cardNumberValid, luhnValid, storedArguments, withCurrentBuiltins } from "./redaction";
 
 const key = Buffer.alloc(32, 7);
 const hashed = buildRedactor(DEFAULT_REDACTION_SETTINGS, { key, secrets: ["upstream-db-password-123"] });
@@ -128,6 +128,38 @@ describe("redaction corpus", () => {
     ["a card next to a phone number", "card 4111 1111 1111 1111, phone +86 13810000002", "card [card], phone [phone_cn]"],
   ])("a phone number wins its span over a card, and timestamps are left alone: %s", (_label, text, expected) => {
     expect(masked.text(text)).toBe(expected);
+  });
+
+  it.each([
+    ["the task id whose digits were redacted as a phone number", "e6079016-db97-405c-9f59-a16185047781"],
+    ["a UUID whose last group is a mainland mobile", "e6079016-db97-405c-9f59-013812345678"],
+    ["a UUID whose last two groups are a Luhn-valid UnionPay number", "0a1b2c3d-4e5f-4a6b-8123-456789012340"],
+    ["a UUID whose first three groups are a Luhn-valid Visa number", "41111111-1111-4115-8f00-0123456789ab"],
+    ["a hex digest", "sha256:3f1d13812345678e4111111111111111a0"],
+  ])("identifiers keep their digits: %s", (_label, id) => {
+    expect(cardNumberValid("8123456789012340") && cardNumberValid("4111111111114115")).toBe(true);
+    expect(masked.text(`task ${id} done`)).toBe(`task ${id} done`);
+    expect(hashed.value({ taskId: id })).toEqual({ taskId: id });
+  });
+
+  it("a phone number or a card next to punctuation, CJK text or a hyphenated label is still redacted", () => {
+    expect(masked.text("手机13812345678，卡号4111111111111111。")).toBe("手机[phone_cn]，卡号[card]。");
+    expect(masked.text("tel:13812345678 card=4111-1111-1111-1111;")).toBe("tel:[phone_cn] card=[card];");
+    expect(masked.text("tel-13812345678")).toBe("tel-[phone_cn]");
+  });
+
+  it("saved settings holding a built-in pattern as an earlier version shipped it read as today's built-in; an edited one is kept", () => {
+    const saved = {
+      ...DEFAULT_REDACTION_SETTINGS,
+      patterns: DEFAULT_REDACTION_SETTINGS.patterns.map((p) =>
+        p.name === "phone_cn" ? { ...p, pattern: FORMER_BUILTIN_PATTERNS.phone_cn![0]! } : p.name === "card" ? { ...p, pattern: "(?<!\\d)\\d{16}(?!\\d)", enabled: false } : p,
+      ),
+    };
+    const read = withCurrentBuiltins(saved);
+    expect(read.patterns.find((p) => p.name === "phone_cn")?.pattern).toBe(BUILTIN_PATTERNS.find((p) => p.name === "phone_cn")?.pattern);
+    expect(read.patterns.find((p) => p.name === "card")).toEqual({ name: "card", pattern: "(?<!\\d)\\d{16}(?!\\d)", enabled: false });
+    expect(buildRedactor({ ...saved, mode: "mask" }).text("id a16185047781")).toBe("id a[phone_cn]");
+    expect(buildRedactor({ ...read, mode: "mask" }).text("id a16185047781")).toBe("id a16185047781");
   });
 
   it("with the phone patterns disabled, a Luhn-valid card inside a phone-like text is still a card", () => {

@@ -7,7 +7,7 @@
 // One redactor per process (`redactor()`): the built-in patterns in mask mode until the gateway has loaded the
 // settings (`installRedaction`, install-redaction.ts), then reloaded whenever an admin changes them or the registry changes.
 import { createHmac } from "node:crypto";
-import { DEFAULT_REDACTION_SETTINGS, ZRedactionSettings, type TRedactionSettings } from "../../lib/redaction-schemas";
+import { BUILTIN_PATTERNS, DEFAULT_REDACTION_SETTINGS, FORMER_BUILTIN_PATTERNS, ZRedactionSettings, type TRedactionSettings } from "../../lib/redaction-schemas";
 import type { DbTx } from "../db/client";
 import { storableText } from "../db/storable";
 
@@ -179,5 +179,14 @@ export function setProcessRedactors(withKnownSecrets: Redactor, preview: Redacto
 export async function loadRedactionSettings(db: DbTx): Promise<TRedactionSettings> {
   const row = await db.setting.findUnique({ where: { key: REDACTION_SETTINGS_KEY } });
   const parsed = row ? ZRedactionSettings.safeParse(row.value) : null;
-  return parsed?.success ? parsed.data : DEFAULT_REDACTION_SETTINGS;
+  return parsed?.success ? withCurrentBuiltins(parsed.data) : DEFAULT_REDACTION_SETTINGS;
+}
+
+/** Saved settings with each built-in pattern still as an earlier version shipped it read as today's built-in. */
+export function withCurrentBuiltins(settings: TRedactionSettings): TRedactionSettings {
+  const current = new Map<string, string>(BUILTIN_PATTERNS.map((p) => [p.name, p.pattern]));
+  return {
+    ...settings,
+    patterns: settings.patterns.map((p) => (FORMER_BUILTIN_PATTERNS[p.name]?.includes(p.pattern) ? { ...p, pattern: current.get(p.name) ?? p.pattern } : p)),
+  };
 }
