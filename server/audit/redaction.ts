@@ -32,7 +32,27 @@ type Compiled = {
   check?: (match: string) => boolean;
   /** Patterns that win a span they share with this one (a phone number holds a Luhn-valid run of digits). */
   yieldsTo?: readonly Compiled[];
+  /** False when the text cannot hold a match: a cheap scan for what every match contains. */
+  mayMatch?: (s: string) => boolean;
 };
+
+const hasDigit = (s: string) => /\d/.test(s);
+/**
+ * What every match of a built-in pattern contains, tested before the pattern runs: most strings of a call's
+ * arguments hold no `@` or digit, and the e-mail pattern alone was 1 % of the gateway's CPU under load. Used only
+ * while the pattern is the built-in's own text (an admin's edit runs as written).
+ */
+const BUILTIN_PREFILTERS: Readonly<Record<string, (s: string) => boolean>> = {
+  bearer_token: (s) => s.includes("Bearer"),
+  jwt: (s) => s.includes("eyJ"),
+  email: (s) => s.includes("@"),
+  cn_id: hasDigit,
+  card: hasDigit,
+  phone_cn: hasDigit,
+  phone_intl: (s) => s.includes("+"),
+  order_number: (s) => s.includes("ORD") || s.includes("SO"),
+};
+const BUILTIN_TEXT = new Map<string, string>(BUILTIN_PATTERNS.map((p) => [p.name, p.pattern]));
 
 /** Luhn checksum, so that a run of digits is called a card number only when it could be one. */
 export function luhnValid(digits: string): boolean {
@@ -85,7 +105,8 @@ export function buildRedactor(settings: TRedactionSettings, opts: { key?: Buffer
   const phones: Compiled[] = [];
   for (const p of settings.patterns) {
     if (!p.enabled) continue;
-    const c: Compiled = { name: p.name, re: new RegExp(p.pattern, "gu"), ...(p.name === "card" && { check: cardNumberValid, yieldsTo: phones }) };
+    const mayMatch = BUILTIN_TEXT.get(p.name) === p.pattern ? BUILTIN_PREFILTERS[p.name] : undefined;
+    const c: Compiled = { name: p.name, re: new RegExp(p.pattern, "gu"), ...(p.name === "card" && { check: cardNumberValid, yieldsTo: phones }), ...(mayMatch && { mayMatch }) };
     if (p.name.startsWith("phone")) phones.push(c);
     compiled.push(c);
   }
@@ -103,6 +124,7 @@ function withPatterns(compiled: Compiled[], secretField: (k: string) => boolean,
     // PostgreSQL text and jsonb cannot hold NUL: shown as ␀, the row is still written.
     out = out.replaceAll("\u0000", "\u2400");
     for (const c of compiled) {
+      if (c.mayMatch && !c.mayMatch(out)) continue;
       const taken = c.yieldsTo?.length ? c.yieldsTo.flatMap((w) => spans(w.re, out)) : [];
       out = replaceMatches(out, c.re, (m, at) => ((c.check && !c.check(m)) || taken.some(([from, to]) => at < to && from < at + m.length) ? m : tag(c.name, m)));
     }

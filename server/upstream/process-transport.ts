@@ -2,6 +2,7 @@
 // environment given (nothing inherited from the gateway), and the exit code and signal reported: a sandboxed
 // server ended by a limit must be told apart from one that crashed.
 import { spawn, type ChildProcess } from "node:child_process";
+import type { Writable } from "node:stream";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
@@ -89,9 +90,27 @@ export class ProcessTransport implements Transport {
     const child = this.child;
     if (!child?.stdin) return Promise.reject(new Error("Not connected"));
     const stdin = child.stdin;
+    this.corkUntilTickEnds(stdin);
     return new Promise((resolve) => {
       if (stdin.write(serializeMessage(message))) resolve();
       else stdin.once("drain", resolve);
+    });
+  }
+
+  private corked = false;
+
+  /**
+   * The messages sent in one turn of the event loop leave in one write: calls released together (one claims
+   * batch answers many) would otherwise cost a system call and a wake-up of the server each (D168).
+   * process.nextTick runs after the current microtasks, before any I/O, so nothing waits longer.
+   */
+  private corkUntilTickEnds(stdin: Writable): void {
+    if (this.corked) return;
+    this.corked = true;
+    stdin.cork();
+    process.nextTick(() => {
+      this.corked = false;
+      stdin.uncork();
     });
   }
 
