@@ -3,6 +3,8 @@ import type { DbTx } from "../db/client";
 import { createAuditWriter, OUTCOME_RIDE_MS, prismaSink, type AuditSink } from "./audit-writer";
 import type { AuditOwner } from "./audit-owner";
 import { auditRow } from "../test/audit-row";
+import { buildRedactor, previewRedactor, redactor, setProcessRedactors, type Redactor } from "./redaction";
+import { DEFAULT_REDACTION_SETTINGS } from "../../lib/redaction-schemas";
 
 const row = (requestId: string) => auditRow("s__t", { requestId, userId: "u1", serverSlug: "s", arguments: { keys: [] }, resultBytes: 2 });
 
@@ -162,6 +164,65 @@ describe("createAuditWriter – outcomes ride with the next records", () => {
     await vi.advanceTimersByTimeAsync(OUTCOME_RIDE_MS);
     await aOutcome;
     expect(statements).toEqual([["a:started"], ["a:ok"]]);
+    await writer.close();
+  });
+});
+
+describe("createAuditWriter – a call's arguments are redacted once", () => {
+  const before = { current: redactor(), preview: previewRedactor() };
+  afterEach(() => setProcessRedactors(before.current, before.preview));
+
+  /** A redactor that counts the times it redacts `watched`, wherever in a row it meets it. */
+  const counting = (mode: "mask" | "hash", watched: object) => {
+    const base = buildRedactor({ ...DEFAULT_REDACTION_SETTINGS, mode }, { key: Buffer.alloc(32, 3) });
+    const seen = { count: 0 };
+    const r: Redactor = { ...base, value: (v) => ((v === watched && (seen.count += 1)), base.value(v)) };
+    return { r, seen };
+  };
+
+  it("stores the record's redaction with the outcome, sanitized flag included, and redacts again under a new redactor", async () => {
+    const rows: Record<string, unknown>[] = [];
+    const sink: AuditSink = {
+      execute: (_sql: string, json: string) => {
+        const parsed = JSON.parse(json) as unknown;
+        if (!Array.isArray(parsed)) return Promise.resolve(0);
+        rows.push(...(parsed as Record<string, unknown>[]));
+        return Promise.resolve(parsed.length);
+      },
+    };
+    const owner: AuditOwner = { id: "owner-1", held: Promise.resolve(true), close: () => Promise.resolve() };
+    const writer = createAuditWriter(sink, { owner, sweepIntervalMs: 3_600_000 });
+    // Plain JSON (no NUL), so storableRow passes the object itself on and the count sees it.
+    const args = { to: "a.person@example.com", note: "hi" };
+    const first = counting("mask", args);
+    setProcessRedactors(first.r, first.r);
+    const withArgs = (status: string) => ({ ...row("w"), status, arguments: args });
+    const watched = writer.begin!({ ...withArgs("ok"), requestId: "w" });
+    await watched.committed;
+    await watched.end({ ...withArgs("error"), requestId: "w", errorCode: "upstream_error" });
+    expect(first.seen.count).toBe(1);
+    const stored = rows.filter((r) => r.requestId === "w");
+    expect(stored.map((r) => r.status)).toEqual(["started", "error"]);
+    for (const r of stored) expect(r.arguments).toEqual({ to: "[email]", note: "hi" });
+
+    // Saved settings (a new process redactor): the same object is redacted again, under the new one.
+    const second = counting("hash", args);
+    setProcessRedactors(second.r, second.r);
+    await writer.write({ ...withArgs("ok"), requestId: "w2" });
+    expect(second.seen.count).toBe(1);
+    expect(rows.find((r) => r.requestId === "w2")?.arguments).toMatchObject({ to: expect.stringMatching(/^\[email:[0-9a-f]{10}\]$/) as unknown });
+
+    // Arguments that had to be made storable: the outcome says so too.
+    const dirty = { note: "nul\u0000here" };
+    const d = writer.begin!({ ...row("d"), requestId: "d", arguments: dirty });
+    await d.committed;
+    await d.end({ ...row("d"), requestId: "d", arguments: dirty, status: "ok" });
+    const dRows = rows.filter((r) => r.requestId === "d");
+    expect(dRows).toHaveLength(2);
+    for (const r of dRows) {
+      expect(r.arguments).toEqual({ note: "nul\u2400here" });
+      expect((r.details as { sanitized: string[] }).sanitized).toContain("arguments");
+    }
     await writer.close();
   });
 });

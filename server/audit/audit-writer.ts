@@ -11,7 +11,7 @@ import { insertRows, prismaSink, refusedAsData, STARTED, type AuditSink } from "
 import { sweepInterruptedCalls, type AuditOwner } from "./audit-owner";
 import { eventId } from "./event-id";
 import { openAuditSpool, type AuditSpool, type SpooledRow } from "./audit-spool";
-import { redactor, storedArguments } from "./redaction";
+import { redactor, storedArguments, type Redactor } from "./redaction";
 import { fallbackRow, storableRow } from "./storable-row";
 
 export { pgSink, prismaSink, type AuditSink } from "./audit-sink";
@@ -48,6 +48,37 @@ export type AuditRow = {
   taskId?: string | null;
   /** What the user or model said it wanted (`_meta.intent`), kept apart from the executed arguments. */
   intent?: string | null;
+};
+
+/**
+ * A row as it is stored: made storable before redaction, so the row records what was sanitized (redaction hides
+ * NUL too), then redacted. A call's record and its outcome carry the same arguments object, so what was made of
+ * it is remembered (by identity, for as long as the call holds it) and the outcome does not redact it again.
+ */
+function preparer(): (row: AuditRow) => AuditRow {
+  const prepared = new WeakMap<object, { by: Redactor; arguments: unknown; sanitized: boolean }>();
+  return (row) => {
+    const args = row.arguments;
+    const key = args !== null && typeof args === "object" ? args : null;
+    const hit = key && prepared.get(key);
+    // Only under the same redactor: settings saved or a secret stored in between apply to every later row.
+    if (!hit || hit.by !== redactor()) {
+      const by = redactor();
+      const stored = redactRow(storableRow(row));
+      if (key) prepared.set(key, { by, arguments: stored.arguments, sanitized: sanitizedColumns(stored).includes("arguments") });
+      return stored;
+    }
+    const rest = redactRow(storableRow({ ...row, arguments: null }));
+    if (!hit.sanitized) return { ...rest, arguments: hit.arguments };
+    const d = rest.details;
+    const details = d && typeof d === "object" && !Array.isArray(d) ? (d as Record<string, unknown>) : d == null ? {} : { value: d };
+    return { ...rest, arguments: hit.arguments, details: { ...details, sanitized: [...sanitizedColumns(rest), "arguments"] } };
+  };
+}
+
+const sanitizedColumns = (row: AuditRow): string[] => {
+  const d = row.details as { sanitized?: unknown } | null | undefined;
+  return d && typeof d === "object" && Array.isArray(d.sanitized) ? (d.sanitized as string[]) : [];
 };
 
 /** Redaction before anything is stored (server/audit/redaction.ts): values, free text and details. */
@@ -297,10 +328,10 @@ export function createAuditWriter(sink: AuditSink, opts: AuditWriterOptions = {}
   const drain = async () => {
     await Promise.all([records.drain(), outcomes.drain()]);
   };
+  const preparedRow = preparer();
   const enqueue = (row: AuditRow, id: string, ownerId?: string, to = records) =>
     new Promise<void>((resolve, reject) => {
-      // Made storable before redaction, so the row records what was sanitized (redaction hides NUL too).
-      const stored = redactRow(storableRow(row));
+      const stored = preparedRow(row);
       // The owner is the sweep's key: added after redaction, whose patterns could mask it.
       const d = stored.details;
       const details = ownerId && { details: { ...(d && typeof d === "object" && !Array.isArray(d) ? d : d == null ? {} : { value: d }), owner: ownerId } };
