@@ -4,13 +4,7 @@
 // change bus.
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "../db/database-unavailable";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import {
-  isInitializeRequest,
-  isJSONRPCNotification,
-  type ClientCapabilities,
-  type InitializeRequest,
-  type JSONRPCMessage,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { ClientCapabilities, InitializeRequest, JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "../context";
 import type { Db } from "../db/client";
 import type { Logger } from "../logger";
@@ -20,7 +14,7 @@ import type { SessionGrant } from "../policy/evaluate";
 import type { AgentPrincipal } from "../sessions/session-auth";
 import { closeMcpSession, createMcpSession, findMcpSession, newSessionId, type McpSessionCache } from "./mcp-sessions";
 import { answerToolCall, directToolCallOf, type DirectToolCall } from "./direct-tool-call";
-import { malformedBody } from "./malformed-body";
+import { isCancellation, isInitialize, malformedBody } from "./malformed-body";
 import { createStreamEventStore, resumeStream, SSE_RETRY_MS } from "./stream-events";
 import { sendingUnprefixedErrors } from "./unprefixed-errors";
 import { authenticateMcpRequest, scopeRefusal, type McpOAuth } from "./authenticate-mcp-request";
@@ -221,14 +215,14 @@ async function serveMcpRequest(deps: McpHttpDeps, req: McpRequest, endpoint: Mcp
       signal: req.signal,
       // The call behind runs on whichever process holds it (the same cancellation a 2025 client sends).
       cancel: (origin) => void deps.bus.publish({ kind: "cancel", mcpSessionId: origin.mcpSessionId, requestId: origin.requestId, reason: "the client closed the response stream" }).catch(() => undefined),
-      run: (inner) => answerOnEndpoint(deps, req, endpoint, { view, body: inner, messages: [inner], init: isInitializeRequest(inner) ? inner : undefined, protocolVersion: INNER_PROTOCOL_VERSION, headers: innerHeaders(req.headers), resumable: false }),
+      run: (inner) => answerOnEndpoint(deps, req, endpoint, { view, body: inner, messages: [inner], init: isInitialize(inner) ? inner : undefined, protocolVersion: INNER_PROTOCOL_VERSION, headers: innerHeaders(req.headers), resumable: false }),
       serverInfo: () => ({ name: "portcullis", version: VERSION }),
       // Only the relay sends a client requests (its upstream's elicitation, sampling, roots).
       mrtr: endpoint.kind === "server" && deps.mrtr ? { ...deps.mrtr, binding: stateBinding(agentSession.id, name, message) } : undefined,
       upstreamStates: endpoint.kind === "server" ? deps.upstreamStates : undefined,
     });
   }
-  const init = messages.find((m) => isInitializeRequest(m));
+  const init = messages.find((m) => isInitialize(m));
   const outOfScope = await scopeRefusal(deps.oauth, principal, endpoint, messages);
   if (outOfScope) return outOfScope;
 
@@ -247,7 +241,7 @@ async function serveMcpRequest(deps: McpHttpDeps, req: McpRequest, endpoint: Mcp
     view = { mcpSessionId: s.id, isNew: false, bucket: agentSession.canaryBucket, sessionKey: agentSession.id, ctx, clientCapabilities: (s.capabilities ?? {}) as ClientCapabilities, grant };
     // A cancellation is for the request it names, which may be running on any process.
     for (const m of messages) {
-      if (isJSONRPCNotification(m) && m.method === "notifications/cancelled") {
+      if (isCancellation(m)) {
         const p = (m.params ?? {}) as { requestId?: string | number; reason?: string };
         if (p.requestId !== undefined) await deps.bus.publish({ kind: "cancel", mcpSessionId: s.id, requestId: p.requestId, reason: p.reason });
       }

@@ -51,3 +51,32 @@ describe("ProcessTransport writes", () => {
     expect(chunks).toEqual([Array.from({ length: 20 }, (_, i) => i), [20, 21, 22, 23, 24]]);
   });
 });
+
+describe("ProcessTransport reads", () => {
+  it("reads messages split across writes (a multibyte character too) and CRLF lines, and reports lines that are not JSON-RPC", async () => {
+    // "é" is two bytes in UTF-8: the first write ends between them.
+    const child = `
+      const msg = Buffer.from(JSON.stringify({ jsonrpc: "2.0", method: "a", params: { text: "café" } }) + "\\n");
+      const cut = msg.indexOf(0xc3) + 1;
+      const writes = [msg.subarray(0, 5), msg.subarray(5, cut), Buffer.concat([msg.subarray(cut), Buffer.from('{"jsonrpc":"2.0","method":"b"}\\r\\nnot json\\n{"jsonrpc":"1.0","method":"c"}\\n[1]\\n{"jsonrpc":"2.0","method":"d"}\\n')])];
+      (function next() { const w = writes.shift(); if (!w) return; process.stdout.write(w, () => setTimeout(next, 20)); })();
+      process.stdin.on("data", () => undefined);`;
+    const t = new ProcessTransport({ command: process.execPath, args: ["-e", child], env: {} });
+    const methods: string[] = [];
+    const errors: string[] = [];
+    let lastSeen: () => void = () => undefined;
+    const seenD = new Promise<void>((resolve) => (lastSeen = resolve));
+    t.onmessage = (m) => {
+      const { method, params } = m as unknown as { method: string; params?: { text?: string } };
+      methods.push(params?.text ? `${method}:${params.text}` : method);
+      if (method === "d") lastSeen();
+    };
+    t.onerror = (e) => errors.push(e.message);
+    await t.start();
+    await seenD;
+    await t.close();
+    expect(methods).toEqual(["a:café", "b", "d"]);
+    expect(errors).toHaveLength(3);
+    expect(errors.slice(1)).toEqual(['not a JSON-RPC 2.0 message: {"jsonrpc":"1.0","method":"c"}', "not a JSON-RPC 2.0 message: [1]"]);
+  });
+});

@@ -3,7 +3,7 @@
 // server ended by a limit must be told apart from one that crashed.
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Writable } from "node:stream";
-import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
@@ -26,7 +26,7 @@ export class ProcessTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private child: ChildProcess | undefined;
-  private readonly buffer = new ReadBuffer();
+  private readonly lines = new LineBuffer();
   private exited: Promise<void> | undefined;
 
   constructor(private readonly opts: ProcessTransportOptions) {}
@@ -59,17 +59,10 @@ export class ProcessTransport implements Transport {
       });
       child.stdin?.on("error", (err) => this.onerror?.(err));
       child.stdout?.on("data", (chunk: Buffer) => {
-        this.buffer.append(chunk);
-        for (;;) {
-          let message: JSONRPCMessage | null;
-          try {
-            message = this.buffer.readMessage();
-          } catch (err) {
-            this.onerror?.(err as Error);
-            continue;
-          }
-          if (message === null) break;
-          this.onmessage?.(message);
+        for (const line of this.lines.push(chunk)) {
+          const message = jsonRpcLine(line);
+          if (message instanceof Error) this.onerror?.(message);
+          else this.onmessage?.(message);
         }
       });
       let partial = "";
@@ -127,4 +120,39 @@ export class ProcessTransport implements Transport {
     child.kill("SIGKILL");
     await wait(2000);
   }
+}
+
+/** Newline-delimited lines out of a byte stream; a line split across chunks waits for its end. */
+class LineBuffer {
+  private rest: Buffer | undefined;
+
+  push(chunk: Buffer): string[] {
+    const data = this.rest ? Buffer.concat([this.rest, chunk]) : chunk;
+    const lines: string[] = [];
+    let from = 0;
+    for (let nl = data.indexOf(10, from); nl >= 0; nl = data.indexOf(10, from)) {
+      lines.push(data.toString("utf8", from, nl > from && data[nl - 1] === 13 ? nl - 1 : nl));
+      from = nl + 1;
+    }
+    this.rest = from < data.length ? data.subarray(from) : undefined;
+    return lines;
+  }
+}
+
+/**
+ * One line of the server's stdout as a JSON-RPC message, or why it is not one. Only the envelope is checked
+ * here: the SDK's Protocol sorts each message by its shape (request, notification, response) and reports one it
+ * cannot place, and each result is parsed against its method's schema. The SDK's ReadBuffer ran the whole
+ * JSON-RPC schema over every message first, a second zod pass over every answer.
+ */
+export function jsonRpcLine(line: string): JSONRPCMessage | Error {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch (err) {
+    return err instanceof Error ? err : new Error(String(err));
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed) || (parsed as { jsonrpc?: unknown }).jsonrpc !== "2.0")
+    return new Error(`not a JSON-RPC 2.0 message: ${line.slice(0, 200)}`);
+  return parsed as JSONRPCMessage;
 }
