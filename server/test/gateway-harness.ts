@@ -29,6 +29,7 @@ import { mcpEndpointOf } from "../mcp/mcp-endpoint-of";
 import { isResourceMetadataPath, metadataEndpointOf } from "../oauth/protected-resource";
 import { serveWebHandler, type ServedHandler } from "./serve-web-handler";
 import { createTestDb, testDatabaseUrl, truncateAll } from "./test-db";
+import { completeJsonLines } from "./json-lines";
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
 const pkg = (name: string) => path.join(REPO_ROOT, "node_modules", "@modelcontextprotocol", name, "dist", "index.js");
@@ -135,10 +136,7 @@ export function fixtureEvents(dir: string): FixtureEvent[] {
   } catch {
     return [];
   }
-  return text
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as FixtureEvent);
+  return completeJsonLines<FixtureEvent>(text);
 }
 
 export async function setFlap(dir: string, state: Partial<FlapState>): Promise<void> {

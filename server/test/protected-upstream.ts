@@ -6,6 +6,7 @@ import path from "node:path";
 import { exportJWK, generateKeyPair, type JWK } from "jose";
 import { freePort, spawnTsServer, tempDir, type ChildServer } from "./gateway-harness";
 import type { LogLine } from "./fixtures/protected-upstream-server";
+import { completeJsonLines } from "./json-lines";
 
 export type FixtureClient = { client_id: string; client_secret: string; email: string; scope: string };
 
@@ -63,10 +64,7 @@ export async function startProtectedUpstream(clients: FixtureClient[]): Promise<
     },
     async log() {
       const text = await readFile(callLog, "utf8").catch(() => "");
-      return text
-        .split("\n")
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as LogLine);
+      return completeJsonLines<LogLine>(text);
     },
     async expireJti(jti) {
       const res = await fetch(`${origin}/control/expire`, { method: "POST", body: JSON.stringify({ jti }) });
