@@ -12,7 +12,7 @@ import { sweepInterruptedCalls, type AuditOwner } from "./audit-owner";
 import { eventId } from "./event-id";
 import { openAuditSpool, type AuditSpool, type SpooledRow } from "./audit-spool";
 import { redactor, storedArguments, type Redactor } from "./redaction";
-import { fallbackRow, storableRow } from "./storable-row";
+import { detailsWith, fallbackRow, storableRow } from "./storable-row";
 
 export { pgSink, prismaSink, type AuditSink } from "./audit-sink";
 
@@ -61,18 +61,16 @@ function preparer(): (row: AuditRow) => AuditRow {
     const args = row.arguments;
     const key = args !== null && typeof args === "object" ? args : null;
     const hit = key && prepared.get(key);
+    const by = redactor();
     // Only under the same redactor: settings saved or a secret stored in between apply to every later row.
-    if (!hit || hit.by !== redactor()) {
-      const by = redactor();
+    if (!hit || hit.by !== by) {
       const stored = redactRow(storableRow(row));
       if (key) prepared.set(key, { by, arguments: stored.arguments, sanitized: sanitizedColumns(stored).includes("arguments") });
       return stored;
     }
     const rest = redactRow(storableRow({ ...row, arguments: null }));
     if (!hit.sanitized) return { ...rest, arguments: hit.arguments };
-    const d = rest.details;
-    const details = d && typeof d === "object" && !Array.isArray(d) ? (d as Record<string, unknown>) : d == null ? {} : { value: d };
-    return { ...rest, arguments: hit.arguments, details: { ...details, sanitized: [...sanitizedColumns(rest), "arguments"] } };
+    return { ...rest, arguments: hit.arguments, details: detailsWith(rest.details, { sanitized: [...sanitizedColumns(rest), "arguments"] }) };
   };
 }
 
@@ -333,8 +331,7 @@ export function createAuditWriter(sink: AuditSink, opts: AuditWriterOptions = {}
     new Promise<void>((resolve, reject) => {
       const stored = preparedRow(row);
       // The owner is the sweep's key: added after redaction, whose patterns could mask it.
-      const d = stored.details;
-      const details = ownerId && { details: { ...(d && typeof d === "object" && !Array.isArray(d) ? d : d == null ? {} : { value: d }), owner: ownerId } };
+      const details = ownerId && { details: detailsWith(stored.details, { owner: ownerId }) };
       to.push({ row: { ...stored, ...details, eventId: id, occurredAt: new Date().toISOString() }, resolve, reject });
     });
 

@@ -206,9 +206,8 @@ export async function loadRedactionSettings(db: DbTx): Promise<TRedactionSetting
 
 /** Saved settings with each built-in pattern still as an earlier version shipped it read as today's built-in. */
 export function withCurrentBuiltins(settings: TRedactionSettings): TRedactionSettings {
-  const current = new Map<string, string>(BUILTIN_PATTERNS.map((p) => [p.name, p.pattern]));
   return {
     ...settings,
-    patterns: settings.patterns.map((p) => (FORMER_BUILTIN_PATTERNS[p.name]?.includes(p.pattern) ? { ...p, pattern: current.get(p.name) ?? p.pattern } : p)),
+    patterns: settings.patterns.map((p) => (FORMER_BUILTIN_PATTERNS[p.name]?.includes(p.pattern) ? { ...p, pattern: BUILTIN_TEXT.get(p.name) ?? p.pattern } : p)),
   };
 }

@@ -42,9 +42,15 @@ export function storableRow<R extends Record<string, unknown>>(row: R): R {
   }
   if (sanitized.length) {
     const d = out.details;
-    out.details = d && typeof d === "object" && !Array.isArray(d) ? { ...d, sanitized } : d === undefined || d === null ? { sanitized } : { value: d, sanitized };
+    out.details = detailsWith(d, { sanitized });
   }
   return out as R;
+}
+
+/** An event's details with `extra` added: an object is extended, a missing value becomes `{}`, any other is kept as `value`. */
+export function detailsWith(details: unknown, extra: Record<string, unknown>): Record<string, unknown> {
+  const base = details && typeof details === "object" && !Array.isArray(details) ? (details as Record<string, unknown>) : details == null ? {} : { value: details };
+  return { ...base, ...extra };
 }
 
 /**

@@ -145,7 +145,7 @@ class LineBuffer {
  * cannot place, and each result is parsed against its method's schema. The SDK's ReadBuffer ran the whole
  * JSON-RPC schema over every message first, a second zod pass over every answer.
  */
-export function jsonRpcLine(line: string): JSONRPCMessage | Error {
+function jsonRpcLine(line: string): JSONRPCMessage | Error {
   let parsed: unknown;
   try {
     parsed = JSON.parse(line);
