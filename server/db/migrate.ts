@@ -1,5 +1,6 @@
 // Applies prisma/migrations with Prisma's WebAssembly schema engine (what `prisma migrate deploy` does),
 // and computes schema diffs for new migrations. See shared recipe prisma-migrations.md.
+import { once } from "node:events";
 import { readFile, readdir } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -46,6 +47,10 @@ async function withEngine<T>(databaseUrl: string, schemaPath: string, fn: (engin
   // Our own pool, so that every connection (and with it Prisma's migration advisory lock) is released
   // when we return; otherwise the next migrate on this database waits for the lock.
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  // pool.end() resolves once its clients are told to end, before their sessions close (pg-pool does not wait
+  // for client.end()); the lock is gone only when the session is, so wait for each client's own end.
+  const sessionsClosed: Promise<unknown>[] = [];
+  pool.on("connect", (client) => sessionsClosed.push(once(client, "end")));
   const adapter = bindMigrationAwareSqlAdapterFactory(new PrismaPg(pool));
   const logs: string[] = [];
   try {
@@ -59,6 +64,7 @@ async function withEngine<T>(databaseUrl: string, schemaPath: string, fn: (engin
     throw new Error(`schema engine failed: ${describe(err)}${logs.length ? `\n${logs.slice(-5).join("\n")}` : ""}`, { cause: err });
   } finally {
     await pool.end();
+    await Promise.all(sessionsClosed);
   }
 }
 
