@@ -3,7 +3,8 @@
 // over stdio, driven by raw HTTP keep-alive clients (raw-driver.ts: one MCP session per worker); and the same
 // echo server reached directly over Streamable HTTP, for the p50 each proxy adds over a direct call. The same
 // Portcullis process is driven twice: by 2025-06-18 clients (a session each, as above) and by 2026-07-28 clients
-// (stateless: every call carries its version in `_meta` and the routing headers), side by side.
+// (stateless: every call carries its version in `_meta` and the routing headers), side by side. Two bare proxies
+// (floor-proxy.ts) give c=1 its yardsticks: the least a proxy does, and that plus the call-time tools/list.
 //
 //   npm run build   # once: `portcullis start --no-build` needs .next
 //   mkdir -p /tmp/bench-proxy && cd /tmp/bench-proxy && npm init -y >/dev/null && npm i --ignore-scripts supergateway
@@ -37,7 +38,7 @@ const ADMIN = { email: "bench@example.test", password: "bench-password-1" };
 // The same upstream command line for both: this Node, tsx's loader, the echo server over stdio.
 const upstream = { command: process.execPath, args: ["--import", import.meta.resolve("tsx"), path.join(import.meta.dirname, "echo-stdio.ts")] };
 
-type Target = { key: "portcullis" | "portcullis-2026" | "supergateway" | "direct"; url: string; token?: string; tool: string; pid: number; sessions: RawSession[]; stateless?: boolean };
+type Target = { key: "portcullis" | "portcullis-2026" | "supergateway" | "direct" | "floor" | "floor-listing"; url: string; token?: string; tool: string; pid: number; sessions: RawSession[]; stateless?: boolean };
 const cleanups: (() => Promise<void>)[] = [];
 const log = (msg: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}`);
 
@@ -112,6 +113,21 @@ async function startDirect(): Promise<Target> {
   return { key: "direct", url: child.ready.url, tool: "echo", pid: child.pid, sessions: [] };
 }
 
+/**
+ * The least a stdio proxy can do (floor-proxy.ts): "floor" forwards the call alone, "floor-listing" first reads the
+ * upstream's tools/list as issue 23's call-time check requires, and does nothing else. Yardsticks for c=1.
+ */
+async function startFloor(listing: boolean): Promise<Target> {
+  const child = await forkChild<{ url: string }>("floor-proxy.ts", {
+    BENCH_FLOOR_UPSTREAM: JSON.stringify([upstream.command, ...upstream.args]),
+    BENCH_FLOOR_LISTING: listing ? "1" : "0",
+  });
+  cleanups.push(() => child.stop());
+  const key = listing ? "floor-listing" : "floor";
+  log(`${key} (a bare stdio proxy${listing ? " that reads tools/list before each call" : ""}) on ${child.ready.url}`);
+  return { key, url: child.ready.url, tool: "echo", pid: child.pid, sessions: [] };
+}
+
 type Phase = { latencies: number[]; ms: number; serverCpuMs: number; mainCpuMs: number; driverCpuMs: number; calls: number };
 
 /** `calls` calls over `t.sessions.slice(0, c)`, each worker waiting for its answer before the next call. */
@@ -142,7 +158,7 @@ async function main() {
   const load0 = os.loadavg();
   log(`machine: ${os.cpus().length}× ${os.cpus()[0]?.model}, Node ${process.version}, load average ${load0.map((l) => l.toFixed(2)).join(" ")}`);
   const portcullis = await startPortcullis();
-  const targets = [portcullis, { ...portcullis, key: "portcullis-2026" as const, sessions: [], stateless: true }, await startSupergateway(), await startDirect()];
+  const targets = [portcullis, { ...portcullis, key: "portcullis-2026" as const, sessions: [], stateless: true }, await startSupergateway(), await startDirect(), await startFloor(false), await startFloor(true)];
   for (const t of targets) {
     for (let i = 0; i < 32; i++) t.sessions.push(t.stateless ? openStatelessSession(t.url, t.token, t.tool, text) : await openRawSession(t.url, t.token, t.tool, text));
     await phase(t, 32, 500); // warm-up: JIT, pools, the upstream's sessions
@@ -171,7 +187,7 @@ async function main() {
       driverCpuPerCallMs: per(c32, (p) => p.driverCpuMs),
     };
   });
-  const [p, p26, g, d] = rows as [(typeof rows)[0], (typeof rows)[0], (typeof rows)[0], (typeof rows)[0]];
+  const [p, p26, g, d, f, fl] = rows as [(typeof rows)[0], (typeof rows)[0], (typeof rows)[0], (typeof rows)[0], (typeof rows)[0], (typeof rows)[0]];
   console.log("\n| target | c=1 p50 ms | c=1 p99 ms | c=32 calls/s | server tree CPU ms/call (c=32) | of which the main process | driver CPU ms/call |");
   console.log("|---|---:|---:|---:|---:|---:|---:|");
   for (const r of rows)
@@ -179,6 +195,9 @@ async function main() {
   console.log(`\nratios Portcullis / supergateway: c=1 p50 ${(p.c1p50 / g.c1p50).toFixed(2)}× (target ≤ 1.0), c=32 throughput ${(p.c32PerS / g.c32PerS).toFixed(2)}× (target ≥ 1.2)`);
   console.log(`ratios Portcullis 2026-07-28 stateless / 2025-06-18 session calls: c=1 p50 ${(p26.c1p50 / p.c1p50).toFixed(2)}×, c=32 throughput ${(p26.c32PerS / p.c32PerS).toFixed(2)}×`);
   console.log(`c=1 p50 added over a direct call (${d.c1p50.toFixed(2)} ms): Portcullis ${(p.c1p50 - d.c1p50).toFixed(2)} ms, supergateway ${(g.c1p50 - d.c1p50).toFixed(2)} ms`);
+  console.log(
+    `c=1 p50 of the bare proxies against supergateway's: forwarding alone ${(f.c1p50 / g.c1p50).toFixed(2)}×, reading tools/list first (issue 23's call-time check, nothing else) ${(fl.c1p50 / g.c1p50).toFixed(2)}×`,
+  );
   console.log(`calls: c=1 ${c1Calls}, c=32 ${c32Calls}, ${rounds} rounds; load average before ${load0.map((l) => l.toFixed(2)).join(" ")}, after ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}; ${new Date().toISOString()}`);
   console.log(JSON.stringify({ rows, load0, load1: os.loadavg() }));
   for (const t of targets) await Promise.all(t.sessions.map((s) => s.close()));
