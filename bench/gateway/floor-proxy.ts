@@ -39,7 +39,7 @@ upstream.stdout.setEncoding("utf8").on("data", (chunk: string) => {
     done?.(msg);
   }
 });
-/** Sends one request upstream; resolves with its answer and the answer's text (for the listing's comparison). */
+/** Sends one request upstream under a new id; resolves with its answer. */
 const ask = (method: string, params: unknown) =>
   new Promise<Rpc>((resolve) => {
     const id = ++nextId;

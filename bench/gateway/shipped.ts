@@ -187,7 +187,8 @@ async function main() {
       driverCpuPerCallMs: per(c32, (p) => p.driverCpuMs),
     };
   });
-  const [p, p26, g, d, f, fl] = rows as [(typeof rows)[0], (typeof rows)[0], (typeof rows)[0], (typeof rows)[0], (typeof rows)[0], (typeof rows)[0]];
+  const row = (key: Target["key"]) => rows.find((r) => r.target === key)!;
+  const [p, p26, g, d, f, fl] = [row("portcullis"), row("portcullis-2026"), row("supergateway"), row("direct"), row("floor"), row("floor-listing")];
   console.log("\n| target | c=1 p50 ms | c=1 p99 ms | c=32 calls/s | server tree CPU ms/call (c=32) | of which the main process | driver CPU ms/call |");
   console.log("|---|---:|---:|---:|---:|---:|---:|");
   for (const r of rows)
