@@ -13,6 +13,7 @@ import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { LineBuffer } from "../../server/upstream/process-transport";
 import { failChild, serveChild } from "./child";
 
 type Rpc = { id?: number | string; method?: string; result?: unknown; error?: unknown };
@@ -22,38 +23,41 @@ const [command, ...args] = JSON.parse(process.env.BENCH_FLOOR_UPSTREAM ?? "[]") 
 if (!command) failChild(new Error("BENCH_FLOOR_UPSTREAM: the upstream command line as a JSON array"));
 
 const upstream = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"] });
-const waiting = new Map<number, (msg: Rpc) => void>();
+const waiting = new Map<number, { resolve(msg: Rpc): void; reject(err: Error): void }>();
 let nextId = 0;
-let pending = "";
-upstream.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-  pending += chunk;
-  let nl: number;
-  while ((nl = pending.indexOf("\n")) >= 0) {
-    const line = pending.slice(0, nl);
-    pending = pending.slice(nl + 1);
+// Lines are read as Portcullis reads a stdio upstream's (process-transport.ts), so the yardstick differs from it
+// only in what it leaves out.
+const lines = new LineBuffer();
+upstream.stdout.on("data", (chunk: Buffer) => {
+  for (const line of lines.push(chunk)) {
     if (!line.trim()) continue;
     const msg = JSON.parse(line) as Rpc;
     if (typeof msg.id !== "number") continue;
-    const done = waiting.get(msg.id);
+    waiting.get(msg.id)?.resolve(msg);
     waiting.delete(msg.id);
-    done?.(msg);
   }
 });
-/** Sends one request upstream under a new id; resolves with its answer. */
+upstream.once("exit", (code, signal) => {
+  const err = new Error(`the upstream exited (${String(signal ?? code)})`);
+  for (const w of waiting.values()) w.reject(err);
+  waiting.clear();
+});
+/** Sends one request upstream under a new id; resolves with its answer, rejects if the upstream exits first. */
 const ask = (method: string, params: unknown) =>
-  new Promise<Rpc>((resolve) => {
+  new Promise<Rpc>((resolve, reject) => {
     const id = ++nextId;
-    waiting.set(id, resolve);
+    waiting.set(id, { resolve, reject });
     upstream.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
   });
 
+let pinned = "";
 try {
   await ask("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "floor", version: "1" } });
   upstream.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+  if (checkListing) pinned = JSON.stringify((await ask("tools/list", {})).result);
 } catch (err) {
   failChild(err);
 }
-const pinned = checkListing ? JSON.stringify((await ask("tools/list", {})).result) : "";
 
 const server = http.createServer((req, res) => {
   if (req.method === "DELETE") return void res.writeHead(200).end();

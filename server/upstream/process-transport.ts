@@ -123,7 +123,7 @@ export class ProcessTransport implements Transport {
 }
 
 /** Newline-delimited lines out of a byte stream; a line split across chunks waits for its end. */
-class LineBuffer {
+export class LineBuffer {
   private rest: Buffer | undefined;
 
   push(chunk: Buffer): string[] {
