@@ -67,8 +67,12 @@ export async function registerServer(scope: RegistryScope, ctx: RequestContext, 
     return created;
   });
   return whileBusy(row.id, async () => {
-    if (row.enabled) await connectAndSync(row, "active", launchOf(row));
+    const failed = row.enabled ? await connectAndSync(row, "active", launchOf(row)) : undefined;
     await changed(row.id);
-    return { ...(await serverWithTools(scope, row.slug)), ...(hints.length > 0 && { hints }) };
+    const out = await serverWithTools(scope, row.slug);
+    // The answer tells how this request's own connect ended. The pool's first retry may have begun by the time
+    // the row is read (it writes CONNECTING half a second after the failure), and the caller asked about theirs.
+    if (failed !== undefined) out.server = { ...out.server, status: "DOWN", lastError: failed.slice(0, 2000) };
+    return { ...out, ...(hints.length > 0 && { hints }) };
   });
 }

@@ -1,5 +1,6 @@
 // The registry against the official reference servers over stdio: registration, tool rows under gateway
 // names, the first version and its definitions, and idempotent re-discovery.
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RequestContext } from "../context";
@@ -155,5 +156,47 @@ describe("registry with the official MCP servers over stdio", () => {
     expect(tools).toEqual([]);
     const audit = await db.auditEvent.findMany({ where: { action: "server.registered" } });
     expect(audit).toHaveLength(4);
+  });
+});
+
+describe("registering a server whose process crashes while the pool retries at once", () => {
+  const db = createTestDb();
+  let tg: TestGateway;
+
+  beforeAll(async () => {
+    await truncateAll(db);
+    // No wait before a retry: the pool's next attempt (and its CONNECTING) begins before the answer is read.
+    tg = await startTestGateway({ pool: { reconnectDelayMs: 1, maxReconnectDelayMs: 1 } });
+  });
+
+  afterAll(async () => {
+    await tg?.close();
+    await db.$disconnect();
+    await removeTempDirs();
+  });
+
+  it("answers DOWN with the crash's reason: how the request's own connect ended, not the retry's", async () => {
+    const folder = await tempDir("registry-retry");
+    const admin = userContext(await insertUser(db, { role: "ADMIN" }));
+    // Crashes on its first start; every retry hangs before answering, so a retry's CONNECTING stays on the row.
+    const script = path.join(folder, "crash-once.js");
+    await writeFile(
+      script,
+      'const fs = require("node:fs"); const mark = process.argv[2];\n' +
+        'if (!fs.existsSync(mark)) { fs.writeFileSync(mark, ""); require("portcullis-missing-module"); }\n' +
+        "process.stdin.resume(); process.stdin.on(\"end\", () => process.exit(0));\n",
+    );
+    for (const slug of ["crash-a", "crash-b", "crash-c", "crash-d", "crash-e"]) {
+      const { server } = await tg.gateway.registry.register(admin, {
+        slug,
+        name: slug,
+        transport: "stdio",
+        command: process.execPath,
+        args: [script, path.join(folder, `${slug}.started`)],
+        isolation: { profile: "none" },
+      });
+      expect(server.status).toBe("DOWN");
+      expect(server.lastError).toContain("Cannot find module 'portcullis-missing-module'");
+    }
   });
 });
