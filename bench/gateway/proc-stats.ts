@@ -51,6 +51,51 @@ export function cpuMs(pids: number[]): number {
   return sum;
 }
 
+export type Switches = { voluntary: number; involuntary: number };
+
+/**
+ * Context switches of these processes so far, by process and thread ("root/main" for the first pid's main thread,
+ * "postgres/main", "root/libuv-worker", … from /proc/<pid>/task/<tid>/comm): voluntary ones are waits (a read with
+ * nothing to read: about one per wake-up by another process), involuntary ones are preemptions (the thread could
+ * run, but the scheduler gave its core to another).
+ */
+export function contextSwitchesByThread(pids: number[]): Map<string, Switches> {
+  const out = new Map<string, Switches>();
+  for (const pid of pids) {
+    let tids: string[];
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue; // gone
+    }
+    for (const tid of tids) {
+      try {
+        const comm = (p: string) => readFileSync(`/proc/${pid}/task/${p}/comm`, "utf8").trim().replace(/\d+$/, "");
+        const name = `${pid === pids[0] ? "root" : comm(String(pid))}/${tid === String(pid) ? "main" : comm(tid)}`;
+        const text = readFileSync(`/proc/${pid}/task/${tid}/status`, "utf8");
+        const sum = out.get(name) ?? { voluntary: 0, involuntary: 0 };
+        sum.voluntary += Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(text)?.[1] ?? 0);
+        sum.involuntary += Number(/^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(text)?.[1] ?? 0);
+        out.set(name, sum);
+      } catch {
+        // the thread ended meanwhile
+      }
+    }
+  }
+  return out;
+}
+
+/** The same, summed over all threads. */
+export function contextSwitches(pids: number[]): Switches {
+  let voluntary = 0;
+  let involuntary = 0;
+  for (const s of contextSwitchesByThread(pids).values()) {
+    voluntary += s.voluntary;
+    involuntary += s.involuntary;
+  }
+  return { voluntary, involuntary };
+}
+
 export function ownCpuMs(): number {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;

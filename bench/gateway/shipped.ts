@@ -24,7 +24,7 @@ import { lastLine, runCli } from "../../scripts/test-support/run-cli";
 import { spawnApp, type AppProcess } from "../../scripts/test-support/start-app";
 import { makeTempDir, removeTempDirs } from "../../scripts/test-support/temp-dir";
 import { forkChild } from "./child";
-import { cpuMs, ownCpuMs, processTree } from "./proc-stats";
+import { contextSwitches, contextSwitchesByThread, cpuMs, ownCpuMs, processTree, type Switches } from "./proc-stats";
 import { openRawSession, openStatelessSession, type RawSession } from "./raw-driver";
 import { summarize } from "./stats";
 
@@ -128,7 +128,7 @@ async function startFloor(listing: boolean): Promise<Target> {
   return { key, url: child.ready.url, tool: "echo", pid: child.pid, sessions: [] };
 }
 
-type Phase = { latencies: number[]; ms: number; serverCpuMs: number; mainCpuMs: number; driverCpuMs: number; calls: number };
+type Phase = { latencies: number[]; ms: number; serverCpuMs: number; mainCpuMs: number; driverCpuMs: number; calls: number; waits: number; preempted: number; mainPreempted: number; byThread: Map<string, Switches> };
 
 /** `calls` calls over `t.sessions.slice(0, c)`, each worker waiting for its answer before the next call. */
 async function phase(t: Target, c: number, calls: number): Promise<Phase> {
@@ -138,6 +138,9 @@ async function phase(t: Target, c: number, calls: number): Promise<Phase> {
   const cpu0 = cpuMs(tree);
   const main0 = cpuMs([t.pid]);
   const drv0 = ownCpuMs();
+  const sw0 = contextSwitches(tree);
+  const main0sw = contextSwitches([t.pid]);
+  const by0 = contextSwitchesByThread(tree);
   const t0 = performance.now();
   await Promise.all(
     t.sessions.slice(0, c).map(async (s) => {
@@ -149,7 +152,13 @@ async function phase(t: Target, c: number, calls: number): Promise<Phase> {
     }),
   );
   const ms = performance.now() - t0;
-  return { latencies, ms, serverCpuMs: cpuMs(tree) - cpu0, mainCpuMs: cpuMs([t.pid]) - main0, driverCpuMs: ownCpuMs() - drv0, calls };
+  const sw = contextSwitches(tree);
+  const mainSw = contextSwitches([t.pid]);
+  const byThread = new Map([...contextSwitchesByThread(tree)].map(([k, v]) => [k, { voluntary: v.voluntary - (by0.get(k)?.voluntary ?? 0), involuntary: v.involuntary - (by0.get(k)?.involuntary ?? 0) }]));
+  return {
+    latencies, ms, serverCpuMs: cpuMs(tree) - cpu0, mainCpuMs: cpuMs([t.pid]) - main0, driverCpuMs: ownCpuMs() - drv0, calls,
+    waits: sw.voluntary - sw0.voluntary, preempted: sw.involuntary - sw0.involuntary, mainPreempted: mainSw.involuntary - main0sw.involuntary, byThread,
+  };
 }
 
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
@@ -185,6 +194,10 @@ async function main() {
       serverCpuPerCallMs: per(c32, (p) => p.serverCpuMs),
       mainCpuPerCallMs: per(c32, (p) => p.mainCpuMs),
       driverCpuPerCallMs: per(c32, (p) => p.driverCpuMs),
+      c1CpuPerCallMs: per(c1, (p) => p.serverCpuMs),
+      c1WaitsPerCall: per(c1, (p) => p.waits),
+      c1PreemptedPerCall: per(c1, (p) => p.preempted),
+      c1MainPreemptedPerCall: per(c1, (p) => p.mainPreempted),
     };
   });
   const row = (key: Target["key"]) => rows.find((r) => r.target === key)!;
@@ -193,6 +206,24 @@ async function main() {
   console.log("|---|---:|---:|---:|---:|---:|---:|");
   for (const r of rows)
     console.log(`| ${r.target} | ${r.c1p50.toFixed(2)} | ${r.c1p99.toFixed(2)} | ${r.c32PerS.toFixed(0)} | ${r.serverCpuPerCallMs.toFixed(3)} | ${r.mainCpuPerCallMs.toFixed(3)} | ${r.driverCpuPerCallMs.toFixed(3)} |`);
+  // Where a c=1 call's time goes besides CPU: how often the server's processes wait for one another (each wait
+  // ends in a wake-up, a hop from one process to another) and how often the scheduler takes a core away.
+  console.log("\n| target | c=1 server tree CPU ms/call | context switches/call: waits (voluntary) | preemptions (involuntary) | of which the main process's preemptions |");
+  console.log("|---|---:|---:|---:|---:|");
+  for (const r of rows)
+    console.log(`| ${r.target} | ${r.c1CpuPerCallMs.toFixed(3)} | ${r.c1WaitsPerCall.toFixed(1)} | ${r.c1PreemptedPerCall.toFixed(2)} | ${r.c1MainPreemptedPerCall.toFixed(2)} |`);
+  for (const key of ["portcullis", "supergateway", "floor-listing"] as const) {
+    const c1 = results.get(key)!.c1;
+    const calls = c1.reduce((a, p) => a + p.calls, 0);
+    const sum = new Map<string, Switches>();
+    for (const p of c1)
+      for (const [k, v] of p.byThread) {
+        const s = sum.get(k) ?? { voluntary: 0, involuntary: 0 };
+        sum.set(k, { voluntary: s.voluntary + v.voluntary, involuntary: s.involuntary + v.involuntary });
+      }
+    const busy = [...sum].filter(([, v]) => v.voluntary + v.involuntary >= calls / 10).sort((a, b) => b[1].voluntary - a[1].voluntary);
+    console.log(`c=1 ${key}, waits / preemptions per call by process/thread: ${busy.map(([k, v]) => `${k} ${(v.voluntary / calls).toFixed(2)} / ${(v.involuntary / calls).toFixed(2)}`).join(", ")}`);
+  }
   console.log(`\nratios Portcullis / supergateway: c=1 p50 ${(p.c1p50 / g.c1p50).toFixed(2)}× (target ≤ 1.0), c=32 throughput ${(p.c32PerS / g.c32PerS).toFixed(2)}× (target ≥ 1.2)`);
   console.log(`ratios Portcullis 2026-07-28 stateless / 2025-06-18 session calls: c=1 p50 ${(p26.c1p50 / p.c1p50).toFixed(2)}×, c=32 throughput ${(p26.c32PerS / p.c32PerS).toFixed(2)}×`);
   console.log(`c=1 p50 added over a direct call (${d.c1p50.toFixed(2)} ms): Portcullis ${(p.c1p50 - d.c1p50).toFixed(2)} ms, supergateway ${(g.c1p50 - d.c1p50).toFixed(2)} ms`);

@@ -24,7 +24,7 @@ describe.runIf(process.platform === "linux")("treeUsage", () => {
     child = spawn("sh", ["-c", "sleep 5 & sleep 5 & echo forked; wait"], { stdio: ["ignore", "pipe", "ignore"], detached: true });
     const pid = child.pid!;
     await once(child.stdout!, "data");
-    const usage = await treeUsage(pid);
+    const usage = treeUsage(pid);
     expect(usage).toBeDefined();
     expect(usage!.pids[0]).toBe(pid);
     expect(usage!.pids.length).toBeGreaterThanOrEqual(3);
@@ -34,7 +34,7 @@ describe.runIf(process.platform === "linux")("treeUsage", () => {
   });
 
   it("counts this process's threads as tasks", async () => {
-    const usage = await treeUsage(process.pid);
+    const usage = treeUsage(process.pid);
     expect(usage!.tasks).toBeGreaterThan(1); // node runs its libuv pool and V8 threads
   });
 
@@ -43,6 +43,6 @@ describe.runIf(process.platform === "linux")("treeUsage", () => {
     const pid = child.pid!;
     // Node emits 'exit' after it has reaped the child (waitpid), so /proc/<pid> is already gone.
     await once(child, "exit");
-    expect(await treeUsage(pid)).toBeUndefined();
+    expect(treeUsage(pid)).toBeUndefined();
   });
 });

@@ -1,6 +1,9 @@
 // What a process and its descendants use, read from /proc: CPU seconds (user + system, including reaped
 // children), resident memory and the number of tasks (threads count, as RLIMIT_NPROC and pids.max count them).
-import { readFile } from "node:fs/promises";
+// Read synchronously: /proc's files are made in memory when read and never wait on a disk, and a sample reads
+// one file per process and per thread (a Node server has a dozen): as promises each would be four thread-pool jobs
+// (open, stat, read, close), hundreds of wake-ups a second per server for nothing.
+import { readdirSync, readFileSync } from "node:fs";
 
 export type TreeUsage = { cpuSeconds: number; rssBytes: number; tasks: number; pids: number[] };
 
@@ -19,19 +22,24 @@ function parseStat(text: string): Stat | undefined {
   return { ppid: num(4), cpuTicks: num(14) + num(15) + num(16) + num(17), threads: num(20), rssPages: num(24) };
 }
 
-async function readStat(pid: number): Promise<Stat | undefined> {
+function readStat(pid: number): Stat | undefined {
   try {
-    return parseStat(await readFile(`/proc/${String(pid)}/stat`, "utf8"));
+    return parseStat(readFileSync(`/proc/${String(pid)}/stat`, "utf8"));
   } catch {
     return undefined; // gone
   }
 }
 
-async function childrenOf(pid: number): Promise<number[]> {
+function childrenOf(pid: number): number[] {
   try {
-    const { readdir } = await import("node:fs/promises");
-    const tids = await readdir(`/proc/${String(pid)}/task`);
-    const lists = await Promise.all(tids.map((t) => readFile(`/proc/${String(pid)}/task/${t}/children`, "utf8").catch(() => "")));
+    const tids = readdirSync(`/proc/${String(pid)}/task`);
+    const lists = tids.map((t) => {
+      try {
+        return readFileSync(`/proc/${String(pid)}/task/${t}/children`, "utf8");
+      } catch {
+        return ""; // the thread ended meanwhile
+      }
+    });
     return lists.flatMap((l) => l.split(" ").filter(Boolean).map(Number));
   } catch {
     return [];
@@ -39,8 +47,8 @@ async function childrenOf(pid: number): Promise<number[]> {
 }
 
 /** Usage of `root` and everything below it; undefined when `root` is gone. */
-export async function treeUsage(root: number): Promise<TreeUsage | undefined> {
-  const first = await readStat(root);
+export function treeUsage(root: number): TreeUsage | undefined {
+  const first = readStat(root);
   if (!first) return undefined;
   const usage: TreeUsage = { cpuSeconds: 0, rssBytes: 0, tasks: 0, pids: [] };
   const seen = new Set<number>();
@@ -54,9 +62,9 @@ export async function treeUsage(root: number): Promise<TreeUsage | undefined> {
       usage.cpuSeconds += s.cpuTicks / TICKS;
       usage.rssBytes += s.rssPages * PAGE;
       usage.tasks += s.threads;
-      next.push(...(await childrenOf(pid)));
+      next.push(...childrenOf(pid));
     }
-    const stats = await Promise.all(next.map(async (p) => [p, await readStat(p)] as const));
+    const stats = next.map((p) => [p, readStat(p)] as const);
     level = stats.filter((x): x is readonly [number, Stat] => x[1] !== undefined).map(([p, s]) => [p, s]);
   }
   return usage;
