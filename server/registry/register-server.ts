@@ -11,7 +11,7 @@ import { GatewayError } from "../errors";
 import { launchOf } from "./registry-dto";
 import type { RegistryScope } from "./registry-scope";
 import { assertPackageProfile, checkSecretRefs, isolationFor, requirePackages } from "./server-checks";
-import { serverWithTools } from "./server-rows";
+import { serverWithTools, withOwnConnect } from "./server-rows";
 
 export async function registerServer(scope: RegistryScope, ctx: RequestContext, input: TCreateServer) {
   const { db, whileBusy, connectAndSync, changed } = scope;
@@ -69,10 +69,6 @@ export async function registerServer(scope: RegistryScope, ctx: RequestContext, 
   return whileBusy(row.id, async () => {
     const failed = row.enabled ? await connectAndSync(row, "active", launchOf(row)) : undefined;
     await changed(row.id);
-    const out = await serverWithTools(scope, row.slug);
-    // The answer tells how this request's own connect ended. The pool's first retry may have begun by the time
-    // the row is read (it writes CONNECTING half a second after the failure), and the caller asked about theirs.
-    if (failed !== undefined) out.server = { ...out.server, status: "DOWN", lastError: failed.slice(0, 2000) };
-    return { ...out, ...(hints.length > 0 && { hints }) };
+    return { ...withOwnConnect(await serverWithTools(scope, row.slug), failed), ...(hints.length > 0 && { hints }) };
   });
 }

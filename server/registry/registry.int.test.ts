@@ -175,17 +175,24 @@ describe("registering a server whose process crashes while the pool retries at o
     await removeTempDirs();
   });
 
-  it("answers DOWN with the crash's reason: how the request's own connect ended, not the retry's", async () => {
-    const folder = await tempDir("registry-retry");
-    const admin = userContext(await insertUser(db, { role: "ADMIN" }));
-    // Crashes on its first start; every retry hangs before answering, so a retry's CONNECTING stays on the row.
-    const script = path.join(folder, "crash-once.js");
+  let folder = "";
+  let admin: RequestContext;
+  // Crashes on its first start; every retry hangs before answering, so a retry's CONNECTING stays on the row.
+  let script = "";
+
+  beforeAll(async () => {
+    folder = await tempDir("registry-retry");
+    admin = userContext(await insertUser(db, { role: "ADMIN" }));
+    script = path.join(folder, "crash-once.js");
     await writeFile(
       script,
       'const fs = require("node:fs"); const mark = process.argv[2];\n' +
         'if (!fs.existsSync(mark)) { fs.writeFileSync(mark, ""); require("portcullis-missing-module"); }\n' +
         "process.stdin.resume(); process.stdin.on(\"end\", () => process.exit(0));\n",
     );
+  });
+
+  it("answers DOWN with the crash's reason: how the request's own connect ended, not the retry's", async () => {
     for (const slug of ["crash-a", "crash-b", "crash-c", "crash-d", "crash-e"]) {
       const { server } = await tg.gateway.registry.register(admin, {
         slug,
@@ -195,6 +202,16 @@ describe("registering a server whose process crashes while the pool retries at o
         args: [script, path.join(folder, `${slug}.started`)],
         isolation: { profile: "none" },
       });
+      expect(server.status).toBe("DOWN");
+      expect(server.lastError).toContain("Cannot find module 'portcullis-missing-module'");
+    }
+  });
+
+  it("an update that enables it answers the same: DOWN with the reason of the connect it made", async () => {
+    for (const slug of ["later-a", "later-b", "later-c"]) {
+      const launch = { command: process.execPath, args: [script, path.join(folder, `${slug}.started`)], isolation: { profile: "none" as const } };
+      await tg.gateway.registry.register(admin, { slug, name: slug, transport: "stdio", enabled: false, ...launch });
+      const { server } = await tg.gateway.registry.update(admin, slug, { enabled: true });
       expect(server.status).toBe("DOWN");
       expect(server.lastError).toContain("Cannot find module 'portcullis-missing-module'");
     }

@@ -40,3 +40,12 @@ export async function serverWithTools({ db, pool }: { db: Db; pool: UpstreamPool
   const stats = await callStats(db, [s.slug]);
   return { server: toServerDto(s, stats.get(s.slug), processStats(pool, s.id)), tools: tools.map((t) => toToolDto(t, s.slug)) };
 }
+
+/**
+ * The server as a request that connected it answers it: how its own connect of the active role ended. The pool's
+ * first retry after a failure may have begun (and written CONNECTING) by the time the row is read, and the caller
+ * asked about their connect, not the retry's.
+ */
+export function withOwnConnect<T extends { server: TServer }>(view: T, failure: string | undefined): T {
+  return failure === undefined ? view : { ...view, server: { ...view.server, status: "DOWN", lastError: failure.slice(0, 2000) } };
+}

@@ -11,7 +11,7 @@ import { isPackageLaunch, type UpstreamLaunch } from "../upstream/upstream-clien
 import { launchOf } from "./registry-dto";
 import type { RegistryScope } from "./registry-scope";
 import { assertPackageProfile, checkSecretRefs, isolationFor } from "./server-checks";
-import { getServerRow, serverWithTools } from "./server-rows";
+import { getServerRow, serverWithTools, withOwnConnect } from "./server-rows";
 import { syncToolRows } from "./sync-definitions";
 
 const SERVER_ACTIONS = { promote: "server.promoted", rollback: "server.rolled_back", restart: "server.restarted" } as const;
@@ -117,29 +117,34 @@ export async function updateServer(scope: RegistryScope, ctx: RequestContext, sl
       await recordAudit(tx, ctx, { action: patch.action ? SERVER_ACTIONS[patch.action] : "server.updated", targetType: "server", targetId: s.id, details: { slug, fields: Object.keys(patch) } });
     });
 
+    // How this request's last connect of the active role ended (undefined: connected, or none made).
+    let failed: string | undefined;
+    const connectActive = async (launch: UpstreamLaunch, how?: "restart") => {
+      failed = await connectAndSync(next, "active", launch, how);
+    };
     if (rollbackTo) {
       await pool.remove(s.id, "active");
-      await connectAndSync(next, "active", rollbackTo.launch as UpstreamLaunch);
+      await connectActive(rollbackTo.launch as UpstreamLaunch);
     } else if (patch.action === "rollback") {
       await pool.remove(s.id, "canary");
     } else if (patch.action === "promote") {
       await pool.remove(s.id, "active");
-      await connectAndSync(next, "active", s.canaryVersion!.launch as UpstreamLaunch);
+      await connectActive(s.canaryVersion!.launch as UpstreamLaunch);
       await pool.remove(s.id, "canary");
     }
     // Promote and rollback change which versions serve, not what they offer: the tool rows follow.
     if (patch.action === "promote" || patch.action === "rollback") await db.$transaction((tx) => syncToolRows(tx, s.id));
     if (patch.enabled === false) await pool.remove(s.id);
     if (patch.connectTimeoutMs !== undefined) pool.setConnectTimeout(s.id, patch.connectTimeoutMs);
-    if (patch.enabled === true || (launchChanged && !patch.asCanary)) await connectAndSync(next, "active", launchOf(next));
+    if (patch.enabled === true || (launchChanged && !patch.asCanary)) await connectActive(launchOf(next));
     if (launchChanged && patch.asCanary) await connectAndSync(next, "canary", launchOf(next));
     if (patch.action === "restart") {
       const running = pool.launchOf(s.id, "active");
-      if (running) await connectAndSync(next, "active", running, "restart");
+      if (running) await connectActive(running, "restart");
       // Nothing held here (it runs in another process, or was never started): connect it now.
-      else if (patch.enabled ?? s.enabled) await connectAndSync(next, "active", launchOf(next));
+      else if (patch.enabled ?? s.enabled) await connectActive(launchOf(next));
     }
     await changed(s.id);
-    return serverWithTools(scope, slug);
+    return withOwnConnect(await serverWithTools(scope, slug), failed);
   });
 }
