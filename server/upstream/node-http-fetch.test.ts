@@ -76,4 +76,27 @@ describe("nodeHttpFetch", () => {
   it("refuses body types it does not send, with a clear error", async () => {
     await expect(nodeHttpFetch(`${base}/echo`, { method: "POST", body: new Blob(["x"]) })).rejects.toThrow(/string or byte bodies/);
   });
+
+  it("closes an idle connection before the upstream's keep-alive timer would (no call sent on a closing socket)", async () => {
+    // Node's server says `Keep-Alive: timeout=2` and closes an idle connection after 2.5 s; we must close first.
+    const upstream = http.createServer((_req, res) => res.end("ok"));
+    upstream.keepAliveTimeout = 2_500;
+    const closedBy = new Promise<"client" | "server">((resolve) =>
+      upstream.on("connection", (socket) => {
+        let clientEnded = false;
+        socket.on("end", () => (clientEnded = true)); // the client's FIN
+        socket.on("close", () => resolve(clientEnded ? "client" : "server"));
+      }),
+    );
+    await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", r));
+    try {
+      const res = await nodeHttpFetch(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}/`);
+      expect(res.headers.get("keep-alive")).toBe("timeout=2");
+      expect(await res.text()).toBe("ok");
+      expect(await closedBy).toBe("client");
+    } finally {
+      upstream.closeAllConnections();
+      await new Promise((r) => upstream.close(r));
+    }
+  });
 });

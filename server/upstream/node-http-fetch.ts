@@ -7,9 +7,15 @@ import http from "node:http";
 import https from "node:https";
 import { Readable } from "node:stream";
 
+// An idle kept-alive connection is closed by us before the upstream would close it: otherwise a call sent on it just
+// as the upstream's keep-alive timer fires fails with "socket hang up" (Node's default server timer is 5 s). Node's
+// agent reads the server's `Keep-Alive: timeout=N` hint and closes a second before it, but only when the agent has
+// a `timeout` of its own to lower; without a hint this 4 s is the idle limit. A call in progress is not affected:
+// the agent ends only idle sockets on timeout, and nothing here listens for a busy request's 'timeout'.
+export const IDLE_SOCKET_MS = 4_000;
 const agents = {
-  "http:": new http.Agent({ keepAlive: true, maxSockets: 256 }),
-  "https:": new https.Agent({ keepAlive: true, maxSockets: 256 }),
+  "http:": new http.Agent({ keepAlive: true, maxSockets: 256, timeout: IDLE_SOCKET_MS }),
+  "https:": new https.Agent({ keepAlive: true, maxSockets: 256, timeout: IDLE_SOCKET_MS }),
 };
 
 function headerRecord(headers: HeadersInit | undefined): Record<string, string> {
