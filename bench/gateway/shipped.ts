@@ -9,6 +9,10 @@
 //   npm run build   # once: `portcullis start --no-build` needs .next
 //   mkdir -p /tmp/bench-proxy && cd /tmp/bench-proxy && npm init -y >/dev/null && npm i --ignore-scripts supergateway
 //   npx tsx bench/gateway/shipped.ts
+//   .ci/node-lts/node_modules/node22-linux-x64/bin/node --import tsx bench/gateway/shipped.ts   # a supported line
+//
+// Every process of a run (Portcullis, the upstream, supergateway, the bare proxies) runs on the Node that runs the
+// bench (process.execPath). Portcullis supports Node 22 and 24 (the image ships 22); this machine's `node` is 20.
 //
 // Environment (optional): BENCH_PROXY_DIR=/tmp/bench-proxy, BENCH_C1_CALLS=1500, BENCH_C32_CALLS=6000,
 // BENCH_ROUNDS=3 (the targets take turns each round), BENCH_TEXT_BYTES=64, BENCH_CPU_PROF_DIR (when set, the
