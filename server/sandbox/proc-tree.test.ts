@@ -24,7 +24,7 @@ describe.runIf(process.platform === "linux")("treeUsage", () => {
     child = spawn("sh", ["-c", "sleep 5 & sleep 5 & echo forked; wait"], { stdio: ["ignore", "pipe", "ignore"], detached: true });
     const pid = child.pid!;
     await once(child.stdout!, "data");
-    const usage = treeUsage(pid);
+    const usage = await treeUsage(pid);
     expect(usage).toBeDefined();
     expect(usage!.pids[0]).toBe(pid);
     expect(usage!.pids.length).toBeGreaterThanOrEqual(3);
@@ -34,7 +34,7 @@ describe.runIf(process.platform === "linux")("treeUsage", () => {
   });
 
   it("counts this process's threads as tasks", async () => {
-    const usage = treeUsage(process.pid);
+    const usage = await treeUsage(process.pid);
     expect(usage!.tasks).toBeGreaterThan(1); // node runs its libuv pool and V8 threads
   });
 
@@ -43,6 +43,17 @@ describe.runIf(process.platform === "linux")("treeUsage", () => {
     const pid = child.pid!;
     // Node emits 'exit' after it has reaped the child (waitpid), so /proc/<pid> is already gone.
     await once(child, "exit");
-    expect(treeUsage(pid)).toBeUndefined();
+    expect(await treeUsage(pid)).toBeUndefined();
+  });
+
+  it("lets other work run while it reads a large tree (100 processes), and counts them all", async () => {
+    child = spawn("sh", ["-c", "for i in $(seq 100); do sleep 5 & done; echo forked; wait"], { stdio: ["ignore", "pipe", "ignore"], detached: true });
+    const pid = child.pid!;
+    await once(child.stdout!, "data");
+    let otherWorkRan = false;
+    setImmediate(() => (otherWorkRan = true));
+    const usage = await treeUsage(pid);
+    expect(usage!.pids.length).toBeGreaterThanOrEqual(101);
+    expect(otherWorkRan).toBe(true);
   });
 });

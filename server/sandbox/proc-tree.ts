@@ -2,13 +2,16 @@
 // children), resident memory and the number of tasks (threads count, as RLIMIT_NPROC and pids.max count them).
 // Read synchronously: /proc's files are made in memory when read and never wait on a disk, and a sample reads
 // one file per process and per thread (a Node server has a dozen): as promises each would be four thread-pool jobs
-// (open, stat, read, close), hundreds of wake-ups a second per server for nothing.
+// (open, stat, read, close), hundreds of wake-ups a second per server for nothing. A large tree yields to the
+// event loop every YIELD_EVERY processes, so calls are not held while it is read.
 import { readdirSync, readFileSync } from "node:fs";
+import { setImmediate as nextTurn } from "node:timers/promises";
 
 export type TreeUsage = { cpuSeconds: number; rssBytes: number; tasks: number; pids: number[] };
 
 const TICKS = 100; // USER_HZ on Linux
 const PAGE = 4096;
+const YIELD_EVERY = 64;
 
 type Stat = { ppid: number; cpuTicks: number; threads: number; rssPages: number };
 
@@ -47,25 +50,27 @@ function childrenOf(pid: number): number[] {
 }
 
 /** Usage of `root` and everything below it; undefined when `root` is gone. */
-export function treeUsage(root: number): TreeUsage | undefined {
+export async function treeUsage(root: number): Promise<TreeUsage | undefined> {
   const first = readStat(root);
   if (!first) return undefined;
   const usage: TreeUsage = { cpuSeconds: 0, rssBytes: 0, tasks: 0, pids: [] };
   const seen = new Set<number>();
-  let level: [number, Stat][] = [[root, first]];
+  let level = [root];
   while (level.length > 0 && seen.size < 10_000) {
     const next: number[] = [];
-    for (const [pid, s] of level) {
+    for (const pid of level) {
       if (seen.has(pid)) continue;
+      const s = pid === root ? first : readStat(pid);
+      if (!s) continue; // gone meanwhile
       seen.add(pid);
+      if (seen.size % YIELD_EVERY === 0) await nextTurn();
       usage.pids.push(pid);
       usage.cpuSeconds += s.cpuTicks / TICKS;
       usage.rssBytes += s.rssPages * PAGE;
       usage.tasks += s.threads;
       next.push(...childrenOf(pid));
     }
-    const stats = next.map((p) => [p, readStat(p)] as const);
-    level = stats.filter((x): x is readonly [number, Stat] => x[1] !== undefined).map(([p, s]) => [p, s]);
+    level = next;
   }
   return usage;
 }

@@ -273,7 +273,7 @@ describe("sandboxed upstream servers (bwrap)", () => {
   it("sandboxed servers die with the gateway process that started them (kill -9)", async () => {
     const { child } = await spawnGatewayProcess();
     const sandboxes = await waitUntil("the other gateway's sandboxed servers", async () => {
-      const tree = treeUsage(child.pid!);
+      const tree = await treeUsage(child.pid!);
       const bwraps = (tree?.pids ?? []).filter((p) => {
         try {
           return readFileSync(`/proc/${String(p)}/comm`, "utf8").trim() === "bwrap";

@@ -193,7 +193,7 @@ export async function superviseProcess(
     if (pid === undefined || sampling) return;
     sampling = true;
     try {
-      const tree = treeUsage(pid);
+      const tree = await treeUsage(pid);
       if (!tree) return;
       const cgMem = await cgroup?.memoryBytes();
       const now = new Date();
