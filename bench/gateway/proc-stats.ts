@@ -61,22 +61,23 @@ export type Switches = { voluntary: number; involuntary: number };
  */
 export function contextSwitchesByThread(pids: number[]): Map<string, Switches> {
   const out = new Map<string, Switches>();
+  const comm = (pid: number, tid: string) => readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim().replace(/\d+$/, "");
   for (const pid of pids) {
     let tids: string[];
+    let processName: string;
     try {
       tids = readdirSync(`/proc/${pid}/task`);
+      processName = pid === pids[0] ? "root" : comm(pid, String(pid));
     } catch {
       continue; // gone
     }
     for (const tid of tids) {
       try {
-        const comm = (p: string) => readFileSync(`/proc/${pid}/task/${p}/comm`, "utf8").trim().replace(/\d+$/, "");
-        const name = `${pid === pids[0] ? "root" : comm(String(pid))}/${tid === String(pid) ? "main" : comm(tid)}`;
         const text = readFileSync(`/proc/${pid}/task/${tid}/status`, "utf8");
-        const sum = out.get(name) ?? { voluntary: 0, involuntary: 0 };
-        sum.voluntary += Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(text)?.[1] ?? 0);
-        sum.involuntary += Number(/^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(text)?.[1] ?? 0);
-        out.set(name, sum);
+        addSwitches(out, `${processName}/${tid === String(pid) ? "main" : comm(pid, tid)}`, {
+          voluntary: Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(text)?.[1] ?? 0),
+          involuntary: Number(/^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(text)?.[1] ?? 0),
+        });
       } catch {
         // the thread ended meanwhile
       }
@@ -85,15 +86,18 @@ export function contextSwitchesByThread(pids: number[]): Map<string, Switches> {
   return out;
 }
 
-/** The same, summed over all threads. */
-export function contextSwitches(pids: number[]): Switches {
-  let voluntary = 0;
-  let involuntary = 0;
-  for (const s of contextSwitchesByThread(pids).values()) {
-    voluntary += s.voluntary;
-    involuntary += s.involuntary;
-  }
-  return { voluntary, involuntary };
+/** Adds `s` (times `sign`) to `into`'s entry for `name`. */
+export function addSwitches(into: Map<string, Switches>, name: string, s: Switches, sign = 1): void {
+  const sum = into.get(name) ?? { voluntary: 0, involuntary: 0 };
+  into.set(name, { voluntary: sum.voluntary + sign * s.voluntary, involuntary: sum.involuntary + sign * s.involuntary });
+}
+
+/** The switches from `before` to `after`, by the same names. */
+export function switchesSince(before: Map<string, Switches>, after: Map<string, Switches>): Map<string, Switches> {
+  const out = new Map<string, Switches>();
+  for (const [name, s] of after) addSwitches(out, name, s);
+  for (const [name, s] of before) if (after.has(name)) addSwitches(out, name, s, -1);
+  return out;
 }
 
 export function ownCpuMs(): number {

@@ -28,7 +28,7 @@ import { lastLine, runCli } from "../../scripts/test-support/run-cli";
 import { spawnApp, type AppProcess } from "../../scripts/test-support/start-app";
 import { makeTempDir, removeTempDirs } from "../../scripts/test-support/temp-dir";
 import { forkChild } from "./child";
-import { contextSwitches, contextSwitchesByThread, cpuMs, ownCpuMs, processTree, type Switches } from "./proc-stats";
+import { addSwitches, contextSwitchesByThread, cpuMs, ownCpuMs, processTree, switchesSince, type Switches } from "./proc-stats";
 import { openRawSession, openStatelessSession, type RawSession } from "./raw-driver";
 import { summarize } from "./stats";
 
@@ -132,7 +132,7 @@ async function startFloor(listing: boolean): Promise<Target> {
   return { key, url: child.ready.url, tool: "echo", pid: child.pid, sessions: [] };
 }
 
-type Phase = { latencies: number[]; ms: number; serverCpuMs: number; mainCpuMs: number; driverCpuMs: number; calls: number; waits: number; preempted: number; mainPreempted: number; byThread: Map<string, Switches> };
+type Phase = { latencies: number[]; ms: number; serverCpuMs: number; mainCpuMs: number; driverCpuMs: number; calls: number; byThread: Map<string, Switches> };
 
 /** `calls` calls over `t.sessions.slice(0, c)`, each worker waiting for its answer before the next call. */
 async function phase(t: Target, c: number, calls: number): Promise<Phase> {
@@ -142,8 +142,6 @@ async function phase(t: Target, c: number, calls: number): Promise<Phase> {
   const cpu0 = cpuMs(tree);
   const main0 = cpuMs([t.pid]);
   const drv0 = ownCpuMs();
-  const sw0 = contextSwitches(tree);
-  const main0sw = contextSwitches([t.pid]);
   const by0 = contextSwitchesByThread(tree);
   const t0 = performance.now();
   await Promise.all(
@@ -156,14 +154,26 @@ async function phase(t: Target, c: number, calls: number): Promise<Phase> {
     }),
   );
   const ms = performance.now() - t0;
-  const sw = contextSwitches(tree);
-  const mainSw = contextSwitches([t.pid]);
-  const byThread = new Map([...contextSwitchesByThread(tree)].map(([k, v]) => [k, { voluntary: v.voluntary - (by0.get(k)?.voluntary ?? 0), involuntary: v.involuntary - (by0.get(k)?.involuntary ?? 0) }]));
-  return {
-    latencies, ms, serverCpuMs: cpuMs(tree) - cpu0, mainCpuMs: cpuMs([t.pid]) - main0, driverCpuMs: ownCpuMs() - drv0, calls,
-    waits: sw.voluntary - sw0.voluntary, preempted: sw.involuntary - sw0.involuntary, mainPreempted: mainSw.involuntary - main0sw.involuntary, byThread,
-  };
+  const byThread = switchesSince(by0, contextSwitchesByThread(tree));
+  return { latencies, ms, serverCpuMs: cpuMs(tree) - cpu0, mainCpuMs: cpuMs([t.pid]) - main0, driverCpuMs: ownCpuMs() - drv0, calls, byThread };
 }
+
+/** A target's c=1 switches by process/thread, summed over its phases. */
+const c1Switches = (c1: Phase[]) => {
+  const sum = new Map<string, Switches>();
+  for (const p of c1) for (const [k, v] of p.byThread) addSwitches(sum, k, v);
+  return sum;
+};
+/** Waits and preemptions of the names `which` picks (all by default). */
+const total = (by: Map<string, Switches>, which: (name: string) => boolean = () => true): Switches => {
+  const sum = { voluntary: 0, involuntary: 0 };
+  for (const [k, v] of by) {
+    if (!which(k)) continue;
+    sum.voluntary += v.voluntary;
+    sum.involuntary += v.involuntary;
+  }
+  return sum;
+};
 
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
 
@@ -190,6 +200,8 @@ async function main() {
     const lat = c1.flatMap((p) => p.latencies);
     const s = summarize(Float64Array.from(lat), lat.length);
     const per = (ps: Phase[], f: (p: Phase) => number) => ps.reduce((a, p) => a + f(p), 0) / ps.reduce((a, p) => a + p.calls, 0);
+    const c1Done = c1.reduce((a, p) => a + p.calls, 0);
+    const sw = c1Switches(c1);
     return {
       target: t.key,
       c1p50: s.p50,
@@ -199,9 +211,9 @@ async function main() {
       mainCpuPerCallMs: per(c32, (p) => p.mainCpuMs),
       driverCpuPerCallMs: per(c32, (p) => p.driverCpuMs),
       c1CpuPerCallMs: per(c1, (p) => p.serverCpuMs),
-      c1WaitsPerCall: per(c1, (p) => p.waits),
-      c1PreemptedPerCall: per(c1, (p) => p.preempted),
-      c1MainPreemptedPerCall: per(c1, (p) => p.mainPreempted),
+      c1WaitsPerCall: total(sw).voluntary / c1Done,
+      c1PreemptedPerCall: total(sw).involuntary / c1Done,
+      c1MainPreemptedPerCall: total(sw, (name) => name.startsWith("root/")).involuntary / c1Done,
     };
   });
   const row = (key: Target["key"]) => rows.find((r) => r.target === key)!;
@@ -219,13 +231,7 @@ async function main() {
   for (const key of ["portcullis", "supergateway", "floor-listing"] as const) {
     const c1 = results.get(key)!.c1;
     const calls = c1.reduce((a, p) => a + p.calls, 0);
-    const sum = new Map<string, Switches>();
-    for (const p of c1)
-      for (const [k, v] of p.byThread) {
-        const s = sum.get(k) ?? { voluntary: 0, involuntary: 0 };
-        sum.set(k, { voluntary: s.voluntary + v.voluntary, involuntary: s.involuntary + v.involuntary });
-      }
-    const busy = [...sum].filter(([, v]) => v.voluntary + v.involuntary >= calls / 10).sort((a, b) => b[1].voluntary - a[1].voluntary);
+    const busy = [...c1Switches(c1)].filter(([, v]) => v.voluntary + v.involuntary >= calls / 10).sort((a, b) => b[1].voluntary - a[1].voluntary);
     console.log(`c=1 ${key}, waits / preemptions per call by process/thread: ${busy.map(([k, v]) => `${k} ${(v.voluntary / calls).toFixed(2)} / ${(v.involuntary / calls).toFixed(2)}`).join(", ")}`);
   }
   console.log(`\nratios Portcullis / supergateway: c=1 p50 ${(p.c1p50 / g.c1p50).toFixed(2)}× (target ≤ 1.0), c=32 throughput ${(p.c32PerS / g.c32PerS).toFixed(2)}× (target ≥ 1.2)`);

@@ -162,25 +162,15 @@ describe("registry with the official MCP servers over stdio", () => {
 describe("registering a server whose process crashes while the pool retries at once", () => {
   const db = createTestDb();
   let tg: TestGateway;
-
-  beforeAll(async () => {
-    await truncateAll(db);
-    // No wait before a retry: the pool's next attempt (and its CONNECTING) begins before the answer is read.
-    tg = await startTestGateway({ pool: { reconnectDelayMs: 1, maxReconnectDelayMs: 1 } });
-  });
-
-  afterAll(async () => {
-    await tg?.close();
-    await db.$disconnect();
-    await removeTempDirs();
-  });
-
   let folder = "";
   let admin: RequestContext;
   // Crashes on its first start; every retry hangs before answering, so a retry's CONNECTING stays on the row.
   let script = "";
 
   beforeAll(async () => {
+    await truncateAll(db);
+    // No wait before a retry: the pool's next attempt (and its CONNECTING) begins before the answer is read.
+    tg = await startTestGateway({ pool: { reconnectDelayMs: 1, maxReconnectDelayMs: 1 } });
     folder = await tempDir("registry-retry");
     admin = userContext(await insertUser(db, { role: "ADMIN" }));
     script = path.join(folder, "crash-once.js");
@@ -190,6 +180,12 @@ describe("registering a server whose process crashes while the pool retries at o
         'if (!fs.existsSync(mark)) { fs.writeFileSync(mark, ""); require("portcullis-missing-module"); }\n' +
         "process.stdin.resume(); process.stdin.on(\"end\", () => process.exit(0));\n",
     );
+  });
+
+  afterAll(async () => {
+    await tg?.close();
+    await db.$disconnect();
+    await removeTempDirs();
   });
 
   it("answers DOWN with the crash's reason: how the request's own connect ended, not the retry's", async () => {
