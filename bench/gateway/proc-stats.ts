@@ -68,6 +68,7 @@ export function contextSwitchesByThread(pids: number[]): Map<string, Switches> {
     try {
       tids = readdirSync(`/proc/${pid}/task`);
       processName = pid === pids[0] ? "root" : comm(pid, String(pid));
+      if (processName === "postgres") processName = postgresRole(pid);
     } catch {
       continue; // gone
     }
@@ -84,6 +85,18 @@ export function contextSwitchesByThread(pids: number[]): Map<string, Switches> {
     }
   }
   return out;
+}
+
+/**
+ * What a PostgreSQL process is, from the title it gives itself ("postgres: walwriter", "postgres: <user> <db>
+ * <client> idle"): `postgres:<role>` for the auxiliary processes, `postgres:backend` for a connection's, and
+ * `postgres:postmaster` for the server itself, so that a statement's wake-ups tell apart from the WAL's.
+ */
+function postgresRole(pid: number): string {
+  const title = readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0+$/, "").replace(/\0/g, " ");
+  if (!title.startsWith("postgres: ")) return "postgres:postmaster";
+  const aux = /^postgres: (walwriter|checkpointer|background writer|autovacuum launcher|autovacuum worker|logical replication launcher|stats collector|archiver|walsender|walsummarizer|io worker)/.exec(title);
+  return `postgres:${aux ? aux[1]!.replace(/ /g, "-") : "backend"}`;
 }
 
 /** Adds `s` (times `sign`) to `into`'s entry for `name`. */
