@@ -192,7 +192,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       const policy = createPolicyCache({ db, bus });
       const virtualServers = createVirtualServerCache({ db, bus });
       // Tool calls' audit events: group-committed over a small pool of their own (handed to every step that audits).
-      const audit = createAuditWriter(pgSink(databaseUrl), {
+      const audit = createAuditWriter(pgSink(databaseUrl, { transactionPooler: routes.transactionPooler }), {
         // Events the database cannot take now wait here, fsync'd, and are replayed in order when it is back.
         spoolDir: path.join(config.dataDir, "audit-spool"),
         onError: (err, msg) => logger.error({ err }, msg),

@@ -6,7 +6,8 @@ import { createServer, Socket, type Server } from "node:net";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAuditWriter, pgSink, type AuditSink } from "./audit-writer";
 import { auditRow } from "../test/audit-row";
 import { insertUser, userContext } from "../test/contexts";
@@ -188,6 +189,32 @@ describe("audit writer on PostgreSQL", () => {
     } finally {
       await writer.close();
     }
+  });
+
+  it("prepares its statement once per connection under a name of its own; behind a transaction pooler it names none", async () => {
+    // The spy calls through and keeps what each pool was asked.
+    const spy = vi.spyOn(pg.Pool.prototype, "query");
+    let calls: unknown[][];
+    try {
+      for (const transactionPooler of [false, true]) {
+        const writer = createAuditWriter(pgSink(testDatabaseUrl(), { transactionPooler }));
+        try {
+          for (const n of [1, 2, 3]) await writer.write(row(`prepared-${String(transactionPooler)}-${String(n)}`));
+        } finally {
+          await writer.close();
+        }
+      }
+      calls = [...spy.mock.calls];
+    } finally {
+      spy.mockRestore();
+    }
+    // What the sinks were asked, for these rows only (the gateway of this file has pools of its own).
+    const sent = calls
+      .map((args) => args[0] as { name?: string; text: string; values?: unknown[] })
+      .filter((config) => typeof config === "object" && String(config.values?.[0]).includes("prepared-"));
+    expect(sent.map((c) => c.name)).toEqual(["portcullis_audit_1", "portcullis_audit_1", "portcullis_audit_1", undefined, undefined, undefined]);
+    expect(new Set(sent.map((c) => c.text)).size).toBe(1);
+    for (const pooler of ["false", "true"]) for (const n of [1, 2, 3]) expect(await stored(`prepared-${pooler}-${String(n)}`)).toHaveLength(1);
   });
 
   it("retries a batch the database refuses row by row: the other rows of the batch commit", async () => {
