@@ -5,33 +5,23 @@
 //
 //   npx tsx bench/gateway/claim-cost.ts        (BENCH_CLAIMS=6000, BENCH_CLAIM_C=32, BENCH_ROUNDS=3)
 import { readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { createDb } from "../../server/db/client";
-import { startEmbeddedPostgres } from "../../server/db/embedded";
-import { applyMigrations } from "../../server/db/migrate";
-import { createLogger } from "../../server/logger";
 import { createCallClaims, type ClaimRow } from "../../server/tasks/call-claims";
+import { startBenchDatabase } from "./bench-database";
 import { cpuMs, ownCpuMs, processTree } from "./proc-stats";
 
 const calls = Number(process.env.BENCH_CLAIMS ?? 6000);
 const c = Number(process.env.BENCH_CLAIM_C ?? 32);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-const dataDir = await mkdtemp(path.join(os.tmpdir(), "claim-cost-"));
-const pg = await startEmbeddedPostgres({ dataDir, logger: createLogger("warn") });
+const bench = await startBenchDatabase("claim-cost");
 try {
-  await applyMigrations({ databaseUrl: pg.url });
-  const db = createDb(pg.url);
-  const user = await db.user.create({ data: { email: "bench@example.test", passwordHash: "x" } });
-  const session = await db.agentSession.create({ data: { userId: user.id, agentId: "bench", tokenHash: "bench", prefix: "pcs_b", expiresAt: new Date(Date.now() + 3_600_000) } });
-  await db.$disconnect();
-  const postmaster = Number(readFileSync(path.join(dataDir, "pg", "postmaster.pid"), "utf8").split("\n")[0]);
-  const claims = createCallClaims(pg.url);
+  const postmaster = Number(readFileSync(path.join(bench.dataDir, "pg", "postmaster.pid"), "utf8").split("\n")[0]);
+  const claims = createCallClaims(bench.url);
   let n = 0;
   const row = (): ClaimRow => {
     const text = `call-${String(++n)}`.padEnd(64, "x");
-    return { ownerId: user.id, agentSessionId: session.id, toolId: null, toolName: "bench__echo", arguments: { text }, argumentsHash: text, retryable: false, maxAttempts: 1, requestId: `r-${String(n)}`, endpoint: "mcp", runnerId: "bench" };
+    return { ownerId: bench.userId, agentSessionId: bench.agentSessionId, toolId: null, toolName: "bench__echo", arguments: { text }, argumentsHash: text, retryable: false, maxAttempts: 1, requestId: `r-${String(n)}`, endpoint: "mcp", runnerId: "bench" };
   };
   const run = async (count: number) => {
     let left = count;
@@ -56,6 +46,5 @@ try {
   }
   await claims.close();
 } finally {
-  await pg.stop();
-  await rm(dataDir, { recursive: true, force: true });
+  await bench.stop();
 }
