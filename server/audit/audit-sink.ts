@@ -15,7 +15,7 @@ export function prismaSink(db: DbTx): AuditSink {
 /**
  * Half the CPU of a Prisma raw statement per insert (measured: 0.26 vs 0.62 ms), and off Prisma's pool. Each
  * statement text is prepared once per connection under a name of its own (D170): a request record's insert, which
- * a call's answer waits for, took 0.53 ms p50 parsed and planned every time and 0.38 ms prepared
+ * a call's answer waits for, took 0.48 ms p50 parsed and planned every time and 0.30 ms prepared
  * (bench/gateway/call-skeleton.ts). `transactionPooler`: databaseUrl is PgBouncer in transaction mode, where a
  * named statement would live on a server connection the next transaction may not get: statements go unnamed.
  */
