@@ -1,8 +1,10 @@
 // The hot path's claim rows (call-claims.ts, table call_claims): claims sent together in one statement still
 // behave each on its own: of concurrent identical calls exactly one claims, distinct calls all claim, a claim the
 // database refuses fails only its own call, drops sent together each say whether their claim was still unjoined,
-// and an identical call in tasks (running, or succeeded within the window) keeps a claim from being made.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// and an identical call in tasks (running, or succeeded within the window) keeps a claim from being made. A claim or
+// drop alone goes as a statement of one row (D171), with the same outcomes.
+import pg from "pg";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createCallClaims, type CallClaims, type ClaimRow } from "./call-claims";
 import { createTestDb, testDatabaseUrl, truncateAll } from "../test/test-db";
 
@@ -24,6 +26,14 @@ describe("call claims", () => {
     await db.$disconnect();
   });
 
+  afterEach(() => vi.restoreAllMocks());
+
+  /** The names of the claims' statements sent since it was called (the spy calls through). */
+  const statementNames = () => {
+    const spy = vi.spyOn(pg.Pool.prototype, "query");
+    return () => spy.mock.calls.map((c) => (c[0] as { name?: string }).name).filter((n): n is string => n?.startsWith("portcullis_") === true);
+  };
+
   const row = (n: number, extra: Partial<ClaimRow> = {}): ClaimRow => ({ ...base, arguments: { n }, argumentsHash: `hash-${n}`, requestId: `r-${n}`, ...extra });
 
   const claimsOf = (hashes?: string[]) =>
@@ -42,6 +52,40 @@ describe("call claims", () => {
     const dropped = await Promise.all(won.map((t) => claims.drop(t)));
     expect(dropped.every(Boolean)).toBe(true);
     expect(await claimsOf()).toHaveLength(0);
+  });
+
+  it("claims and drops one at a time go as statements of one row, with the outcomes of the many-row ones", async () => {
+    const names = statementNames();
+    const first = await claims.claim(row(400), 30_000);
+    expect(first).not.toBeNull();
+    // The same call again while the first is claimed: nothing is claimed.
+    expect(await claims.claim(row(400), 30_000)).toBeNull();
+    // An identical call in tasks within the window keeps it from being claimed; a failed one does not.
+    await db.task.create({ data: { ownerId: base.ownerId, agentSessionId: base.agentSessionId, toolName: base.toolName, arguments: { n: 401 }, argumentsHash: "hash-401", status: "SUCCEEDED", origin: "threshold" } });
+    await db.task.create({ data: { ownerId: base.ownerId, agentSessionId: base.agentSessionId, toolName: base.toolName, arguments: { n: 402 }, argumentsHash: "hash-402", status: "FAILED", origin: "threshold" } });
+    expect(await claims.claim(row(401), 30_000)).toBeNull();
+    expect(await claims.claim(row(401), 0)).not.toBeNull();
+    const failedBefore = await claims.claim(row(402), 30_000);
+    expect(failedBefore).not.toBeNull();
+    // A claim the database refuses fails with the database's code.
+    await expect(claims.claim(row(403, { requestId: "r\u0000" }), 30_000)).rejects.toMatchObject({ code: "22021" });
+    const stored = await claimsOf(["hash-400"]);
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ id: first!.id, runnerId: "runner-test", taskId: null, requestId: "r-400" });
+    expect(JSON.parse(stored[0]!.arguments)).toEqual({ n: 400 });
+    // A drop alone: true for an unjoined claim, false for one a twin joined.
+    await db.callClaim.updateMany({ where: { id: failedBefore!.id }, data: { taskId: failedBefore!.id } });
+    expect(await claims.drop(first!)).toBe(true);
+    expect(await claims.drop(failedBefore!)).toBe(false);
+    expect(await claimsOf(["hash-400"])).toHaveLength(0);
+    expect(await claimsOf(["hash-402"])).toHaveLength(1);
+    const alone = names().length;
+    expect(new Set(names())).toEqual(new Set(["portcullis_claim_call", "portcullis_drop_claim"]));
+
+    // Claims arriving together still go as many-row statements after a first one alone.
+    const together = await Promise.all([410, 411, 412, 413].map((n) => claims.claim(row(n), 30_000)));
+    expect(together.every((t) => t !== null)).toBe(true);
+    expect(names().slice(alone)).toEqual(["portcullis_claim_call", "portcullis_claim_calls"]);
   });
 
   it("a claim the database refuses (a NUL in its text) fails alone; the claims sent with it are made", async () => {
