@@ -67,7 +67,10 @@ const DROP_ONE_SQL = `DELETE FROM call_claims c WHERE c."agentSessionId" = $1 AN
 
 const KEYS = `unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS k(session, tool, hash, id)
 WHERE c."agentSessionId" = k.session AND c."toolName" = k.tool AND c."argumentsHash" = k.hash AND c.id = k.id`;
-const keyArrays = (refs: ClaimRef[]) => [refs.map((r) => r.agentSessionId ?? ""), refs.map((r) => r.toolName), refs.map((r) => r.argumentsHash), refs.map((r) => r.id)];
+/** The parameters of a one-row statement as the arrays of its many-row twin: column `i` of every row. */
+const columns = (rows: unknown[][]): unknown[][] => rows[0]!.map((_, i) => rows.map((r) => r[i]));
+/** A drop's key, in the order of DROP_ONE_SQL's parameters and KEYS's arrays. */
+const keyValues = (r: ClaimRef) => [r.agentSessionId ?? "", r.toolName, r.argumentsHash, r.id];
 
 /** `transactionPooler`: databaseUrl is PgBouncer in transaction mode: no startup options, no named prepared statements. */
 export function createCallClaims(databaseUrl: string, logger?: Logger, opts: { transactionPooler?: boolean } = {}): CallClaims {
@@ -84,29 +87,15 @@ export function createCallClaims(databaseUrl: string, logger?: Logger, opts: { t
   // A named statement lives on one server connection, which a transaction pooler does not keep for us.
   const named = (name: string) => (opts.transactionPooler ? {} : { name });
 
-  const claimOne = async (c: Claiming): Promise<boolean> => {
-    const { rows } = await pool.query<{ id: string }>({
-      ...named("portcullis_claim_call"),
-      text: CLAIM_ONE_SQL,
-      values: [
-        c.row.agentSessionId, c.row.toolName, c.row.argumentsHash, c.id, c.row.runnerId, c.row.ownerId, c.row.toolId, JSON.stringify(c.row.arguments),
-        c.row.retryable, c.row.maxAttempts, c.row.requestId, c.row.endpoint, c.now.toISOString(), c.since.toISOString(),
-      ],
-    });
-    return rows.length > 0;
-  };
+  // A claim's values, in the order of CLAIM_ONE_SQL's parameters and CLAIM_SQL's arrays.
+  const claimValues = (c: Claiming) => [
+    c.row.agentSessionId, c.row.toolName, c.row.argumentsHash, c.id, c.row.runnerId, c.row.ownerId, c.row.toolId, JSON.stringify(c.row.arguments),
+    c.row.retryable, c.row.maxAttempts, c.row.requestId, c.row.endpoint, c.now.toISOString(), c.since.toISOString(),
+  ];
   const claimMany = async (items: Claiming[]): Promise<boolean[]> => {
-    if (items.length === 1) return [await claimOne(items[0]!)];
-    const col = <T>(f: (c: Claiming) => T) => items.map(f);
-    const { rows } = await pool.query<{ id: string }>({
-      ...named("portcullis_claim_calls"),
-      text: CLAIM_SQL,
-      values: [
-        col((c) => c.row.agentSessionId), col((c) => c.row.toolName), col((c) => c.row.argumentsHash), col((c) => c.id), col((c) => c.row.runnerId),
-        col((c) => c.row.ownerId), col((c) => c.row.toolId), col((c) => JSON.stringify(c.row.arguments)), col((c) => c.row.retryable),
-        col((c) => c.row.maxAttempts), col((c) => c.row.requestId), col((c) => c.row.endpoint), col((c) => c.now.toISOString()), col((c) => c.since.toISOString()),
-      ],
-    });
+    const one = items.length === 1;
+    const values = one ? claimValues(items[0]!) : columns(items.map(claimValues));
+    const { rows } = await pool.query<{ id: string }>(one ? { ...named("portcullis_claim_call"), text: CLAIM_ONE_SQL, values } : { ...named("portcullis_claim_calls"), text: CLAIM_SQL, values });
     const claimed = new Set(rows.map((r) => r.id));
     return items.map((c) => claimed.has(c.id));
   };
@@ -125,12 +114,11 @@ export function createCallClaims(databaseUrl: string, logger?: Logger, opts: { t
 
   // Claims answered in time are deleted together; one a twin joined (taskId set) is left to its settle.
   const dropBatch = groupBatches(async (refs: ClaimRef[]): Promise<boolean[]> => {
-    if (refs.length === 1) {
-      const r = refs[0]!;
-      const { rows } = await pool.query<{ id: string }>({ ...named("portcullis_drop_claim"), text: DROP_ONE_SQL, values: [r.agentSessionId ?? "", r.toolName, r.argumentsHash, r.id] });
-      return [rows.length > 0];
-    }
-    const { rows } = await pool.query<{ id: string }>({ ...named("portcullis_drop_claims"), text: `DELETE FROM call_claims c USING ${KEYS} AND c."taskId" IS NULL RETURNING c.id`, values: keyArrays(refs) });
+    const { rows } = await pool.query<{ id: string }>(
+      refs.length === 1
+        ? { ...named("portcullis_drop_claim"), text: DROP_ONE_SQL, values: keyValues(refs[0]!) }
+        : { ...named("portcullis_drop_claims"), text: `DELETE FROM call_claims c USING ${KEYS} AND c."taskId" IS NULL RETURNING c.id`, values: columns(refs.map(keyValues)) },
+    );
     const dropped = new Set(rows.map((r) => r.id));
     return refs.map((r) => dropped.has(r.id));
   });
@@ -150,7 +138,7 @@ export function createCallClaims(databaseUrl: string, logger?: Logger, opts: { t
     },
     drop: (ref) => dropBatch(ref),
     async release(ref) {
-      await pool.query(`DELETE FROM call_claims c USING ${KEYS}`, keyArrays([ref]));
+      await pool.query(`DELETE FROM call_claims c USING ${KEYS}`, columns([keyValues(ref)]));
     },
     close: () => pool.end(),
   };
