@@ -272,6 +272,9 @@ describe("sandboxed upstream servers (bwrap)", () => {
 
   it("sandboxed servers die with the gateway process that started them (kill -9)", async () => {
     const { child } = await spawnGatewayProcess();
+    // Only the sandboxes: each bwrap the gateway started and every process under it. The unsandboxed servers
+    // (profile none, such as "everything" here) get no parent-death signal; one ends when it reads the end of its
+    // input, or later if it was waiting on an answer from the gateway (the SDK's 60 s request timeout).
     const sandboxes = await waitUntil("the other gateway's sandboxed servers", async () => {
       const tree = await treeUsage(child.pid!);
       const bwraps = (tree?.pids ?? []).filter((p) => {
@@ -281,8 +284,11 @@ describe("sandboxed upstream servers (bwrap)", () => {
           return false;
         }
       });
-      return bwraps.length >= 2 ? tree!.pids.filter((p) => p !== child.pid) : undefined;
+      if (bwraps.length < 2) return undefined;
+      const under = await Promise.all(bwraps.map((b) => treeUsage(b)));
+      return [...new Set([...bwraps, ...under.flatMap((u) => u?.pids ?? [])])];
     }, 30_000);
+    expect(sandboxes.length).toBeGreaterThan(2);
     child.kill("SIGKILL");
     // Gone or a zombie: once killed, the processes are reparented to PID 1, which may reap them late.
     await waitUntil("every process of its sandboxes to be gone", () => (sandboxes.every((p) => !processRunning(p)) ? true : undefined), 10_000).catch((err: unknown) => {
