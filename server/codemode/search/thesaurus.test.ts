@@ -4,6 +4,7 @@ import { expandQuery } from "./expand-query";
 import { buildFieldIndex } from "./field-index";
 import { termOf } from "./normalize";
 import { actionsOf, relatedTerms, setThesaurusLayers, WEIGHT } from "./thesaurus";
+import { CATALOG_IMPLIES } from "./thesaurus-catalog";
 import { serverNameTerms } from "./tool-fields";
 import { isDictionaryWord, wordnetCacheSize, wordnetSynonyms } from "./wordnet";
 
@@ -43,7 +44,9 @@ describe("thesaurus", () => {
     expect(relatedTerms(t("delete")).get(t("remove"))).toBe(WEIGHT.action);
   });
 
-  it.each<[Partial<{ related: boolean; implies: boolean }>, string, string, boolean]>([
+  it.each<[Partial<{ related: boolean; implies: boolean; catalog: boolean }>, string, string, boolean]>([
+    [{ catalog: false }, "diary", "calendar", false],
+    [{ related: false, implies: false }, "diary", "calendar", true],
     [{ related: false }, "defect", "bug", false],
     [{ related: false }, "lat", "geocode", true],
     [{ implies: false }, "lat", "geocode", false],
@@ -54,9 +57,36 @@ describe("thesaurus", () => {
       setThesaurusLayers(layers);
       expect(relatedTerms(t(word)).has(t(related))).toBe(kept);
     } finally {
-      setThesaurusLayers({ related: true, implies: true });
+      setThesaurusLayers({ related: true, implies: true, catalog: true });
     }
     expect(relatedTerms(t(word)).has(t(related))).toBe(true);
+  });
+});
+
+describe("thesaurus from the catalog's tools (D172)", () => {
+  it.each<[string, string]>([
+    ["diary", "calendar"],
+    ["correspondence", "email"],
+    ["payout", "balance"],
+  ])("relates %j to %j at the catalog layer's weight, below the hand-written layers'", (word, related) => {
+    expect(relatedTerms(t(word)).get(t(related))).toBe(WEIGHT.catalog);
+    expect(WEIGHT.catalog).toBeLessThan(WEIGHT.implied);
+  });
+
+  it("has lines of asked words > the words tools use, each side with terms", () => {
+    expect(CATALOG_IMPLIES.length).toBeGreaterThan(500);
+    for (const line of CATALOG_IMPLIES) {
+      expect(line, line).toMatch(/^[a-z0-9]+( [a-z0-9]+)* > [a-z0-9]+( [a-z0-9]+)*$/);
+      for (const side of line.split(" > ")) expect(side.split(" ").some((w) => termOf(w) !== null), line).toBe(true);
+    }
+  });
+
+  it("never relates an action word to a narrow target: no left side holds a verb of ACTIONS' first, read lines", () => {
+    const reading = new Set(["get", "show", "list", "find", "search", "create", "add", "update", "delete", "send"].map(t));
+    for (const line of CATALOG_IMPLIES) {
+      const asked = line.split(" > ")[0]!.split(" ").flatMap((w) => termOf(w) ?? []);
+      expect(asked.filter((term) => reading.has(term)), line).toEqual([]);
+    }
   });
 });
 

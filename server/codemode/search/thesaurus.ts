@@ -1,11 +1,12 @@
 // The thesaurus as index terms: for a query term, the terms of tools that do what it asks, each with a weight
 // below an exact match's 1. Built once, on first use, with the same normaliser as the index.
 import { termOf } from "./normalize";
+import { CATALOG_IMPLIES } from "./thesaurus-catalog";
 import { ACTIONS, IMPERATIVES, IMPLIES, ITEM_WORDS, READ_ACTIONS, RELATED, SETTING_WORDS } from "./thesaurus-data";
 import { words } from "./words";
 
 /** How much a related word counts next to the word itself (1). */
-export const WEIGHT = { action: 0.6, related: 0.6, implied: 0.6 } as const;
+export const WEIGHT = { action: 0.6, related: 0.6, implied: 0.6, catalog: 0.3 } as const;
 
 type Thesaurus = {
   actions: Map<string, Set<number>>;
@@ -22,10 +23,10 @@ let built: Thesaurus | undefined;
 /**
  * Which hand-written layers the thesaurus holds. All by default; the search-quality bench can leave out the
  * related objects and implications (grown from tune-split misses, D92) to measure a mechanism on paraphrases
- * nobody wrote down.
+ * nobody wrote down, and the catalog layer (written per tool without the queries, D172) to measure what it adds.
  */
-export type ThesaurusLayers = { related: boolean; implies: boolean };
-let layers: ThesaurusLayers = { related: true, implies: true };
+export type ThesaurusLayers = { related: boolean; implies: boolean; catalog: boolean };
+let layers: ThesaurusLayers = { related: true, implies: true, catalog: true };
 
 /** Sets the layers (benches and tests); the thesaurus is rebuilt on its next use. */
 export function setThesaurusLayers(next: Partial<ThesaurusLayers>): void {
@@ -60,6 +61,10 @@ function build(): Thesaurus {
   for (const line of layers.implies ? IMPLIES : []) {
     const [asked, meant] = line.split(">").map(termsOf);
     for (const term of asked!) for (const target of meant!) relate(term, target, WEIGHT.implied);
+  }
+  for (const line of layers.catalog ? CATALOG_IMPLIES : []) {
+    const [asked, meant] = line.split(">").map(termsOf);
+    for (const term of asked!) for (const target of meant!) relate(term, target, WEIGHT.catalog);
   }
   const imperative = new Map<string, Map<string, number>>();
   for (const line of IMPERATIVES) {
