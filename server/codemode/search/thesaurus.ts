@@ -5,7 +5,7 @@ import { CATALOG_IMPLIES } from "./thesaurus-catalog";
 import { ACTIONS, IMPERATIVES, IMPLIES, ITEM_WORDS, READ_ACTIONS, RELATED, SETTING_WORDS } from "./thesaurus-data";
 import { words } from "./words";
 
-/** How much a related word counts next to the word itself (1). */
+/** How much a related word counts next to the word itself (1); the catalog layer's lines half as much (D172). */
 export const WEIGHT = { action: 0.6, related: 0.6, implied: 0.6, catalog: 0.3 } as const;
 
 type Thesaurus = {
@@ -58,14 +58,14 @@ function build(): Thesaurus {
     const terms = termsOf(line);
     for (const term of terms) for (const other of terms) relate(term, other, WEIGHT.related);
   }
-  for (const line of layers.implies ? IMPLIES : []) {
-    const [asked, meant] = line.split(">").map(termsOf);
-    for (const term of asked!) for (const target of meant!) relate(term, target, WEIGHT.implied);
-  }
-  for (const line of layers.catalog ? CATALOG_IMPLIES : []) {
-    const [asked, meant] = line.split(">").map(termsOf);
-    for (const term of asked!) for (const target of meant!) relate(term, target, WEIGHT.catalog);
-  }
+  const imply = (lines: readonly string[], weight: number) => {
+    for (const line of lines) {
+      const [asked, meant] = line.split(">").map(termsOf);
+      for (const term of asked!) for (const target of meant!) relate(term, target, weight);
+    }
+  };
+  if (layers.implies) imply(IMPLIES, WEIGHT.implied);
+  if (layers.catalog) imply(CATALOG_IMPLIES, WEIGHT.catalog);
   const imperative = new Map<string, Map<string, number>>();
   for (const line of IMPERATIVES) {
     const [verbs, meant] = line.split(">").map(termsOf);
