@@ -11,6 +11,7 @@
 //   record     the request record's durable insert alone (the sink's statement prepared, D170)
 //   record-unnamed   the same, its statement parsed and planned each time (the sink behind a transaction pooler)
 //   record-no-flush  the prepared insert committed without waiting for the WAL flush (synchronous_commit off)
+//   record-and-outcome  a record with the previous call's outcome in the same statement (timed: that statement)
 // `database` less `upstream` is what the database's round trips add to a c=1 call when the gateway's own CPU is not
 // there; `record` against `record-no-flush` splits the record's time into the statement and the disk.
 //
@@ -20,7 +21,7 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { createInterface } from "node:readline";
 import pg from "pg";
-import { insertRows, pgSink, STARTED, type AuditSink } from "../../server/audit/audit-sink";
+import { insertRows, pgSink, STARTED } from "../../server/audit/audit-sink";
 import { createCallClaims } from "../../server/tasks/call-claims";
 import { startBenchDatabase } from "./bench-database";
 
@@ -39,8 +40,8 @@ try {
   // The sink as it is behind a transaction pooler: its statement parsed and planned on every insert.
   const unnamedSink = pgSink(bench.url, { transactionPooler: true });
   // The same insert with the WAL flush left out: what the statement and the table's indexes cost without the disk.
-  const asyncPool = new pg.Pool({ connectionString: bench.url, max: 1, options: "-c synchronous_commit=off" });
-  const asyncSink: AuditSink = { execute: (sql, json) => asyncPool.query({ name: "record", text: sql, values: [json] }) };
+  const asyncSink = pgSink(`${bench.url}${bench.url.includes("?") ? "&" : "?"}options=${encodeURIComponent("-c synchronous_commit=off")}`);
+  const asyncPool = new pg.Pool({ connectionString: bench.url, max: 1 });
   const claims = createCallClaims(bench.url);
   const base = { ownerId: bench.userId, agentSessionId: bench.agentSessionId, toolId: null, toolName: "skeleton__echo", retryable: false, maxAttempts: 1, endpoint: "mcp", runnerId: "skeleton" };
 
@@ -70,6 +71,14 @@ try {
     record: () => insertRows(sink, [recordRow(`skeleton-${String(++n)}`, randomUUID())], 10_000),
     "record-unnamed": () => insertRows(unnamedSink, [recordRow(`skeleton-${String(++n)}`, randomUUID())], 10_000),
     "record-no-flush": () => insertRows(asyncSink, [recordRow(`skeleton-${String(++n)}`, randomUUID())], 10_000),
+    // A record with the previous call's outcome riding along (the c=1 path, D82): two rows in one statement.
+    "record-and-outcome": async () => {
+      const prev = recordRow(`skeleton-${String(n)}`, randomUUID());
+      await insertRows(sink, [prev], 10_000);
+      const t0 = performance.now();
+      await insertRows(sink, [recordRow(`skeleton-${String(++n)}`, randomUUID()), { ...prev, status: "ok", durationMs: 1, resultBytes: 40 }], 10_000);
+      return performance.now() - t0;
+    },
   };
   type Name = keyof typeof variants;
   const names = Object.keys(variants) as Name[];
@@ -79,8 +88,8 @@ try {
     for (const k of r % 2 ? [...names].reverse() : names) {
       for (let i = 0; i < callsPerRound; i++) {
         const t0 = performance.now();
-        await variants[k]();
-        latencies.get(k)!.push(performance.now() - t0);
+        const timed = await variants[k]();
+        latencies.get(k)!.push(typeof timed === "number" ? timed : performance.now() - t0);
       }
     }
   }
@@ -88,7 +97,7 @@ try {
   console.log(`Node ${process.version}, ${String(os.cpus().length)} CPUs, load ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
   console.log("| variant | c=1 p50 ms | p90 ms | calls |\n|---|---:|---:|---:|");
   for (const [k, xs] of latencies) console.log(`| ${k} | ${pct(xs, 0.5).toFixed(3)} | ${pct(xs, 0.9).toFixed(3)} | ${String(xs.length)} |`);
-  await Promise.all([sink.close!(), unnamedSink.close!(), asyncPool.end(), claims.close()]);
+  await Promise.all([sink.close!(), unnamedSink.close!(), asyncSink.close!(), asyncPool.end(), claims.close()]);
 } finally {
   echo.kill();
   await bench.stop();

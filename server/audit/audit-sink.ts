@@ -4,20 +4,28 @@ import { HOT_PATH_POOLS } from "../db/connection-budget";
 import pg from "pg";
 import type { DbTx } from "../db/client";
 import type { SpooledRow } from "./audit-spool";
+import { JSON_COLUMNS } from "./storable-row";
 
-/** Where the INSERT goes: node-postgres (the gateway's own small pool) or a Prisma client. */
-export type AuditSink = { execute(sql: string, json: string): Promise<unknown>; close?(): Promise<void> };
+/**
+ * Where the rows go: node-postgres (the gateway's own small pool) or a Prisma client. `insert` writes the rows in
+ * one statement (resolving once it is committed); `execute` runs the audit's other statements (the owner sweep),
+ * their one parameter JSON.
+ */
+export type AuditSink = { insert(rows: SpooledRow[]): Promise<unknown>; execute(sql: string, json: string): Promise<unknown>; close?(): Promise<void> };
 
 export function prismaSink(db: DbTx): AuditSink {
-  return { execute: (sql, json) => db.$executeRawUnsafe(sql, json) };
+  return { insert: (rows) => db.$executeRawUnsafe(INSERT_JSON_SQL, JSON.stringify(rows)), execute: (sql, json) => db.$executeRawUnsafe(sql, json) };
 }
 
 /**
  * Half the CPU of a Prisma raw statement per insert (measured: 0.26 vs 0.62 ms), and off Prisma's pool. Each
  * statement text is prepared once per connection under a name of its own (D170): a request record's insert, which
  * a call's answer waits for, took 0.48 ms p50 parsed and planned every time and 0.30 ms prepared
- * (bench/gateway/call-skeleton.ts). `transactionPooler`: databaseUrl is PgBouncer in transaction mode, where a
- * named statement would live on a server connection the next transaction may not get: statements go unnamed.
+ * (bench/gateway/call-skeleton.ts). A batch of a few rows (a c=1 call's record, with the outcome of the call before
+ * riding along) goes as a VALUES list, its parameters typed by their columns, which PostgreSQL takes with less work
+ * than the JSON array it would parse and map (D173). `transactionPooler`: databaseUrl is PgBouncer in transaction
+ * mode, where a named statement would live on a server connection the next transaction may not get: statements go
+ * unnamed.
  */
 export function pgSink(databaseUrl: string, opts: { transactionPooler?: boolean } = {}): AuditSink {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: HOT_PATH_POOLS.audit, connectionTimeoutMillis: 5_000 });
@@ -28,8 +36,10 @@ export function pgSink(databaseUrl: string, opts: { transactionPooler?: boolean 
     if (name === undefined) names.set(sql, (name = `portcullis_audit_${String(names.size + 1)}`));
     return name;
   };
+  const query = (text: string, values: unknown[]) => pool.query(opts.transactionPooler ? { text, values } : { name: nameOf(text), text, values });
   return {
-    execute: (sql, json) => pool.query(opts.transactionPooler ? { text: sql, values: [json] } : { name: nameOf(sql), text: sql, values: [json] }),
+    insert: (rows) => (rows.length <= MAX_VALUES_ROWS ? query(insertValuesSql(rows.length), rows.flatMap(rowValues)) : query(INSERT_JSON_SQL, [JSON.stringify(rows)])),
+    execute: (sql, json) => query(sql, [json]),
     close: () => pool.end(),
   };
 }
@@ -72,11 +82,32 @@ export const STARTED = "started";
 // the record has them (the table's UPDATE trigger refuses any other change, migration audit_outcome).
 const OUTCOME_COLUMNS = ["category", "details", "decision", "ruleId", "reason", "status", "errorCode", "durationMs", "resultBytes", "truncated", "upstreamVersion", "approvalId", "taskId"] as const;
 const OUTCOME = OUTCOME_COLUMNS.map((c) => `"${c}" = EXCLUDED."${c}"`).join(", ");
-// One parameter whatever the batch size: the rows as a JSON array, typed by the table's own row type. A row
-// already there is a replay (after a crash, or an insert that timed out but committed) or a call's outcome
-// arriving for its request record: a replayed request record or final event changes nothing, an outcome
-// completes a row still `started` (or marked `interrupted` by the sweep: the outcome is what happened).
-const INSERT_SQL = `INSERT INTO audit_events (${LIST}) SELECT ${LIST} FROM json_populate_recordset(NULL::audit_events, $1::json) ON CONFLICT ("eventId") DO UPDATE SET ${OUTCOME} WHERE EXCLUDED."status" <> '${STARTED}' AND audit_events."status" IN ('${STARTED}', 'interrupted')`;
+// A row already there is a replay (after a crash, or an insert that timed out but committed) or a call's outcome
+// arriving for its request record: a replayed request record or final event changes nothing, an outcome completes
+// a row still `started` (or marked `interrupted` by the sweep: the outcome is what happened).
+const ON_CONFLICT = `ON CONFLICT ("eventId") DO UPDATE SET ${OUTCOME} WHERE EXCLUDED."status" <> '${STARTED}' AND audit_events."status" IN ('${STARTED}', 'interrupted')`;
+// One parameter whatever the batch size: the rows as a JSON array, typed by the table's own row type (a key a row
+// lacks is NULL).
+const INSERT_JSON_SQL = `INSERT INTO audit_events (${LIST}) SELECT ${LIST} FROM json_populate_recordset(NULL::audit_events, $1::json) ${ON_CONFLICT}`;
+
+/** Up to this many rows a batch goes as a VALUES list (one prepared statement per count); more, as the JSON array. */
+export const MAX_VALUES_ROWS = 4;
+const valuesSql: string[] = [];
+/** `INSERT … VALUES ($1, …), (…)` for `n` rows; the parameters are untyped, so each takes its column's type. */
+function insertValuesSql(n: number): string {
+  return (valuesSql[n] ??= `INSERT INTO audit_events (${LIST}) VALUES ${Array.from({ length: n }, (_, r) => `(${COLUMNS.map((_c, i) => `$${String(r * COLUMNS.length + i + 1)}`).join(", ")})`).join(", ")} ${ON_CONFLICT}`);
+}
+/**
+ * A row's parameters, as json_populate_recordset would read them from its JSON: a missing key is NULL, a jsonb
+ * column takes the value's JSON text, any other column an object's or array's JSON text and a scalar as it is.
+ */
+function rowValues(row: SpooledRow): unknown[] {
+  return COLUMNS.map((c) => {
+    const v = row[c];
+    if (v === undefined || v === null) return null;
+    return JSON_COLUMNS.has(c) || typeof v === "object" ? JSON.stringify(v) : v;
+  });
+}
 
 /**
  * One row per event: a statement may not update a row twice, so a request record and its outcome in one batch
@@ -88,7 +119,6 @@ function lastPerEvent(rows: SpooledRow[]): SpooledRow[] {
   return last.size === rows.length ? rows : rows.filter((r, i) => last.get(r.eventId) === i);
 }
 
-
 /**
  * Inserts the rows in one statement. A hung database must not hold calls forever: past `timeoutMs` the insert
  * counts as failed (its rows are spooled; if it commits after all, the replay skips them by eventId).
@@ -99,7 +129,7 @@ export async function insertRows(sink: AuditSink, rows: SpooledRow[], timeoutMs:
     timer = setTimeout(() => reject(new Error(`the audit insert took longer than ${timeoutMs} ms`)), timeoutMs);
   });
   try {
-    await Promise.race([sink.execute(INSERT_SQL, JSON.stringify(lastPerEvent(rows))), timeout]);
+    await Promise.race([sink.insert(lastPerEvent(rows)), timeout]);
   } finally {
     clearTimeout(timer);
   }

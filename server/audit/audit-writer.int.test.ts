@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAuditWriter, pgSink, type AuditSink } from "./audit-writer";
+import { insertRows, MAX_VALUES_ROWS } from "./audit-sink";
 import { auditRow } from "../test/audit-row";
 import { insertUser, userContext } from "../test/contexts";
 import {
@@ -211,17 +212,57 @@ describe("audit writer on PostgreSQL", () => {
     // What the sinks were asked, for these rows only (the gateway of this file has pools of its own).
     const sent = calls
       .map((args) => args[0] as { name?: string; text: string; values?: unknown[] })
-      .filter((config) => typeof config === "object" && String(config.values?.[0]).includes("prepared-"));
+      .filter((config) => typeof config === "object" && JSON.stringify(config.values ?? []).includes("prepared-"));
     expect(sent.map((c) => c.name)).toEqual(["portcullis_audit_1", "portcullis_audit_1", "portcullis_audit_1", undefined, undefined, undefined]);
     expect(new Set(sent.map((c) => c.text)).size).toBe(1);
+    expect(sent[0]!.text).toMatch(/ VALUES \(\$1, /); // one row: a VALUES list, not the JSON array
     for (const pooler of ["false", "true"]) for (const n of [1, 2, 3]) expect(await stored(`prepared-${pooler}-${String(n)}`)).toHaveLength(1);
+  });
+
+  it("stores a row the same whether its batch goes as a VALUES list (up to MAX_VALUES_ROWS rows) or as the JSON array", async () => {
+    const sink = pgSink(testDatabaseUrl());
+    // Every kind of value a row holds: nested and odd JSON (a string, an array, a homoglyph, an emoji, a quote),
+    // numbers and a number where text goes, a boolean, an explicit null and a missing column (both NULL).
+    const odd = (toolName: string, extra: Record<string, unknown> = {}) => ({
+      ...auditRow(toolName, { arguments: { nested: { list: [1, "two", null, { deep: true }] }, quote: `a "q" \\ b`, cyrillic: "аdmin", emoji: "🔑" }, details: { note: "x", n: 1.5 } }),
+      requestId: 42,
+      upstreamVersion: null,
+      eventId: randomUUID(),
+      occurredAt: "2026-12-03T10:11:12.345Z",
+      ...extra,
+    });
+    const columns = (r: Record<string, unknown>) => {
+      const { id: _id, eventId: _eventId, toolName: _toolName, ...rest } = r;
+      return rest;
+    };
+    try {
+      await insertRows(sink, [odd("form-values")], 10_000);
+      const many = Array.from({ length: MAX_VALUES_ROWS + 1 }, (_, i) => odd(`form-json-${String(i)}`));
+      await insertRows(sink, many, 10_000);
+      const [values] = await stored("form-values");
+      const [json] = await stored("form-json-0");
+      expect(values).toBeDefined();
+      expect(columns(values!)).toEqual(columns(json!));
+      expect(values!.requestId).toBe("42");
+      expect(values!.arguments).toEqual(odd("x").arguments);
+      expect(values!.occurredAt.toISOString()).toBe("2026-12-03T10:11:12.345Z");
+      // A JSON string in a jsonb column stays a string; an outcome completes its record in either form.
+      const record = odd("form-outcome", { status: "started", details: "just text" });
+      await insertRows(sink, [record], 10_000);
+      await insertRows(sink, [odd("form-other"), { ...record, status: "ok", durationMs: 7 }], 10_000);
+      const [completed] = await stored("form-outcome");
+      expect(completed).toMatchObject({ status: "ok", durationMs: 7, details: "just text" });
+      for (let i = 0; i < many.length; i++) expect(await stored(`form-json-${String(i)}`)).toHaveLength(1);
+    } finally {
+      await sink.close!();
+    }
   });
 
   it("retries a batch the database refuses row by row: the other rows of the batch commit", async () => {
     await db.$executeRawUnsafe(`ALTER TABLE audit_events ADD CONSTRAINT test_refuse_poison CHECK ("toolName" IS NULL OR "toolName" <> 'poison') NOT VALID`);
     const sink = pgSink(testDatabaseUrl());
     const batches: number[] = [];
-    const counting: AuditSink = { execute: (sql, json) => (batches.push((JSON.parse(json) as unknown[]).length), sink.execute(sql, json)), close: () => sink.close!() };
+    const counting: AuditSink = { insert: (rows) => (batches.push(rows.length), sink.insert(rows)), execute: (sql, json) => sink.execute(sql, json), close: () => sink.close!() };
     const writer = createAuditWriter(counting);
     try {
       const first = writer.write(row("batch-first"));

@@ -88,10 +88,9 @@ describe("createAuditWriter – a call's record and its outcome", () => {
     const held: (() => void)[] = [];
     const statements: { status: string; requestId: string }[][] = [];
     const sink: AuditSink = {
-      execute: (sql: string, json: string) => {
-        const parsed = JSON.parse(json) as unknown;
-        if (!Array.isArray(parsed)) return Promise.resolve(0); // the sweep of dead owners' records
-        const rows = parsed as { status: string; requestId: string }[];
+      execute: () => Promise.resolve(0), // the sweep of dead owners' records
+      insert: (inserted) => {
+        const rows = inserted.map((r) => ({ status: String(r.status), requestId: String(r.requestId) }));
         statements.push(rows.map((r) => ({ status: r.status, requestId: r.requestId })));
         if (rows.every((r) => r.status === "started")) return Promise.resolve(rows.length);
         return new Promise<number>((resolve) => held.push(() => resolve(rows.length)));
@@ -122,11 +121,10 @@ describe("createAuditWriter – outcomes ride with the next records", () => {
   const instant = () => {
     const statements: string[][] = [];
     const sink: AuditSink = {
-      execute: (_sql: string, json: string) => {
-        const parsed = JSON.parse(json) as unknown;
-        if (!Array.isArray(parsed)) return Promise.resolve(0); // the sweep of dead owners' records
-        statements.push((parsed as { status: string; requestId: string }[]).map((r) => `${r.requestId}:${r.status}`));
-        return Promise.resolve(parsed.length);
+      execute: () => Promise.resolve(0), // the sweep of dead owners' records
+      insert: (rows) => {
+        statements.push(rows.map((r) => `${String(r.requestId)}:${String(r.status)}`));
+        return Promise.resolve(rows.length);
       },
     };
     const owner: AuditOwner = { id: "owner-1", held: Promise.resolve(true), close: () => Promise.resolve() };
@@ -183,11 +181,10 @@ describe("createAuditWriter – a call's arguments are redacted once", () => {
   it("stores the record's redaction with the outcome, sanitized flag included, and redacts again under a new redactor", async () => {
     const rows: Record<string, unknown>[] = [];
     const sink: AuditSink = {
-      execute: (_sql: string, json: string) => {
-        const parsed = JSON.parse(json) as unknown;
-        if (!Array.isArray(parsed)) return Promise.resolve(0);
-        rows.push(...(parsed as Record<string, unknown>[]));
-        return Promise.resolve(parsed.length);
+      execute: () => Promise.resolve(0),
+      insert: (inserted) => {
+        rows.push(...inserted);
+        return Promise.resolve(inserted.length);
       },
     };
     const owner: AuditOwner = { id: "owner-1", held: Promise.resolve(true), close: () => Promise.resolve() };

@@ -3,7 +3,8 @@
 // what was changed in `details.sanitized`, so an auditor knows the stored value is not byte for byte the one sent.
 import { storableJson, storableText } from "../db/storable";
 
-const JSON_COLUMNS = new Set(["arguments", "details"]);
+/** The audit table's jsonb columns. */
+export const JSON_COLUMNS: ReadonlySet<string> = new Set(["arguments", "details"]);
 /** Free text the caller wrote or an error said; the other text columns hold names and ids. */
 const LONG_TEXT = new Set(["reason", "intent"]);
 const MAX_NAME_CHARS = 512;
