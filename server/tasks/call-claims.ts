@@ -63,13 +63,17 @@ WHERE NOT EXISTS (SELECT 1 FROM tasks t WHERE t."agentSessionId" = $1::text AND 
   AND t."createdAt" >= $14::timestamp AND t.status IN ('PENDING', 'RUNNING', 'SUCCEEDED'))
 ON CONFLICT DO NOTHING
 RETURNING id`;
-const DROP_ONE_SQL = `DELETE FROM call_claims c WHERE c."agentSessionId" = $1 AND c."toolName" = $2 AND c."argumentsHash" = $3 AND c.id = $4 AND c."taskId" IS NULL RETURNING c.id`;
+/** One claim by its key: DROP_ONE_SQL's and RELEASE_SQL's parameters. */
+const ONE_KEY = `c."agentSessionId" = $1 AND c."toolName" = $2 AND c."argumentsHash" = $3 AND c.id = $4`;
+const DROP_ONE_SQL = `DELETE FROM call_claims c WHERE ${ONE_KEY} AND c."taskId" IS NULL RETURNING c.id`;
+/** A claim whose task has settled goes, joined or not. */
+const RELEASE_SQL = `DELETE FROM call_claims c WHERE ${ONE_KEY}`;
 
 const KEYS = `unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS k(session, tool, hash, id)
 WHERE c."agentSessionId" = k.session AND c."toolName" = k.tool AND c."argumentsHash" = k.hash AND c.id = k.id`;
 /** The parameters of a one-row statement as the arrays of its many-row twin: column `i` of every row. */
 const columns = (rows: unknown[][]): unknown[][] => rows[0]!.map((_, i) => rows.map((r) => r[i]));
-/** A drop's key, in the order of DROP_ONE_SQL's parameters and KEYS's arrays. */
+/** A claim's key, in the order of ONE_KEY's parameters and KEYS's arrays. */
 const keyValues = (r: ClaimRef) => [r.agentSessionId ?? "", r.toolName, r.argumentsHash, r.id];
 
 /** `transactionPooler`: databaseUrl is PgBouncer in transaction mode: no startup options, no named prepared statements. */
@@ -138,7 +142,7 @@ export function createCallClaims(databaseUrl: string, logger?: Logger, opts: { t
     },
     drop: (ref) => dropBatch(ref),
     async release(ref) {
-      await pool.query(`DELETE FROM call_claims c USING ${KEYS}`, columns([keyValues(ref)]));
+      await pool.query({ ...named("portcullis_release_claim"), text: RELEASE_SQL, values: keyValues(ref) });
     },
     close: () => pool.end(),
   };
