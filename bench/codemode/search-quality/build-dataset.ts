@@ -1,13 +1,15 @@
 // Writes tools.json (captured real definitions + written business tools) and queries.json (query source +
 // split + lexical flag). The split is decided here once: queries ordered by the SHA-256 of their id, the first
-// half tunes, the second half is held out. Re-running gives the same files.
+// half tunes, the second half is held out. The dev queries (dev-query-source.ts, written later) are a split of
+// their own and never held out. Re-running gives the same files.
 //   npx tsx bench/codemode/search-quality/build-dataset.ts
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { BUSINESS_TOOLS } from "./business-tools";
-import { toolKey, writeJson, type DatasetQuery, type DatasetTool } from "./dataset";
+import { toolKey, writeJson, type DatasetQuery, type DatasetTool, type Split } from "./dataset";
 import { sharesWord } from "./lexical-overlap";
+import { DEV_QUERY_SOURCE } from "./dev-query-source";
 import { QUERY_SOURCE } from "./query-source";
 
 const DIR = import.meta.dirname;
@@ -20,18 +22,22 @@ async function main(): Promise<void> {
 
   const order = [...QUERY_SOURCE].sort(([a], [b]) => hash(a).localeCompare(hash(b)));
   const heldout = new Set(order.slice(Math.ceil(order.length / 2)).map(([id]) => id));
-  const queries: DatasetQuery[] = QUERY_SOURCE.map(([id, query, expected]) => {
+  const entry = ([id, query, expected]: (typeof QUERY_SOURCE)[number], split: Split): DatasetQuery => {
     const tool = byKey.get(expected);
     if (!tool) throw new Error(`query ${id}: no tool ${expected}`);
-    return { id, query, expected, split: heldout.has(id) ? "heldout" : "tune", lexical: sharesWord(query, tool) };
-  });
+    return { id, query, expected, split, lexical: sharesWord(query, tool) };
+  };
+  const queries: DatasetQuery[] = [
+    ...QUERY_SOURCE.map((source) => entry(source, heldout.has(source[0]) ? "heldout" : "tune")),
+    ...DEV_QUERY_SOURCE.map((source) => entry(source, "dev")),
+  ];
 
   await writeJson(path.join(DIR, "tools.json"), tools);
   await writeJson(path.join(DIR, "queries.json"), queries);
   const nonLexical = queries.filter((query) => !query.lexical).length;
   console.log(
     `${tools.length} tools (${captured.length} captured) of ${new Set(tools.map((tool) => tool.server)).size} servers; ` +
-      `${queries.length} queries, ${heldout.size} held out, ${nonLexical} non-lexical`,
+      `${queries.length} queries (${DEV_QUERY_SOURCE.length} dev), ${heldout.size} held out, ${nonLexical} non-lexical`,
   );
 }
 

@@ -2,7 +2,9 @@
 // mostly non-lexical queries, with the lexical flag as computed, not as written.
 import { describe, expect, it } from "vitest";
 import { loadQueries, loadTools, toolKey } from "./dataset";
+import { DEV_QUERY_SOURCE } from "./dev-query-source";
 import { sharesWord } from "./lexical-overlap";
+import { QUERY_SOURCE } from "./query-source";
 
 const tools = loadTools();
 const queries = loadQueries();
@@ -35,19 +37,24 @@ describe("search-quality dataset", () => {
     expect(missing).toEqual([]);
   });
 
-  it("splits the queries half tune, half held out (±2)", () => {
+  it("splits the first queries half tune, half held out (±2), and the dev queries are a split of their own", () => {
     const heldout = queries.filter((query) => query.split === "heldout").length;
     const tune = queries.filter((query) => query.split === "tune").length;
-    expect(heldout + tune).toBe(queries.length);
+    const dev = queries.filter((query) => query.split === "dev");
+    expect(heldout + tune).toBe(QUERY_SOURCE.length);
     expect(Math.abs(heldout - tune)).toBeLessThanOrEqual(2);
+    expect(dev.map((query) => query.id)).toEqual(DEV_QUERY_SOURCE.map(([id]) => id));
   });
 
-  it("marks lexical overlap as computed, and at least half of the queries share no word with their tool", () => {
+  it("marks lexical overlap as computed; at least half of the first queries and a third of the dev ones share no word with their tool", () => {
     const wrong = queries
       .filter((query) => query.lexical !== sharesWord(query.query, byKey.get(query.expected)!))
       .map((query) => query.id);
     expect(wrong).toEqual([]);
-    expect(queries.filter((query) => !query.lexical).length).toBeGreaterThanOrEqual(queries.length / 2);
+    const first = queries.filter((query) => query.split !== "dev");
+    expect(first.filter((query) => !query.lexical).length).toBeGreaterThanOrEqual(first.length / 2);
+    const dev = queries.filter((query) => query.split === "dev");
+    expect(dev.filter((query) => !query.lexical).length).toBeGreaterThanOrEqual(dev.length / 3);
     const heldout = queries.filter((query) => query.split === "heldout");
     expect(heldout.filter((query) => !query.lexical).length).toBeGreaterThanOrEqual(heldout.length / 3);
   });

@@ -13,7 +13,8 @@ export type DatasetTool = {
   source?: string;
 };
 
-export type Split = "tune" | "heldout";
+/** `dev`: a second tuning split written later (dev-query-source.ts), after `tune` was nearly saturated. */
+export type Split = "tune" | "dev" | "heldout";
 
 export type DatasetQuery = {
   id: string;

@@ -1,6 +1,7 @@
 // One evaluation of a tool index over the dataset: every query with the given options, aggregated per split,
 // per split's non-lexical queries and per split's queries answered by a real captured tool. Misses are listed
-// for the tune split only: held-out queries leave this module as aggregates, so they cannot steer tuning.
+// for the tuning splits (tune, dev) only: held-out queries leave this module as aggregates, so they cannot steer
+// tuning.
 import { MAX_LIMIT, type SearchOptions, type ToolIndex } from "../../../server/codemode/tool-search";
 import { answerTokens } from "./answer-tokens";
 import { toolKey, type DatasetQuery, type DatasetTool, type Split } from "./dataset";
@@ -11,6 +12,7 @@ export type SearchOptionsIn = SearchOptions & Record<string, unknown>;
 export type SubsetReport = QualitySummary & { recallAt50: number };
 export type TuneMiss = {
   id: string;
+  split: Split;
   query: string;
   expected: string;
   /** Rank within a 50-tool answer; null beyond it. */
@@ -60,10 +62,11 @@ export function evaluate(
     quality[`${split} real tools`] = subset(inSplit.filter((s) => real.has(s.query.expected)));
   }
   const tuneMisses = scored
-    .filter((s) => s.query.split === "tune" && s.outcome.rank !== 1)
+    .filter((s) => s.query.split !== "heldout" && s.outcome.rank !== 1)
     .sort((a, b) => (a.rankWithin50 ?? 99) - (b.rankWithin50 ?? 99) || a.query.id.localeCompare(b.query.id))
     .map((s) => ({
       id: s.query.id,
+      split: s.query.split,
       query: s.query.query,
       expected: s.expected,
       rank: s.rankWithin50,
