@@ -13,6 +13,8 @@
 //                                                     # related objects and implications (fitted to tune, D92): a
 //                                                     # stand-in for paraphrases nobody wrote down
 //   npm run bench:search-quality -- --split tune --no-catalog-relations  # without the layer written per tool (D172)
+//   npm run bench:search-quality -- --split dev --no-mined-relations     # without the layer mined from example
+//                                                     # requests (D174)
 //   BENCH_WRITE_DOCS=1 npm run bench:search-quality   # also rewrites its block in docs/benchmarks.md
 //
 // Recall is measured at 508 tools only. Timing is measured at 508 and at 5,080 (the dataset under ten
@@ -50,6 +52,7 @@ const { values: args } = parseArgs({
     "no-scale": { type: "boolean", default: false },
     "no-hand-relations": { type: "boolean", default: false },
     "no-catalog-relations": { type: "boolean", default: false },
+    "no-mined-relations": { type: "boolean", default: false },
   },
   strict: true,
 });
@@ -107,6 +110,7 @@ function time(index: ToolIndex, queries: readonly DatasetQuery[], runs: number, 
 function main(): void {
   if (args["no-hand-relations"]) setThesaurusLayers({ related: false, implies: false });
   if (args["no-catalog-relations"]) setThesaurusLayers({ catalog: false });
+  if (args["no-mined-relations"]) setThesaurusLayers({ mined: false });
   const tools = loadTools();
   const queries = loadQueries();
   const small = build(tools.map((tool) => toSearchable(tool)));
@@ -129,6 +133,7 @@ function main(): void {
       [
         args["no-hand-relations"] && "no hand relations",
         args["no-catalog-relations"] && "no catalog relations",
+        args["no-mined-relations"] && "no mined relations",
       ]
         .filter(Boolean)
         .join(", ") || "full",
@@ -139,7 +144,7 @@ function main(): void {
   };
   console.log(args.json ? JSON.stringify(result, null, 2) : render(result));
   if (process.env.BENCH_WRITE_DOCS === "1") {
-    if (args["no-hand-relations"] || args["no-catalog-relations"]) throw new Error("BENCH_WRITE_DOCS writes the shipped ranker's figures only");
+    if (args["no-hand-relations"] || args["no-catalog-relations"] || args["no-mined-relations"]) throw new Error("BENCH_WRITE_DOCS writes the shipped ranker's figures only");
     writeDocsBlock(
       path.resolve(import.meta.dirname, "../../../docs/benchmarks.md"),
       {

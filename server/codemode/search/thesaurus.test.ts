@@ -3,7 +3,8 @@ import { withinEdits } from "./edit-distance";
 import { expandQuery } from "./expand-query";
 import { buildFieldIndex } from "./field-index";
 import { termOf } from "./normalize";
-import { actionsOf, relatedTerms, setThesaurusLayers, WEIGHT } from "./thesaurus";
+import { actionsOf, relatedTerms, setThesaurusLayers, WEIGHT, type ThesaurusLayers } from "./thesaurus";
+import { MINED_IMPLIES } from "./thesaurus-mined";
 import { CATALOG_IMPLIES } from "./thesaurus-catalog";
 import { serverNameTerms } from "./tool-fields";
 import { isDictionaryWord, wordnetCacheSize, wordnetSynonyms } from "./wordnet";
@@ -44,20 +45,22 @@ describe("thesaurus", () => {
     expect(relatedTerms(t("delete")).get(t("remove"))).toBe(WEIGHT.action);
   });
 
-  it.each<[Partial<{ related: boolean; implies: boolean; catalog: boolean }>, string, string, boolean]>([
+  it.each<[Partial<ThesaurusLayers>, string, string, boolean]>([
     [{ catalog: false }, "diary", "calendar", false],
     [{ related: false, implies: false }, "diary", "calendar", true],
     [{ related: false }, "defect", "bug", false],
     [{ related: false }, "lat", "geocode", true],
-    [{ implies: false }, "lat", "geocode", false],
+    [{ implies: false, mined: false }, "lat", "geocode", false],
     [{ implies: false }, "defect", "bug", true],
-    [{ related: false, implies: false }, "remove", "delete", true],
+    [{ related: false, implies: false, catalog: false, mined: false }, "remove", "delete", true],
+    [{ mined: false }, "standup", "event", false],
+    [{ related: false, implies: false, catalog: false }, "standup", "event", true],
   ])("with layers %j relates %j to %j: %j (actions stay)", (layers, word, related, kept) => {
     try {
       setThesaurusLayers(layers);
       expect(relatedTerms(t(word)).has(t(related))).toBe(kept);
     } finally {
-      setThesaurusLayers({ related: true, implies: true, catalog: true });
+      setThesaurusLayers({ related: true, implies: true, catalog: true, mined: true });
     }
     expect(relatedTerms(t(word)).has(t(related))).toBe(true);
   });
@@ -73,19 +76,41 @@ describe("thesaurus from the catalog's tools (D172)", () => {
     expect(WEIGHT.catalog).toBeLessThan(WEIGHT.implied);
   });
 
-  it("has lines of asked words > the words tools use, each side with terms", () => {
-    expect(CATALOG_IMPLIES.length).toBeGreaterThan(500);
-    for (const line of CATALOG_IMPLIES) {
-      expect(line, line).toMatch(/^[a-z0-9]+( [a-z0-9]+)* > [a-z0-9]+( [a-z0-9]+)*$/);
-      for (const side of line.split(" > ")) expect(side.split(" ").some((w) => termOf(w) !== null), line).toBe(true);
-    }
-  });
-
   it("no left side holds one of the generic verbs its writers were told to leave out", () => {
     const reading = new Set(["get", "show", "list", "find", "search", "create", "add", "update", "delete", "send"].map(t));
     for (const line of CATALOG_IMPLIES) {
       const asked = line.split(" > ")[0]!.split(" ").flatMap((w) => termOf(w) ?? []);
       expect(asked.filter((term) => reading.has(term)), line).toEqual([]);
+    }
+  });
+});
+
+describe("thesaurus mined from example requests (D174)", () => {
+  it.each<[string, string]>([
+    ["rsvp", "event"],
+    ["ping", "message"],
+    ["lat", "geocode"],
+  ])("relates %j to %j at the mined layer's weight, between the catalog layer's and the hand-written ones'", (word, related) => {
+    expect(relatedTerms(t(word)).get(t(related))).toBeGreaterThanOrEqual(WEIGHT.mined);
+    expect(WEIGHT.mined).toBeGreaterThan(WEIGHT.catalog);
+    expect(WEIGHT.mined).toBeLessThan(WEIGHT.implied);
+  });
+
+  it("relates a word to the head a modifier went with, not the modifier that tells near-rivals apart", () => {
+    // "lat" is asked of both maps_geocode and maps_reverse_geocode: "reverse" would decide between them.
+    expect(relatedTerms(t("lat")).has(t("reverse"))).toBe(false);
+  });
+});
+
+describe.each([
+  ["written from the catalog's tools (D172)", CATALOG_IMPLIES],
+  ["mined from example requests (D174)", MINED_IMPLIES],
+])("the thesaurus layer %s", (_, lines) => {
+  it("has lines of asked words > the words tools use, each side with terms", () => {
+    expect(lines.length).toBeGreaterThan(500);
+    for (const line of lines) {
+      expect(line, line).toMatch(/^[a-z0-9]+( [a-z0-9]+)* > [a-z0-9]+( [a-z0-9]+)*$/);
+      for (const side of line.split(" > ")) expect(side.split(" ").some((w) => termOf(w) !== null), line).toBe(true);
     }
   });
 });
@@ -128,11 +153,17 @@ describe("expandQuery", () => {
   const query = (text: string) => expandQuery(text, index).map((w) => [w.term, [...w.expansions.keys()].sort()]);
 
   it("reads an abbreviation as its words, each a query word, the abbreviation matching too", () => {
-    expect(query("merge PRs")).toEqual([
-      ["merg", ["merg"]],
-      ["pull", ["pr", "pull"]],
-      ["request", ["request"]],
-    ]);
+    // The mined layer relates "merge" to "request" (D174), which would fold "request" into "merge".
+    setThesaurusLayers({ mined: false });
+    try {
+      expect(query("merge PRs")).toEqual([
+        ["merg", ["merg"]],
+        ["pull", ["pr", "pull"]],
+        ["request", ["request"]],
+      ]);
+    } finally {
+      setThesaurusLayers({ mined: true });
+    }
   });
 
   it("adds the un- word of a negation", () => {
