@@ -11,8 +11,9 @@ export function negated(query: string): string[] {
 }
 
 // A product's name is capitalised ("Slack"), follows a preposition ("in memory", "with the everything
-// server"), precedes "server", or is no English word ("github"); otherwise an English word that happens to
-// name a server ("dump everything", "what time") is just a word.
+// server", "in long-term memory": a hyphenated modifier may come between), precedes "server", or is no English
+// word ("github"); otherwise an English word that happens to name a server ("dump everything", "what time") is
+// just a word.
 export function inPassing(query: string, word: string): boolean {
   return /^[a-z]+$/.test(word) && isDictionaryWord(word) && !writtenAsName(query, word);
 }
@@ -20,7 +21,7 @@ export function inPassing(query: string, word: string): boolean {
 export function writtenAsName(query: string, word: string): boolean {
   const capitalised = new RegExp(`(?<!\\p{L})${word[0]!.toUpperCase()}${word.slice(1)}(?!\\p{L})`, "u");
   const context = new RegExp(
-    `\\b(?:in|on|with|via|using|from|through|into|at)\\s+(?:the\\s+|my\\s+|our\\s+)?${word}\\b|\\b${word}\\s+(?:server|mcp|app|api)\\b`,
+    `\\b(?:in|on|with|via|using|from|through|into|at)\\s+(?:the\\s+|my\\s+|our\\s+)?(?:[a-z]+-[a-z]+\\s+)?${word}\\b|\\b${word}\\s+(?:server|mcp|app|api)\\b`,
     "i",
   );
   return capitalised.test(query) || context.test(query);

@@ -239,6 +239,8 @@ describe("expandQuery – names and paths", () => {
     const passing = (query: string) => expandQuery(query, index).find((w) => w.term === "memori")?.inPassing;
     expect(passing("free some memory on the build box")).toBe(true);
     expect(passing("store this in memory")).toBeUndefined();
+    expect(passing("record Dana as a person in long-term memory")).toBeUndefined();
+    expect(passing("free some long-term memory")).toBe(true);
     expect(passing("ask the memory server")).toBeUndefined();
     expect(passing("what does Memory know about Bob")).toBeUndefined();
     expect(expandQuery("search github", index).find((w) => w.term === "github")?.inPassing).toBeUndefined();
