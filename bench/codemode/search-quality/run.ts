@@ -21,7 +21,7 @@
 // server-name variants, queries unchanged). Held-out queries report only aggregates: tune on the tune and dev splits.
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { setThesaurusLayers } from "../../../server/codemode/search/thesaurus";
+import { setThesaurusLayers, type ThesaurusLayers } from "../../../server/codemode/search/thesaurus";
 import { createToolIndex, type SearchableTool, type ToolIndex } from "../../../server/codemode/tool-search";
 import { writeDocsBlock } from "../../docs-block";
 import { machineFacts } from "../../gateway/report";
@@ -34,7 +34,7 @@ type Timing = { tools: number; buildMs: number; medianMs: number; p95Ms: number;
 type Result = {
   machine: Record<string, string>;
   options: SearchOptionsIn;
-  /** "full", or "no hand relations" (--no-hand-relations). */
+  /** "full", or the layers left out ("no hand relations, no mined relations"). */
   thesaurus: string;
   dataset: Record<string, number>;
   quality: Record<string, SubsetReport>;
@@ -107,10 +107,19 @@ function time(index: ToolIndex, queries: readonly DatasetQuery[], runs: number, 
   return { tools: index.size, buildMs, medianMs: p(50), p95Ms: p(95), searches: samples.length };
 }
 
+// The thesaurus layers a flag leaves out, and how the report names what is left out.
+const LEFT_OUT: [
+  flag: "no-hand-relations" | "no-catalog-relations" | "no-mined-relations",
+  what: string,
+  layers: Partial<ThesaurusLayers>,
+][] = [
+  ["no-hand-relations", "no hand relations", { related: false, implies: false }],
+  ["no-catalog-relations", "no catalog relations", { catalog: false }],
+  ["no-mined-relations", "no mined relations", { mined: false }],
+];
+
 function main(): void {
-  if (args["no-hand-relations"]) setThesaurusLayers({ related: false, implies: false });
-  if (args["no-catalog-relations"]) setThesaurusLayers({ catalog: false });
-  if (args["no-mined-relations"]) setThesaurusLayers({ mined: false });
+  for (const [flag, , layers] of LEFT_OUT) if (args[flag]) setThesaurusLayers(layers);
   const tools = loadTools();
   const queries = loadQueries();
   const small = build(tools.map((tool) => toSearchable(tool)));
@@ -130,12 +139,8 @@ function main(): void {
     machine: machineFacts(),
     options: OPTIONS,
     thesaurus:
-      [
-        args["no-hand-relations"] && "no hand relations",
-        args["no-catalog-relations"] && "no catalog relations",
-        args["no-mined-relations"] && "no mined relations",
-      ]
-        .filter(Boolean)
+      LEFT_OUT.filter(([flag]) => args[flag])
+        .map(([, what]) => what)
         .join(", ") || "full",
     dataset,
     quality,
@@ -144,7 +149,7 @@ function main(): void {
   };
   console.log(args.json ? JSON.stringify(result, null, 2) : render(result));
   if (process.env.BENCH_WRITE_DOCS === "1") {
-    if (args["no-hand-relations"] || args["no-catalog-relations"] || args["no-mined-relations"]) throw new Error("BENCH_WRITE_DOCS writes the shipped ranker's figures only");
+    if (result.thesaurus !== "full") throw new Error("BENCH_WRITE_DOCS writes the shipped ranker's figures only");
     writeDocsBlock(
       path.resolve(import.meta.dirname, "../../../docs/benchmarks.md"),
       {
