@@ -42,9 +42,7 @@ export function loadExampleRequests(): ExampleRequests[] {
 /** The mined lines, "asked > targets", sorted. */
 export function mineRelations(tools: readonly DatasetTool[], examples: readonly ExampleRequests[]): string[] {
   const byKey = new Map(tools.map((tool) => [toolKey(tool), tool]));
-  const uses = new Map<string, number>();
-  const together = new Map<string, Map<string, number>>();
-  // Per asked term, the objects of each request that used it.
+  // Per asked term, the objects of the tool of each request that used it.
   const contexts = new Map<string, ReadonlySet<string>[]>();
   const spellings = new Map<string, Map<string, number>>();
   const spell = (word: string, term: string) => {
@@ -79,11 +77,9 @@ export function mineRelations(tools: readonly DatasetTool[], examples: readonly 
         asked.add(term);
       }
       for (const term of asked) {
-        uses.set(term, (uses.get(term) ?? 0) + 1);
-        const targets = together.get(term) ?? new Map<string, number>();
-        for (const object of objects) targets.set(object, (targets.get(object) ?? 0) + 1);
-        together.set(term, targets);
-        contexts.set(term, [...(contexts.get(term) ?? []), objects]);
+        const seen = contexts.get(term) ?? [];
+        seen.push(objects);
+        contexts.set(term, seen);
       }
     }
   }
@@ -93,14 +89,16 @@ export function mineRelations(tools: readonly DatasetTool[], examples: readonly 
     return word !== undefined && termOf(word) === term ? word : undefined;
   };
   const lines: string[] = [];
-  for (const [term, count] of uses) {
+  for (const [term, seen] of contexts) {
     const left = spelling(term);
-    if (count < MIN_REQUESTS || !left) continue;
-    const candidates = [...together.get(term)!]
-      .filter(([, n]) => n / count >= MIN_SHARE)
+    if (seen.length < MIN_REQUESTS || !left) continue;
+    const together = new Map<string, number>();
+    for (const objects of seen) for (const object of objects) together.set(object, (together.get(object) ?? 0) + 1);
+    const candidates = [...together]
+      .filter(([, n]) => n / seen.length >= MIN_SHARE)
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
     const right = candidates
-      .filter(([target, n]) => !candidates.some(([other, m]) => m > n && modifies(contexts.get(term)!, target, other)))
+      .filter(([target, n]) => !candidates.some(([other, m]) => m > n && modifies(seen, target, other)))
       .slice(0, MAX_TARGETS)
       .flatMap(([target]) => spelling(target) ?? []);
     if (right.length > 0) lines.push(`${left} > ${right.join(" ")}`);
