@@ -68,6 +68,20 @@ test.describe.serial("an agent session from the console", () => {
       await expect(snippet).toContainText(token);
       await expect(snippet).toContainText(url);
     }
+    // The keyboard moves between the tabs (components/tabs.tsx's TabList): arrows wrap around, Home and End.
+    const selected = connected.getByRole("tab", { selected: true });
+    await connected.getByRole("tab", { name: "VS Code" }).press("ArrowRight");
+    await expect(selected).toHaveText("MCP SDK");
+    await expect(selected).toBeFocused();
+    await expect(connected.getByTestId("config-sdk")).toBeVisible();
+    await selected.press("ArrowLeft");
+    await expect(selected).toHaveText("VS Code");
+    await selected.press("Home");
+    await expect(selected).toHaveText("MCP SDK");
+    await selected.press("End");
+    await expect(selected).toHaveText("VS Code");
+    await expect(selected).toBeFocused();
+    await expect(connected.getByRole("tab").and(connected.locator('[tabindex="0"]'))).toHaveCount(1);
     await expect(connected.getByTestId("config-sdk")).toContainText("StreamableHTTPClientTransport");
     await expect(connected.getByTestId("config-sdk")).toContainText(
       `requestInit: { headers: { Authorization: "Bearer ${token}" } }`,

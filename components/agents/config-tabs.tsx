@@ -3,61 +3,18 @@
 // dialog that is gone after a reload, and the token in them must never land in the address bar or history.
 // Long lines wrap (a token has no break points), so nothing hides off to the side.
 // Every panel stays in the DOM, hidden unless selected, so its text can be searched and copied by tools.
-import { useId, useRef, useState } from "react";
+import { useId, useState } from "react";
 import { CopyButton } from "@/components/copy-button";
-import { tabForKey } from "@/components/tabs";
+import { TabList } from "@/components/tabs";
 import type { ConfigSnippet } from "./config-snippets";
 
 export function ConfigTabs({ snippets }: { snippets: readonly ConfigSnippet[] }) {
   const baseId = useId();
-  const listRef = useRef<HTMLDivElement>(null);
   const [current, setCurrent] = useState(snippets[0]?.id);
-
-  function select(id: ConfigSnippet["id"], focus = false) {
-    setCurrent(id);
-    if (focus) listRef.current?.querySelector<HTMLButtonElement>(`[data-tab="${id}"]`)?.focus();
-  }
-
-  function onKeyDown(e: React.KeyboardEvent) {
-    const next = tabForKey(snippets, current, e.key);
-    if (!next) return;
-    e.preventDefault();
-    select(next.id, true);
-  }
 
   return (
     <div>
-      <div
-        ref={listRef}
-        role="tablist"
-        aria-label="Client configuration"
-        onKeyDown={onKeyDown}
-        className="flex gap-1 overflow-x-auto border-b border-slate-200"
-      >
-        {snippets.map((s) => {
-          const active = s.id === current;
-          return (
-            <button
-              key={s.id}
-              type="button"
-              role="tab"
-              id={`${baseId}-tab-${s.id}`}
-              data-tab={s.id}
-              aria-selected={active}
-              aria-controls={`${baseId}-panel-${s.id}`}
-              tabIndex={active ? 0 : -1}
-              onClick={() => select(s.id)}
-              className={`-mb-px shrink-0 border-b-2 px-3 py-2 text-sm font-medium whitespace-nowrap transition-colors focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-indigo-600 ${
-                active
-                  ? "border-indigo-600 text-indigo-700"
-                  : "border-transparent text-slate-600 hover:border-slate-300 hover:text-slate-900"
-              }`}
-            >
-              {s.label}
-            </button>
-          );
-        })}
-      </div>
+      <TabList tabs={snippets} currentId={current} label="Client configuration" baseId={baseId} onSelect={setCurrent} dense />
       {snippets.map((s) => (
         <div
           key={s.id}
