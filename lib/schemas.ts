@@ -4,6 +4,7 @@ import { ZIsolation, ZProcessStats, ZTaskCredentials } from "./sandbox-schemas";
 import { ROLES } from "./roles";
 import { isValidBinName, isValidPackageName, isValidPackageRange } from "./package-name";
 import { ZServerSummary } from "./server-summary";
+import { ZToolExampleRequests } from "./tool-examples";
 import { ZChangedDefinitionCalls, ZDefinitionReviewMode } from "./review-schemas";
 
 export const ZRole = z.enum(ROLES).meta({ id: "Role" });
@@ -278,6 +279,7 @@ export const ZToolSummary = z
     rateLimitPerMinute: z.number().int().nullable().meta({ description: "The tool's own override; null = its server's, else the gateway default" }),
     async: z.boolean().meta({ description: "Always run as a durable task" }),
     requiredApprovals: z.number().int().meta({ description: "Approvers who must say yes to a HIGH-tier call (1 or 2)" }),
+    exampleRequests: z.array(z.string()).meta({ description: "Requests an agent might word for this tool, written by an admin; search_tools finds the tool by them" }),
     lintFindings: z.array(z.object({ rule: z.string(), severity: z.string(), path: z.string(), message: z.string() })),
     removed: z.boolean(),
   })
@@ -437,6 +439,7 @@ export const ZUpdateTool = z
     riskTier: ZRiskTier.optional(),
     async: z.boolean().optional().meta({ description: "Always run as a task: the call is answered with a task id at once" }),
     requiredApprovals: z.number().int().min(1).max(2).optional().meta({ description: "2 = a HIGH-tier call needs a second approver" }),
+    exampleRequests: ZToolExampleRequests.optional(),
   })
   .strict()
   .refine((v) => Object.keys(v).length > 0, "give at least one field to change")

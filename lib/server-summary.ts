@@ -8,21 +8,30 @@ export const MAX_SERVER_SUMMARY_CHARS = 200;
 
 export type SummaryProblem = { code: "summary_too_long" | "summary_control_character" | "summary_invalid_unicode"; message: string };
 
+/** What can be wrong with one line of admin text a model reads verbatim (a summary, an example request). */
+export type LineProblem = { kind: "too_long" | "control_character" | "invalid_unicode"; message: string };
+
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 // C0 and C1 controls, DEL, the line and paragraph separators and the bidi overrides/isolates (they reorder text).
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
-/** Why `summary` (already trimmed) cannot be a server's summary, or null. */
-export function summaryProblem(summary: string): SummaryProblem | null {
-  if (LONE_SURROGATE.test(summary)) return { code: "summary_invalid_unicode", message: "contains invalid Unicode (a lone surrogate)" };
-  const control = CONTROL.exec(summary);
+/** Why `line` (already trimmed) is not one line of printable text of at most `maxChars` characters, or null. */
+export function lineProblem(line: string, maxChars: number): LineProblem | null {
+  if (LONE_SURROGATE.test(line)) return { kind: "invalid_unicode", message: "contains invalid Unicode (a lone surrogate)" };
+  const control = CONTROL.exec(line);
   if (control) {
     const c = control[0].codePointAt(0)!;
-    return { code: "summary_control_character", message: `is one line of text: remove ${c === 0 ? "the NUL character" : `control character U+${c.toString(16).toUpperCase().padStart(4, "0")}`}` };
+    return { kind: "control_character", message: `is one line of text: remove ${c === 0 ? "the NUL character" : `control character U+${c.toString(16).toUpperCase().padStart(4, "0")}`}` };
   }
-  if ([...summary].length > MAX_SERVER_SUMMARY_CHARS) return { code: "summary_too_long", message: `is at most ${String(MAX_SERVER_SUMMARY_CHARS)} characters` };
+  if ([...line].length > maxChars) return { kind: "too_long", message: `is at most ${String(maxChars)} characters` };
   return null;
+}
+
+/** Why `summary` (already trimmed) cannot be a server's summary, or null. */
+export function summaryProblem(summary: string): SummaryProblem | null {
+  const problem = lineProblem(summary, MAX_SERVER_SUMMARY_CHARS);
+  return problem && { code: `summary_${problem.kind}`, message: problem.message };
 }
 
 /** The summary as the REST API takes it, trimmed; "" (like null) clears it, and the derived line applies. */

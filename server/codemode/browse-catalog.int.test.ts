@@ -131,6 +131,31 @@ describe("browse_catalog (/mcp/code)", () => {
     expect(lineOf(await browseText(other), "ops")).toBe("ops (10) — Runs slow and failing calls for tests.");
   });
 
+  it("an admin's example requests find a tool by words its definition lacks, on the other process too, and are never shown", async () => {
+    const other = await connectAgent(new URL("/mcp/code", env.gateways[1]!.mcpUrl), env.token);
+    env.agents.push(other);
+    const search = async (ag: Agent, detail: "name" | "summary" = "name") =>
+      firstText(await ag.client.callTool({ name: "search_tools", arguments: { query: "how often did the quokka wombat chirp?", detail, limit: 5 } }));
+    const firstOf = (text: string) => text.split("\n")[0];
+    const counted = "tools.shop.counted";
+    expect(firstOf(await search(agent))).not.toBe(counted);
+
+    const g = env.gateways[0]!.gateway;
+    const updated = await g.registry.updateTool(env.admin, "shop__counted", { exampleRequests: ["  did the quokka wombat chirp  ", "wombat chirps by quokka, please"] });
+    expect(updated.exampleRequests).toEqual(["did the quokka wombat chirp", "wombat chirps by quokka, please"]);
+    expect(firstOf(await search(agent))).toBe(counted);
+    await busHears(db, env.gateways[1]!.gateway); // heard after the registry change it follows
+    expect(firstOf(await search(other))).toBe(counted);
+    // Indexed, not shown: the answer at any detail carries the tool's own text only.
+    expect(await search(other, "summary")).not.toMatch(/quokka|wombat|chirp/);
+    const audit = await db.auditEvent.findFirstOrThrow({ where: { action: "tool.updated" }, orderBy: { id: "desc" } });
+    expect(audit.details).toMatchObject({ tool: "shop__counted", changes: { exampleRequests: ["did the quokka wombat chirp", "wombat chirps by quokka, please"] } });
+
+    await g.registry.updateTool(env.admin, "shop__counted", { exampleRequests: [] });
+    await busHears(db, env.gateways[1]!.gateway);
+    expect(firstOf(await search(other))).not.toBe(counted);
+  });
+
   it("refuses a hostile summary with a stable code per rule and keeps the one it had", async () => {
     const g = env.gateways[0]!.gateway;
     const cases: [string, string][] = [

@@ -72,7 +72,7 @@ export async function searchTools(deps: CodeModeDeps, grant: Grant, bucket: numb
   const usable = (await deps.registry.visibleTools(bucket)).filter((t) => mayUse(t.name) && t.name.startsWith(prefix));
   if (server !== undefined && usable.length === 0) return unknownServer();
   const summaries = new Map((await deps.registry.visibleServers(bucket)).map((r) => [r.slug, r.summary ?? (r.defs.instructions ? firstSentenceOf(r.defs.instructions) : null)]));
-  const index = cachedToolIndex(usable, summaries);
+  const index = cachedToolIndex(usable, { serverSummaries: summaries, exampleRequests: await deps.registry.toolExampleRequests() });
   const opts = { detail: parsed.data.detail, limit: parsed.data.limit, ...(server !== undefined && { server }) };
   const ranker = await deps.semantic?.();
   const answer = ranker ? await fusedSearch(ranker, index, usable, parsed.data.query, opts, signal) : index.search(parsed.data.query, opts);

@@ -10,23 +10,43 @@ const MAX_ENTRIES = 32;
 const indexes = new Map<string, ToolIndex>();
 const sets = new Map<string, SemanticToolSet>();
 
-/** Code mode's view of the tools: gateway names split into server and tool, with the server's one line when it has one. */
-export function searchable(tools: readonly Tool[], serverSummaries?: ReadonlyMap<string, string | null>): IndexableTool[] {
+/** What search knows of a session's tools beside their definitions: server lines and admins' example requests. */
+export type SearchExtras = {
+  serverSummaries?: ReadonlyMap<string, string | null>;
+  /** By gateway name (tool-routing.ts toolExampleRequests). */
+  exampleRequests?: ReadonlyMap<string, readonly string[]>;
+};
+
+/** Code mode's view of the tools: gateway names split into server and tool, with the server's one line and the tool's example requests when there are. */
+export function searchable(tools: readonly Tool[], extras: SearchExtras = {}): IndexableTool[] {
   return tools.flatMap((t) => {
     const p = parseGatewayName(t.name);
-    return p
-      ? [{ name: t.name, server: p.slug, tool: p.tool, title: t.title ?? null, description: t.description ?? null, inputSchema: t.inputSchema, outputSchema: t.outputSchema ?? null, serverDescription: serverSummaries?.get(p.slug) ?? null }]
-      : [];
+    if (!p) return [];
+    const examples = extras.exampleRequests?.get(t.name);
+    return [
+      {
+        name: t.name,
+        server: p.slug,
+        tool: p.tool,
+        title: t.title ?? null,
+        description: t.description ?? null,
+        inputSchema: t.inputSchema,
+        outputSchema: t.outputSchema ?? null,
+        serverDescription: extras.serverSummaries?.get(p.slug) ?? null,
+        ...(examples && examples.length > 0 && { exampleRequests: examples }),
+      },
+    ];
   });
 }
 
-/** The index of exactly these tool definitions (what a session may call, in its version) and server lines, built once. */
-export function cachedToolIndex(tools: readonly Tool[], serverSummaries?: ReadonlyMap<string, string | null>): ToolIndex {
+/** The index of exactly these tool definitions (what a session may call, in its version), server lines and example requests, built once. */
+export function cachedToolIndex(tools: readonly Tool[], extras: SearchExtras = {}): ToolIndex {
+  const indexed = searchable(tools, extras);
   const key = createHash("sha256")
     .update(JSON.stringify(tools))
-    .update(JSON.stringify(serverSummaries ? [...serverSummaries] : []))
+    .update(JSON.stringify(indexed.map((t) => [t.serverDescription, t.exampleRequests ?? null])))
     .digest("hex");
-  return memo(indexes, key, () => createToolIndex(searchable(tools, serverSummaries)));
+  return memo(indexes, key, () => createToolIndex(indexed));
 }
 
 /** The semantic ranker's view of these tools (their texts and hashes), made once per definition version; its fill starts at once. */

@@ -143,6 +143,30 @@ describe("createToolIndex – ranking over 500 realistic tools", () => {
   });
 });
 
+describe("createToolIndex – an admin's example requests (lib/tool-examples.ts)", () => {
+  const base = realisticTools(500);
+  const withExamples = (t: SearchableTool, exampleRequests: string[]) => ({ ...t, exampleRequests });
+
+  it("finds a tool by words only its example requests have, and never shows them", () => {
+    const target = base.find((t) => t.name === "inventory__list_warehouse")!;
+    const query = "which quokka pens do we run?";
+    expect(createToolIndex(base).search(query, { detail: "name", limit: 1 }).tools[0]?.name).not.toBe(target.name);
+    const index = createToolIndex(base.map((t) => (t === target ? withExamples(t, ["where are our quokka pens", "every quokka pen we operate"]) : t)));
+    const answer = index.search(query, { detail: "full", limit: 3 });
+    expect(answer.tools[0]?.name).toBe(target.name);
+    expect(JSON.stringify(answer)).not.toContain("quokka");
+  });
+
+  it("words every tool's requests use do not lift those tools over one that has none (distinctive weighting)", () => {
+    // Forty tools whose admins wrote requests the way people ask ("show me my …", "can you list all …"), and the
+    // gizmos tool, which has none: "show me all my gizmos" is still the gizmos tool's.
+    const gizmos = tool("acme", "list_gizmos", "List the gizmos in stock.");
+    const asked = base.slice(0, 40).map((t) => withExamples(t, [`show me my ${t.tool.replace(/_/g, " ")}`, "can you list all of them for me please", "show me everything I have"]));
+    const index = createToolIndex([...asked, ...base.slice(40), gizmos]);
+    expect(index.search("show me all my gizmos", { detail: "name", limit: 1 }).tools[0]?.name).toBe(gizmos.name);
+  });
+});
+
 describe("createToolIndex – answer shapes", () => {
   it('"name" gives name and call only', () => {
     expect(index.search("delete an order", { detail: "name", limit: 1 })).toEqual({

@@ -9,7 +9,7 @@ import type { UpstreamDefinitions } from "./definitions";
 import { callStats } from "./call-stats";
 import { toServerDto } from "./registry-dto";
 import { loadSnapshot, type Snapshot } from "./registry-snapshot";
-import { resolveServer, resolveTool, visibleServers, visibleTool, visibleTools } from "./tool-routing";
+import { resolveServer, resolveTool, toolExampleRequests, visibleServers, visibleTool, visibleTools } from "./tool-routing";
 import { getTool, listTools, updateTool } from "./tool-settings";
 import { createServerReports } from "./server-reports";
 import { connectAndSync } from "./connect-and-sync";
@@ -170,6 +170,8 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
     /** The tools a session in canary bucket `bucket` may see, under their gateway names. */
     visibleTools: (bucket: number) => visibleTools(getSnapshot, bucket),
     visibleTool: (gatewayName: string, bucket: number) => visibleTool(getSnapshot, gatewayName, bucket),
+    /** The admins' example requests of the tools that have any, by gateway name. */
+    toolExampleRequests: () => toolExampleRequests(getSnapshot),
     /** The enabled servers as a session sees them (the version for its bucket), sorted by slug. */
     visibleServers: (bucket: number) => visibleServers(getSnapshot, bucket),
     /** One enabled server for a session, or null when it is unknown, disabled or has no version yet. */

@@ -118,6 +118,7 @@ export function toToolDto(t: Tool, serverSlug: string): TToolSummary {
     rateLimitPerMinute: t.rateLimitPerMinute,
     async: t.async,
     requiredApprovals: t.requiredApprovals,
+    exampleRequests: t.exampleRequests,
     lintFindings: t.lintFindings as TToolSummary["lintFindings"],
     removed: t.removedAt !== null,
   };

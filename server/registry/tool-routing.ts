@@ -35,6 +35,14 @@ export async function visibleTool(getSnapshot: () => Promise<Snapshot>, gatewayN
   return def && { ...def, name: gatewayName };
 }
 
+/** The admins' example requests of the tools that have any, by gateway name (code mode's search indexes them). */
+export async function toolExampleRequests(getSnapshot: () => Promise<Snapshot>): Promise<ReadonlyMap<string, readonly string[]>> {
+  const snap = await getSnapshot();
+  const out = new Map<string, readonly string[]>();
+  for (const [gatewayName, row] of snap.tools) if (row.exampleRequests.length > 0) out.set(gatewayName, row.exampleRequests);
+  return out;
+}
+
 /** The enabled servers as a session sees them (the version for its bucket), sorted by slug. */
 export async function visibleServers(getSnapshot: () => Promise<Snapshot>, bucket: number): Promise<ServerRoute[]> {
   const snap = await getSnapshot();

@@ -1,4 +1,5 @@
-// The tools as an admin sees and sets them: enabled, strict, timeout, rate limit, tier, task mode, approvers.
+// The tools as an admin sees and sets them: enabled, strict, timeout, rate limit, tier, task mode, approvers,
+// example requests for code mode's search.
 import type { RequestContext } from "../context";
 import { recordAudit } from "../audit/record-audit";
 import { toJson, type Db } from "../db/client";
@@ -41,6 +42,7 @@ export async function updateTool(r: { db: Db; changed: (serverId?: string) => Pr
         ...(patch.riskTier !== undefined && { riskTier: patch.riskTier, tierOverride: true }),
         ...(patch.async !== undefined && { async: patch.async }),
         ...(patch.requiredApprovals !== undefined && { requiredApprovals: patch.requiredApprovals }),
+        ...(patch.exampleRequests !== undefined && { exampleRequests: patch.exampleRequests }),
       },
     });
     await recordAudit(tx, ctx, { action: "tool.updated", targetType: "tool", targetId: t.id, details: { tool: gatewayName, changes: toJson(patch) } });

@@ -36,6 +36,8 @@ export function evaluate(
   queries: readonly DatasetQuery[],
   splits: readonly Split[],
   options: SearchOptionsIn = {},
+  /** With --examples-share below 1: the tools indexed with example requests, reported apart from the others. */
+  withExamples?: ReadonlySet<string>,
 ): Evaluation {
   const nameOf = new Map(tools.map((tool) => [toolKey(tool), toSearchable(tool).name]));
   const real = new Set(tools.filter((tool) => tool.source !== undefined).map(toolKey));
@@ -60,6 +62,10 @@ export function evaluate(
     quality[split] = subset(inSplit);
     quality[`${split} non-lexical`] = subset(inSplit.filter((s) => !s.query.lexical));
     quality[`${split} real tools`] = subset(inSplit.filter((s) => real.has(s.query.expected)));
+    if (withExamples) {
+      quality[`${split} tools with examples`] = subset(inSplit.filter((s) => withExamples.has(s.query.expected)));
+      quality[`${split} tools without`] = subset(inSplit.filter((s) => !withExamples.has(s.query.expected)));
+    }
   }
   const tuneMisses = scored
     .filter((s) => s.query.split !== "heldout" && s.outcome.rank !== 1)

@@ -15,6 +15,11 @@
 //   npm run bench:search-quality -- --split tune --no-catalog-relations  # without the layer written per tool (D172)
 //   npm run bench:search-quality -- --split dev --no-mined-relations     # without the layer mined from example
 //                                                     # requests (D174)
+//   npm run bench:search-quality -- --split dev --examples   # each tool with the example requests an admin would
+//                                                     # write (example-requests.jsonl, 8 per tool): not the
+//                                                     # offline default, a configuration (lib/tool-examples.ts)
+//   npm run bench:search-quality -- --split dev --examples --examples-share 0.5   # only every other tool has
+//                                                     # them: do the others lose ground? (reported apart)
 //   BENCH_WRITE_DOCS=1 npm run bench:search-quality   # also rewrites its block in docs/benchmarks.md
 //
 // Recall is measured at 508 tools only. Timing is measured at 508 and at 5,080 (the dataset under ten
@@ -22,12 +27,15 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { setThesaurusLayers, type ThesaurusLayers } from "../../../server/codemode/search/thesaurus";
-import { createToolIndex, type SearchableTool, type ToolIndex } from "../../../server/codemode/tool-search";
+import type { IndexableTool } from "../../../server/codemode/search/tool-fields";
+import { createToolIndex, type ToolIndex } from "../../../server/codemode/tool-search";
+import { exampleRequestsProblems } from "../../../lib/tool-examples";
 import { writeDocsBlock } from "../../docs-block";
 import { machineFacts } from "../../gateway/report";
-import { loadQueries, loadTools, type DatasetQuery, type Split } from "./dataset";
+import { loadQueries, loadTools, toolKey, type DatasetQuery, type DatasetTool, type Split } from "./dataset";
 import { evaluate, type SearchOptionsIn, type SubsetReport, type TuneMiss } from "./evaluate";
 import { percentile } from "./metrics";
+import { loadExampleRequests } from "./mine-relations";
 import { replicated, SCALE_SUFFIXES, toSearchable } from "./searchable-tools";
 
 type Timing = { tools: number; buildMs: number; medianMs: number; p95Ms: number; searches: number };
@@ -36,6 +44,8 @@ type Result = {
   options: SearchOptionsIn;
   /** "full", or the layers left out ("no hand relations, no mined relations"). */
   thesaurus: string;
+  /** Example requests per tool indexed with it (--examples), or 0. */
+  examplesPerTool: number;
   dataset: Record<string, number>;
   quality: Record<string, SubsetReport>;
   timing: Timing[];
@@ -53,6 +63,8 @@ const { values: args } = parseArgs({
     "no-hand-relations": { type: "boolean", default: false },
     "no-catalog-relations": { type: "boolean", default: false },
     "no-mined-relations": { type: "boolean", default: false },
+    examples: { type: "boolean", default: false },
+    "examples-share": { type: "string", default: "1" },
   },
   strict: true,
 });
@@ -86,7 +98,29 @@ function parseOptions(pairs: readonly string[]): SearchOptionsIn {
   return options;
 }
 
-function build(tools: readonly SearchableTool[]): { index: ToolIndex; buildMs: number } {
+/**
+ * With --examples, each tool as an admin who wrote example requests for it would have it indexed: the requests
+ * of example-requests.jsonl (written from the tools alone, D174), checked as the REST API checks them.
+ */
+function withExamples(tools: readonly DatasetTool[]): { indexed: IndexableTool[]; perTool: number; chosen: Set<string> | undefined } {
+  const plain = tools.map((tool) => toSearchable(tool));
+  if (!args.examples) return { indexed: plain, perTool: 0, chosen: undefined };
+  const share = Number(args["examples-share"]);
+  if (!(share > 0 && share <= 1)) throw new Error(`--examples-share must be in (0, 1] (got ${args["examples-share"]})`);
+  // Which tools have requests: spread evenly over the tools in key order (every other one at 0.5).
+  const keys = tools.map(toolKey).sort();
+  const chosen = new Set(keys.filter((_, i) => Math.floor((i + 1) * share) > Math.floor(i * share)));
+  const byTool = new Map(loadExampleRequests().map((e) => [e.tool, e.queries.map((q) => q.trim())]));
+  const indexed = tools.map((tool, i) => {
+    const requests = chosen.has(toolKey(tool)) ? (byTool.get(toolKey(tool)) ?? []) : [];
+    const problems = exampleRequestsProblems(requests);
+    if (problems.length > 0) throw new Error(`example requests of ${toolKey(tool)}: ${problems.map((p) => p.message).join("; ")}`);
+    return { ...plain[i]!, exampleRequests: requests };
+  });
+  return { indexed, perTool: indexed.reduce((n, t) => n + t.exampleRequests.length, 0) / indexed.length, chosen: share < 1 ? chosen : undefined };
+}
+
+function build(tools: readonly IndexableTool[]): { index: ToolIndex; buildMs: number } {
   const started = performance.now();
   const index = createToolIndex(tools);
   return { index, buildMs: performance.now() - started };
@@ -122,8 +156,9 @@ function main(): void {
   for (const [flag, , layers] of LEFT_OUT) if (args[flag]) setThesaurusLayers(layers);
   const tools = loadTools();
   const queries = loadQueries();
-  const small = build(tools.map((tool) => toSearchable(tool)));
-  const { quality, tuneMisses } = evaluate(small.index, tools, queries, SPLITS, OPTIONS);
+  const { indexed, perTool, chosen } = withExamples(tools);
+  const small = build(indexed);
+  const { quality, tuneMisses } = evaluate(small.index, tools, queries, SPLITS, OPTIONS, chosen);
   const timing = [time(small.index, queries, RUNS, small.buildMs)];
   if (!args["no-scale"]) {
     const large = build(replicated(tools, SCALE_SUFFIXES));
@@ -142,6 +177,7 @@ function main(): void {
       LEFT_OUT.filter(([flag]) => args[flag])
         .map(([, what]) => what)
         .join(", ") || "full",
+    examplesPerTool: perTool,
     dataset,
     quality,
     timing,
@@ -149,7 +185,7 @@ function main(): void {
   };
   console.log(args.json ? JSON.stringify(result, null, 2) : render(result));
   if (process.env.BENCH_WRITE_DOCS === "1") {
-    if (result.thesaurus !== "full") throw new Error("BENCH_WRITE_DOCS writes the shipped ranker's figures only");
+    if (result.thesaurus !== "full" || result.examplesPerTool > 0) throw new Error("BENCH_WRITE_DOCS writes the shipped ranker's figures only");
     writeDocsBlock(
       path.resolve(import.meta.dirname, "../../../docs/benchmarks.md"),
       {
@@ -170,7 +206,8 @@ function render(result: Result): string {
     `Run of ${m.date} at commit ${m.commit}: ${m.cpu} (${m.nproc} cores), ${m.memory}, node ${m.node}.`,
     `Dataset: ${result.dataset.tools} tools (${result.dataset.realTools} real) of ${result.dataset.servers} servers, ` +
       `${result.dataset.queries} queries; search options ${JSON.stringify(result.options)}` +
-      `${result.thesaurus === "full" ? "" : `; thesaurus: ${result.thesaurus}`}.`,
+      `${result.thesaurus === "full" ? "" : `; thesaurus: ${result.thesaurus}`}` +
+      `${result.examplesPerTool > 0 ? `; ${result.examplesPerTool.toFixed(1)} example requests per tool (--examples)` : ""}.`,
     "",
     "| queries | n | recall@1 | recall@5 | recall@10 | MRR@10 | recall@50 | answer tokens |",
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",

@@ -92,6 +92,36 @@ describe("REST API /api/v1/tools and /api/v1/servers", () => {
     expect(res.body.error.details?.map((d) => d.path)).toEqual(["rateLimitPerMinute"]);
   });
 
+  it("PATCH /api/v1/tools/{name} – 200 sets exampleRequests trimmed, [] clears them; 422 names each bad request by rule and keeps what was stored", async () => {
+    const patch = (body: unknown) => apiRequest<TToolSummary & ApiErrorBody>(base, tool("limits__counted"), { ...admin, method: "PATCH", body });
+    const set = await patch({ exampleRequests: ["  how many times was it called?  ", "count my calls"] });
+    expect(set.status, set.text).toBe(200);
+    expect(set.body.exampleRequests).toEqual(["how many times was it called?", "count my calls"]);
+
+    const cases: [unknown, { path: string; code: string }[]][] = [
+      [["count my calls", "COUNT  my calls"], [{ path: "exampleRequests.1", code: "example_duplicate" }]],
+      // NUL and lone surrogates are refused for any field before the schema (PostgreSQL cannot store them).
+      [["nul \u0000 inside"], [{ path: "exampleRequests.0", code: "unstorable_text" }]],
+      [["two\nlines"], [{ path: "exampleRequests.0", code: "example_control_character" }]],
+      [["lone \ud800 surrogate"], [{ path: "exampleRequests.0", code: "unstorable_text" }]],
+      [["ok request", "x".repeat(201)], [{ path: "exampleRequests.1", code: "example_too_long" }]],
+      [["  a "], [{ path: "exampleRequests.0", code: "example_too_short" }]],
+      [Array.from({ length: 11 }, (_, i) => `request number ${String(i)}`), [{ path: "exampleRequests", code: "examples_too_many" }]],
+    ];
+    for (const [exampleRequests, details] of cases) {
+      const res = await patch({ exampleRequests });
+      expectError(res, 422, "validation_failed");
+      expect(res.body.error.details?.map((d) => ({ path: d.path, code: (d as { code?: string }).code })), JSON.stringify(exampleRequests)).toEqual(details);
+    }
+    expectError(await patch({ exampleRequests: "one string" }), 422, "validation_failed");
+    expect((await apiRequest<TToolSummary>(base, tool("limits__counted"), admin)).body.exampleRequests).toEqual(["how many times was it called?", "count my calls"]);
+
+    const cleared = await patch({ exampleRequests: [] });
+    expect(cleared.status, cleared.text).toBe(200);
+    expect(cleared.body.exampleRequests).toEqual([]);
+    expectError(await apiRequest(base, tool("limits__counted"), { ...user, method: "PATCH", body: { exampleRequests: ["count my calls"] } }), 403, "forbidden");
+  });
+
   it("PATCH /api/v1/servers/{slug} – 200 sets rateLimitPerMinute on the server; 422 for a fraction", async () => {
     const res = await apiRequest<TServerWithTools>(base, "/api/v1/servers/limits", {
       ...admin,

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "tools" ADD COLUMN     "exampleRequests" TEXT[] DEFAULT ARRAY[]::TEXT[];
