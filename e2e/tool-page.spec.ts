@@ -1,8 +1,10 @@
 // A tool's page: the rules in force for it as the gateway applies them, and "Try a call" as a form built from its
-// input schema (fields by type, enums as selects, booleans, nested objects and arrays), with raw JSON a switch away.
+// input schema (fields by type, enums as selects, booleans, nested objects and arrays), with raw JSON a switch away;
+// and the example requests an admin writes for search_tools, checked as typed.
 import { fileURLToPath } from "node:url";
 import { expect, test, type APIRequestContext, type Page } from "./fixtures";
 import type { TGrant, TRule } from "@/lib/policy-schemas";
+import type { TToolSummary } from "@/lib/schemas";
 import { ADMIN_EMAIL } from "./constants";
 import { signInAsAdmin } from "./helpers";
 import { myUserId } from "./helpers-tasks";
@@ -152,4 +154,39 @@ test("on a 390 px phone the call form fits, names a wrong field and runs the cal
     while (registered.length) await page.request.delete(`/api/v1/servers/${registered.pop()}`);
     await context.close();
   }
+});
+
+test("an admin writes a tool's example requests: a repeat is refused as typed, the rest are saved trimmed and the API returns them", async ({ page }) => {
+  await signInAsAdmin(page);
+  const slug = await register(page.request, "examples", [EVERYTHING_SERVER, "stdio"]);
+  const tool = `${slug}__get-sum`;
+  await page.goto(`/tools/${tool}`);
+  const field = page.getByLabel(/^Example requests/);
+  const save = page.getByRole("button", { name: "Save example requests" });
+  await expect(field).toHaveValue("");
+  await expect(field).toHaveAccessibleDescription(/search_tools/);
+  await expect(save).toBeDisabled();
+
+  // The third line repeats the first in other case: said beside the field, and nothing can be sent.
+  const requests = "  add up my two invoice totals  \n\n  what do 17 and 25 make  ";
+  await field.fill(`${requests}\nADD UP MY TWO INVOICE TOTALS`);
+  const settings = page.getByRole("region", { name: "Settings" });
+  await expect(settings.getByRole("alert")).toHaveText("Example request 3 repeats request 1.");
+  await expect(field).toHaveAttribute("aria-invalid", "true");
+  await expect(field).toHaveAccessibleDescription(/Example request 3 repeats request 1\./);
+  await expect(save).toBeDisabled();
+
+  await field.fill(requests);
+  await expect(settings.getByRole("alert")).toHaveCount(0);
+  await expect(field).not.toHaveAttribute("aria-invalid");
+  await save.click();
+  await expect(page.locator("[data-sonner-toast]").filter({ hasText: `${tool} has 2 example requests for search` })).toBeVisible();
+  await expect(field).toHaveValue("add up my two invoice totals\nwhat do 17 and 25 make");
+  await expect(save).toBeDisabled();
+
+  await page.reload();
+  await expect(page.getByLabel(/^Example requests/)).toHaveValue("add up my two invoice totals\nwhat do 17 and 25 make");
+  const saved = await page.request.get(`/api/v1/tools/${tool}`);
+  expect(saved.status()).toBe(200);
+  expect(((await saved.json()) as TToolSummary).exampleRequests).toEqual(["add up my two invoice totals", "what do 17 and 25 make"]);
 });

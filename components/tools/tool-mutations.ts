@@ -27,6 +27,11 @@ function describe(tool: TToolSummary, patch: TUpdateTool): string {
     return tool.rateLimitPerMinute === null
       ? `${tool.name} uses its server's rate limit`
       : `${tool.name} takes at most ${tool.rateLimitPerMinute} calls a minute`;
+  if (patch.exampleRequests !== undefined) {
+    const n = tool.exampleRequests.length;
+    if (n === 0) return `${tool.name} has no example requests`;
+    return `${tool.name} has ${n} example ${n === 1 ? "request" : "requests"} for search`;
+  }
   return `${tool.name} updated`;
 }
 

@@ -3,6 +3,7 @@ import { OverrideField } from "@/components/override-field";
 import { Switch } from "@/components/switch";
 import { card, hint, label, select } from "@/components/ui";
 import type { TServer, TToolSummary } from "@/lib/schemas";
+import { ExampleRequestsField } from "./example-requests-field";
 import { TIER_LABEL, TIERS } from "./tier-badge";
 import { useUpdateTool } from "./tool-mutations";
 
@@ -113,6 +114,13 @@ export function ToolSettings({
           hint="For all sessions together. Leave empty to use the server's limit, or else the gateway's."
           disabled={locked || mutation.isPending}
           onSave={(rateLimitPerMinute) => mutation.mutate({ rateLimitPerMinute })}
+        />
+        <ExampleRequestsField
+          key={`examples-${tool.exampleRequests.join("\n")}`}
+          id="tool-example-requests"
+          value={tool.exampleRequests}
+          disabled={locked || mutation.isPending}
+          onSave={(exampleRequests) => mutation.mutate({ exampleRequests })}
         />
       </div>
     </section>
