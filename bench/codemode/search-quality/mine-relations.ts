@@ -54,7 +54,8 @@ export function mineRelations(tools: readonly DatasetTool[], examples: readonly 
     const tool = byKey.get(key);
     if (!tool) throw new Error(`example requests name an unknown tool: ${key}`);
     const searchable = toSearchable(tool);
-    const fields = toFields(searchable);
+    // The tool's own text: its definition, not requests written for it (shipped ones included, D176).
+    const { examples: _examples, knownRequests: _known, ...fields } = toFields(searchable);
     const own = new Set(Object.values(fields).flat());
     const server = new Set(serverNameTerms(searchable.server));
     const objects = new Set(

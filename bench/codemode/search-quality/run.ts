@@ -15,6 +15,8 @@
 //   npm run bench:search-quality -- --split tune --no-catalog-relations  # without the layer written per tool (D172)
 //   npm run bench:search-quality -- --split dev --no-mined-relations     # without the layer mined from example
 //                                                     # requests (D174)
+//   npm run bench:search-quality -- --split dev --no-known-requests   # without the requests that ship for
+//                                                     # well-known packages' tools (D176)
 //   npm run bench:search-quality -- --split dev --examples   # each tool with the example requests an admin would
 //                                                     # write (example-requests.jsonl, 8 per tool): not the
 //                                                     # offline default, a configuration (lib/tool-examples.ts)
@@ -26,6 +28,7 @@
 // server-name variants, queries unchanged). Held-out queries report only aggregates: tune on the tune and dev splits.
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { setKnownRequests } from "../../../server/codemode/search/known-requests";
 import { setThesaurusLayers, type ThesaurusLayers } from "../../../server/codemode/search/thesaurus";
 import type { IndexableTool } from "../../../server/codemode/search/tool-fields";
 import { createToolIndex, type ToolIndex } from "../../../server/codemode/tool-search";
@@ -46,6 +49,8 @@ type Result = {
   thesaurus: string;
   /** Example requests per tool indexed with it (--examples), or 0. */
   examplesPerTool: number;
+  /** Whether the requests shipped for well-known packages' tools are indexed (not --no-known-requests). */
+  knownRequests: boolean;
   dataset: Record<string, number>;
   quality: Record<string, SubsetReport>;
   timing: Timing[];
@@ -64,6 +69,7 @@ const { values: args } = parseArgs({
     "no-catalog-relations": { type: "boolean", default: false },
     "no-mined-relations": { type: "boolean", default: false },
     examples: { type: "boolean", default: false },
+    "no-known-requests": { type: "boolean", default: false },
     "examples-share": { type: "string", default: "1" },
   },
   strict: true,
@@ -154,6 +160,7 @@ const LEFT_OUT: [
 
 function main(): void {
   for (const [flag, , layers] of LEFT_OUT) if (args[flag]) setThesaurusLayers(layers);
+  if (args["no-known-requests"]) setKnownRequests(false);
   const tools = loadTools();
   const queries = loadQueries();
   const { indexed, perTool, chosen } = withExamples(tools);
@@ -178,6 +185,7 @@ function main(): void {
         .map(([, what]) => what)
         .join(", ") || "full",
     examplesPerTool: perTool,
+    knownRequests: !args["no-known-requests"],
     dataset,
     quality,
     timing,
@@ -185,7 +193,7 @@ function main(): void {
   };
   console.log(args.json ? JSON.stringify(result, null, 2) : render(result));
   if (process.env.BENCH_WRITE_DOCS === "1") {
-    if (result.thesaurus !== "full" || result.examplesPerTool > 0) throw new Error("BENCH_WRITE_DOCS writes the shipped ranker's figures only");
+    if (result.thesaurus !== "full" || result.examplesPerTool > 0 || !result.knownRequests) throw new Error("BENCH_WRITE_DOCS writes the shipped ranker's figures only");
     writeDocsBlock(
       path.resolve(import.meta.dirname, "../../../docs/benchmarks.md"),
       {
@@ -207,7 +215,8 @@ function render(result: Result): string {
     `Dataset: ${result.dataset.tools} tools (${result.dataset.realTools} real) of ${result.dataset.servers} servers, ` +
       `${result.dataset.queries} queries; search options ${JSON.stringify(result.options)}` +
       `${result.thesaurus === "full" ? "" : `; thesaurus: ${result.thesaurus}`}` +
-      `${result.examplesPerTool > 0 ? `; ${result.examplesPerTool.toFixed(1)} example requests per tool (--examples)` : ""}.`,
+      `${result.examplesPerTool > 0 ? `; ${result.examplesPerTool.toFixed(1)} example requests per tool (--examples)` : ""}` +
+      `${result.knownRequests ? "" : "; without the shipped requests of known packages' tools"}.`,
     "",
     "| queries | n | recall@1 | recall@5 | recall@10 | MRR@10 | recall@50 | answer tokens |",
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",

@@ -3,6 +3,7 @@
 import type { SearchableTool } from "../declarations";
 import type { FieldWeights } from "./field-index";
 import { isPlural } from "./grammatical-number";
+import { knownRequestsFor } from "./known-requests";
 import { STOP_WORDS, termOf } from "./normalize";
 import type { RankDoc } from "./rank";
 import { actionsOf } from "./thesaurus";
@@ -10,14 +11,14 @@ import { words } from "./words";
 
 /**
  * A tool as indexed: its definition and, when the catalog has them, its server's one-line description and the
- * requests an admin wrote for it (lib/tool-examples.ts).
+ * requests an admin wrote for it (lib/tool-examples.ts; without them, the shipped ones of known-requests.ts).
  */
 export type IndexableTool = SearchableTool & { serverDescription?: string | null; exampleRequests?: readonly string[] };
 
 // Arguments of a hostile schema are indexed up to here; more would only dilute the document.
 const MAX_ARG_TERMS = 200;
 
-export type Field = "name" | "title" | "server" | "serverDescription" | "args" | "description" | "argDescriptions" | "examples";
+export type Field = "name" | "title" | "server" | "serverDescription" | "args" | "description" | "argDescriptions" | "examples" | "knownRequests";
 
 // The tool's own name says most, then its title, its server (every orders tool is about orders), argument
 // names, descriptions and, least, argument descriptions. A name is short: its length barely normalises. An
@@ -33,6 +34,7 @@ export const FIELDS: FieldWeights<Field> = {
   description: { weight: 1, b: 0.75 },
   argDescriptions: { weight: 0.5, b: 0.75 },
   examples: { weight: 0.5, b: 0.75, distinctive: true },
+  knownRequests: { weight: 1, b: 0.75, distinctive: true },
 };
 
 // Words every server name may carry that name no server in particular ("acme/api", "github-mcp-server").
@@ -108,6 +110,8 @@ export function toFields(tool: IndexableTool): Record<Field, string[]> {
     description: terms(tool.description ?? ""),
     argDescriptions: descriptions.flatMap(terms),
     examples: (tool.exampleRequests ?? []).flatMap(terms),
+    // Those that ship for this exact definition of a well-known package's tool, unless an admin wrote some.
+    knownRequests: (tool.exampleRequests?.length ? [] : knownRequestsFor(tool)).flatMap(terms),
   };
 }
 
