@@ -4,11 +4,11 @@
 //
 //   npx tsx bench/codemode/search-quality/known-requests.ts           # rewrites the module
 //   npx tsx bench/codemode/search-quality/known-requests.ts --check   # exits 1 when it is not what this writes
-import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { definitionFingerprint } from "../../../server/codemode/search/known-requests";
 import { exampleRequestsProblems } from "../../../lib/tool-examples";
 import { loadTools, toolKey, type DatasetTool } from "./dataset";
+import { writeOrCheck } from "./generated-module";
 import { loadExampleRequests, type ExampleRequests } from "./mine-relations";
 
 export const OUTPUT = path.resolve(import.meta.dirname, "../../../server/codemode/search/known-requests-data.ts");
@@ -49,13 +49,5 @@ export async function renderModule(entries: ReturnType<typeof knownEntries>): Pr
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const text = await renderModule(knownEntries(loadTools(), loadExampleRequests()));
-  if (process.argv.includes("--check")) {
-    if (readFileSync(OUTPUT, "utf8") !== text) {
-      console.error(`${path.relative(process.cwd(), OUTPUT)} is not what known-requests.ts writes: run it again`);
-      process.exit(1);
-    }
-  } else {
-    writeFileSync(OUTPUT, text);
-    console.log(`${(text.match(/^ {2}\/\/ /gm) ?? []).length} tools written to ${path.relative(process.cwd(), OUTPUT)}`);
-  }
+  writeOrCheck(OUTPUT, text, "known-requests.ts", `${(text.match(/^ {2}\/\/ /gm) ?? []).length} tools`);
 }

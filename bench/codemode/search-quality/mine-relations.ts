@@ -9,13 +9,14 @@
 //
 //   npx tsx bench/codemode/search-quality/mine-relations.ts           # rewrites server/codemode/search/thesaurus-mined.ts
 //   npx tsx bench/codemode/search-quality/mine-relations.ts --check   # exits 1 when that file is not what this writes
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { termOf } from "../../../server/codemode/search/normalize";
 import { actionsOf } from "../../../server/codemode/search/thesaurus";
 import { nameOf, serverNameTerms, toFields } from "../../../server/codemode/search/tool-fields";
 import { words } from "../../../server/codemode/search/words";
 import { loadTools, toolKey, type DatasetTool } from "./dataset";
+import { writeOrCheck } from "./generated-module";
 import { toSearchable } from "./searchable-tools";
 
 const DIR = import.meta.dirname;
@@ -128,13 +129,5 @@ export function renderModule(lines: readonly string[]): string {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const text = renderModule(mineRelations(loadTools(), loadExampleRequests()));
-  if (process.argv.includes("--check")) {
-    if (readFileSync(OUTPUT, "utf8") !== text) {
-      console.error(`${path.relative(process.cwd(), OUTPUT)} is not what mine-relations.ts writes: run it again`);
-      process.exit(1);
-    }
-  } else {
-    writeFileSync(OUTPUT, text);
-    console.log(`${text.split("\n").length - 7} lines written to ${path.relative(process.cwd(), OUTPUT)}`);
-  }
+  writeOrCheck(OUTPUT, text, "mine-relations.ts", `${text.split("\n").length - 7} lines`);
 }
