@@ -166,6 +166,13 @@ test("an admin writes a tool's example requests: a repeat is refused as typed, t
   await expect(field).toHaveValue("");
   await expect(field).toHaveAccessibleDescription(/search_tools/);
   await expect(save).toBeDisabled();
+  // server-everything is a package Portcullis ships requests for (D176): they are listed, and apply until replaced.
+  const before = (await (await page.request.get(`/api/v1/tools/${tool}`)).json()) as TToolSummary;
+  const shipped = before.shippedExampleRequests.length;
+  expect(shipped).toBeGreaterThanOrEqual(7);
+  const settingsRegion = page.getByRole("region", { name: "Settings" });
+  await settingsRegion.getByText(`${shipped} requests ship with Portcullis for this tool and apply until you write your own`).click();
+  await expect(settingsRegion.getByText(before.shippedExampleRequests[0]!, { exact: true })).toBeVisible();
 
   // The third line repeats the first in other case: said beside the field, and nothing can be sent.
   const requests = "  add up my two invoice totals  \n\n  what do 17 and 25 make  ";
@@ -183,6 +190,7 @@ test("an admin writes a tool's example requests: a repeat is refused as typed, t
   await expect(page.locator("[data-sonner-toast]").filter({ hasText: `${tool} has 2 example requests for search` })).toBeVisible();
   await expect(field).toHaveValue("add up my two invoice totals\nwhat do 17 and 25 make");
   await expect(save).toBeDisabled();
+  await expect(settingsRegion.getByText(`Yours replace the ${shipped} requests that ship with Portcullis for this tool`)).toBeVisible();
 
   await page.reload();
   await expect(page.getByLabel(/^Example requests/)).toHaveValue("add up my two invoice totals\nwhat do 17 and 25 make");

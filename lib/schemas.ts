@@ -280,6 +280,9 @@ export const ZToolSummary = z
     async: z.boolean().meta({ description: "Always run as a durable task" }),
     requiredApprovals: z.number().int().meta({ description: "Approvers who must say yes to a HIGH-tier call (1 or 2)" }),
     exampleRequests: z.array(z.string()).meta({ description: "Requests an agent might word for this tool, written by an admin; search_tools finds the tool by them" }),
+    shippedExampleRequests: z.array(z.string()).meta({
+      description: "Requests that ship with Portcullis for exactly this definition of a well-known package's tool; search_tools uses them while exampleRequests is empty",
+    }),
     lintFindings: z.array(z.object({ rule: z.string(), severity: z.string(), path: z.string(), message: z.string() })),
     removed: z.boolean(),
   })

@@ -14,11 +14,14 @@ const sentence = (message: string) => `${message.charAt(0).toUpperCase()}${messa
 export function ExampleRequestsField({
   id,
   value,
+  shipped,
   disabled,
   onSave,
 }: {
   id: string;
   value: readonly string[];
+  /** The requests that ship for this definition of a well-known package's tool (used while `value` is empty). */
+  shipped: readonly string[];
   disabled: boolean;
   onSave: (requests: string[]) => void;
 }) {
@@ -53,6 +56,20 @@ export function ExampleRequestsField({
         How agents might ask for this tool, at most {MAX_EXAMPLE_REQUESTS}. Agents using code mode find the tool by
         them in search_tools; they are never shown to the model.
       </p>
+      {shipped.length > 0 && (
+        <details className="mt-1 text-xs text-slate-600">
+          <summary className="cursor-pointer">
+            {value.length === 0
+              ? `${String(shipped.length)} requests ship with Portcullis for this tool and apply until you write your own`
+              : `Yours replace the ${String(shipped.length)} requests that ship with Portcullis for this tool`}
+          </summary>
+          <ul className="mt-1 list-disc space-y-0.5 pl-5">
+            {shipped.map((request) => (
+              <li key={request}>{request}</li>
+            ))}
+          </ul>
+        </details>
+      )}
       {invalid && (
         <ul id={`${id}-error`} role="alert" className="mt-1 space-y-0.5 text-xs text-red-700">
           {problems.map((p) => (

@@ -119,6 +119,7 @@ export function ToolSettings({
           key={`examples-${tool.exampleRequests.join("\n")}`}
           id="tool-example-requests"
           value={tool.exampleRequests}
+          shipped={tool.shippedExampleRequests}
           disabled={locked || mutation.isPending}
           onSave={(exampleRequests) => mutation.mutate({ exampleRequests })}
         />

@@ -1,3 +1,4 @@
+import { knownRequestsFor } from "../codemode/search/known-requests";
 import { ZIsolation, ZTaskCredentials, type TIsolation, type TProcessStats, type TTaskCredentials } from "../../lib/sandbox-schemas";
 import type { TServer, TToolSummary } from "../../lib/schemas";
 import type { ServerVersion, Tool, UpstreamServer } from "../db/client";
@@ -119,6 +120,7 @@ export function toToolDto(t: Tool, serverSlug: string): TToolSummary {
     async: t.async,
     requiredApprovals: t.requiredApprovals,
     exampleRequests: t.exampleRequests,
+    shippedExampleRequests: [...knownRequestsFor({ tool: t.name, description: t.description })],
     lintFindings: t.lintFindings as TToolSummary["lintFindings"],
     removed: t.removedAt !== null,
   };

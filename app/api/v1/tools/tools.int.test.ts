@@ -97,6 +97,7 @@ describe("REST API /api/v1/tools and /api/v1/servers", () => {
     const set = await patch({ exampleRequests: ["  how many times was it called?  ", "count my calls"] });
     expect(set.status, set.text).toBe(200);
     expect(set.body.exampleRequests).toEqual(["how many times was it called?", "count my calls"]);
+    expect(set.body.shippedExampleRequests).toEqual([]); // a fixture, no known package's tool
 
     const cases: [unknown, { path: string; code: string }[]][] = [
       [["count my calls", "COUNT  my calls"], [{ path: "exampleRequests.1", code: "example_duplicate" }]],
