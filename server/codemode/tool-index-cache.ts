@@ -41,12 +41,13 @@ export function searchable(tools: readonly Tool[], extras: SearchExtras = {}): I
 
 /** The index of exactly these tool definitions (what a session may call, in its version), server lines and example requests, built once. */
 export function cachedToolIndex(tools: readonly Tool[], extras: SearchExtras = {}): ToolIndex {
-  const indexed = searchable(tools, extras);
+  // Keyed by what goes in, so a hit builds nothing (search_tools asks on every call).
   const key = createHash("sha256")
     .update(JSON.stringify(tools))
-    .update(JSON.stringify(indexed.map((t) => [t.serverDescription, t.exampleRequests ?? null])))
+    .update(JSON.stringify(extras.serverSummaries ? [...extras.serverSummaries] : []))
+    .update(JSON.stringify(extras.exampleRequests ? [...extras.exampleRequests] : []))
     .digest("hex");
-  return memo(indexes, key, () => createToolIndex(indexed));
+  return memo(indexes, key, () => createToolIndex(searchable(tools, extras)));
 }
 
 /** The semantic ranker's view of these tools (their texts and hashes), made once per definition version; its fill starts at once. */

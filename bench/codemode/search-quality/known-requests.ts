@@ -6,23 +6,20 @@
 //   npx tsx bench/codemode/search-quality/known-requests.ts --check   # exits 1 when it is not what this writes
 import path from "node:path";
 import { definitionFingerprint } from "../../../server/codemode/search/known-requests";
-import { exampleRequestsProblems } from "../../../lib/tool-examples";
 import { loadTools, toolKey, type DatasetTool } from "./dataset";
 import { writeOrCheck } from "./generated-module";
-import { loadExampleRequests, type ExampleRequests } from "./mine-relations";
+import { checkedRequestsByTool, loadExampleRequests, type ExampleRequests } from "./mine-relations";
 
 export const OUTPUT = path.resolve(import.meta.dirname, "../../../server/codemode/search/known-requests-data.ts");
 
 /** One entry per real tool: its package and name (for the reader), fingerprint and requests, sorted by package and name. */
 export function knownEntries(tools: readonly DatasetTool[], examples: readonly ExampleRequests[]) {
-  const byTool = new Map(examples.map((e) => [e.tool, e.queries.map((q) => q.trim())]));
+  const byTool = checkedRequestsByTool(examples);
   const entries = tools
     .filter((tool): tool is DatasetTool & { source: string } => tool.source !== undefined)
     .map((tool) => {
       const requests = byTool.get(toolKey(tool));
       if (!requests) throw new Error(`no example requests for ${toolKey(tool)}`);
-      const problems = exampleRequestsProblems(requests);
-      if (problems.length > 0) throw new Error(`${toolKey(tool)}: ${problems.map((p) => p.message).join("; ")}`);
       return { source: tool.source, name: tool.name, fingerprint: definitionFingerprint({ tool: tool.name, description: tool.description ?? null }), requests };
     })
     .sort((a, b) => a.source.localeCompare(b.source) || a.name.localeCompare(b.name));

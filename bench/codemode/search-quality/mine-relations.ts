@@ -11,6 +11,7 @@
 //   npx tsx bench/codemode/search-quality/mine-relations.ts --check   # exits 1 when that file is not what this writes
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { exampleRequestsProblems } from "../../../lib/tool-examples";
 import { termOf } from "../../../server/codemode/search/normalize";
 import { actionsOf } from "../../../server/codemode/search/thesaurus";
 import { nameOf, serverNameTerms, toFields } from "../../../server/codemode/search/tool-fields";
@@ -38,6 +39,18 @@ export function loadExampleRequests(): ExampleRequests[] {
     .split("\n")
     .filter((line) => line.trim().length > 0)
     .map((line) => JSON.parse(line) as ExampleRequests);
+}
+
+/** The requests by tool key, each trimmed and checked as the REST API checks an admin's (lib/tool-examples.ts). */
+export function checkedRequestsByTool(examples: readonly ExampleRequests[]): Map<string, string[]> {
+  return new Map(
+    examples.map((example) => {
+      const requests = example.queries.map((query) => query.trim());
+      const problems = exampleRequestsProblems(requests);
+      if (problems.length > 0) throw new Error(`example requests of ${example.tool}: ${problems.map((p) => p.message).join("; ")}`);
+      return [example.tool, requests];
+    }),
+  );
 }
 
 /** The mined lines, "asked > targets", sorted. */

@@ -32,13 +32,12 @@ import { setKnownRequests } from "../../../server/codemode/search/known-requests
 import { setThesaurusLayers, type ThesaurusLayers } from "../../../server/codemode/search/thesaurus";
 import type { IndexableTool } from "../../../server/codemode/search/tool-fields";
 import { createToolIndex, type ToolIndex } from "../../../server/codemode/tool-search";
-import { exampleRequestsProblems } from "../../../lib/tool-examples";
 import { writeDocsBlock } from "../../docs-block";
 import { machineFacts } from "../../gateway/report";
 import { loadQueries, loadTools, toolKey, type DatasetQuery, type DatasetTool, type Split } from "./dataset";
 import { evaluate, type SearchOptionsIn, type SubsetReport, type TuneMiss } from "./evaluate";
 import { percentile } from "./metrics";
-import { loadExampleRequests } from "./mine-relations";
+import { checkedRequestsByTool, loadExampleRequests } from "./mine-relations";
 import { replicated, SCALE_SUFFIXES, toSearchable } from "./searchable-tools";
 
 type Timing = { tools: number; buildMs: number; medianMs: number; p95Ms: number; searches: number };
@@ -116,13 +115,8 @@ function withExamples(tools: readonly DatasetTool[]): { indexed: IndexableTool[]
   // Which tools have requests: spread evenly over the tools in key order (every other one at 0.5).
   const keys = tools.map(toolKey).sort();
   const chosen = new Set(keys.filter((_, i) => Math.floor((i + 1) * share) > Math.floor(i * share)));
-  const byTool = new Map(loadExampleRequests().map((e) => [e.tool, e.queries.map((q) => q.trim())]));
-  const indexed = tools.map((tool, i) => {
-    const requests = chosen.has(toolKey(tool)) ? (byTool.get(toolKey(tool)) ?? []) : [];
-    const problems = exampleRequestsProblems(requests);
-    if (problems.length > 0) throw new Error(`example requests of ${toolKey(tool)}: ${problems.map((p) => p.message).join("; ")}`);
-    return { ...plain[i]!, exampleRequests: requests };
-  });
+  const byTool = checkedRequestsByTool(loadExampleRequests());
+  const indexed = tools.map((tool, i) => ({ ...plain[i]!, exampleRequests: chosen.has(toolKey(tool)) ? (byTool.get(toolKey(tool)) ?? []) : [] }));
   return { indexed, perTool: indexed.reduce((n, t) => n + t.exampleRequests.length, 0) / indexed.length, chosen: share < 1 ? chosen : undefined };
 }
 
