@@ -43,6 +43,8 @@ ENV NODE_ENV=production \
 COPY --from=prod-deps --chown=root:root /app/node_modules ./node_modules
 COPY --from=build --chown=root:root /app/package.json /app/next.config.ts /app/tsconfig.json /app/postcss.config.mjs ./
 COPY --from=build --chown=root:root /app/.next ./.next
+# the server compiled ahead of time (D177); `portcullis start` checks it against the source below before using it
+COPY --from=build --chown=root:root /app/.build ./.build
 COPY --from=build --chown=root:root /app/app ./app
 COPY --from=build --chown=root:root /app/components ./components
 COPY --from=build --chown=root:root /app/lib ./lib

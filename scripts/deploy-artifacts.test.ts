@@ -145,6 +145,13 @@ describe("Dockerfile", () => {
     expect(body).toMatch(/^HEALTHCHECK .*\/api\/health/m);
   });
 
+  it("the final stage has the build's output: the console's (.next) and the server compiled ahead of time (.build, D177)", () => {
+    const body = final.lines.join("\n");
+    for (const dir of [".next", ".build"]) expect(body).toMatch(new RegExp(`^COPY --from=build[^\\n]* /app/\\${dir} \\./\\${dir}$`, "m"));
+    const build = stages.find((s) => s.name === "build")!.lines.join("\n");
+    expect(build).toMatch(/npm run build/);
+  });
+
   it("the entrypoint is the real start command (package.json's start script)", () => {
     const entry = final.lines.find((l) => l.startsWith("ENTRYPOINT "))!;
     const argv = JSON.parse(entry.slice("ENTRYPOINT ".length)) as string[];

@@ -22,7 +22,9 @@ const groups = [
     { name: "lint", cmd: [bin("eslint"), "--max-warnings", "0", "."] },
   ],
   [{ name: "unit", cmd: [bin("vitest"), "run", "--config", "vitest.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${reports}/unit.json`], report: "unit.json" }],
+  // `npm run build`'s two parts: the console (Next.js) and the server compiled ahead of time (D177)
   [{ name: "build", cmd: [bin("next"), "build"] }],
+  [{ name: "server-bundle", cmd: [process.execPath, "scripts/server-bundle.mjs"] }],
   [{ name: "integration", cmd: [bin("vitest"), "run", "--config", "vitest.int.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${reports}/int.json`], report: "int.json" }],
   // The start-up and a few integration files again on Node.js 22 and 24 (the supported LTS lines), whatever node runs this.
   [{ name: "lts-smoke", cmd: [process.execPath, "scripts/lts-smoke.mjs", "--report", `${reports}/lts-smoke.json`], report: "lts-smoke.json" }],
