@@ -3,8 +3,17 @@
 // what the audit log would not.
 import pino from "pino";
 import { redactor } from "./audit/redaction";
+import { sourceMappedStack } from "./source-mapped-stack";
 
 export type Logger = pino.Logger;
+
+function serializeError(err: Error): pino.SerializedError {
+  const out = pino.stdSerializers.err(err);
+  // a value that is not an Error comes back as it was
+  const stack: unknown = (out as { stack?: unknown } | null | undefined)?.stack;
+  if (typeof stack === "string") out.stack = sourceMappedStack(stack);
+  return out;
+}
 
 /** `destination`: where lines go (stdout by default; tests capture them). */
 export function createLogger(level = "info", bindings: Record<string, unknown> = {}, destination?: pino.DestinationStream): Logger {
@@ -12,6 +21,8 @@ export function createLogger(level = "info", bindings: Record<string, unknown> =
     level,
     base: { service: "portcullis", ...bindings },
     formatters: { log: (obj) => redactor().value(obj) as Record<string, unknown> },
+    // pino's own, with the stack's bundled frames named by their source files (server/source-mapped-stack.ts)
+    serializers: { err: serializeError },
     hooks: {
       logMethod(args, method) {
         const redacted = args.map((a) => (typeof a === "string" ? redactor().text(a) : a)) as Parameters<typeof method>;
