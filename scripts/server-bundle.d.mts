@@ -3,5 +3,3 @@ export const PROJECT_ROOT: string;
 export function bundlePaths(root?: string): { dir: string; bundle: string; inputs: string };
 export function buildServerBundle(options?: { root?: string; entry?: string }): Promise<string>;
 export function currentBundle(root?: string): Promise<string | undefined>;
-export function removeServerBundle(root?: string): Promise<void>;
-export function bundleUrl(file: string): string;

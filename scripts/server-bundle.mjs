@@ -13,9 +13,9 @@
 // from with a SHA-256 of its content, and `currentBundle` compares them (a few milliseconds). An edited source
 // makes `portcullis start` build it again, or run the source through tsx when it cannot.
 import { createHash, randomBytes } from "node:crypto";
-import { access, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { access, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const PROJECT_ROOT = path.resolve(here, "..");
@@ -113,13 +113,6 @@ export async function currentBundle(root = PROJECT_ROOT) {
   );
   return same.every(Boolean) ? bundle : undefined;
 }
-
-/** Removes a project's bundle (tests; `npm run build` replaces it instead). */
-export async function removeServerBundle(root = PROJECT_ROOT) {
-  await rm(bundlePaths(root).dir, { recursive: true, force: true });
-}
-
-export const bundleUrl = (file) => pathToFileURL(file).href;
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const started = Date.now();
