@@ -26,8 +26,8 @@ import { freePort } from "../../server/db/embedded";
 import { apiRequest } from "../../scripts/test-support/api-request";
 import { lastLine, runCli } from "../../scripts/test-support/run-cli";
 import { spawnApp, type AppProcess } from "../../scripts/test-support/start-app";
-import { build as esbuild } from "esbuild";
 import { makeTempDir, removeTempDirs } from "../../scripts/test-support/temp-dir";
+import { bundledFixture } from "../../server/test/bundle-fixture";
 import { forkChild } from "./child";
 import { addSwitches, contextSwitchesByThread, cpuMs, ownCpuMs, processTree, switchesSince, type Switches } from "./proc-stats";
 import { openRawSession, openStatelessSession, type RawSession } from "./raw-driver";
@@ -40,25 +40,11 @@ const c32Calls = Number(env.BENCH_C32_CALLS ?? 6000);
 const rounds = Number(env.BENCH_ROUNDS ?? 3);
 const text = "x".repeat(Number(env.BENCH_TEXT_BYTES ?? 64));
 const ADMIN = { email: "bench@example.test", password: "bench-password-1" };
-// The same upstream command line for all: this Node and the echo server over stdio, compiled to one plain
+// The same upstream command line for all: this Node and the echo server over stdio, bundled to one plain
 // JavaScript file first. Run through tsx it kept an esbuild service process beside it whose wake-ups counted
 // against whichever proxy had launched it with a cold tsx cache (Portcullis's, which gives its upstreams their own
 // environment).
-const upstream = { command: process.execPath, args: [await compiledEcho()] };
-
-async function compiledEcho(): Promise<string> {
-  const outfile = path.join(await makeTempDir("bench-echo"), "echo-stdio.mjs");
-  await esbuild({
-    entryPoints: [path.join(import.meta.dirname, "echo-stdio.ts")],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    outfile,
-    logLevel: "warning",
-    banner: { js: 'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);' },
-  });
-  return outfile;
-}
+const upstream = { command: process.execPath, args: [await bundledFixture(path.join(import.meta.dirname, "echo-stdio.ts"))] };
 
 type Target = { key: "portcullis" | "portcullis-2026" | "supergateway" | "direct" | "floor" | "floor-listing"; url: string; token?: string; tool: string; pid: number; sessions: RawSession[]; stateless?: boolean };
 const cleanups: (() => Promise<void>)[] = [];
