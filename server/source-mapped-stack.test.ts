@@ -1,12 +1,12 @@
 // Logged stacks name source files, also when Next.js's prepareStackTrace left them unmapped (D177): a fixture
-// bundled the way `npm run build` bundles the server (inline source map), run by Node with source maps on,
+// bundled by the server's own bundler (scripts/server-bundle.mjs, inline source map), run by Node with source maps on,
 // logging an error through the gateway's logger under a prepareStackTrace that maps nothing.
 import { execFile } from "node:child_process";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
-import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
+import { buildServerBundle } from "../scripts/server-bundle.mjs";
 import { sourceMappedStack } from "./source-mapped-stack";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -45,14 +45,18 @@ describe("sourceMappedStack", () => {
         "setImmediate(() => process.stdout.write(out));",
       ].join("\n"),
     );
-    const outfile = path.join(dir, "entry.mjs");
-    await build({ entryPoints: [entry], outfile, bundle: true, packages: "external", platform: "node", format: "esm", sourcemap: "inline", logLevel: "silent" });
-    expect(await readFile(outfile, "utf8")).toContain("sourceMappingURL=data:");
-    const { stdout } = await promisify(execFile)(process.execPath, ["--enable-source-maps", outfile], { cwd: dir });
-    await rm(dir, { recursive: true, force: true });
-    const stack = (JSON.parse(stdout) as { err: { stack: string } }).err.stack;
-    expect(stack).toContain("Error: boom");
-    expect(stack).toMatch(new RegExp(`at failing \\(${entry.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}:8:9\\)`));
-    expect(stack).not.toContain("entry.mjs");
+    // The fixture's own project, so that the server's bundle of the real project is left alone.
+    await writeFile(path.join(dir, "tsconfig.json"), JSON.stringify({ extends: path.join(ROOT, "tsconfig.json") }));
+    try {
+      const bundle = await buildServerBundle({ root: dir, entry });
+      expect(await readFile(bundle, "utf8")).toContain("sourceMappingURL=data:");
+      const { stdout } = await promisify(execFile)(process.execPath, ["--enable-source-maps", bundle], { cwd: dir });
+      const stack = (JSON.parse(stdout) as { err: { stack: string } }).err.stack;
+      expect(stack).toContain("Error: boom");
+      expect(stack).toMatch(new RegExp(`at failing \\(${entry.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}:8:9\\)`));
+      expect(stack).not.toContain(path.basename(bundle));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

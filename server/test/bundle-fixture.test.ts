@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -11,7 +11,7 @@ const out = path.join(root, "out");
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function writeProject(greeting: string): string {
-  execFileSync("mkdir", ["-p", src]);
+  mkdirSync(src, { recursive: true });
   writeFileSync(path.join(src, "greeting.ts"), `export const greeting = ${JSON.stringify(greeting)};\n`);
   const entry = path.join(src, "main.ts");
   writeFileSync(entry, 'import { greeting } from "./greeting";\nconsole.log(greeting);\n');
