@@ -12,7 +12,7 @@ import type { TReadiness, TServer } from "../lib/schemas";
 import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "../server/db/embedded";
 import { applyMigrations } from "../server/db/migrate";
 import { createLogger } from "../server/logger";
-import { RUNNER_LOCK_CLASS } from "../server/tasks/task-scope";
+import { RUNNER_LOCK_CLASS, WORKER_LOCK_CLASS } from "../server/tasks/task-scope";
 import { fixtureEvents, misbehavingServer } from "../server/test/gateway-harness";
 import { apiRequest } from "./test-support/api-request";
 import { REPO_ROOT } from "./test-support/run-cli";
@@ -188,14 +188,16 @@ describe("portcullis start – readiness and a graceful stop", () => {
     // Ready again: the change bus listens again however long the database was away (it gave up after one try).
     await waitUntil("GET /api/ready 200 again", async () => ((await apiRequest(app.baseUrl, "/api/ready")).status === 200 ? true : undefined), { timeoutMs: 30_000 });
     // The task runner's liveness lock is held again (lost with its connection, other processes would take this live
-    // one for dead and recover its running tasks and claims).
-    await waitUntil("the runner's and the audit owner's locks held again", async () => {
+    // one for dead and recover its running tasks and claims), and so are its eight workers' (else their jobs would
+    // be freed under them).
+    await waitUntil("the runner's, its workers' and the audit owner's locks held again", async () => {
       const db = new pg.Client({ connectionString: database.url });
       await db.connect();
       try {
-        // The runner's lock and the audit owner's ("pcaw"), both taken again.
+        // The runner's lock and the audit owner's ("pcaw"), both taken again, and one per worker.
         const { rows } = await db.query<{ n: string }>("SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = ANY($1::oid[]) AND objsubid = 2 AND granted", [[RUNNER_LOCK_CLASS, 0x70636177]]);
-        return Number(rows[0]!.n) >= 2 ? true : undefined;
+        const workers = await db.query<{ n: string }>("SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = $1::oid AND objsubid = 2 AND granted", [WORKER_LOCK_CLASS]);
+        return Number(rows[0]!.n) >= 2 && Number(workers.rows[0]!.n) === 8 ? true : undefined;
       } finally {
         await db.end();
       }

@@ -1,5 +1,6 @@
 // Tasks of stopped gateway processes (their runner's advisory lock is free): retryable ones are queued again
-// (until maxAttempts), the others end FAILED `interrupted`; their claims (call_claims) are deleted.
+// (until maxAttempts), the others end FAILED `interrupted`; their claims (call_claims) are deleted. Jobs their
+// workers had locked (a task's before it was claimed, a webhook's) are freed to run again (worker-locks.ts).
 import type { Task } from "../db/client";
 import { publishChange } from "../events/change-bus";
 import type { ToolErrorCode } from "../pipeline/tool-error";
@@ -8,8 +9,12 @@ import { CLAIM_ORIGIN } from "./claim-origin";
 import { enqueueTask, taskEvent } from "./task-event";
 import { expiryFrom, RUNNER_LOCK_CLASS, type TaskScope } from "./task-scope";
 import { webhookOnFinish } from "./webhook-jobs";
+import { unlockDeadWorkers } from "./worker-locks";
 
-/** Tasks of dead runners: retryable ones are queued again (until maxAttempts), the rest fail `interrupted`. */
+/**
+ * Tasks of dead runners: retryable ones are queued again (until maxAttempts), the rest fail `interrupted`; then
+ * the jobs of dead workers are freed.
+ */
 export async function sweepDeadRunners(s: TaskScope): Promise<number> {
   const { db, log, runnerId } = s;
   const rows = await db.$queryRaw<{ runnerId: string }[]>`
@@ -18,6 +23,8 @@ export async function sweepDeadRunners(s: TaskScope): Promise<number> {
   let recovered = 0;
   for (const { runnerId: other } of rows) recovered += await recoverRunner(s, other);
   if (recovered) log.warn({ recovered }, "recovered tasks of stopped gateway processes");
+  const freed = await unlockDeadWorkers(db);
+  if (freed.length) log.warn({ workers: freed }, "freed the jobs locked by workers of stopped gateway processes");
   return recovered;
 }
 

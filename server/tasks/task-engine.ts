@@ -5,7 +5,8 @@
 //   - each process holds a PostgreSQL advisory lock for its whole life, and records its runner id on the
 //     tasks it runs; when a process dies its lock goes with its connection, and the sweeper of any other
 //     process finds RUNNING tasks whose runner's lock is free: retryable ones go back to PENDING with a new
-//     job, the others end FAILED `interrupted`.
+//     job, the others end FAILED `interrupted`; each graphile-worker worker has such a lock too, and the jobs of
+//     dead ones (a task's locked but not yet claimed) are freed to run again (worker-locks.ts).
 // A call still running after the threshold is adopted as a task where it runs (origin "threshold"); the
 // same bookkeeping then applies.
 import { untilTaskEnds } from "./until-task-ends";
@@ -37,6 +38,7 @@ import { CLEANUP_JOB, DEFAULT_TASK_OPTIONS, expiryFrom, RUN_TASK_JOB, RUNNER_LOC
 import { trackTask } from "./track-task";
 import { DELIVER_WEBHOOK_JOB, scheduleWebhookJob, sweepWebhooks, webhookJob } from "./webhook-jobs";
 import { sessionSecretFor } from "./webhooks";
+import { workerLocks } from "./worker-locks";
 
 // Declared beside ToolCall (which carries it), so the pipeline needs nothing from the task engine.
 export type { TaskContext } from "../pipeline/types";
@@ -91,6 +93,7 @@ export function createTaskEngine(deps: {
   let draining: Promise<void> | undefined;
   const sessionUrl = deps.sessionDatabaseUrl ?? deps.databaseUrl;
   const callClaims = createCallClaims(deps.databaseUrl, log, { transactionPooler: deps.transactionPooler === true });
+  const workers = workerLocks(() => live(), log);
 
   // A canceled task is aborted wherever it runs: the upstream request's signal sends notifications/cancelled.
   const unsubscribe = deps.bus.subscribe((e) => {
@@ -128,6 +131,8 @@ export function createTaskEngine(deps: {
       try {
         await client.connect();
         await client.query("SELECT pg_advisory_lock($1::int, hashtext($2))", [RUNNER_LOCK_CLASS, id]);
+        // And one per graphile-worker worker of this process, taken again on a new connection (worker-locks.ts).
+        await workers.holdAll(client);
       } catch (err) {
         await client.end().catch(() => undefined);
         throw err;
@@ -165,6 +170,7 @@ export function createTaskEngine(deps: {
       noHandleSignals: true,
       pollInterval: 1000,
       logger: graphileLogger(),
+      events: workers.events,
       taskList: {
         [RUN_TASK_JOB]: runTaskJob(s, { registry: deps.registry, execute }),
         [CLEANUP_JOB]: async () => void (await cleanupTasks(s)),

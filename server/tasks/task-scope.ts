@@ -45,6 +45,8 @@ export const RUN_TASK_JOB = "portcullis_run_task";
 export const CLEANUP_JOB = "portcullis_task_cleanup";
 /** First key of the runners' advisory locks (the second is hashtext(runner id)). */
 export const RUNNER_LOCK_CLASS = 0x70637472; // "pctr"
+/** First key of the graphile-worker workers' advisory locks (the second is hashtext(worker id)); worker-locks.ts. */
+export const WORKER_LOCK_CLASS = 0x70637477; // "pctw"
 
 export type Claim = { task: Task; replay: boolean };
 

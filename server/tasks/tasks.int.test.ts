@@ -4,6 +4,7 @@
 import type { ChildProcess } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import pg from "pg";
 import { CallToolResultSchema, CreateTaskResultSchema, GetTaskResultSchema, ListTasksResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RequestContext } from "../context";
@@ -21,10 +22,12 @@ import {
   type GatewayTestEnv,
   type TestGateway,
 } from "../test/gateway-harness";
-import { createTestDb } from "../test/test-db";
+import { createTestDb, testDatabaseUrl } from "../test/test-db";
 import { createAgentSession } from "../sessions/agent-sessions";
 import { userContext } from "../test/contexts";
 import { verifyWebhookSignature } from "./webhooks";
+import { enqueueTask } from "./task-event";
+import { WORKER_LOCK_CLASS } from "./task-scope";
 
 type Accepted = { task_id: string; status: string };
 type Status = { task_id: string; status: string; progress: number | null; total: number | null; retry_after_seconds: number | null; error_code: string | null; attempts: number };
@@ -221,10 +224,11 @@ describe("durable tasks", () => {
     const kept = (await call(agent, "slow__slow_write", { ms: 400, tag: tag("retention-kept") })).structuredContent as Accepted;
     await settled(agent, kept.task_id);
     await db.task.update({ where: { id: done.task_id }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    // Claims (call_claims): one left over by a task that has ended goes, one of a call in flight stays.
+    // Claims (call_claims): one left over by a task that has ended goes, one of a call in flight stays. Both are a
+    // live process's: a dead runner's would be the sweep's to delete (every 200 ms here), whatever cleanup does.
     const keptRow = await db.task.findUniqueOrThrow({ where: { id: kept.task_id } });
     const claim = (hash: string, taskId: string | null) => ({
-      agentSessionId: keptRow.agentSessionId!, toolName: keptRow.toolName, argumentsHash: hash, id: `claim-${hash}`, taskId, runnerId: "r", ownerId: keptRow.ownerId,
+      agentSessionId: keptRow.agentSessionId!, toolName: keptRow.toolName, argumentsHash: hash, id: `claim-${hash}`, taskId, runnerId: a.gateway.taskEngine.runnerId, ownerId: keptRow.ownerId,
       arguments: "{}", retryable: false, maxAttempts: 1, requestId: "r", endpoint: "mcp", createdAt: new Date(),
     });
     await db.callClaim.createMany({ data: [claim("left-over", kept.task_id), claim("in-flight", null)] });
@@ -323,6 +327,57 @@ describe("durable tasks", () => {
       expect(started).toHaveLength(8);
       expect(runners).toEqual(new Set(env.gateways.map((g) => g.gateway.taskEngine.runnerId)));
     } finally {
+      await a.gateway.registry.updateTool(admin, "slow__slow_read", { async: false });
+    }
+  });
+
+  it("a task whose job a worker locked before its process died runs on a live process; a live worker's job is left to it", async () => {
+    // Every worker of each process holds its lock on that process's liveness connection.
+    for (const g of env.gateways) {
+      const [held] = await db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM pg_locks l JOIN pg_stat_activity p ON p.pid = l.pid
+        WHERE l.locktype = 'advisory' AND l.classid = ${WORKER_LOCK_CLASS}::oid AND l.granted AND p.application_name = ${`portcullis ${g.gateway.taskEngine.runnerId}`}`;
+      expect(Number(held!.n)).toBe(2);
+    }
+    await a.gateway.registry.updateTool(admin, "slow__slow_read", { async: true });
+    const standIn = new pg.Client({ connectionString: testDatabaseUrl() });
+    try {
+      const model = await db.task.findUniqueOrThrow({
+        where: { id: ((await call(agent, "slow__slow_read", { ms: 0, tag: tag("model") })).structuredContent as Accepted).task_id },
+      });
+      // The state a SIGKILL leaves between graphile-worker's lock of a job and the claim of its task: the task
+      // PENDING, its job locked by a worker no process runs any more (or, for `alive`, by one whose process holds
+      // its lock: the stand-in connection).
+      const queue = async (t: string, worker: string) =>
+        db.$transaction(async (tx) => {
+          const task = await tx.task.create({
+            data: {
+              ownerId: model.ownerId, agentSessionId: model.agentSessionId, toolId: model.toolId, toolName: model.toolName, origin: model.origin,
+              retryable: model.retryable, maxAttempts: model.maxAttempts, endpoint: model.endpoint, arguments: { ms: 0, tag: t }, argumentsHash: `hash-${t}`,
+            },
+          });
+          await enqueueTask(tx, task.id);
+          expect(await tx.$executeRaw`UPDATE graphile_worker._private_jobs SET locked_by = ${worker}, locked_at = now() WHERE payload->>'taskId' = ${task.id}`).toBe(1);
+          return task.id;
+        });
+      await standIn.connect();
+      await standIn.query("SELECT pg_advisory_lock($1::int, hashtext($2))", [WORKER_LOCK_CLASS, "worker-alive"]);
+      const [gone, alive] = [tag("worker-gone"), tag("worker-alive")];
+      const goneId = await queue(gone, "worker-gone");
+      const aliveId = await queue(alive, "worker-alive");
+
+      expect(await settled(agent, goneId)).toMatchObject({ status: "SUCCEEDED", attempts: 1 });
+      expect(starts(gone)).toBe(1);
+      await a.gateway.taskEngine.sweep();
+      expect(await db.task.findUniqueOrThrow({ where: { id: aliveId } })).toMatchObject({ status: "PENDING", attempts: 0 });
+      const [job] = await db.$queryRaw<{ locked_by: string | null }[]>`SELECT locked_by FROM graphile_worker._private_jobs WHERE payload->>'taskId' = ${aliveId}`;
+      expect(job?.locked_by).toBe("worker-alive");
+      expect(starts(alive)).toBe(0);
+
+      await standIn.end(); // its process dies
+      expect(await settled(agent, aliveId)).toMatchObject({ status: "SUCCEEDED", attempts: 1 });
+      expect(starts(alive)).toBe(1);
+    } finally {
+      await standIn.end().catch(() => undefined);
       await a.gateway.registry.updateTool(admin, "slow__slow_read", { async: false });
     }
   });
