@@ -20,6 +20,8 @@ export type AppProcess = {
   hasExited(): boolean;
   /** Resolves on the "Portcullis is ready" log line; rejects when the process exits first. */
   ready(timeoutMs?: number): Promise<void>;
+  /** Closes the pipes its stdout and stderr go to, as a reader that went away would (its output is no longer read). */
+  closeOutput(): void;
   /** Sends `signal` to the process and awaits its exit; after `timeoutMs` kills it and every process below it. */
   stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<AppExit>;
 };
@@ -81,6 +83,11 @@ export async function spawnApp(
     output: () => output,
     exited,
     hasExited: () => exit !== undefined,
+    closeOutput() {
+      stopRequested = true; // the process is expected to stop on its own
+      child.stdout.destroy();
+      child.stderr.destroy();
+    },
     ready(timeoutMs = 90_000) {
       return new Promise<void>((resolve, reject) => {
         const settle = () => {

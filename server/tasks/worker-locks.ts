@@ -11,7 +11,8 @@ import type { Db } from "../db/client";
 import type { Logger } from "../logger";
 import { WORKER_LOCK_CLASS } from "./task-scope";
 
-const HOLD_SQL = "SELECT pg_advisory_lock($1::int, hashtext(w)) FROM unnest($2::text[]) AS w";
+const hold = (client: pg.Client, workerIds: string[]) =>
+  client.query("SELECT pg_advisory_lock($1::int, hashtext(w)) FROM unnest($2::text[]) AS w", [WORKER_LOCK_CLASS, workerIds]);
 
 /**
  * The workers of this process: `events` goes to graphile-worker's run(), which announces each worker it creates;
@@ -26,13 +27,15 @@ export function workerLocks(live: () => Promise<pg.Client>, log: Logger) {
     ids.add(worker.workerId);
     taking = taking
       .then(() => live())
-      .then((client) => client.query(HOLD_SQL, [WORKER_LOCK_CLASS, [worker.workerId]]))
+      .then((client) => hold(client, [worker.workerId]))
       .catch((err: unknown) => log.warn({ err, workerId: worker.workerId }, "taking a worker's liveness lock failed; it is taken again with the connection"));
   });
   return {
     events,
     /** Takes every worker's lock on `client` (a new liveness connection). */
-    holdAll: async (client: pg.Client) => void (ids.size && (await client.query(HOLD_SQL, [WORKER_LOCK_CLASS, [...ids]]))),
+    holdAll: async (client: pg.Client) => {
+      if (ids.size) await hold(client, [...ids]);
+    },
   };
 }
 
