@@ -35,6 +35,8 @@ export default tseslint.config(
   {
     ignores: [
       ".next/**",
+      // The server bundle `npm run build` writes (D177): generated, like .next.
+      ".build/**",
       "node_modules/**",
       "server/db/generated/**",
       ".data/**",
