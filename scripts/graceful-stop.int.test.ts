@@ -141,6 +141,11 @@ describe("portcullis start – readiness and a graceful stop", () => {
       expect(rows).toEqual([{ status: "PENDING", runnerId: null }]);
       const events = await db.query<{ type: string; data: { action?: string } }>("SELECT type, data FROM task_events WHERE \"taskId\" = $1 ORDER BY id", [taskId]);
       expect(events.rows.at(-1)).toMatchObject({ type: "recovered", data: { action: "requeued" } });
+      // Its job, which this process's worker had locked, was let go on the way out (graphile-worker's stop ends
+      // it): nothing is left for another process's sweep to free (unlockDeadWorkers, worker-locks.ts).
+      const jobs = await db.query<{ locked_by: string | null }>("SELECT locked_by FROM graphile_worker._private_jobs WHERE payload->>'taskId' = $1", [taskId]);
+      expect(jobs.rows.length).toBeGreaterThan(0);
+      expect(jobs.rows.filter((job) => job.locked_by !== null)).toEqual([]);
     } finally {
       await db.end();
     }

@@ -31,6 +31,8 @@ export async function sweepDeadRunners(s: TaskScope): Promise<number> {
 /**
  * The tasks of runner `other`, if its process is gone (its lock is free): this process's own at the end of a
  * drain, once its lock is released, so they go back to the queue now rather than at another process's next sweep.
+ * Jobs its workers still lock are freed by `unlockDeadWorkers` (the sweep's next step; a drain's own jobs are let
+ * go by graphile-worker's stop).
  */
 export async function recoverRunner(s: TaskScope, other: string): Promise<number> {
   const { db, opts } = s;
@@ -47,8 +49,7 @@ export async function recoverRunner(s: TaskScope, other: string): Promise<number
     // Its calls in flight: a claim nobody joined ends here (its caller's request died with the process); one a
     // twin joined is a RUNNING task, recovered below.
     await tx.$executeRaw`DELETE FROM call_claims WHERE "runnerId" = ${other}`;
-    const workers = [...new Set(tasks.map((t) => t.workerId).filter((w): w is string => !!w))];
-    if (workers.length) await tx.$executeRaw`SELECT graphile_worker.force_unlock_workers(${workers}::text[])`;
+    // The jobs its workers still lock are freed after, by unlockDeadWorkers: their liveness locks died with it.
     for (const t of tasks) {
       // A claim row of a gateway before call_claims (never handed to anyone): its caller's request died with it.
       if (t.origin === CLAIM_ORIGIN) {
