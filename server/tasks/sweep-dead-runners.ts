@@ -49,7 +49,6 @@ export async function recoverRunner(s: TaskScope, other: string): Promise<number
     // Its calls in flight: a claim nobody joined ends here (its caller's request died with the process); one a
     // twin joined is a RUNNING task, recovered below.
     await tx.$executeRaw`DELETE FROM call_claims WHERE "runnerId" = ${other}`;
-    // The jobs its workers still lock are freed after, by unlockDeadWorkers: their liveness locks died with it.
     for (const t of tasks) {
       // A claim row of a gateway before call_claims (never handed to anyone): its caller's request died with it.
       if (t.origin === CLAIM_ORIGIN) {
