@@ -6,10 +6,11 @@
 // The pieces live in ./search/.
 import { compareCodeUnits } from "../../lib/compare-code-units";
 import { accessorFor, argsSummary, toolDeclaration } from "./declarations";
+import { argumentFit, queryValues, schemaSlots } from "./search/argument-fit";
 import { distinctionNotes } from "./search/distinguish";
 import { expandQuery } from "./search/expand-query";
 import { buildFieldIndex, type FieldIndex } from "./search/field-index";
-import { rankTools } from "./search/rank";
+import { rankTools, type Ranked } from "./search/rank";
 import { FIELDS, nameOf, serverNameTerms, toFields, type IndexableTool } from "./search/tool-fields";
 import { isWeak } from "./search/weak-match";
 
@@ -61,6 +62,10 @@ const MAX_QUERY_CHARS = 500;
 // Near-duplicates are told apart among the first answers scoring close to the best, where the model chooses.
 const NOTED_HITS = 5;
 const NOTED_SCORE_SHARE = 0.6;
+// The first answers are reordered a little by how well the query's values fit each one's arguments
+// (search/argument-fit.ts): a tool gains or loses up to this share of its score.
+const FIT_CANDIDATES = 10;
+const FIT_GAIN = 0.1;
 // The catalog tool is built beside this one (server/codemode/browse-catalog.ts on the catalog branch).
 export const WEAK_HINT =
   'No tool matches this well. browse_catalog() lists the servers you may use, browse_catalog({ server: "<name>" }) their tools; or search again with server set.';
@@ -69,6 +74,7 @@ export function createToolIndex(tools: readonly IndexableTool[]): ToolIndex {
   const unique = [...new Map(tools.map((tool) => [tool.name, tool])).values()];
   const index: FieldIndex = buildFieldIndex(unique.map(toFields), FIELDS);
   const docs = unique.map(nameOf);
+  const slots = unique.map((tool) => schemaSlots(tool.inputSchema));
   const serverTerms = new Map<string, string[]>();
   for (const tool of unique) {
     for (const term of serverNameTerms(tool.server)) {
@@ -100,13 +106,21 @@ export function createToolIndex(tools: readonly IndexableTool[]): ToolIndex {
   }
 
   const idOf = new Map(unique.map((tool, id) => [tool.name, id]));
-  const expand = (query: string) => expandQuery(query.slice(0, MAX_QUERY_CHARS), index, serverNames);
-  const rankedBy = (expanded: ReturnType<typeof expand>, server: string | undefined) =>
-    rankTools({ index, docs, query: expanded, serverTerms, onlyServer: server }).sort(
-      (a, b) => b.score - a.score || compareCodeUnits(unique[a.id]!.name, unique[b.id]!.name),
-    );
+  const expand = (query: string) => {
+    const text = query.slice(0, MAX_QUERY_CHARS);
+    return { words: expandQuery(text, index, serverNames), values: queryValues(text) };
+  };
+  const byScore = (a: Ranked, b: Ranked) => b.score - a.score || compareCodeUnits(unique[a.id]!.name, unique[b.id]!.name);
+  const rankedBy = (expanded: ReturnType<typeof expand>, server: string | undefined) => {
+    const ranked = rankTools({ index, docs, query: expanded.words, serverTerms, onlyServer: server }).sort(byScore);
+    const head = ranked.slice(0, FIT_CANDIDATES).map((r) => ({
+      id: r.id,
+      score: r.score * (1 + FIT_GAIN * argumentFit(expanded.values, slots[r.id]!)),
+    }));
+    return [...head.sort(byScore), ...ranked.slice(FIT_CANDIDATES)];
+  };
 
-  /** The answer for these tools in this order; `best` is the lexical best, whose evidence decides `weak`. */
+  /** The answer for these tools in this order; `best` is the first of the ranking, whose evidence decides `weak`. */
   function answerOf(ids: number[], scores: number[] | undefined, detail: SearchDetail, expanded: ReturnType<typeof expand>, best: number | undefined): SearchAnswer {
     const tools = ids.map((id) => hit(id, detail));
     // Near-duplicates are told apart among the first answers; with lexical scores, those close to the best.
@@ -116,7 +130,7 @@ export function createToolIndex(tools: readonly IndexableTool[]): ToolIndex {
       if (note) tools[i]!.note = note;
     });
     const answer: SearchAnswer = { tools };
-    if (best === undefined ? expanded.length > 0 : isWeak(index, expanded, best)) {
+    if (best === undefined ? expanded.words.length > 0 : isWeak(index, expanded.words, best)) {
       answer.weak = true;
       answer.hint = WEAK_HINT;
     }
