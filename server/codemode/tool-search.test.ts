@@ -141,6 +141,13 @@ describe("createToolIndex – ranking over 500 realistic tools", () => {
     expect(answer.tools[0]?.name).toBe("orders__delete_order");
     expect(Date.now() - started).toBeLessThan(2000);
   });
+
+  it("reads a query with NUL, lone surrogates and invisible characters without failing", () => {
+    for (const noise of ["\u0000", "\ud800", "\udc00x", "\u200b", "\u202e", "'\ud800'", "#\u0000", "a@\ud800.com"]) {
+      const answer = index.search(`delete order ${noise} 'cancelled ${noise}' ${noise}ORD-1234`, { detail: "name" });
+      expect(answer.tools[0]?.name).toBe("orders__delete_order");
+    }
+  });
 });
 
 describe("createToolIndex – an admin's example requests (lib/tool-examples.ts)", () => {
