@@ -59,6 +59,19 @@ describe("schemaSlots", () => {
     expect(slotKinds(input)).toEqual(kinds);
   });
 
+  it("reads lists of objects two levels deep, and no deeper however far a schema nests", () => {
+    let deep: object = { type: "string" };
+    for (let i = 0; i < 100_000; i++) deep = { type: "array", items: { type: "object", properties: { path: deep } } };
+    expect(slotKinds(schema({ changes: deep }))).toEqual(["path"]);
+    const nested = (levels: number) => {
+      let node: object = { type: "string" };
+      for (let i = 0; i < levels; i++) node = { type: "array", items: { type: "object", properties: { [i === 0 ? "path" : "entry"]: node } } };
+      return schema({ changes: node });
+    };
+    expect(slotKinds(nested(2))).toEqual(["path"]);
+    expect(slotKinds(nested(3))).toEqual([""]);
+  });
+
   it("marks required and list properties; a schema without properties has no slots", () => {
     expect(schemaSlots(schema({ ids: { type: "array" }, q: {} }, ["q"]))).toEqual([
       { kinds: new Set<ValueKind>(["id"]), required: false, list: true },

@@ -106,7 +106,11 @@ export function schemaSlots(schema: unknown): ArgSlot[] {
   });
 }
 
-function propertyKinds(name: string, property: unknown): Set<ValueKind> {
+// How far into lists of objects the kinds are read ("files": [{ path }] is one level). An upstream's schema may
+// nest without end; nothing deeper says more about what a call takes.
+const MAX_ITEM_DEPTH = 2;
+
+function propertyKinds(name: string, property: unknown, depth = 0): Set<ValueKind> {
   const kinds = new Set<ValueKind>();
   const nameWords = words(name);
   for (const [kind, pattern] of KIND_NAMES) if (nameWords.some((word) => pattern.test(word))) kinds.add(kind);
@@ -117,9 +121,9 @@ function propertyKinds(name: string, property: unknown): Set<ValueKind> {
     if (format) kinds.add(format);
     // A list of objects takes what its items' properties take ("files": [{ path, content }] takes paths).
     const items = property.items;
-    if (isObject(items) && isObject(items.properties)) {
+    if (isObject(items) && isObject(items.properties) && depth < MAX_ITEM_DEPTH) {
       for (const [itemName, itemProperty] of Object.entries(items.properties)) {
-        for (const kind of propertyKinds(itemName, itemProperty)) if (kind !== "text") kinds.add(kind);
+        for (const kind of propertyKinds(itemName, itemProperty, depth + 1)) if (kind !== "text") kinds.add(kind);
       }
     }
   }
