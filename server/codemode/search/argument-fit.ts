@@ -4,6 +4,7 @@
 // with its comments" fits `get_issue(issue_key)` better than `add_comment(issue_key, body)`, whose comment the
 // query does not write; three file names fit `push_files(files[])` better than `create_or_update_file(path)`.
 // Words say which tool; values only order near-duplicates that the words match alike. Pure.
+import { isObject } from "./tool-fields";
 import { words } from "./words";
 
 /** What a query value is, and what a property takes. */
@@ -135,6 +136,9 @@ function propertyKinds(name: string, property: unknown, depth = 0): Set<ValueKin
 
 // ---- Fit ----
 
+/** Kinds the agent can find or work out itself when the query does not give them. */
+const INFERRED: ReadonlySet<ValueKind> = new Set(["id", "date"]);
+
 /**
  * From -1 to 1, the mean over what the query gives and what the tool requires: each value of the query that some
  * property takes counts 1 for the tool (a query's several values in one scalar property, ½); each required
@@ -158,10 +162,4 @@ export function argumentFit(values: QueryValues, slots: readonly ArgSlot[]): num
     fit -= 1;
   }
   return counted === 0 ? 0 : fit / counted;
-}
-
-const INFERRED: ReadonlySet<ValueKind> = new Set(["id", "date"]);
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
