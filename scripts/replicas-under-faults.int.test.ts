@@ -51,7 +51,18 @@ const lb = () => `http://127.0.0.1:${String(lbPort)}`;
 async function startReplica(port: number, dataDir: string): Promise<AppProcess> {
   const app = await spawnApp({ port, env: { ...env, DATA_DIR: dataDir } });
   await app.ready(120_000);
-  await waitUntil(`replica :${String(port)} ready`, async () => ((await apiRequest(`http://127.0.0.1:${String(port)}`, "/api/ready")).status === 200 ? true : undefined), { timeoutMs: 60_000, intervalMs: 100 });
+  const started = Date.now();
+  try {
+    // A replica that is not ready says which of its parts are not up (the answer's `checks`).
+    await waitUntil(`replica :${String(port)} ready`, async () => {
+      const res = await apiRequest(`http://127.0.0.1:${String(port)}`, "/api/ready");
+      if (res.status !== 200) throw new Error(`GET /api/ready ${String(res.status)} ${res.text}`);
+      return true;
+    }, { timeoutMs: 60_000, intervalMs: 100 });
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\n--- its output:\n${app.output().slice(-6000)}`, { cause: err });
+  }
+  console.log(`replica :${String(port)}: ready ${String(Date.now() - started)} ms after its "ready" log line`);
   return app;
 }
 

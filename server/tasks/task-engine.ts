@@ -11,6 +11,7 @@
 // same bookkeeping then applies.
 import { untilTaskEnds } from "./until-task-ends";
 import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { Logger as GraphileLogger, run, type Runner } from "graphile-worker";
 import pg from "pg";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -28,6 +29,7 @@ import { adoptTask } from "./adopt-task";
 import { auditTransition } from "./audit-transition";
 import { createCallClaims, type ClaimRef } from "./call-claims";
 import { claimTask, promoteClaim, settleClaim } from "./claim-task";
+import { installTaskQueue } from "./install-queue";
 import type { CLAIM_ORIGIN } from "./claim-origin";
 import { cleanupTasks } from "./cleanup-tasks";
 import { createAwaiting, releaseTask } from "./held-task";
@@ -89,6 +91,8 @@ export function createTaskEngine(deps: {
   let starting: Promise<void> | undefined;
   let sweepTimer: NodeJS.Timeout | undefined;
   let closed = false;
+  /** Ends start()'s retries: a drain or close while the workers could not start yet. */
+  const giveUp = new AbortController();
   /** A drain's stop of the workers, which close() waits for. */
   let draining: Promise<void> | undefined;
   const sessionUrl = deps.sessionDatabaseUrl ?? deps.databaseUrl;
@@ -160,9 +164,29 @@ export function createTaskEngine(deps: {
     });
   }
 
+  /**
+   * Starts the workers, and tries again while it fails (the database away at start): a process whose workers never
+   * started would stay up and never be ready. Until a drain or close gives up.
+   */
+  async function startUntilUp(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await startWorkers();
+      } catch (err) {
+        if (closed || giveUp.signal.aborted) throw err;
+        const retryInMs = Math.min(30_000, 500 * 2 ** Math.min(attempt - 1, 6));
+        log.error({ err, attempt, retryInMs }, "starting the task workers failed; trying again");
+        await sleep(retryInMs, undefined, { signal: giveUp.signal }).catch(() => undefined);
+        if (giveUp.signal.aborted) throw err;
+      }
+    }
+  }
+
   async function startWorkers(): Promise<void> {
     if (closed) return;
     await live();
+    // Before run(), which would install it too, but not in turn with other processes (install-queue.ts).
+    await installTaskQueue(sessionUrl, graphileLogger());
     runner = await run({
       connectionString: sessionUrl,
       maxPoolSize: taskWorkerPool(opts.concurrency),
@@ -207,9 +231,9 @@ export function createTaskEngine(deps: {
       return s.runnerId;
     },
     options: opts,
-    /** Starts this process's workers and sweeper (once). */
+    /** Starts this process's workers and sweeper (once; tried again while it fails, until a drain or close). */
     start(): Promise<void> {
-      starting ??= startWorkers();
+      starting ??= startUntilUp();
       return starting;
     },
     claim: (call: ToolCall, tc: TaskContext, ctx: RequestContext, origin: "async" | "mcp_task" | "idempotent" | typeof CLAIM_ORIGIN, dedupeMs: number, replayOnly = false) =>
@@ -243,6 +267,7 @@ export function createTaskEngine(deps: {
      * `graceMs` has passed (close() then stops what is left and hands it back to the queue).
      */
     async drain(graceMs: number): Promise<void> {
+      giveUp.abort();
       await starting?.catch(() => undefined);
       if (!runner) return;
       const stopped = runner.stop().catch((err: unknown) => log.warn({ err }, "stopping the task workers failed"));
@@ -254,6 +279,7 @@ export function createTaskEngine(deps: {
     },
     async close(): Promise<void> {
       closed = true;
+      giveUp.abort();
       unsubscribe();
       for (const r of running.values()) r.controller.abort(new Error("gateway shutting down"));
       // Closed while start() was under way (Ctrl-C right after start): the runner and sweeper it makes must be
