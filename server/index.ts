@@ -8,6 +8,7 @@ import { requestStateKey } from "./mcp/modern/request-state";
 import { loadOrCreateKeyFile } from "./secrets/secret-crypto";
 import { createStatelessLeases } from "./mcp/modern/stateless-leases";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { TChangeOwnPassword, TCreateUser, TResetPassword, TUpdateUser, TUserListQuery } from "../lib/schemas";
 import { createAuditWriter, pgSink, type AuditWriter } from "./audit/audit-writer";
 import { holdAuditOwner } from "./audit/audit-owner";
@@ -157,6 +158,8 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
   // after ready) stops quietly, and close() lets it finish its last database writes before the database goes.
   let upstreamsStarting: Promise<unknown> | undefined;
   let closing = false;
+  // Ends start-up's retries (a start-up that failed waits to try again) when close() begins.
+  const stopStarting = new AbortController();
   // Whether this process should be sent traffic (GET /api/ready); the start server records the migrations and
   // begins the drain.
   const readiness = createReadiness();
@@ -586,11 +589,24 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         const support = await sandboxSupport();
         const profiles = support.profiles.map((p) => `${p.profile}: ${p.available ? "available" : "not available"} (${p.detail})`).join("; ");
         logger.info({ defaultProfile: support.defaultProfile, memoryEnforcement: support.memoryEnforcement }, `sandbox profiles: ${profiles}`);
-        if (closing) return;
-        // Servers are connected knowing their auth modes (issue 22).
-        await gatewayCore().upstreamAuth.modes.ready();
-        await Promise.all([ensureBuiltin(), gatewayCore().registry.startAll(), executor().ready()]);
-        readiness.set("upstreams", true);
+        // Tried again while it fails (the database away at start): a process that gave up would stay up and never
+        // be ready. Connecting again is safe: the pool reuses what it holds.
+        for (let attempt = 1; ; attempt++) {
+          if (closing) return;
+          try {
+            // Servers are connected knowing their auth modes (issue 22), never with none in place of a per-user one.
+            const modes = gatewayCore().upstreamAuth.modes;
+            if (!(await modes.ready()) && !(await modes.reload())) throw new Error("the servers' auth modes could not be loaded");
+            await Promise.all([ensureBuiltin(), gatewayCore().registry.startAll(), executor().ready()]);
+            readiness.set("upstreams", true);
+            return;
+          } catch (err) {
+            if (closing) throw err;
+            const retryInMs = Math.min(30_000, 500 * 2 ** Math.min(attempt - 1, 6));
+            logger.error({ err, attempt, retryInMs }, "connecting upstream servers failed; trying again");
+            await sleep(retryInMs, undefined, { signal: stopStarting.signal }).catch(() => undefined);
+          }
+        }
       })();
       upstreamsStarting = run.catch(() => undefined);
       return run;
@@ -624,6 +640,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     },
     async close() {
       closing = true;
+      stopStarting.abort();
       readiness.drain();
       if (core) {
         core.approvals.close();

@@ -13,14 +13,22 @@ export function createAuthModes(db: Db, bus: ChangeBus, logger: Logger) {
     const rows = await db.upstreamServer.findMany({ where: { NOT: { authMode: "none" } }, select: { id: true, authMode: true } });
     modes = new Map(rows.map((r) => [r.id, readAuthMode(r.authMode)]));
   };
-  const reload = () => load().catch((err: unknown) => logger.error({ err }, "loading the servers' auth modes failed"));
+  // True once loaded; false when the load failed (logged; the modes loaded before stay).
+  const reload = (): Promise<boolean> =>
+    load().then(
+      () => true,
+      (err: unknown) => {
+        logger.error({ err }, "loading the servers' auth modes failed");
+        return false;
+      },
+    );
   let ready = reload();
   const unsubscribe = bus.subscribe((e) => {
     if (e.kind === "registry") ready = reload();
   });
   return {
     of: (server: { serverId: string }): UpstreamAuthMode | undefined => modes.get(server.serverId),
-    /** Resolves once the latest load is done. */
+    /** Resolves once the latest load is done: whether it succeeded. */
     ready: () => ready,
     reload: () => (ready = reload()),
     close: unsubscribe,

@@ -1,0 +1,77 @@
+// A gateway process whose start-up fails (here: its database does not exist yet) keeps trying, for its task workers
+// and for its upstream start-up alike, and is ready once both succeed; a process that gave up on the first failure
+// stayed up and never ready (CI, stop 43: the task queue's schema raced). close() ends the retries at once. And the
+// upstream servers are never connected before their auth modes are loaded.
+import path from "node:path";
+import { Writable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { waitUntil } from "../../scripts/test-support/wait-until";
+import { loadConfig } from "../config";
+import { createDb } from "../db/client";
+import { applyMigrations } from "../db/migrate";
+import { createGateway, type Gateway } from "../index";
+import { createLogger } from "../logger";
+import { compiledFixture } from "../test/gateway-harness";
+import { scratchDatabases } from "../test/scratch-databases";
+
+const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
+const TASKS_FAILED = "starting the task workers failed; trying again";
+const UPSTREAMS_FAILED = "connecting upstream servers failed; trying again";
+
+const databases = scratchDatabases();
+
+/** A gateway on database `name` (not created), its error log lines kept. */
+function gatewayOn(name: string): { gateway: Gateway; url: string; failures: (msg: string) => number } {
+  const url = databases.reserve(name);
+  const lines: { msg?: string }[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString("utf8").split("\n")) if (line.trim()) lines.push(JSON.parse(line) as { msg?: string });
+      done();
+    },
+  });
+  const gateway = createGateway({ db: createDb(url, { max: 2 }), databaseUrl: url, logger: createLogger("error", {}, stream), config: loadConfig({ ...process.env, NODE_ENV: "test" }) });
+  return { gateway, url, failures: (msg) => lines.filter((l) => l.msg === msg).length };
+}
+
+describe("a gateway whose database is not there yet", () => {
+  it("keeps trying to start its task workers and its upstreams: ready once the database is created, with its servers connected", async () => {
+    const name = `start_later_${String(process.pid)}`;
+    const { gateway, url, failures } = gatewayOn(name);
+    try {
+      const tasks = gateway.startTasks();
+      const upstreams = gateway.startUpstreams();
+      await waitUntil("a failed start of each", () => (failures(TASKS_FAILED) >= 1 && failures(UPSTREAMS_FAILED) >= 1 ? true : undefined), { timeoutMs: 30_000 });
+      expect((await gateway.ready()).checks).toMatchObject({ tasks: false, upstreams: false });
+
+      await databases.create(name);
+      await applyMigrations({ databaseUrl: url, prismaDir: path.join(REPO_ROOT, "prisma") });
+      // A server registered meanwhile is connected by the start-up's next try.
+      const db = createDb(url, { max: 1 });
+      const server = await db.upstreamServer.create({
+        data: { slug: "later", name: "Later", transport: "STDIO", command: process.execPath, args: [compiledFixture()], isolation: { profile: "none" } },
+      });
+      await Promise.all([tasks, upstreams]);
+      expect((await gateway.ready()).checks).toMatchObject({ tasks: true, upstreams: true });
+      // The change bus reconnects on its own schedule; `migrations` is the start server's to set.
+      const checks = await waitUntil("the change bus listening", async () => ((await gateway.ready()).checks.changeBus ? (await gateway.ready()).checks : undefined), { timeoutMs: 30_000 });
+      expect(checks).toEqual({ migrations: false, database: true, changeBus: true, tasks: true, upstreams: true });
+      expect((await db.upstreamServer.findUniqueOrThrow({ where: { id: server.id } })).status).toBe("HEALTHY");
+      await db.$disconnect();
+    } finally {
+      await gateway.close();
+    }
+  }, 90_000);
+
+  it("stops trying when it closes: the task workers' start gives up with the last failure, the upstreams' resolves quietly", async () => {
+    const { gateway, failures } = gatewayOn(`start_never_${String(process.pid)}`);
+    const tasks = gateway.startTasks();
+    const upstreams = gateway.startUpstreams();
+    await waitUntil("two failed starts of each", () => (failures(TASKS_FAILED) >= 2 && failures(UPSTREAMS_FAILED) >= 2 ? true : undefined), { timeoutMs: 30_000 });
+    // A try after close() would have resolved quietly instead: nothing to start.
+    const gaveUp = expect(tasks).rejects.toThrow(/does not exist/);
+    await gateway.close();
+    await gaveUp;
+    await expect(upstreams).resolves.toBeUndefined();
+  }, 60_000);
+});
