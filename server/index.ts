@@ -8,9 +8,9 @@ import { requestStateKey } from "./mcp/modern/request-state";
 import { loadOrCreateKeyFile } from "./secrets/secret-crypto";
 import { createStatelessLeases } from "./mcp/modern/stateless-leases";
 import path from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { TChangeOwnPassword, TCreateUser, TResetPassword, TUpdateUser, TUserListQuery } from "../lib/schemas";
 import { createAuditWriter, pgSink, type AuditWriter } from "./audit/audit-writer";
+import { writeUntilUp } from "./db/retry-until-up";
 import { holdAuditOwner } from "./audit/audit-owner";
 import { deleteExpiredAudit, DEFAULT_AUDIT_RETENTION_DAYS } from "./audit/audit-retention";
 import { exportAudit, getAuditEventDetail, searchAudit } from "./audit/audit-search";
@@ -589,24 +589,25 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
         const support = await sandboxSupport();
         const profiles = support.profiles.map((p) => `${p.profile}: ${p.available ? "available" : "not available"} (${p.detail})`).join("; ");
         logger.info({ defaultProfile: support.defaultProfile, memoryEnforcement: support.memoryEnforcement }, `sandbox profiles: ${profiles}`);
+        if (closing) return;
         // Tried again while it fails (the database away at start): a process that gave up would stay up and never
-        // be ready. Connecting again is safe: the pool reuses what it holds.
-        for (let attempt = 1; ; attempt++) {
-          if (closing) return;
-          try {
+        // be ready. Connecting again is safe: the pool reuses what it holds. Ended quietly by close(): it only
+        // throws once closing, when a failure is the shutdown's, not the start-up's.
+        await writeUntilUp(
+          async () => {
             // Servers are connected knowing their auth modes (issue 22), never with none in place of a per-user one.
             const modes = gatewayCore().upstreamAuth.modes;
             if (!(await modes.ready()) && !(await modes.reload())) throw new Error("the servers' auth modes could not be loaded");
             await Promise.all([ensureBuiltin(), gatewayCore().registry.startAll(), executor().ready()]);
             readiness.set("upstreams", true);
-            return;
-          } catch (err) {
-            if (closing) throw err;
-            const retryInMs = Math.min(30_000, 500 * 2 ** Math.min(attempt - 1, 6));
-            logger.error({ err, attempt, retryInMs }, "connecting upstream servers failed; trying again");
-            await sleep(retryInMs, undefined, { signal: stopStarting.signal }).catch(() => undefined);
-          }
-        }
+          },
+          {
+            closed: () => closing,
+            retryable: () => true,
+            onFailure: (err, attempt, retryInMs) => logger.error({ err, attempt, retryInMs }, "connecting upstream servers failed; trying again"),
+            signal: stopStarting.signal,
+          },
+        ).catch(() => undefined);
       })();
       upstreamsStarting = run.catch(() => undefined);
       return run;

@@ -77,4 +77,22 @@ describe("writeUntilUp", () => {
     await vi.runAllTimersAsync();
     await expect(result).resolves.toBeNull();
   });
+
+  it("ends its wait when the owner's signal aborts, without waiting it out", async () => {
+    const stop = new AbortController();
+    let tries = 0;
+    const result = writeUntilUp(
+      () => {
+        tries++;
+        return Promise.reject(down);
+      },
+      { closed: () => stop.signal.aborted, retryable, onFailure: () => undefined, signal: stop.signal },
+    );
+    // The first try has failed; the next is 1 s away, and no timer is advanced from here on.
+    await vi.advanceTimersByTimeAsync(0);
+    expect([tries, vi.getTimerCount()]).toEqual([1, 1]);
+    stop.abort();
+    await expect(result).resolves.toBeNull();
+    expect([tries, vi.getTimerCount()]).toEqual([1, 0]);
+  });
 });

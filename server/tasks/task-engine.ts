@@ -11,7 +11,6 @@
 // same bookkeeping then applies.
 import { untilTaskEnds } from "./until-task-ends";
 import { randomUUID } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
 import { Logger as GraphileLogger, run, type Runner } from "graphile-worker";
 import pg from "pg";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -29,6 +28,7 @@ import { adoptTask } from "./adopt-task";
 import { auditTransition } from "./audit-transition";
 import { createCallClaims, type ClaimRef } from "./call-claims";
 import { claimTask, promoteClaim, settleClaim } from "./claim-task";
+import { writeUntilUp } from "../db/retry-until-up";
 import { installTaskQueue } from "./install-queue";
 import type { CLAIM_ORIGIN } from "./claim-origin";
 import { cleanupTasks } from "./cleanup-tasks";
@@ -166,20 +166,16 @@ export function createTaskEngine(deps: {
 
   /**
    * Starts the workers, and tries again while it fails (the database away at start): a process whose workers never
-   * started would stay up and never be ready. Until a drain or close gives up.
+   * started would stay up and never be ready. Until a drain or close, which ends it quietly (it only throws once
+   * they have begun, when a failure is the shutdown's, not the start's).
    */
   async function startUntilUp(): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await startWorkers();
-      } catch (err) {
-        if (closed || giveUp.signal.aborted) throw err;
-        const retryInMs = Math.min(30_000, 500 * 2 ** Math.min(attempt - 1, 6));
-        log.error({ err, attempt, retryInMs }, "starting the task workers failed; trying again");
-        await sleep(retryInMs, undefined, { signal: giveUp.signal }).catch(() => undefined);
-        if (giveUp.signal.aborted) throw err;
-      }
-    }
+    await writeUntilUp(startWorkers, {
+      closed: () => closed || giveUp.signal.aborted,
+      retryable: () => true,
+      onFailure: (err, attempt, retryInMs) => log.error({ err, attempt, retryInMs }, "starting the task workers failed; trying again"),
+      signal: giveUp.signal,
+    }).catch(() => undefined);
   }
 
   async function startWorkers(): Promise<void> {
