@@ -43,6 +43,9 @@ describe("a gateway whose database is not there yet", () => {
       const upstreams = gateway.startUpstreams();
       await waitUntil("a failed start of each", () => (failures(TASKS_FAILED) >= 1 && failures(UPSTREAMS_FAILED) >= 1 ? true : undefined), { timeoutMs: 30_000 });
       expect((await gateway.ready()).checks).toMatchObject({ tasks: false, upstreams: false });
+      // A queued call needs the workers: while their start fails, it fails with that failure rather than waiting.
+      // (It is refused before the call itself is read.)
+      await expect(gateway.taskEngine.claim({} as never, {} as never, {} as never, "async", 0)).rejects.toThrow(/does not exist/);
 
       await databases.create(name);
       await applyMigrations({ databaseUrl: url, prismaDir: path.join(REPO_ROOT, "prisma") });

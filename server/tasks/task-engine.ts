@@ -89,6 +89,8 @@ export function createTaskEngine(deps: {
   let runner: Runner | undefined;
   /** Set by start(): graphile-worker installs its schema first, and add_job needs it. */
   let starting: Promise<void> | undefined;
+  /** The last failure of a start that is still being tried: work that needs the workers fails with it, not waits. */
+  let startFailure: Error | undefined;
   let sweepTimer: NodeJS.Timeout | undefined;
   let closed = false;
   /** Ends start()'s retries: a drain or close while the workers could not start yet. */
@@ -105,7 +107,7 @@ export function createTaskEngine(deps: {
       running.get(e.taskId)?.controller.abort(new Error("task canceled"));
   });
 
-  const s: TaskScope = { db: deps.db, audit: deps.audit, bus: deps.bus, log, opts, runnerId: firstRunnerId, running, live, started: () => starting, closed: () => closed, callClaims };
+  const s: TaskScope = { db: deps.db, audit: deps.audit, bus: deps.bus, log, opts, runnerId: firstRunnerId, running, live, started: () => (startFailure === undefined ? starting : Promise.reject(startFailure)), closed: () => closed, callClaims };
 
   /**
    * This process's advisory lock: held until the process (or its connection) dies. A lost connection (PostgreSQL
@@ -173,9 +175,13 @@ export function createTaskEngine(deps: {
     await writeUntilUp(startWorkers, {
       closed: () => closed || giveUp.signal.aborted,
       retryable: () => true,
-      onFailure: (err, attempt, retryInMs) => log.error({ err, attempt, retryInMs }, "starting the task workers failed; trying again"),
+      onFailure: (err, attempt, retryInMs) => {
+        startFailure = err instanceof Error ? err : new Error(String(err));
+        log.error({ err, attempt, retryInMs }, "starting the task workers failed; trying again");
+      },
       signal: giveUp.signal,
     }).catch(() => undefined);
+    startFailure = undefined;
   }
 
   async function startWorkers(): Promise<void> {

@@ -65,7 +65,10 @@ export type TaskScope = {
   running: Map<string, RunningTask>;
   /** This process's advisory lock: held until the process (or its connection) dies. */
   live: () => Promise<pg.Client>;
-  /** Set by start(): graphile-worker installs its schema first, and add_job needs it. */
+  /**
+   * Set by start(): graphile-worker installs its schema first, and add_job needs it. Rejects with the last failure
+   * while a failed start is tried again, so a queued call fails rather than waits for a database that is away.
+   */
   started: () => Promise<void> | undefined;
   closed: () => boolean;
   /** An ordinary call's claim and drop in one round trip each (call-claims.ts). */
