@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
+import { underSessionLock } from "./session-lock";
 
 type Engine = {
   free(): void;
@@ -102,17 +103,11 @@ export async function applyMigrations({ databaseUrl, prismaDir = defaultPrismaDi
     .filter((d) => d.isDirectory())
     .map((d) => d.name)
     .sort();
-  const lock = new pg.Client({ connectionString: databaseUrl, application_name: "portcullis migrate" });
-  await lock.connect();
-  try {
-    await lock.query("SELECT pg_advisory_lock($1::int, 0)", [MIGRATION_LOCK_CLASS]);
+  return underSessionLock(databaseUrl, MIGRATION_LOCK_CLASS, "portcullis migrate", async (lock) => {
     const ahead = await migrationsUnknownTo(lock, names);
     if (ahead.length) throw new SchemaAheadError(ahead);
-    return await applyUnderLock(databaseUrl, prismaDir, migrationsDir, names);
-  } finally {
-    // Ending the session releases the lock, also when the query above failed half way.
-    await lock.end().catch(() => undefined);
-  }
+    return applyUnderLock(databaseUrl, prismaDir, migrationsDir, names);
+  });
 }
 
 /** Finished migrations recorded in the database that are not among `known` (none on a fresh database). */

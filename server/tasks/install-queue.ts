@@ -4,20 +4,12 @@
 // never ready. So the task queue's schema is installed in turn, under a session advisory lock: the first process
 // installs it, the others wait, then find nothing left to do.
 import { runMigrations, type Logger as GraphileLogger } from "graphile-worker";
-import pg from "pg";
+import { underSessionLock } from "../db/session-lock";
 
 /** First key of the lock the task queue's schema is installed under (the second is 0). */
 export const QUEUE_SCHEMA_LOCK_CLASS = 0x70637173; // "pcqs"
 
 /** Installs or upgrades graphile-worker's schema, one process at a time. `sessionUrl` must be a real session. */
-export async function installTaskQueue(sessionUrl: string, logger?: GraphileLogger): Promise<void> {
-  const lock = new pg.Client({ connectionString: sessionUrl, application_name: "portcullis task queue schema" });
-  await lock.connect();
-  try {
-    await lock.query("SELECT pg_advisory_lock($1::int, 0)", [QUEUE_SCHEMA_LOCK_CLASS]);
-    await runMigrations({ connectionString: sessionUrl, ...(logger && { logger }) });
-  } finally {
-    // Ending the session releases the lock, also when the install failed half way.
-    await lock.end().catch(() => undefined);
-  }
+export function installTaskQueue(sessionUrl: string, logger?: GraphileLogger): Promise<void> {
+  return underSessionLock(sessionUrl, QUEUE_SCHEMA_LOCK_CLASS, "portcullis task queue schema", () => runMigrations({ connectionString: sessionUrl, ...(logger && { logger }) }));
 }
