@@ -93,7 +93,7 @@ export function createTaskEngine(deps: {
   let startFailure: Error | undefined;
   let sweepTimer: NodeJS.Timeout | undefined;
   let closed = false;
-  /** Ends start()'s retries: a drain or close while the workers could not start yet. */
+  /** Ends start()'s retries: a drain or close (which also aborts it) while the workers could not start yet. */
   const giveUp = new AbortController();
   /** A drain's stop of the workers, which close() waits for. */
   let draining: Promise<void> | undefined;
@@ -173,7 +173,7 @@ export function createTaskEngine(deps: {
    */
   async function startUntilUp(): Promise<void> {
     await writeUntilUp(startWorkers, {
-      closed: () => closed || giveUp.signal.aborted,
+      closed: () => giveUp.signal.aborted,
       retryable: () => true,
       onFailure: (err, attempt, retryInMs) => {
         startFailure = err instanceof Error ? err : new Error(String(err));
