@@ -3,14 +3,13 @@
 // stayed up and never ready (CI, stop 43: the task queue's schema raced). close() ends the retries at once. And the
 // upstream servers are never connected before their auth modes are loaded.
 import path from "node:path";
-import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { waitUntil } from "../../scripts/test-support/wait-until";
 import { loadConfig } from "../config";
 import { createDb } from "../db/client";
 import { applyMigrations } from "../db/migrate";
 import { createGateway, type Gateway } from "../index";
-import { createLogger } from "../logger";
+import { capturedLogger } from "../test/captured-logger";
 import { compiledFixture } from "../test/gateway-harness";
 import { scratchDatabases } from "../test/scratch-databases";
 
@@ -23,14 +22,8 @@ const databases = scratchDatabases();
 /** A gateway on database `name` (not created), its error log lines kept. */
 function gatewayOn(name: string): { gateway: Gateway; url: string; failures: (msg: string) => number } {
   const url = databases.reserve(name);
-  const lines: { msg?: string }[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString("utf8").split("\n")) if (line.trim()) lines.push(JSON.parse(line) as { msg?: string });
-      done();
-    },
-  });
-  const gateway = createGateway({ db: createDb(url, { max: 2 }), databaseUrl: url, logger: createLogger("error", {}, stream), config: loadConfig({ ...process.env, NODE_ENV: "test" }) });
+  const { logger, lines } = capturedLogger("error");
+  const gateway = createGateway({ db: createDb(url, { max: 2 }), databaseUrl: url, logger, config: loadConfig({ ...process.env, NODE_ENV: "test" }) });
   return { gateway, url, failures: (msg) => lines.filter((l) => l.msg === msg).length };
 }
 

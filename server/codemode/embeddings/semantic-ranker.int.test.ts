@@ -6,11 +6,11 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { Writable } from "node:stream";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../../db/client";
 import { createLogger } from "../../logger";
 import { metricsRegistry } from "../../metrics/metrics";
+import { capturedLogger } from "../../test/captured-logger";
 import { deterministicTestProvider } from "../../test/fixtures/deterministic-embedding-provider";
 import { createTestDb, testDatabaseUrl, truncateAll } from "../../test/test-db";
 import type { SearchableTool } from "../declarations";
@@ -20,17 +20,6 @@ import { toolEmbeddingStore } from "./tool-embedding-store";
 
 const tools = realisticTools(120);
 const FILLER = path.resolve(import.meta.dirname, "../../test/fixtures/embedding-filler-process.ts");
-
-function capturedLogger() {
-  const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString("utf8").split("\n").filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { logger: createLogger("info", {}, sink), lines };
-}
 
 async function failureCount(code: string): Promise<number> {
   const metric = (await metricsRegistry.getMetricsAsJSON()).find((m) => m.name === "portcullis_search_embedding_failures_total");
