@@ -425,7 +425,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
     /** The call path's seam (server/upstream-auth/upstream-credentials.ts). */
     upstreamCredentials: () => gatewayCore().upstreamAuth.credentials,
     /** The embedded OAuth authorization server (null in enterprise mode or without PUBLIC_URL). */
-    oauthServer: config.oauthServer && createOAuthServerService({ db, logger, config: config.oauthServer, dataDir: config.dataDir, key: config.secretsKey, resolveClientDocument: createClientMetadataDocumentResolver(config.clientMetadata, config.outbound, clientDocuments) }),
+    oauthServer: config.oauthServer && createOAuthServerService({ db, logger, config: config.oauthServer, dataDir: config.dataDir, key: config.secretsKey, resolveClientDocument: createClientMetadataDocumentResolver(config.clientMetadata, config.outbound, clientDocuments), heardEverywhere: (fn) => gatewayCore().bus.heardEverywhere(fn) }),
     users: {
       create: (ctx: RequestContext, input: TCreateUser) => createUser(db, ctx, input),
       // A role or disabled change must reach the token caches of every gateway process: answered once every

@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RequestContext } from "../context";
-import { DEFAULT_SESSION_SETTINGS, revokeAgentSession } from "../sessions/agent-sessions";
+import { DEFAULT_SESSION_SETTINGS } from "../sessions/agent-sessions";
 import { insertUser, userContext } from "../test/contexts";
 import {
   connectAgent,
@@ -278,7 +278,7 @@ describe("enterprise mode: MCP endpoints as OAuth protected resources of an exte
     const token = await tokenFor("alice-agent", `${base}/mcp`, "tools:echo");
     expect((await post("/mcp", INIT, token)).status).toBe(200);
     const session = await db.agentSession.findFirstOrThrow({ where: { agentId: "oauth:alice-agent", revokedAt: null } });
-    await revokeAgentSession(db, admin, session.id);
+    await gw.gateway.sessions.revoke(admin, session.id);
     const res = await post("/mcp", INIT, token);
     expect(res.status).toBe(401);
     expect(JSON.stringify(await res.json())).toContain("revoked");

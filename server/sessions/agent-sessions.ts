@@ -150,7 +150,11 @@ export async function listAgentSessions(db: Db, opts: { userId?: string | undefi
   return rows.map(toSessionDto);
 }
 
-/** Revokes a session (its owner or an admin). Every process refuses the token from its next call on. */
+/**
+ * Revokes a session (its owner or an admin). Its change reaches the other processes' session caches through the
+ * change bus: callers that answer a person (gateway.sessions.revoke, an OAuth client's block) run it under
+ * heardEverywhere, so every process refuses the token from the next call on.
+ */
 export async function revokeAgentSession(db: Db, ctx: RequestContext, id: string): Promise<TAgentSession> {
   const row = await db.agentSession.findUnique({ where: { id }, include: { user: { select: { email: true } } } });
   if (!row) throw notFound(`Agent session ${id}`);

@@ -1,11 +1,10 @@
 // Two gateway processes on one database: each serves agent session tokens from its own cache, and a revoke or
 // a disabled user on one is refused by the other on its very next call: the change answers only once every
 // process listening on the change bus has confirmed it has handled it.
-import { randomUUID } from "node:crypto";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertUser, userContext } from "../test/contexts";
 import { busHears, connectAgent, startTestGateway, userWithToken, waitUntil, type Agent, type TestGateway } from "../test/gateway-harness";
+import { openSlowBusListener } from "../test/slow-bus-listener";
 import { createTestDb, testDatabaseUrl, truncateAll } from "../test/test-db";
 
 describe("agent session cache across gateway processes", () => {
@@ -62,27 +61,19 @@ describe("agent session cache across gateway processes", () => {
   it("a revoke answers only once every process listening on the change bus has confirmed it, however late", async () => {
     // A third listener, as a gateway process's bus is seen by the others (its name in pg_stat_activity), that
     // holds its confirmation until the test releases it: a process whose copy of the NOTIFY trails.
-    const busId = randomUUID();
-    const slow = new pg.Client({ connectionString: testDatabaseUrl(), application_name: `portcullis-bus ${busId}` });
-    const fences: string[] = [];
-    slow.on("notification", (msg) => {
-      const e = JSON.parse(msg.payload ?? "{}") as { kind?: string; fenceId?: string };
-      if (e.kind === "fence" && e.fenceId) fences.push(e.fenceId);
-    });
-    await slow.connect();
+    const slow = await openSlowBusListener(testDatabaseUrl());
     try {
-      await slow.query("LISTEN portcullis_changes");
       const { user, tokenId, ag } = await warmAgentOnB();
       const order: string[] = [];
       const revoking = a.gateway.sessions.revoke(userContext(user), tokenId).then(() => order.push("answered"));
-      const fenceId = await waitUntil("the slow listener to be asked to confirm", () => fences[0]);
+      const fenceId = await slow.firstFence();
       order.push("confirmed");
-      await slow.query("SELECT pg_notify('portcullis_changes', $1)", [JSON.stringify({ kind: "fenced", fenceId, busId })]);
+      await slow.confirm(fenceId);
       await revoking;
       expect(order).toEqual(["confirmed", "answered"]);
       await expect(ag.client.listTools()).rejects.toThrow(/revoked/);
     } finally {
-      await slow.end();
+      await slow.close();
     }
   });
 

@@ -9,11 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { User } from "../../db/client";
 import { isGatewayError } from "../../errors";
 import { parseSecretsKey, secretKey } from "../../secrets/secret-crypto";
-import { revokeAgentSession } from "../../sessions/agent-sessions";
 import { insertUser, userContext } from "../../test/contexts";
 import { connectAgent, everythingServer, firstText, grantEverything, removeTempDirs, startTestGateway, type Agent, type TestGateway } from "../../test/gateway-harness";
 import { serveAuthorizationProbe } from "../../test/authorization-probe";
-import { createTestDb, truncateAll } from "../../test/test-db";
+import { openSlowBusListener } from "../../test/slow-bus-listener";
+import { createTestDb, testDatabaseUrl, truncateAll } from "../../test/test-db";
 import { MemoryOAuthClient, REDIRECT_URI, TestBrowser } from "./oauth-test-client";
 import { sweepExpiredRecords } from "./prisma-oidc-adapter";
 import { privateJwks, publicJwks } from "./signing-keys";
@@ -209,7 +209,7 @@ describe("embedded authorization server: OAuth 2.1 for MCP clients, consent = an
   it("revoking the agent session on the Agents page kills its access token and its grant (refresh fails); audited oauth.revoked", async () => {
     const { tokens, request, sessionId } = await authorizeWithSdk(alice, [ECHO]);
     expect((await post("/mcp", INIT, tokens.access_token)).status).toBe(200);
-    await revokeAgentSession(db, userContext(alice), sessionId);
+    await gw.gateway.sessions.revoke(userContext(alice), sessionId);
     const after = await post("/mcp", INIT, tokens.access_token);
     expect(after.status).toBe(401);
     expect(after.headers.get("www-authenticate")).toContain('error="invalid_token"');
@@ -488,6 +488,27 @@ describe("embedded authorization server: OAuth 2.1 for MCP clients, consent = an
     expect(fresh.status).toBe(200);
     expect((await post("/mcp", INIT, fresh.body.access_token!)).status).toBe(200);
     expect((await oauth().clients.list()).find((c) => c.clientId === clientId)).toMatchObject({ activeSessions: 1, blocked: null });
+  });
+
+  it("a block answers only once every process listening on the change bus has confirmed it, so no cache serves the revoked session", async () => {
+    const admin = userContext(await insertUser(db, { role: "ADMIN" }));
+    const { tokens, request } = await authorizeWithSdk(alice, [ECHO]);
+    expect((await post("/mcp", INIT, tokens.access_token)).status).toBe(200); // its session is now in the gateway's cache
+    const slow = await openSlowBusListener(testDatabaseUrl());
+    try {
+      const order: string[] = [];
+      const blocking = oauth().clients.block(admin, request.clientId).then(() => order.push("answered"));
+      const fenceId = await slow.firstFence();
+      order.push("confirmed");
+      await slow.confirm(fenceId);
+      await blocking;
+      expect(order).toEqual(["confirmed", "answered"]);
+      const after = await post("/mcp", INIT, tokens.access_token);
+      expect(after.status).toBe(401);
+      expect(after.headers.get("www-authenticate")).toContain('error="invalid_token"');
+    } finally {
+      await slow.close();
+    }
   });
 
   it("a consent decided after its client was blocked is refused (oauth_client_blocked) and makes no session", async () => {

@@ -32,7 +32,18 @@ export type OAuthServerService = {
   };
 };
 
-export function createOAuthServerService(deps: { db: Db; logger: Logger; config: AuthorizationServerConfig; dataDir: string; key?: Buffer | undefined; resolveClientDocument?: AuthorizationServerDeps["resolveClientDocument"] }): OAuthServerService {
+export type OAuthServerServiceDeps = {
+  db: Db;
+  logger: Logger;
+  config: AuthorizationServerConfig;
+  dataDir: string;
+  key?: Buffer | undefined;
+  resolveClientDocument?: AuthorizationServerDeps["resolveClientDocument"];
+  /** The change bus's heardEverywhere: a block answers once every process has dropped the sessions it revoked. */
+  heardEverywhere<R>(fn: () => Promise<R>): Promise<R>;
+};
+
+export function createOAuthServerService(deps: OAuthServerServiceDeps): OAuthServerService {
   const { db, config } = deps;
   let key: Promise<SecretKey> | undefined;
   const secret = () => {
@@ -56,7 +67,8 @@ export function createOAuthServerService(deps: { db: Db; logger: Logger; config:
     rotateKeys: async (ctx) => rotateSigningKey(db, ctx, await secret()),
     clients: {
       list: () => listOAuthClients(db),
-      block: (ctx, clientId, reason) => blockOAuthClient(db, ctx, clientId, reason),
+      // Its revoked sessions' tokens are refused by every process from the next call on, as a revoke on the Agents page.
+      block: (ctx, clientId, reason) => deps.heardEverywhere(() => blockOAuthClient(db, ctx, clientId, reason)),
       unblock: (ctx, clientId) => unblockOAuthClient(db, ctx, clientId),
     },
   };
