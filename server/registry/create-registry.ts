@@ -81,6 +81,9 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
   const { whileBusy, ensurePool, prunePool } = createPoolFollower({ pool, log, generation: () => generation, connectAndSync: connect });
   const scope: RegistryScope = { db, pool, log, sandbox, secrets, packages, reviewWebhookUrl, whileBusy, connectAndSync: connect, changed };
   const getServer = (slug: string) => getServerRow(db, slug);
+  // An admin's change answers once every process listening on the bus has dropped its snapshot (D68), so a tool or
+  // server disabled, removed, re-tiered or given other definitions holds from the next call on any process.
+  const everywhere = <T>(fn: () => Promise<T>) => bus.heardEverywhere(fn);
 
   return {
     /** Pool callback: the upstream's definitions changed. */
@@ -99,18 +102,18 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
     review: (slug: string, versionId: string) => reviewOf(db, slug, versionId),
     pendingReviewCount: () => pendingReviewCount(db),
     async approveDefinitions(ctx: RequestContext, slug: string, versionId: string, input: TApproveDefinitions) {
-      await approveDefinitions(scope, ctx, slug, versionId, input);
+      await everywhere(() => approveDefinitions(scope, ctx, slug, versionId, input));
       return reviewOf(db, slug, versionId);
     },
     async rejectDefinitions(ctx: RequestContext, slug: string, versionId: string, input: TRejectDefinitions) {
-      await rejectDefinitions(scope, ctx, slug, versionId, input);
+      await everywhere(() => rejectDefinitions(scope, ctx, slug, versionId, input));
       return reviewOf(db, slug, versionId);
     },
 
     /** A call found a tool's definition changed on its connection: record what it offers now for review. */
     recheckDefinitions: createRecheck(scope),
 
-    register: (ctx: RequestContext, input: TCreateServer) => registerServer(scope, ctx, input),
+    register: (ctx: RequestContext, input: TCreateServer) => everywhere(() => registerServer(scope, ctx, input)),
 
     list: async (): Promise<TServer[]> => {
       const [rows, stats] = await Promise.all([db.upstreamServer.findMany({ include: serverInclude, orderBy: { slug: "asc" } }), callStats(db)]);
@@ -149,7 +152,7 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
       return rows.map((v) => ({ id: v.id, version: v.version, contentHash: v.contentHash, diff: v.diff, createdAt: v.createdAt.toISOString(), activatedAt: v.activatedAt?.toISOString() ?? null, active: v.id === s.activeVersionId, canary: v.id === s.canaryVersionId }));
     },
 
-    update: (ctx: RequestContext, slug: string, input: TUpdateServer) => updateServer(scope, ctx, slug, input),
+    update: (ctx: RequestContext, slug: string, input: TUpdateServer) => everywhere(() => updateServer(scope, ctx, slug, input)),
 
     /** What the package server's range resolves to in its registry now, against what it runs. */
     packageLatest: (slug: string) => packageLatest(scope, slug),
@@ -158,14 +161,14 @@ export function createRegistry({ db, pool, bus, logger, sandbox, secrets, packag
      * Installs another version of a package server's package beside the one it runs and starts it as the
      * canary version (its tool diff is the version's diff); promote or roll back through update().
      */
-    packageUpgrade: (ctx: RequestContext, slug: string, input: TPackageUpgrade) => upgradePackageServer(scope, ctx, slug, input),
+    packageUpgrade: (ctx: RequestContext, slug: string, input: TPackageUpgrade) => everywhere(() => upgradePackageServer(scope, ctx, slug, input)),
 
-    remove: (ctx: RequestContext, slug: string) => removeServer(scope, ctx, slug),
+    remove: (ctx: RequestContext, slug: string) => everywhere(() => removeServer(scope, ctx, slug)),
 
     listTools: () => listTools(db),
     /** One tool by its gateway name, also when its server no longer offers it (`removed`). */
     getTool: (gatewayName: string) => getTool(db, gatewayName),
-    updateTool: (ctx: RequestContext, gatewayName: string, input: TUpdateTool) => updateTool({ db, changed }, ctx, gatewayName, input),
+    updateTool: (ctx: RequestContext, gatewayName: string, input: TUpdateTool) => everywhere(() => updateTool({ db, changed }, ctx, gatewayName, input)),
 
     /** The tools a session in canary bucket `bucket` may see, under their gateway names. */
     visibleTools: (bucket: number) => visibleTools(getSnapshot, bucket),

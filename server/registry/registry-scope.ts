@@ -36,6 +36,6 @@ export type RegistryScope = Pick<RegistryDeps, "db" | "pool" | "sandbox" | "secr
   whileBusy: <T>(serverId: string, fn: () => Promise<T>) => Promise<T>;
   /** Connects a server's role and records its definitions; the failure's detail, or undefined (connect-and-sync.ts). */
   connectAndSync: (s: SpecSource, role: Role, launch: UpstreamLaunch, how?: "start" | "restart") => Promise<string | undefined>;
-  /** The registry changed: this process's snapshot is dropped and every other process told. */
+  /** The registry changed: this process's snapshot is dropped and every other process told (an admin's change then waits for them: `everywhere`). */
   changed: (serverId?: string) => Promise<void>;
 };
