@@ -126,7 +126,7 @@ export type GatewayDeps = {
   /** How client ID metadata documents are fetched besides the outbound policy: a CA and a DNS answerer (tests). */
   clientDocuments?: { ca?: string; resolve?: Resolver };
   /** The bearer of upstreams whose auth mode is not `none` (server/upstream-auth; issue 22), and their modes. */
-  upstreamAuth?: Pick<PoolDeps, "credentials" | "authModeOf">;
+  upstreamAuth?: Pick<PoolDeps, "credentials" | "authModeOf" | "authModesSettling">;
 };
 
 export const GATEWAY_LIMITS = { maxOutputBytes: 100 * 1024, maxRequestBytes: 1024 * 1024 };
@@ -246,7 +246,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
           onPackage: (spec, info) => void registryRef.current?.onPackage(spec, info).catch((err: unknown) => logger.error({ err }, "recording a package install failed")),
         },
         poolOptions,
-        { launcher, mintForTask: (launch, taskKey) => launcher.mintForTask(launch, taskKey), credentials: upstreamOAuth.credentials, authModeOf: upstreamOAuth.modes.of, ...upstreamAuth },
+        { launcher, mintForTask: (launch, taskKey) => launcher.mintForTask(launch, taskKey), credentials: upstreamOAuth.credentials, authModeOf: upstreamOAuth.modes.of, authModesSettling: upstreamOAuth.modes.settling, ...upstreamAuth },
       );
       // Transparent sessions' stderr, read by the registry into the server's logs.
       const sessionStderr = createSessionStderr();

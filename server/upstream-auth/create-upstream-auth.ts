@@ -35,9 +35,12 @@ export function createUpstreamAuth(deps: UpstreamAuthDeps & { remember: (value: 
     disconnectUser: (ctx: RequestContext, userId: string) => disconnectUser(deps, ctx, userId),
     /** `server`: the server's id or slug. */
     serverAuth: async (server: string) => getServerAuth(deps, await resolveServerId(deps.db, server)),
+    // Answers once every process has started reloading the modes (heardEverywhere, D68), and each process's calls
+    // wait for that reload: the new mode holds from the next call on any process.
     updateServerAuth: async (ctx: RequestContext, server: string, input: TPutServerAuth) => {
-      const out = await putServerAuth(deps, ctx, await resolveServerId(deps.db, server), input);
-      // This process's pool uses the new mode from the next request on (the others on the change event).
+      const serverId = await resolveServerId(deps.db, server);
+      const out = await deps.bus.heardEverywhere(() => putServerAuth(deps, ctx, serverId, input));
+      // This process reads it again in any case (its own bus may not be listening).
       await modes.reload();
       return out;
     },

@@ -77,6 +77,8 @@ export type PoolDeps = {
   credentials?: UpstreamCredentials | undefined;
   /** A server's auth mode when its spec carries none (until the server row has its own; see UpstreamSpec.auth). */
   authModeOf?: ((server: { serverId: string; slug: string }) => UpstreamAuthMode | undefined) | undefined;
+  /** While the modes are being reloaded after a change: the reload, which a call waits for before it reads a mode. */
+  authModesSettling?: (() => Promise<unknown> | undefined) | undefined;
 };
 
 export type Entry = {

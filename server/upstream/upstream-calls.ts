@@ -50,6 +50,9 @@ export async function callTool(scope: PoolScope, serverId: string, role: Role, p
  * call's own credential (per_user, token_exchange).
  */
 function overConnection<T>(scope: PoolScope, e: Entry, o: Partial<Pick<CallToolOptions, "signal" | "identity" | "onCredential">>, shared: () => Promise<T>, own: (conn: ConnectedUpstream) => Promise<T>, retryable: boolean): Promise<T> {
+  // An admin's change of the mode answers once every process has started reloading it: read it after that.
+  const settling = scope.deps.authModesSettling?.();
+  if (settling) return settling.then(() => overConnection(scope, e, o, shared, own, retryable));
   const policy = resiliencePolicy(e, retryable);
   const mode = authModeOf(scope, e);
   if (mode === "none") return policy.execute(() => unlessCanceled(o.signal, shared), o.signal);
