@@ -5,7 +5,7 @@
 import { mkdir } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { busHears, errorMeta, fixtureEvents, misbehavingServer, setUpGatewayTest, type Agent, type GatewayTestEnv } from "../test/gateway-harness";
-import { openSlowBusListener } from "../test/slow-bus-listener";
+import { orderBehindSlowListener } from "../test/slow-bus-listener";
 import { createTestDb, testDatabaseUrl } from "../test/test-db";
 
 describe("an admin's registry change holds on every process once answered", () => {
@@ -16,20 +16,7 @@ describe("an admin's registry change holds on every process once answered", () =
   const whoamiCalls = (slug: string) => fixtureEvents(`${env.dir}/${slug}`).filter((e) => e.event === "call" && e.tool === "whoami");
 
   /** Runs `change` through A with a trailing listener; returns the order of its answer and the confirmation. */
-  async function throughA(change: () => Promise<unknown>): Promise<string[]> {
-    const slow = await openSlowBusListener(testDatabaseUrl());
-    try {
-      const order: string[] = [];
-      const changing = change().then(() => order.push("answered"));
-      const fenceId = await slow.firstFence();
-      order.push("confirmed");
-      await slow.confirm(fenceId);
-      await changing;
-      return order;
-    } finally {
-      await slow.close();
-    }
-  }
+  const throughA = (change: () => Promise<unknown>) => orderBehindSlowListener(testDatabaseUrl(), change);
 
   /** A server of its own, registered through A, whose whoami B has called once (so B's snapshot holds it). */
   async function servedOnB(slug: string): Promise<void> {

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertUser, userContext } from "../test/contexts";
 import { busHears, connectAgent, startTestGateway, userWithToken, waitUntil, type Agent, type TestGateway } from "../test/gateway-harness";
-import { openSlowBusListener } from "../test/slow-bus-listener";
+import { orderBehindSlowListener } from "../test/slow-bus-listener";
 import { createTestDb, testDatabaseUrl, truncateAll } from "../test/test-db";
 
 describe("agent session cache across gateway processes", () => {
@@ -61,20 +61,9 @@ describe("agent session cache across gateway processes", () => {
   it("a revoke answers only once every process listening on the change bus has confirmed it, however late", async () => {
     // A third listener, as a gateway process's bus is seen by the others (its name in pg_stat_activity), that
     // holds its confirmation until the test releases it: a process whose copy of the NOTIFY trails.
-    const slow = await openSlowBusListener(testDatabaseUrl());
-    try {
-      const { user, tokenId, ag } = await warmAgentOnB();
-      const order: string[] = [];
-      const revoking = a.gateway.sessions.revoke(userContext(user), tokenId).then(() => order.push("answered"));
-      const fenceId = await slow.firstFence();
-      order.push("confirmed");
-      await slow.confirm(fenceId);
-      await revoking;
-      expect(order).toEqual(["confirmed", "answered"]);
-      await expect(ag.client.listTools()).rejects.toThrow(/revoked/);
-    } finally {
-      await slow.close();
-    }
+    const { user, tokenId, ag } = await warmAgentOnB();
+    expect(await orderBehindSlowListener(testDatabaseUrl(), () => a.gateway.sessions.revoke(userContext(user), tokenId))).toEqual(["confirmed", "answered"]);
+    await expect(ag.client.listTools()).rejects.toThrow(/revoked/);
   });
 
   it("records when a cached token was last used, without a call waiting for it", async () => {

@@ -32,3 +32,23 @@ export async function openSlowBusListener(databaseUrl: string): Promise<SlowBusL
     close: () => client.end(),
   };
 }
+
+/**
+ * Runs `change` (one that answers after heardEverywhere) while a slow listener holds its confirmation back, and
+ * releases it once asked: the order of the confirmation and the change's answer, ["confirmed", "answered"] when the
+ * change waited for it.
+ */
+export async function orderBehindSlowListener(databaseUrl: string, change: () => Promise<unknown>): Promise<string[]> {
+  const slow = await openSlowBusListener(databaseUrl);
+  try {
+    const order: string[] = [];
+    const changing = change().then(() => order.push("answered"));
+    const fenceId = await slow.firstFence();
+    order.push("confirmed");
+    await slow.confirm(fenceId);
+    await changing;
+    return order;
+  } finally {
+    await slow.close();
+  }
+}

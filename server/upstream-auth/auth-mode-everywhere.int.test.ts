@@ -12,7 +12,7 @@ import type { UpstreamAuthMode } from "./upstream-credentials";
 import { fixtureCredentials } from "../test/fixture-upstream-credentials";
 import { agentToken, busHears, connectAgent, errorMeta, grantEverything, removeTempDirs, startTestGateway, waitUntil, type Agent, type TestGateway } from "../test/gateway-harness";
 import { startProtectedUpstream, type ProtectedUpstream } from "../test/protected-upstream";
-import { openSlowBusListener } from "../test/slow-bus-listener";
+import { orderBehindSlowListener } from "../test/slow-bus-listener";
 import { createTestDb, testDatabaseUrl, truncateAll } from "../test/test-db";
 import { startUpstreamIdp, type UpstreamIdp } from "../test/upstream-idp";
 import { upstreamRedirectUri } from "./upstream-client-document";
@@ -63,18 +63,7 @@ describe("an upstream auth mode changed on one process", () => {
     const call = () => agent!.client.callTool({ name: "tracker__whoami", arguments: {} }) as Promise<CallToolResult>;
     expect((await call()).structuredContent).toMatchObject({ sub: "root" });
 
-    const slow = await openSlowBusListener(testDatabaseUrl());
-    try {
-      const order: string[] = [];
-      const changing = a.gateway.upstreamAuth().updateServerAuth(userContext(root), serverId, { mode: "per_user" }).then(() => order.push("answered"));
-      const fenceId = await slow.firstFence();
-      order.push("confirmed");
-      await slow.confirm(fenceId);
-      await changing;
-      expect(order).toEqual(["confirmed", "answered"]);
-    } finally {
-      await slow.close();
-    }
+    expect(await orderBehindSlowListener(testDatabaseUrl(), () => a.gateway.upstreamAuth().updateServerAuth(userContext(root), serverId, { mode: "per_user" }))).toEqual(["confirmed", "answered"]);
     // alice has no account of her own: refused, instead of answered as root.
     const refused = await call();
     expect(refused.isError).toBe(true);

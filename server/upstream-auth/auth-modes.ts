@@ -1,6 +1,6 @@
 // Each server's auth mode as the pool reads it on every request (PoolDeps.authModeOf: synchronous): held in this
 // process and reloaded on every `registry` change, so a mode an admin sets reaches every process's pool without
-// restarting the server's connection. A call waits for a reload a change started (`settling`) before it reads.
+// restarting the server's connection. A call waits for a load under way (`settling`) before it reads.
 import type { Db } from "../db/client";
 import type { ChangeBus } from "../events/change-bus";
 import type { Logger } from "../logger";
@@ -13,34 +13,37 @@ export function createAuthModes(db: Db, bus: ChangeBus, logger: Logger) {
     const rows = await db.upstreamServer.findMany({ where: { NOT: { authMode: "none" } }, select: { id: true, authMode: true } });
     modes = new Map(rows.map((r) => [r.id, readAuthMode(r.authMode)]));
   };
+  // The latest load, and whether it is still under way: a call waits for one under way before it reads a mode, so
+  // a change's heardEverywhere (answered once this process has started its reload) holds from the next call on.
+  let ready: Promise<boolean>;
+  let loading = false;
   // True once loaded; false when the load failed (logged; the modes loaded before stay).
-  const reload = (): Promise<boolean> =>
-    load().then(
+  const reload = (): Promise<boolean> => {
+    loading = true;
+    const p = load().then(
       () => true,
       (err: unknown) => {
         logger.error({ err }, "loading the servers' auth modes failed");
         return false;
       },
     );
-  let ready = reload();
-  // The reload a change started, until it ends: a call reads the mode after it (the change's heardEverywhere
-  // answers once this process has started it, so the next call anywhere uses the new mode).
-  let settling: Promise<boolean> | undefined;
-  const unsubscribe = bus.subscribe((e) => {
-    if (e.kind !== "registry") return;
-    const loading = (ready = reload());
-    settling = loading;
-    void loading.then(() => {
-      if (settling === loading) settling = undefined;
+    ready = p;
+    void p.then(() => {
+      if (ready === p) loading = false;
     });
+    return p;
+  };
+  void reload();
+  const unsubscribe = bus.subscribe((e) => {
+    if (e.kind === "registry") void reload();
   });
   return {
     of: (server: { serverId: string }): UpstreamAuthMode | undefined => modes.get(server.serverId),
-    /** While a reload a change started runs: it (read the mode once it ends); otherwise undefined. */
-    settling: (): Promise<boolean> | undefined => settling,
+    /** While a load runs: it (read the mode once it ends); otherwise undefined. */
+    settling: (): Promise<boolean> | undefined => (loading ? ready : undefined),
     /** Resolves once the latest load is done: whether it succeeded. */
     ready: () => ready,
-    reload: () => (ready = reload()),
+    reload,
     close: unsubscribe,
   };
 }

@@ -12,7 +12,7 @@ import { parseSecretsKey, secretKey } from "../../secrets/secret-crypto";
 import { insertUser, userContext } from "../../test/contexts";
 import { connectAgent, everythingServer, firstText, grantEverything, removeTempDirs, startTestGateway, type Agent, type TestGateway } from "../../test/gateway-harness";
 import { serveAuthorizationProbe } from "../../test/authorization-probe";
-import { openSlowBusListener } from "../../test/slow-bus-listener";
+import { orderBehindSlowListener } from "../../test/slow-bus-listener";
 import { createTestDb, testDatabaseUrl, truncateAll } from "../../test/test-db";
 import { MemoryOAuthClient, REDIRECT_URI, TestBrowser } from "./oauth-test-client";
 import { sweepExpiredRecords } from "./prisma-oidc-adapter";
@@ -494,21 +494,10 @@ describe("embedded authorization server: OAuth 2.1 for MCP clients, consent = an
     const admin = userContext(await insertUser(db, { role: "ADMIN" }));
     const { tokens, request } = await authorizeWithSdk(alice, [ECHO]);
     expect((await post("/mcp", INIT, tokens.access_token)).status).toBe(200); // its session is now in the gateway's cache
-    const slow = await openSlowBusListener(testDatabaseUrl());
-    try {
-      const order: string[] = [];
-      const blocking = oauth().clients.block(admin, request.clientId).then(() => order.push("answered"));
-      const fenceId = await slow.firstFence();
-      order.push("confirmed");
-      await slow.confirm(fenceId);
-      await blocking;
-      expect(order).toEqual(["confirmed", "answered"]);
-      const after = await post("/mcp", INIT, tokens.access_token);
-      expect(after.status).toBe(401);
-      expect(after.headers.get("www-authenticate")).toContain('error="invalid_token"');
-    } finally {
-      await slow.close();
-    }
+    expect(await orderBehindSlowListener(testDatabaseUrl(), () => oauth().clients.block(admin, request.clientId))).toEqual(["confirmed", "answered"]);
+    const after = await post("/mcp", INIT, tokens.access_token);
+    expect(after.status).toBe(401);
+    expect(after.headers.get("www-authenticate")).toContain('error="invalid_token"');
   });
 
   it("a consent decided after its client was blocked is refused (oauth_client_blocked) and makes no session", async () => {
