@@ -1,9 +1,12 @@
 #!/usr/bin/env node
-// `npm test`: everything — typecheck and lint side by side (each keeps one core busy), then unit, build,
-// integration, the LTS smoke (scripts/lts-smoke.mjs) and browser in turn (the test suites wait on timers and processes: side by side on 2 cores they
-// slowed each other to more than their sum, and timing-sensitive tests failed). Stops after the first group with
-// a failing step and ends with one summary line ("N passed, N failed") counted from the runners' JSON reports.
-// Steps that run side by side print their output when they end, one after the other.
+// `npm test`: everything — typecheck and lint side by side (each keeps one core busy), then unit, build, and then
+// two lanes side by side: integration in one, browser followed by the LTS smoke (scripts/lts-smoke.mjs) in the
+// other. Measured on 2 cores (2026-12-05): integration alone about 1,400 s and browser about 900 s, one after the
+// other 2,300 s; side by side the browser step took about 1,200 s and the integration step about 1,950 s, every test
+// passing. The integration files run one at a time (vitest.int.config.ts), and the browser tests spend most of
+// their time waiting on page loads, so each lane fills the other's idle core. Stops after the first group with a
+// failing step and ends with one summary line ("N passed, N failed") counted from the runners' JSON reports. Steps
+// that run side by side print their output when they end, one after the other.
 import { Buffer } from "node:buffer";
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -16,22 +19,27 @@ rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
 
+// Each group is a list of lanes that run side by side; a lane is a list of steps run in turn.
 const groups = [
   [
-    { name: "typecheck", cmd: [bin("tsc"), "--noEmit"] },
-    { name: "lint", cmd: [bin("eslint"), "--max-warnings", "0", "."] },
+    [{ name: "typecheck", cmd: [bin("tsc"), "--noEmit"] }],
+    [{ name: "lint", cmd: [bin("eslint"), "--max-warnings", "0", "."] }],
   ],
-  [{ name: "unit", cmd: [bin("vitest"), "run", "--config", "vitest.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${reports}/unit.json`], report: "unit.json" }],
+  [[{ name: "unit", cmd: [bin("vitest"), "run", "--config", "vitest.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${reports}/unit.json`], report: "unit.json" }]],
   // `npm run build`'s two parts: the console (Next.js) and the server compiled ahead of time (D177)
-  [{ name: "build", cmd: [bin("next"), "build"] }],
-  [{ name: "server-bundle", cmd: [process.execPath, "scripts/server-bundle.mjs"] }],
-  [{ name: "integration", cmd: [bin("vitest"), "run", "--config", "vitest.int.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${reports}/int.json`], report: "int.json" }],
-  // The start-up and a few integration files again on Node.js 22 and 24 (the supported LTS lines), whatever node runs this.
-  [{ name: "lts-smoke", cmd: [process.execPath, "scripts/lts-smoke.mjs", "--report", `${reports}/lts-smoke.json`], report: "lts-smoke.json" }],
-  // Without Playwright's traces: recording one (a DOM snapshot and a screenshot around every action) cost about a
-  // fifth of each test's time (2026-12-04: 19 tests took 111–118 s without, 144–169 s with), and a trace written on
-  // a CI machine is never read. `npm run test:e2e` keeps the trace of a failing test for local debugging.
-  [{ name: "browser", cmd: [process.execPath, "scripts/e2e.mjs", "--trace", "off"], report: "e2e.json", env: { PLAYWRIGHT_JSON_OUTPUT_NAME: `${reports}/e2e.json` } }],
+  [[{ name: "build", cmd: [bin("next"), "build"] }]],
+  [[{ name: "server-bundle", cmd: [process.execPath, "scripts/server-bundle.mjs"] }]],
+  [
+    [{ name: "integration", cmd: [bin("vitest"), "run", "--config", "vitest.int.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${reports}/int.json`], report: "int.json" }],
+    [
+      // Without Playwright's traces: recording one (a DOM snapshot and a screenshot around every action) cost about a
+      // fifth of each test's time (2026-12-04: 19 tests took 111–118 s without, 144–169 s with), and a trace written on
+      // a CI machine is never read. `npm run test:e2e` keeps the trace of a failing test for local debugging.
+      { name: "browser", cmd: [process.execPath, "scripts/e2e.mjs", "--trace", "off"], report: "e2e.json", env: { PLAYWRIGHT_JSON_OUTPUT_NAME: `${reports}/e2e.json` } },
+      // The start-up and a few integration files again on Node.js 22 and 24 (the supported LTS lines), whatever node runs this.
+      { name: "lts-smoke", cmd: [process.execPath, "scripts/lts-smoke.mjs", "--report", `${reports}/lts-smoke.json`], report: "lts-smoke.json" },
+    ],
+  ],
 ];
 
 const only = process.argv.slice(2);
@@ -84,32 +92,50 @@ function run(step, alone) {
 }
 
 let failedStep;
+
+/** Counts a finished step's report and says whether it passed; the first failing step is the run's. */
+function settle({ step, status, seconds, output }) {
+  if (output) {
+    console.log(`\n━━ ${step.name}: its output`);
+    process.stdout.write(output);
+  }
+  const failedBefore = failed;
+  if (step.report) count(step.report);
+  // A step fails on its exit code or on a failed test in its report, whichever says so: a runner whose exit
+  // code was overwritten (a library's exit hook calling process.exit(0)) must not turn a failure into a pass.
+  const ok = status === 0 && failed === failedBefore;
+  console.log(`━━ ${step.name}: ${ok ? "ok" : "FAILED"} in ${seconds.toFixed(1)} s`);
+  if (!ok) {
+    failedStep ??= step.name;
+    if (failed === 0) failed = 1; // a failing step with no counted test (typecheck, lint, build) still fails
+  }
+  return ok;
+}
+
+/** Runs a lane's steps in turn; a failing step ends its lane (the other lanes of the group run on). */
+async function runLane(steps, alone) {
+  const results = [];
+  for (const step of steps) {
+    const result = await run(step, alone);
+    results.push(result);
+    // Reported at once when the step ran alone (its output went straight through); beside others, at the group's end.
+    if (alone ? !settle(result) : result.status !== 0) break;
+  }
+  return results;
+}
+
 for (const group of groups) {
-  const steps = group.filter((step) => !only.length || only.includes(step.name));
-  if (steps.length === 0) continue;
-  const blocked = steps.find((step) => !preflight(step));
+  const lanes = group.map((lane) => lane.filter((step) => !only.length || only.includes(step.name))).filter((lane) => lane.length > 0);
+  if (lanes.length === 0) continue;
+  const blocked = lanes.flat().find((step) => !preflight(step));
   if (blocked) {
     failedStep = blocked.name;
     failed = Math.max(failed, 1);
     break;
   }
-  const results = await Promise.all(steps.map((step) => run(step, steps.length === 1)));
-  for (const { step, status, seconds, output } of results) {
-    if (output) {
-      console.log(`\n━━ ${step.name}: its output`);
-      process.stdout.write(output);
-    }
-    const failedBefore = failed;
-    if (step.report) count(step.report);
-    // A step fails on its exit code or on a failed test in its report, whichever says so: a runner whose exit
-    // code was overwritten (a library's exit hook calling process.exit(0)) must not turn a failure into a pass.
-    const ok = status === 0 && failed === failedBefore;
-    console.log(`━━ ${step.name}: ${ok ? "ok" : "FAILED"} in ${seconds.toFixed(1)} s`);
-    if (!ok) {
-      failedStep ??= step.name;
-      if (failed === 0) failed = 1; // a failing step with no counted test (typecheck, lint, build) still fails
-    }
-  }
+  const alone = lanes.length === 1;
+  const results = await Promise.all(lanes.map((lane) => runLane(lane, alone)));
+  if (!alone) for (const result of results.flat()) settle(result);
   if (failedStep) break;
 }
 
