@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// `npm test`: everything — typecheck and lint side by side (each keeps one core busy), then unit, build, and then
-// two lanes side by side: integration in one, browser followed by the LTS smoke (scripts/lts-smoke.mjs) in the
-// other. Measured on 2 cores (2026-12-05): integration alone about 1,400 s and browser about 900 s, one after the
-// other 2,300 s; side by side the browser step took about 1,200 s and the integration step about 1,950 s, every test
-// passing. The integration files run one at a time (vitest.int.config.ts), and the browser tests spend most of
-// their time waiting on page loads, so each lane fills the other's idle core. Stops after the first group with a
-// failing step and ends with one summary line ("N passed, N failed") counted from the runners' JSON reports. Steps
-// that run side by side print their output when they end, one after the other.
+// `npm test`: everything, in groups of lanes that run side by side (a lane's steps run in turn). First lint beside
+// typecheck and then unit; then build; then two lanes: most integration files in one, and in the other browser,
+// the LTS smoke (scripts/lts-smoke.mjs) and the integration files that mostly wait on processes they start.
+// Measured on 2 cores (2026-12-05): integration alone about 1,400 s and browser about 900 s, 2,300 s one after the
+// other; side by side (a clean-clone CI run, every test passing) the browser step took 1,326 s and the integration
+// step 2,130 s. The integration files run one at a time (vitest.int.config.ts) and the browser tests mostly wait on
+// page loads, so each lane fills the other's idle core. Stops after the first group with a failing step and ends
+// with one summary line ("N passed, N failed") counted from the runners' JSON reports. Steps that run side by side
+// print their output when they end, one after the other.
 import { Buffer } from "node:buffer";
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -20,17 +21,27 @@ mkdirSync(reports, { recursive: true });
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
 
 // Each group is a list of lanes that run side by side; a lane is a list of steps run in turn.
+// Each group is a list of lanes that run side by side; a lane is a list of steps run in turn.
+const integration = (part, report) => ({
+  name: part === "others" ? "integration" : "integration-processes",
+  cmd: [bin("vitest"), "run", "--config", "vitest.int.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${reports}/${report}`],
+  report,
+  env: { INT_FILES: part },
+});
 const groups = [
+  // eslint and tsc each keep one core busy; the unit tests fill the one tsc leaves before eslint ends.
   [
-    [{ name: "typecheck", cmd: [bin("tsc"), "--noEmit"] }],
     [{ name: "lint", cmd: [bin("eslint"), "--max-warnings", "0", "."] }],
+    [
+      { name: "typecheck", cmd: [bin("tsc"), "--noEmit"] },
+      { name: "unit", cmd: [bin("vitest"), "run", "--config", "vitest.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${reports}/unit.json`], report: "unit.json" },
+    ],
   ],
-  [[{ name: "unit", cmd: [bin("vitest"), "run", "--config", "vitest.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${reports}/unit.json`], report: "unit.json" }]],
   // `npm run build`'s two parts: the console (Next.js) and the server compiled ahead of time (D177)
   [[{ name: "build", cmd: [bin("next"), "build"] }]],
   [[{ name: "server-bundle", cmd: [process.execPath, "scripts/server-bundle.mjs"] }]],
   [
-    [{ name: "integration", cmd: [bin("vitest"), "run", "--config", "vitest.int.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${reports}/int.json`], report: "int.json" }],
+    [integration("others", "int.json")],
     [
       // Without Playwright's traces: recording one (a DOM snapshot and a screenshot around every action) cost about a
       // fifth of each test's time (2026-12-04: 19 tests took 111–118 s without, 144–169 s with), and a trace written on
@@ -38,6 +49,9 @@ const groups = [
       { name: "browser", cmd: [process.execPath, "scripts/e2e.mjs", "--trace", "off"], report: "e2e.json", env: { PLAYWRIGHT_JSON_OUTPUT_NAME: `${reports}/e2e.json` } },
       // The start-up and a few integration files again on Node.js 22 and 24 (the supported LTS lines), whatever node runs this.
       { name: "lts-smoke", cmd: [process.execPath, "scripts/lts-smoke.mjs", "--report", `${reports}/lts-smoke.json`], report: "lts-smoke.json" },
+      // The integration files that mostly wait on processes they start (PROCESS_FILES in vitest.int.config.ts), with
+      // a PostgreSQL of their own: here they even out the two lanes.
+      integration("processes", "int-processes.json"),
     ],
   ],
 ];
@@ -64,7 +78,7 @@ function count(file) {
 
 // The sandbox tests launch servers under bubblewrap: say how to get it instead of failing test by test.
 function preflight(step) {
-  if ((step.name !== "integration" && step.name !== "lts-smoke") || process.platform !== "linux") return true;
+  if ((!step.name.startsWith("integration") && step.name !== "lts-smoke") || process.platform !== "linux") return true;
   if (spawnSync("bwrap", ["--version"]).status === 0) return true;
   console.error("The integration tests need bubblewrap (the sandbox of stdio servers). On Debian/Ubuntu:\n  sudo apt-get update && sudo apt-get install -y bubblewrap");
   return false;
