@@ -9,13 +9,21 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 /**
- * The files that start `portcullis start` or the CLI as processes of their own and spend most of their time
- * waiting on them. `npm test` (scripts/test.mjs) runs them as a step of their own (INT_FILES=processes), in the
+ * Integration files that start `portcullis start` or the CLI as processes of their own and spend most of their
+ * time waiting on them (as many of those as even out the two lanes, not all). `npm test` (scripts/test.mjs) runs them as a step of their own (INT_FILES=processes), in the
  * lane beside the rest of the integration files (INT_FILES=others), so both lanes end at about the same time;
  * each run starts a PostgreSQL of its own (server/test/global-setup.ts), so the two never share a database.
  * Without INT_FILES every file runs.
  */
-export const PROCESS_FILES = ["scripts/cli.int.test.ts", "scripts/graceful-stop.int.test.ts", "scripts/start.int.test.ts", "scripts/start-ctrl-c.int.test.ts"];
+export const PROCESS_FILES = [
+  "scripts/cli.int.test.ts",
+  "scripts/graceful-stop.int.test.ts",
+  "scripts/start.int.test.ts",
+  "scripts/start-ctrl-c.int.test.ts",
+  "scripts/oauth-server.int.test.ts",
+  "scripts/start-mcp-fastpath.int.test.ts",
+  "scripts/hostile-http.int.test.ts",
+];
 const ALL = ["{server,lib,app,scripts}/**/*.int.test.ts"];
 const part = process.env.INT_FILES;
 if (part !== undefined && part !== "processes" && part !== "others") throw new Error(`INT_FILES must be "processes" or "others", not ${JSON.stringify(part)}`);
