@@ -10,10 +10,10 @@ import { defineConfig } from "vitest/config";
 
 /**
  * Integration files that start `portcullis start` or the CLI as processes of their own and spend most of their
- * time waiting on them (as many of those as even out the two lanes, not all). `npm test` (scripts/test.mjs) runs them as a step of their own (INT_FILES=processes), in the
- * lane beside the rest of the integration files (INT_FILES=others), so both lanes end at about the same time;
- * each run starts a PostgreSQL of its own (server/test/global-setup.ts), so the two never share a database.
- * Without INT_FILES every file runs.
+ * time waiting on them (as many of those as even out the two lanes, not all). `npm test` (scripts/test.mjs) runs
+ * them as a step of their own (INT_FILES=processes), in the lane beside the rest of the integration files
+ * (INT_FILES=others), so both lanes end at about the same time; each run starts a PostgreSQL of its own
+ * (server/test/global-setup.ts), so the two never share a database. Without INT_FILES every file runs.
  */
 export const PROCESS_FILES = [
   "scripts/cli.int.test.ts",

@@ -2,17 +2,13 @@
 // `npm test`: everything, in groups of lanes that run side by side (a lane's steps run in turn). First lint beside
 // typecheck and then unit; then build; then two lanes: most integration files in one, and in the other browser,
 // the LTS smoke (scripts/lts-smoke.mjs) and the integration files that mostly wait on processes they start.
-// Measured on 2 cores (2026-12-05): integration alone about 1,400 s and browser about 900 s, 2,300 s one after the
-// other; side by side (a clean-clone CI run, every test passing) the browser step took 1,326 s and the integration
-// step 2,130 s. The integration files run one at a time (vitest.int.config.ts) and the browser tests mostly wait on
-// page loads, so each lane fills the other's idle core. With the lanes as below, the whole `.ci/run` took 37.6
-// minutes (43 before the lanes): the first group 120 s, integration 2,033 s beside browser 1,374 s + LTS smoke
-// 110 s + integration-processes 291 s (its first four files); the browser lane ended 260 s early, so three more
-// files that start Portcullis moved to it (about 110 s of the integration step's time in that run). With them
-// (55a7537) the run took 35.4 minutes: integration 1,893 s beside browser 1,254 s + LTS smoke 101 s +
-// integration-processes 354 s. Stops after the first group with a failing step and ends
-// with one summary line ("N passed, N failed") counted from the runners' JSON reports. Steps that run side by side
-// print their output when they end, one after the other.
+// Why lanes (2 cores, 2026-12-05): integration alone takes about 1,400 s and browser about 900 s; the integration
+// files run one at a time (vitest.int.config.ts) and the browser tests mostly wait on page loads, so each lane
+// fills the other's idle core. Clean-clone `.ci/run`, every test passing: 43 minutes one step after the other;
+// 35.4 minutes in these lanes (55a7537: first group 120 s, then integration 1,893 s beside browser 1,254 s + LTS
+// smoke 101 s + integration-processes 354 s). Stops after the first group with a failing step and ends with one
+// summary line ("N passed, N failed") counted from the runners' JSON reports. A step that runs beside others
+// prints its output when it ends.
 import { Buffer } from "node:buffer";
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -25,7 +21,6 @@ rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
 
-// Each group is a list of lanes that run side by side; a lane is a list of steps run in turn.
 // Each group is a list of lanes that run side by side; a lane is a list of steps run in turn.
 const integration = (part, report) => ({
   name: part === "others" ? "integration" : "integration-processes",
@@ -131,16 +126,9 @@ function settle({ step, status, seconds, output }) {
   return ok;
 }
 
-/** Runs a lane's steps in turn; a failing step ends its lane (the other lanes of the group run on). */
+/** Runs a lane's steps in turn, each counted as it ends; a failing step ends its lane (the others run on). */
 async function runLane(steps, alone) {
-  const results = [];
-  for (const step of steps) {
-    const result = await run(step, alone);
-    results.push(result);
-    // Reported at once when the step ran alone (its output went straight through); beside others, at the group's end.
-    if (alone ? !settle(result) : result.status !== 0) break;
-  }
-  return results;
+  for (const step of steps) if (!settle(await run(step, alone))) return;
 }
 
 for (const group of groups) {
@@ -152,9 +140,7 @@ for (const group of groups) {
     failed = Math.max(failed, 1);
     break;
   }
-  const alone = lanes.length === 1;
-  const results = await Promise.all(lanes.map((lane) => runLane(lane, alone)));
-  if (!alone) for (const result of results.flat()) settle(result);
+  await Promise.all(lanes.map((lane) => runLane(lane, lanes.length === 1)));
   if (failedStep) break;
 }
 
