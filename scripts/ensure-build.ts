@@ -4,6 +4,11 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Logger } from "../server/logger";
 
+/** Whether the console has a Next.js build to serve. */
+export function hasBuild(root: string): boolean {
+  return existsSync(path.join(root, ".next", "BUILD_ID"));
+}
+
 export async function ensureBuild(opts: {
   root: string;
   allowBuild: boolean;
@@ -12,7 +17,7 @@ export async function ensureBuild(opts: {
   command?: readonly string[];
 }): Promise<void> {
   const { root, log } = opts;
-  if (existsSync(path.join(root, ".next", "BUILD_ID"))) return;
+  if (hasBuild(root)) return;
   if (!opts.allowBuild) throw new Error("There is no Next.js build (.next/BUILD_ID); run `npm run build` first.");
   // `log` must write synchronously (createSyncLogger): an asynchronous line came out after the build's output.
   log.info("no build found: building the console with `next build` now, once (a minute or two; its output follows)");

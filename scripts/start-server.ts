@@ -1,7 +1,7 @@
 // `portcullis start`: PostgreSQL (embedded unless DATABASE_URL), migrations, first admin, Next.js build
 // when missing, then the console and gateway on one HTTP server. SIGINT/SIGTERM (or its output's pipe closing)
 // stop it all cleanly.
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
@@ -24,9 +24,8 @@ import { fastPathOf } from "../server/http/fast-path";
 import { isAuthorizationServerPath } from "../server/oauth/as/oauth-server-paths";
 import { sendJsonAnswer, sendWebResponse, toMcpRequest, toWebRequest } from "../server/http/node-web";
 import { isJsonAnswer } from "../server/mcp/mcp-request";
-import { getGateway } from "../app/_lib/gateway";
 import { GATEWAY_LIMITS } from "../server/index";
-import { ensureBuild } from "./ensure-build";
+import { ensureBuild, hasBuild } from "./ensure-build";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -38,6 +37,22 @@ async function authSecret(dataDir: string, fromEnv: string | undefined): Promise
   const secret = randomBytes(32).toString("base64url");
   await writeFile(file, `${secret}\n`, { mode: 0o600 });
   return secret;
+}
+
+/**
+ * `portcullis start` loads Next.js before its database is ready, so instrumentation.ts must not start the gateway
+ * while Next.js loads (`next start` and `next dev` still let it). This leaves a hook on globalThis that
+ * instrumentation.ts's register() hands its start function to; the function returned calls it once Next.js is
+ * loaded (its prepare() awaits register()). The instance must be made by the copy of the code Next.js compiled,
+ * as the routes' is, not by this bundle's.
+ */
+function gatewayStarter(): () => Gateway {
+  let start: (() => Gateway) | undefined;
+  (globalThis as Record<symbol, unknown>)[Symbol.for("portcullis.startGateway")] = (handed: () => Gateway) => void (start = handed);
+  return () => {
+    if (!start) throw new Error("instrumentation.ts did not hand over the gateway's start: rebuild the console (`npm run build`).");
+    return start();
+  };
 }
 
 export async function startServer(opts: { port?: number | undefined; build: boolean; demo: boolean }) {
@@ -59,6 +74,22 @@ export async function startServer(opts: { port?: number | undefined; build: bool
     console.error(`portcullis: port ${port} is already in use. Set PORT or pass --port.`);
     process.exit(1);
   }
+
+  // Next.js loads (about 2 s of CPU) while PostgreSQL starts and the migrations run (mostly waiting on them); the
+  // gateway starts once both are done (instrumentation.ts leaves its start to this command, see gatewayStarter).
+  // A console not built yet is built after the database is up, as before: the build may read it.
+  process.env.NEXTAUTH_SECRET = await authSecret(config.dataDir, config.authSecret);
+  process.env.NEXTAUTH_URL ??= config.publicUrl;
+  const startGateway = gatewayStarter();
+  const loadNext = async () => {
+    await ensureBuild({ root, allowBuild: opts.build, log: logger });
+    const app = next({ dev: false, dir: root, hostname: config.host, port });
+    await app.prepare();
+    return app;
+  };
+  const early = hasBuild(root) ? loadNext() : undefined;
+  // Awaited below; until then a failure must not end the process as an unhandled rejection.
+  early?.catch(() => undefined);
 
   let database;
   try {
@@ -129,8 +160,6 @@ export async function startServer(opts: { port?: number | undefined; build: bool
     // The gateway's own connections (here and the one the Next.js handlers build from DATABASE_URL) take the
     // embedded server's Unix socket when it has one (D83); the demo's servers, sandboxed, reach it over TCP.
     process.env.DATABASE_URL = database.localUrl;
-    process.env.NEXTAUTH_SECRET = await authSecret(config.dataDir, config.authSecret);
-    process.env.NEXTAUTH_URL ??= config.publicUrl;
 
     gateway = createGateway({ db: createDb(database.localUrl, { max: BOOTSTRAP_POOL }), databaseUrl: database.localUrl, logger, config });
     const budget = connectionBudget({ queryPoolMax: config.databasePoolMax, taskConcurrency: config.tasks.concurrency });
@@ -152,13 +181,12 @@ export async function startServer(opts: { port?: number | undefined; build: bool
       if (seeded.length) logger.info({ servers: seeded }, "registered the demo upstream servers (skip with --no-demo)");
     }
 
-    await ensureBuild({ root, allowBuild: opts.build, log: logger });
-    const app = next({ dev: false, dir: root, hostname: config.host, port });
-    await app.prepare();
+    const app = await (early ?? loadNext());
     const handle = app.getRequestHandler();
     const routes = loadRouteTable(path.join(root, "app"));
-    // The instance the Next.js routes use (instrumentation.ts made it and started its upstreams).
-    const served = getGateway();
+    // The instance the Next.js routes use, made by instrumentation.ts's copy of the code, now that the schema is
+    // current; it connects its upstreams and starts its task workers.
+    const served = startGateway();
     served.readiness.set("migrations", true);
     const origin = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
     const serveMcp = async (req: http.IncomingMessage, res: http.ServerResponse, endpoint: McpEndpoint) => {
@@ -188,6 +216,19 @@ export async function startServer(opts: { port?: number | undefined; build: bool
         res.end(JSON.stringify({ error: { code: "internal", message: "Internal error." } }));
       }
     };
+    // GET /api/ready as app/api/ready/route.ts answers it.
+    const serveReady = async (res: http.ServerResponse, requestId: string) => {
+      try {
+        const ready = await served.ready();
+        const json = JSON.stringify(ready);
+        res.writeHead(ready.status === "ready" ? 200 : 503, { "content-type": "application/json", "content-length": Buffer.byteLength(json), "cache-control": "no-store", "x-request-id": requestId });
+        res.end(json);
+      } catch (err) {
+        logger.error({ err }, "readiness request failed");
+        if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+        res.end(JSON.stringify({ error: { code: "internal", message: "Internal error." } }));
+      }
+    };
     server = http.createServer((req, res) => {
       const header = req.headers["x-request-id"];
       const refused = edgeRefusal(routes, req.method ?? "GET", req.url ?? "/", typeof header === "string" ? header : undefined);
@@ -204,6 +245,7 @@ export async function startServer(opts: { port?: number | undefined; build: bool
       }
       const fast = fastPathOf(req.method ?? "GET", req.url ?? "/");
       if (fast?.kind === "mcp") return void serveMcp(req, res, fast.endpoint);
+      if (fast?.kind === "ready") return void serveReady(res, typeof header === "string" ? header : randomUUID());
       if (fast) return void serveResourceMetadata(req, res, fast.endpoint);
       handle(req, res).catch((err: unknown) => {
         // Next.js answers its own failures; this is for what escapes it: still an answer, never a dropped socket.

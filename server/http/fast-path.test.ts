@@ -15,6 +15,12 @@ describe("fastPathOf – what `portcullis start` answers before Next.js", () => 
     ["POST", "/.well-known/oauth-protected-resource/mcp", null],
     ["GET", "/.well-known/openid-configuration", null],
     ["GET", "/api/v1/tools", null],
+    ["GET", "/api/ready", { kind: "ready" }],
+    ["GET", "/api/ready?probe=1", { kind: "ready" }],
+    ["GET", "/api/ready/", null],
+    ["GET", "/api/readyz", null],
+    ["HEAD", "/api/ready", null],
+    ["POST", "/api/ready", null],
   ])("%s %s → %j", (method, url, expected) => {
     expect(fastPathOf(method, url)).toEqual(expected);
   });
