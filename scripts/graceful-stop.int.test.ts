@@ -80,6 +80,9 @@ describe("portcullis start – readiness and a graceful stop", () => {
     });
     expect(ready.body).toEqual({ status: "ready", checks: { migrations: true, database: true, changeBus: true, tasks: true, upstreams: true } });
     expect(ready.headers.get("cache-control")).toBe("no-store");
+    // Answered before Next.js (server/http/fast-path.ts) as app/api/ready/route.ts answers it: the request id echoed.
+    const probed = await apiRequest<TReadiness>(app.baseUrl, "/api/ready?from=probe", { headers: { "x-request-id": "probe-1" } });
+    expect([probed.status, probed.headers.get("x-request-id"), probed.headers.get("content-type")]).toEqual([200, "probe-1", "application/json"]);
 
     // A notification stream of the agent's MCP session, read to its end.
     const sessionId = (client.transport as StreamableHTTPClientTransport).sessionId!;
@@ -154,7 +157,7 @@ describe("portcullis start – readiness and a graceful stop", () => {
   }, 240_000);
 
   it("the database down: an MCP request is refused at once with 503 and Retry-After, and served again once it is back", async () => {
-    const { app, client, token } = await replica("db-down", { TASK_THRESHOLD_MS: "1" });
+    const { app, client, token } = await replica("db-down", { TASK_THRESHOLD_MS: "1", SHUTDOWN_GRACE_MS: "2000" });
     const sessionId = (client.transport as StreamableHTTPClientTransport).sessionId!;
     const call = (name: string) =>
       fetch(`${app.baseUrl}/mcp`, {
@@ -220,6 +223,26 @@ describe("portcullis start – readiness and a graceful stop", () => {
       }
     }, { timeoutMs: 30_000 });
     expect(app.hasExited()).toBe(false);
+
+    // A graceful stop with a task running, after the database came back: the process exits once the grace period
+    // (2 s) ends, and the task goes back to the queue. (Its workers' stop was seen never to end here, which held
+    // the process until it was killed; server/tasks/task-engine.ts bounds the wait.)
+    const stuck = await client.callTool({ name: "flaky__slow_read", arguments: { until: path.join(fixtureDir, "never-released"), tag: "db-down-stop" } });
+    const stuckId = (stuck.structuredContent as { task_id?: string } | undefined)?.task_id;
+    expect(stuckId, JSON.stringify(stuck)).toEqual(expect.any(String));
+    await waitUntil("the last task's call to reach the upstream", started("db-down-stop"));
+    const stopAsked = Date.now();
+    expect(await app.stop("SIGTERM", 60_000)).toEqual({ code: 0, signal: null });
+    console.log(`stopped ${Date.now() - stopAsked} ms after SIGTERM; ${app.output().includes("the task workers did not stop") ? "the workers' stop was bounded" : "the workers stopped"}`);
+    expect(Date.now() - stopAsked).toBeLessThan(20_000);
+    const db = new pg.Client({ connectionString: database.url });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ status: string }>("SELECT status FROM tasks WHERE id = $1", [stuckId]);
+      expect(rows[0]?.status).toBe("PENDING");
+    } finally {
+      await db.end();
+    }
   }, 240_000);
 });
 

@@ -289,7 +289,13 @@ export function createTaskEngine(deps: {
       await starting?.catch(() => undefined);
       if (sweepTimer) clearTimeout(sweepTimer);
       await runner?.stop().catch((err: unknown) => log.warn({ err }, "stopping the task workers failed"));
-      await draining;
+      // The aborts above end the running calls at once, and the workers' stop (graphile-worker's graceful
+      // shutdown) then ends; but after the database had restarted under a running job, it was seen never to end,
+      // which kept the process from exiting until it was killed. Waited for within a bound: what it would still
+      // hand back, recoverRunner below does.
+      if (draining && !(await settlesWithin(draining, WORKERS_STOP_BOUND_MS))) {
+        log.warn({ waitedMs: WORKERS_STOP_BOUND_MS }, "the task workers did not stop; their tasks are handed back to the queue");
+      }
       if (liveness) await liveness.then((c) => c.end()).catch(() => undefined);
       // A claim someone was handed must be finished with its outcome before the connections go, or the sweep
       // would run the call again for them.
@@ -306,6 +312,20 @@ export function createTaskEngine(deps: {
       await callClaims.close().catch(() => undefined);
     },
   };
+}
+
+/** How long close() waits for the task workers to stop once their calls were aborted. */
+const WORKERS_STOP_BOUND_MS = 5_000;
+
+/** Whether `promise` settles within `ms`. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([promise.then(() => true, () => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export type TaskEngine = ReturnType<typeof createTaskEngine>;
