@@ -44,6 +44,10 @@ describe("REST API /api/v1", () => {
     };
     // One command at a time: concurrent CLI runs contend for the migration lock (see the CLI tests).
     await cli(["user", "create", "--email", ADMIN.email, "--role", "ADMIN", "--password", ADMIN.password]);
+    // With an admin in place (else it would make its own first admin), the server starts while the CLI seeds
+    // the rest: it reads users and tokens from the database when asked.
+    const starting = startApp({ env: { ...env, DATA_DIR: await makeTempDir("api") } });
+    starting.catch(() => undefined);
     await cli(["user", "create", "--email", USER.email, "--role", "USER"]);
     adminToken = lastLine(await cli(["token", "create", "--email", ADMIN.email, "--name", "admin-cli"]));
     userToken = lastLine(await cli(["token", "create", "--email", USER.email, "--name", "user-cli"]));
@@ -51,7 +55,7 @@ describe("REST API /api/v1", () => {
     adminId = (await db.user.findUniqueOrThrow({ where: { email: ADMIN.email } })).id;
     userId = (await db.user.findUniqueOrThrow({ where: { email: USER.email } })).id;
 
-    app = await startApp({ env: { ...env, DATA_DIR: await makeTempDir("api") } });
+    app = await starting;
     base = app.baseUrl;
     for (const name of ["to-revoke", "to-expire"]) {
       const res = await apiRequest<{ token: string }>(base, "/api/v1/tokens", { token: userToken, body: { name } });
