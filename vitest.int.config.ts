@@ -23,6 +23,8 @@ export const PROCESS_FILES = [
   "scripts/oauth-server.int.test.ts",
   "scripts/start-mcp-fastpath.int.test.ts",
   "scripts/hostile-http.int.test.ts",
+  // Not `portcullis start`, but the same kind of wait: the conformance suite's processes, eight at a time.
+  "scripts/conformance-upstream-client.int.test.ts",
 ];
 const ALL = ["{server,lib,app,scripts}/**/*.int.test.ts"];
 const part = process.env.INT_FILES;
