@@ -1,7 +1,8 @@
 // An error's stack with each frame of a module that has a source map named by its source file and line (D177).
-// `portcullis start` runs the server from one bundle with an inline source map, and Node maps stacks through it,
-// but Next.js replaces `Error.prepareStackTrace` with its own, which leaves `err.stack` as V8 gave it, so the
-// JSON logs would name `.build/server/cli.mjs:9845:17`. The logger's error serialiser passes stacks through here.
+// `portcullis start` runs the server from bundled modules with inline source maps, and Node maps stacks through
+// them, but Next.js replaces `Error.prepareStackTrace` with its own, which leaves `err.stack` as V8 gave it, so the
+// JSON logs would name `.build/server/<build>/chunk-….mjs:9845:17`. The logger's error serialiser passes stacks
+// through here.
 import { findSourceMap, type SourceMap } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
