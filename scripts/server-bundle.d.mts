@@ -3,3 +3,4 @@ export const PROJECT_ROOT: string;
 export function bundlePaths(root?: string): { dir: string; inputs: string };
 export function buildServerBundle(options?: { root?: string; entry?: string }): Promise<string>;
 export function currentBundle(root?: string): Promise<string | undefined>;
+export function buildModule(options: { root?: string; entry: string; outFile: string }): Promise<string>;

@@ -104,6 +104,34 @@ export async function buildServerBundle({ root = PROJECT_ROOT, entry = path.join
 }
 
 /**
+ * Bundles one more entry module of ours (a test fixture that runs a gateway in a process of its own) into `outFile`,
+ * as the server bundle is built: our code compiled, dependencies from node_modules, each `import.meta.url` its
+ * source file's. Returns `outFile`.
+ */
+export async function buildModule({ root = PROJECT_ROOT, entry, outFile }) {
+  const { build } = await import("esbuild");
+  await mkdir(path.dirname(outFile), { recursive: true });
+  await build({
+    absWorkingDir: root,
+    entryPoints: [entry],
+    bundle: true,
+    packages: "external",
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    keepNames: false,
+    sourcemap: "inline",
+    sourcesContent: false,
+    legalComments: "none",
+    outfile: outFile,
+    logLevel: "silent",
+    tsconfig: path.join(root, "tsconfig.json"),
+    plugins: [sourceUrlPlugin(path.dirname(outFile))],
+  });
+  return outFile;
+}
+
+/**
  * Removes the builds the list does not name that are older than STALE_BUILD_MS. A process still running an older
  * build loads its chunks when it first uses them, so a build is not removed the moment another replaces it.
  */

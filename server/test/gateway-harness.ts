@@ -30,6 +30,7 @@ import { isResourceMetadataPath, metadataEndpointOf } from "../oauth/protected-r
 import { serveWebHandler, type ServedHandler } from "./serve-web-handler";
 import { createTestDb, testDatabaseUrl, truncateAll } from "./test-db";
 import { completeJsonLines } from "./json-lines";
+import { inject } from "vitest";
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
 const pkg = (name: string) => path.join(REPO_ROOT, "node_modules", "@modelcontextprotocol", name, "dist", "index.js");
@@ -255,7 +256,8 @@ export async function startTestGateway(
  * kill it. Resolves once it serves, with its base URL; `env` adds settings (TASK_SWEEP_INTERVAL_MS, …).
  */
 export async function spawnGatewayProcess(env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, "server/test/fixtures/gateway-process.ts")], {
+  // Compiled once per run by global-setup.ts.
+  const child = spawn(process.execPath, [inject("gatewayProcess")], {
     cwd: REPO_ROOT,
     env: { ...process.env, DATABASE_URL: testDatabaseUrl(), ...env },
     stdio: ["ignore", "ignore", "pipe"],

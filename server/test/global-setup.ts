@@ -1,6 +1,8 @@
 // Starts one throwaway embedded PostgreSQL for the integration run and applies the migrations once.
-// Tests read its URL with `inject("databaseUrl")` (see test-db.ts).
-import { mkdtemp, rm } from "node:fs/promises";
+// Tests read its URL with `inject("databaseUrl")` (see test-db.ts). Also compiles the gateway-process fixture
+// once (`inject("gatewayProcess")`, see spawnGatewayProcess): through tsx, each of the run's many starts spent
+// about a second more compiling.
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -8,10 +10,12 @@ import type { TestProject } from "vitest/node";
 import { startEmbeddedPostgres } from "../db/embedded";
 import { applyMigrations } from "../db/migrate";
 import { createLogger } from "../logger";
+import { buildModule, PROJECT_ROOT } from "../../scripts/server-bundle.mjs";
 
 declare module "vitest" {
   export interface ProvidedContext {
     databaseUrl: string;
+    gatewayProcess: string;
   }
 }
 
@@ -34,8 +38,13 @@ export default async function setup(project: TestProject) {
   keepVitestExitCode();
   await applyMigrations({ databaseUrl: db.url });
   project.provide("databaseUrl", db.url);
+  // Inside the repository, so its imports resolve in node_modules; one per run (runs side by side: `npm test`).
+  await mkdir(path.join(PROJECT_ROOT, ".build"), { recursive: true });
+  const fixtures = await mkdtemp(path.join(PROJECT_ROOT, ".build", "test-"));
+  project.provide("gatewayProcess", await buildModule({ entry: path.join(PROJECT_ROOT, "server/test/fixtures/gateway-process.ts"), outFile: path.join(fixtures, "gateway-process.mjs") }));
   return async () => {
     await db.stop();
     await rm(dataDir, { recursive: true, force: true });
+    await rm(fixtures, { recursive: true, force: true });
   };
 }
