@@ -55,6 +55,25 @@ function sourceUrlPlugin(outDir) {
   };
 }
 
+/** esbuild's options for our code written to `outDir`: bundled, dependencies external, no closure renamed. */
+function compileOptions(root, outDir) {
+  return {
+    absWorkingDir: root,
+    bundle: true,
+    packages: "external",
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    keepNames: false,
+    sourcemap: "inline",
+    sourcesContent: false,
+    legalComments: "none",
+    logLevel: "silent",
+    tsconfig: path.join(root, "tsconfig.json"),
+    plugins: [sourceUrlPlugin(outDir)],
+  };
+}
+
 /**
  * Builds the bundle of `entry` (scripts/cli.ts) into a folder of its own and names it in the list of inputs, which
  * is written to a temporary name and renamed, so processes that build at the same time never see half a build.
@@ -68,26 +87,14 @@ export async function buildServerBundle({ root = PROJECT_ROOT, entry = path.join
   const outDir = path.join(dir, name);
   await mkdir(outDir, { recursive: true });
   const result = await build({
-    absWorkingDir: root,
+    ...compileOptions(root, outDir),
     entryPoints: { cli: entry },
-    bundle: true,
     splitting: true,
-    packages: "external",
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    keepNames: false,
-    sourcemap: "inline",
-    sourcesContent: false,
-    legalComments: "none",
     metafile: true,
     write: false,
     outdir: outDir,
     outExtension: { ".js": ".mjs" },
     chunkNames: "chunk-[hash]",
-    logLevel: "silent",
-    tsconfig: path.join(root, "tsconfig.json"),
-    plugins: [sourceUrlPlugin(outDir)],
   });
   const files = {};
   for (const input of Object.keys(result.metafile.inputs).sort()) {
@@ -111,23 +118,7 @@ export async function buildServerBundle({ root = PROJECT_ROOT, entry = path.join
 export async function buildModule({ root = PROJECT_ROOT, entry, outFile }) {
   const { build } = await import("esbuild");
   await mkdir(path.dirname(outFile), { recursive: true });
-  await build({
-    absWorkingDir: root,
-    entryPoints: [entry],
-    bundle: true,
-    packages: "external",
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    keepNames: false,
-    sourcemap: "inline",
-    sourcesContent: false,
-    legalComments: "none",
-    outfile: outFile,
-    logLevel: "silent",
-    tsconfig: path.join(root, "tsconfig.json"),
-    plugins: [sourceUrlPlugin(path.dirname(outFile))],
-  });
+  await build({ ...compileOptions(root, path.dirname(outFile)), entryPoints: [entry], outfile: outFile });
   return outFile;
 }
 
