@@ -23,8 +23,11 @@ export const PROCESS_FILES = [
   "scripts/oauth-server.int.test.ts",
   "scripts/start-mcp-fastpath.int.test.ts",
   "scripts/hostile-http.int.test.ts",
-  // Not `portcullis start`, but the same kind of wait: the conformance suite's processes, eight at a time.
+  "scripts/database-budget.int.test.ts",
+  // Not `portcullis start`, but the same kind of wait: the conformance suite's processes, eight at a time, and
+  // npm installs under bubblewrap.
   "scripts/conformance-upstream-client.int.test.ts",
+  "server/packages/package-servers.int.test.ts",
 ];
 const ALL = ["{server,lib,app,scripts}/**/*.int.test.ts"];
 const part = process.env.INT_FILES;
