@@ -189,10 +189,11 @@ describe("upstream credentials on the call path: per-user sessions, shared servi
       await up.expireJti(jtiOf(current.accessToken));
       await waitUntil("a ping to renew the refused token", () => creds.asked.rejected.length > rejectedBefore);
       expect(creds.asked.rejected.at(-1)).toMatchObject({ token: current.accessToken, identity: { serverId: team.id, userId: null } });
-      const renewed = creds.asked.rejected.length;
       const r = await pool.callTool(team.id, "active", { name: "whoami", arguments: {} }, { signal: new AbortController().signal, timeoutMs: 10_000, retryable: false, identity: { serverId: team.id, userId: users.cat.id, agentSessionId: "pool-team" } });
       expect(r.structuredContent).toMatchObject({ sub: "service" });
-      expect(creds.asked.rejected.length).toBe(renewed); // the call went out with the renewed token
+      // The call went out with the renewed token: no token but the expired one was ever refused. (Pings sent with
+      // the old token before the renewal landed may be refused after the first; a CI run under load saw three more.)
+      expect(new Set(creds.asked.rejected.slice(rejectedBefore).map((r) => r.token))).toEqual(new Set([current.accessToken]));
       expect(pool.status(team.id)?.restarts).toBe(0); // and the connection was never dropped
     } finally {
       await pool.close();
