@@ -6,7 +6,9 @@
 // files run one at a time (vitest.int.config.ts) and the browser tests mostly wait on page loads, so each lane
 // fills the other's idle core. Clean-clone `.ci/run`, every test passing: 43 minutes one step after the other;
 // 35.4 minutes in these lanes (55a7537: first group 120 s, then integration 1,893 s beside browser 1,254 s + LTS
-// smoke 101 s + integration-processes 354 s). Stops after the first group with a failing step and ends with one
+// smoke 101 s + integration-processes 354 s); on 43c9f26, with ten files in integration-processes, the lanes end
+// 3 s apart (integration 2,044 s beside browser 1,479 + LTS smoke 108 + integration-processes 454 s) but the
+// machine was slower that hour (lint 156 s against 112): 38.6 minutes. Stops after the first group with a failing step and ends with one
 // summary line ("N passed, N failed") counted from the runners' JSON reports. A step that runs beside others
 // prints its output when it ends.
 import { Buffer } from "node:buffer";
