@@ -8,9 +8,9 @@
 // 35.4 minutes in these lanes (55a7537: first group 120 s, then integration 1,893 s beside browser 1,254 s + LTS
 // smoke 101 s + integration-processes 354 s); on 43c9f26, with ten files in integration-processes, the lanes end
 // 3 s apart (integration 2,044 s beside browser 1,479 + LTS smoke 108 + integration-processes 454 s) but the
-// machine was slower that hour (lint 156 s against 112): 38.6 minutes. Stops after the first group with a failing step and ends with one
-// summary line ("N passed, N failed") counted from the runners' JSON reports. A step that runs beside others
-// prints its output when it ends.
+// machine was slower that hour (lint 156 s against 112): 38.6 minutes. Stops after the first group with a failing
+// step and ends with one summary line ("N passed, N failed") counted from the runners' JSON reports. A step that
+// runs beside others prints its output when it ends.
 import { Buffer } from "node:buffer";
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
