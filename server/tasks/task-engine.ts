@@ -274,9 +274,7 @@ export function createTaskEngine(deps: {
       if (!runner) return;
       const stopped = runner.stop().catch((err: unknown) => log.warn({ err }, "stopping the task workers failed"));
       runner = undefined;
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([stopped, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
-      clearTimeout(timer);
+      await settlesWithin(stopped, graceMs);
       draining = stopped;
     },
     async close(): Promise<void> {
@@ -317,7 +315,7 @@ export function createTaskEngine(deps: {
 /** How long close() waits for the task workers to stop once their calls were aborted. */
 const WORKERS_STOP_BOUND_MS = 5_000;
 
-/** Whether `promise` settles within `ms`. */
+/** Whether `promise` settles within `ms` (drain's grace period, close()'s bound). */
 async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
