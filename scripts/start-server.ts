@@ -55,6 +55,12 @@ function gatewayStarter(): () => Gateway {
   };
 }
 
+/** A 500 in the REST error shape for a failure that escaped its handler: still an answer, never a dropped socket. */
+function answerInternalError(res: http.ServerResponse): void {
+  if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+  res.end(JSON.stringify({ error: { code: "internal", message: "Internal error." } }));
+}
+
 export async function startServer(opts: { port?: number | undefined; build: boolean; demo: boolean }) {
   let config;
   try {
@@ -212,8 +218,7 @@ export async function startServer(opts: { port?: number | undefined; build: bool
         await sendWebResponse(res, await served.mcp.resourceMetadata(request, endpoint));
       } catch (err) {
         logger.error({ err, url: req.url }, "resource metadata request failed");
-        if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
-        res.end(JSON.stringify({ error: { code: "internal", message: "Internal error." } }));
+        answerInternalError(res);
       }
     };
     // GET /api/ready as app/api/ready/route.ts answers it.
@@ -225,8 +230,7 @@ export async function startServer(opts: { port?: number | undefined; build: bool
         res.end(json);
       } catch (err) {
         logger.error({ err }, "readiness request failed");
-        if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
-        res.end(JSON.stringify({ error: { code: "internal", message: "Internal error." } }));
+        answerInternalError(res);
       }
     };
     server = http.createServer((req, res) => {
@@ -250,8 +254,7 @@ export async function startServer(opts: { port?: number | undefined; build: bool
       handle(req, res).catch((err: unknown) => {
         // Next.js answers its own failures; this is for what escapes it: still an answer, never a dropped socket.
         logger.error({ err, url: req.url }, "request handler failed");
-        if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
-        res.end(JSON.stringify({ error: { code: "internal", message: "Internal error." } }));
+        answerInternalError(res);
       });
     });
     server.on("clientError", answerClientError);
