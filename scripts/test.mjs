@@ -9,8 +9,8 @@
 // smoke 101 s + integration-processes 354 s); on 43c9f26, with ten files in integration-processes, the lanes end
 // 3 s apart (integration 2,044 s beside browser 1,479 + LTS smoke 108 + integration-processes 454 s) but the
 // machine was slower that hour (lint 156 s against 112): 38.6 minutes. Stops after the first group with a failing
-// step and ends with one summary line ("N passed, N failed") counted from the runners' JSON reports. A step that
-// runs beside others prints its output when it ends.
+// step and ends with the failing tests by name and one summary line ("N passed, N failed"), both from the runners'
+// JSON reports (a CI log is often read from its tail). A step that runs beside others prints its output when it ends.
 import { Buffer } from "node:buffer";
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -63,6 +63,10 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 
+/** Every failing test (or file that failed outside a test) by name, with its error's first lines, for the final summary. */
+const failures = [];
+const firstLines = (text) => String(text ?? "").replace(/\x1b\[[0-9;]*m/g, "").split("\n").slice(0, 6).join("\n      ");
+
 function count(file) {
   const full = path.join(reports, file);
   if (!existsSync(full)) return;
@@ -71,10 +75,23 @@ function count(file) {
     passed += r.numPassedTests;
     failed += r.numFailedTests;
     skipped += r.numPendingTests + (r.numTodoTests ?? 0);
+    for (const suite of r.testResults ?? []) {
+      const name = path.relative(root, suite.name);
+      const failing = (suite.assertionResults ?? []).filter((t) => t.status === "failed");
+      for (const t of failing) failures.push(`${name} > ${t.fullName}\n      ${firstLines(t.failureMessages?.[0])}`);
+      if (suite.status === "failed" && failing.length === 0) failures.push(`${name} (outside its tests)\n      ${firstLines(suite.message)}`);
+    }
   } else if (r.stats) {
     passed += r.stats.expected + (r.stats.flaky ?? 0);
     failed += r.stats.unexpected;
     skipped += r.stats.skipped;
+    const walk = (suite, titles) => {
+      for (const spec of suite.specs ?? [])
+        for (const t of spec.tests ?? [])
+          if (t.status === "unexpected") failures.push(`${spec.file} > ${[...titles, spec.title].join(" > ")}\n      ${firstLines(t.results?.at(-1)?.error?.message)}`);
+      for (const child of suite.suites ?? []) walk(child, suite.title && !suite.title.endsWith(".ts") ? [...titles, suite.title] : titles);
+    };
+    for (const suite of r.suites ?? []) walk(suite, []);
   }
 }
 
@@ -147,5 +164,6 @@ for (const group of groups) {
 }
 
 console.log(`\n${failedStep ? `failed at step "${failedStep}"` : "all steps passed"}`);
+if (failures.length) console.log(`failing:\n${failures.map((f) => `  ✗ ${f}`).join("\n")}`);
 console.log(`tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exit(failedStep ? 1 : 0);
