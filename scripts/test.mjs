@@ -16,6 +16,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { stripVTControlCharacters } from "node:util";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const reports = path.join(root, "test-results", "reports");
@@ -65,7 +66,7 @@ let skipped = 0;
 
 /** Every failing test (or file that failed outside a test) by name, with its error's first lines, for the final summary. */
 const failures = [];
-const firstLines = (text) => String(text ?? "").replace(/\x1b\[[0-9;]*m/g, "").split("\n").slice(0, 6).join("\n      ");
+const firstLines = (text) => stripVTControlCharacters(String(text ?? "")).split("\n").slice(0, 6).join("\n      ");
 
 function count(file) {
   const full = path.join(reports, file);
