@@ -101,6 +101,9 @@ async function terminal(ctx: MrtrContext, messages: AsyncGenerator<Message>, emi
       if (t) return t;
       continue;
     }
+    // The response ends the request, not the stream behind it: read that to its end, so its end (sseMessages'
+    // onEnd) frees what the handling held: the stateless upstream session's lease, the inner body.
+    drain(messages);
     const shaped = ctx.shape({ ...m, id: ctx.request.id }) ?? m;
     return { status: modernStatus(shaped), message: shaped };
   }

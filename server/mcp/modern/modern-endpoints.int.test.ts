@@ -6,6 +6,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fuzzParams, fuzzTimeoutMs, hostileJson, hostileString } from "../../test/fuzz";
 import { connectAgent, everythingServer, firstText, setUpGatewayTest, waitUntil, type GatewayTestEnv, type Agent, type TestGateway } from "../../test/gateway-harness";
+import { parsePromText, sampleValue } from "../../test/prom-text";
 import { createTestDb } from "../../test/test-db";
 
 const VERSION = "2026-07-28";
@@ -102,6 +103,21 @@ describe("MCP 2026-07-28 beside 2025 on the same endpoints", () => {
     expect(status).toBe(200);
     expect(headers.get("content-type")).toContain("text/event-stream");
     expect(answer.result?.resultType).toBe("complete");
+  });
+
+  // A stateless call holds its upstream session alone until its answer ends (stateless-leases.ts); the answer's end
+  // must free it, or each next call of the agent session opens (and for stdio, starts) an upstream session of its own.
+  it("sequential 2026 calls on /mcp/s/everything share one upstream session: one process for six calls, with and without streamed progress", async () => {
+    const processes = async () => sampleValue(parsePromText(await tg.gateway.metrics().scrape()), "portcullis_transparent_upstream_processes", { server: "everything" }) ?? 0;
+    const before = await processes();
+    for (let i = 0; i < 3; i++) {
+      const plain = await post("/mcp/s/everything", "tools/call", { name: "echo", arguments: { message: `seq-${String(i)}` } });
+      expect(firstText(plain.answer.result)).toContain(`seq-${String(i)}`);
+      const streamed = await post("/mcp/s/everything", "tools/call", { name: "trigger-long-running-operation", arguments: { duration: 0.1, steps: 1 }, _meta: { progressToken: `seq-${String(i)}` } });
+      expect(streamed.headers.get("content-type")).toContain("text/event-stream");
+      expect(streamed.answer.result?.resultType).toBe("complete");
+    }
+    expect((await processes()) - before).toBeLessThanOrEqual(1);
   });
 
   it("closing a 2026 response stream cancels the call behind it", async () => {
