@@ -140,8 +140,7 @@ test.describe.serial("an agent session from the console", () => {
   test("revoking the session in the table refuses its token", async ({ page }) => {
     // A serial group: Playwright runs this only after the previous test connected and kept the token.
     expect(token, "the previous test's session token").toMatch(/^pcs_/);
-    await signInAsAdmin(page);
-    await page.goto("/agents");
+    await signInAsAdmin(page, "/agents");
     const row = page.locator(`[data-testid="session-row"][data-agent="${agent}"]`);
     await expect(row.getByTestId("session-status")).toHaveText("Active");
 
@@ -207,8 +206,7 @@ test("a lifetime above the administrator's maximum is refused before sending", a
 });
 
 test("an agent registered with a callback URL gets its webhook signing secret once", async ({ page }) => {
-  await signInAsAdmin(page);
-  await page.goto("/agents");
+  await signInAsAdmin(page, "/agents");
   await page.getByRole("button", { name: "Connect an agent" }).click();
   const dialog = page.getByRole("dialog", { name: "Connect an agent" });
   const agent = unique("hook-bot");
@@ -337,8 +335,7 @@ test("a user gives an agent part of their grant and is told what was dropped", a
   // An admin sees it only in everyone's sessions, with whose it is.
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/signin$/);
-  await signInAsAdmin(page);
-  await page.goto("/agents");
+  await signInAsAdmin(page, "/agents");
   const theirs = page.locator(`[data-testid="session-row"][data-agent="${agent}"]`);
   await expect(page.getByRole("heading", { name: "Your agent sessions" })).toBeVisible();
   await expect(theirs).toHaveCount(0);
@@ -389,8 +386,7 @@ test.describe("at phone width", () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
   test("the Agents page and the connected dialog fit without sideways scrolling", async ({ page }) => {
-    await signInAsAdmin(page);
-    await page.goto("/agents");
+    await signInAsAdmin(page, "/agents");
     await expect(page.getByRole("heading", { level: 1, name: "Agents" })).toBeVisible();
     const overflow = () =>
       page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -24,8 +24,7 @@ for (const vp of VIEWPORTS) {
     page,
   }) => {
     await page.setViewportSize({ width: vp.width, height: vp.name === "desktop" ? 560 : vp.height });
-    await signInAsAdmin(page);
-    await page.goto("/agents");
+    await signInAsAdmin(page, "/agents");
     await page.getByRole("button", { name: "Connect an agent" }).first().click();
     const dialog = page.getByRole("dialog", { name: "Connect an agent" });
     await expect(dialog).toBeVisible();
@@ -84,8 +83,7 @@ test("desktop: Settings lists its sections beside them, and each section has its
 
 test("phone: Settings offers its sections as a select, and each section has its own URL", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await signInAsAdmin(page);
-  await page.goto("/settings#tokens");
+  await signInAsAdmin(page, "/settings#tokens");
   await expect(page.getByRole("navigation", { name: "Settings sections" })).toBeHidden();
   const select = page.getByLabel("Section", { exact: true });
   await expect(select).toHaveValue("tokens");
@@ -100,8 +98,7 @@ test("phone: the audit filters are folded behind a toggle that counts them, and 
   page,
 }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await signInAsAdmin(page);
-  await page.goto("/audit");
+  await signInAsAdmin(page, "/audit");
   const toggle = page.getByRole("button", { name: /^Filters/ });
   await expect(toggle).toHaveAttribute("aria-expanded", "false");
   await expect(page.getByTestId("audit-filters")).toBeHidden();
@@ -125,8 +122,7 @@ test("phone: the audit filters are folded behind a toggle that counts them, and 
 });
 
 test("desktop: the audit filters are open, and can be folded", async ({ page }) => {
-  await signInAsAdmin(page);
-  await page.goto("/audit");
+  await signInAsAdmin(page, "/audit");
   const toggle = page.getByRole("button", { name: /^Filters/ });
   await expect(toggle).toHaveAttribute("aria-expanded", "true");
   await expect(page.getByTestId("audit-filter-tool")).toBeVisible();
@@ -138,8 +134,7 @@ test("desktop: the audit filters are open, and can be folded", async ({ page }) 
 for (const vp of VIEWPORTS) {
   test(`${vp.name}: the Everyone's sessions switch has a visible label that names it`, async ({ page }) => {
     await page.setViewportSize({ width: vp.width, height: vp.height });
-    await signInAsAdmin(page);
-    await page.goto("/agents");
+    await signInAsAdmin(page, "/agents");
     const sw = page.getByRole("switch", { name: "Everyone's sessions" });
     await expect(sw).toBeVisible();
     await expect(sw).toHaveAttribute("aria-checked", "false");

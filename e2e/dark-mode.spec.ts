@@ -11,8 +11,7 @@ test.describe("with the system set to dark", () => {
   test.use({ colorScheme: "dark" });
 
   test("the console draws dark surfaces with light text, and form controls in the dark scheme", async ({ page }) => {
-    await signInAsAdmin(page);
-    await page.goto("/settings");
+    await signInAsAdmin(page, "/settings");
     await expect(page.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
     expect(await luminance(page, "body", "backgroundColor")).toBeLessThan(0.05);
     expect(await luminance(page, "section[aria-labelledby='account-heading']", "backgroundColor")).toBeLessThan(0.05);
@@ -32,8 +31,7 @@ test.describe("the playground editor with the system set to dark", () => {
   test.use({ colorScheme: "dark" });
 
   test("the editor is dark with light text, coloured tokens that read on it, and a dark suggestion list", async ({ page }) => {
-    await signInAsAdmin(page);
-    await page.goto("/playground");
+    await signInAsAdmin(page, "/playground");
     const editor = page.getByLabel("Program", { exact: true });
     await editor.fill("const answer = 42; // note");
     await expect(editor.getByText("const", { exact: true })).toBeVisible();
@@ -57,8 +55,7 @@ test.describe("with the system set to light", () => {
   test.use({ colorScheme: "light" });
 
   test("the console stays light", async ({ page }) => {
-    await signInAsAdmin(page);
-    await page.goto("/settings");
+    await signInAsAdmin(page, "/settings");
     await expect(page.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
     expect(await luminance(page, "body", "backgroundColor")).toBeGreaterThan(0.9);
     expect(await luminance(page, "section[aria-labelledby='account-heading']", "backgroundColor")).toBeGreaterThan(

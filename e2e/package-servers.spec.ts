@@ -22,8 +22,7 @@ test.afterEach(async ({ page }) => {
 });
 
 async function openRegisterDialog(page: Page): Promise<Locator> {
-  await signInAsAdmin(page);
-  await page.goto("/servers");
+  await signInAsAdmin(page, "/servers");
   await page.getByRole("button", { name: "Register server", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: "Register a server" });
   await expect(dialog).toBeVisible();

@@ -103,8 +103,7 @@ test("a program calls two tools and the playground shows its value, its logs, ea
 });
 
 test("a runaway program stops at the timeout with a TimeoutError, and Run waits for it", async ({ page }) => {
-  await signInAsAdmin(page);
-  await page.goto("/playground");
+  await signInAsAdmin(page, "/playground");
   // The types arrive after the page is live; typing before then would be typing into HTML React has not taken over yet.
   await expect(page.getByTestId("declarations-panel").getByTestId("tool-count")).toHaveText(/^\d+ tools?$/);
   await page.getByLabel("Timeout (ms)").fill("300");

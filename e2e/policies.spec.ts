@@ -364,8 +364,7 @@ test.describe("at phone width", () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
   test("every Policies tab fits the screen without scrolling sideways", async ({ page }) => {
-    await signInAsAdmin(page);
-    await page.goto("/policies");
+    await signInAsAdmin(page, "/policies");
     for (const tab of ["Tools", "Grants", "Simulator", "History"]) {
       await page.getByRole("tab", { name: tab }).click();
       await expect(page.getByRole("tab", { name: tab })).toHaveAttribute("aria-selected", "true");

@@ -116,8 +116,7 @@ test.describe("as an admin", () => {
 
   test("the section fits a phone", async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
-    await signInAsAdmin(page);
-    await page.goto("/settings");
+    await signInAsAdmin(page, "/settings");
     const section = page.getByTestId("redaction-settings");
     await expect(section.getByTestId("redaction-pattern-row").first()).toBeVisible();
     await section.getByTestId("redaction-try-input").fill(SAMPLE);

@@ -33,8 +33,7 @@ for (const vp of VIEWPORTS) {
   }) => {
     await page.setViewportSize({ width: vp.width, height: vp.height });
     const slug = `summary-${vp.name}-${Date.now().toString(36)}`;
-    await signInAsAdmin(page);
-    await page.goto("/servers");
+    await signInAsAdmin(page, "/servers");
     await page.getByRole("button", { name: "Register server", exact: true }).click();
     const dialog = page.getByRole("dialog", { name: "Register a server" });
     await dialog.getByLabel("Name", { exact: true }).fill(`Notes ${vp.name}`);

@@ -276,8 +276,7 @@ test("a server that cannot start shows DOWN with its error", async ({ page }) =>
   const id = uniqueSlug("e2e");
   const name = `Broken ${id}`;
   const slug = `broken-${id}`; // derived from the name
-  await signInAsAdmin(page);
-  await page.goto("/servers");
+  await signInAsAdmin(page, "/servers");
   await page.getByRole("button", { name: "Register server", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: "Register a server" });
   await dialog.getByLabel("Name", { exact: true }).fill(name);
@@ -400,8 +399,7 @@ test("server and tool pages send a signed-out visitor to sign in, keeping the de
 });
 
 test("the built-in server is listed as built in; its page shows the gateway's own tools without connection or server actions", async ({ page }) => {
-  await signInAsAdmin(page);
-  await page.goto("/servers");
+  await signInAsAdmin(page, "/servers");
   const row = page.locator('[data-testid="server-row"][data-slug="portcullis"]');
   await expect(row.getByTestId("server-status")).toHaveText("Built in");
   await expect(row.getByRole("button", { name: /Retry/ })).toHaveCount(0);

@@ -221,8 +221,7 @@ test("a user cannot see another user's task, not even by its address", async ({ 
 });
 
 test("an admin sees everyone's tasks with their owners, and only their own with “Only mine”", async ({ page }) => {
-  await signInAsAdmin(page);
-  await page.goto("/tasks");
+  await signInAsAdmin(page, "/tasks");
   await expect(page.getByRole("heading", { name: "Everyone's tasks" })).toBeVisible();
   await expect(row(page, t.running)).toContainText(ann.email);
   await expect(row(page, t.bobs)).toContainText(bob.email);

@@ -25,8 +25,7 @@ test("an admin changes a user's role from the Users page", async ({ page }) => {
 
 test("an admin adds a user without a password, sees the generated one once, and it signs in", async ({ page, browser }) => {
   const email = uniqueEmail("generated");
-  await signInAsAdmin(page);
-  await page.goto("/users");
+  await signInAsAdmin(page, "/users");
   await page.getByLabel("E-mail").fill(email);
   await page.getByRole("button", { name: "Add user" }).click();
 
@@ -50,8 +49,7 @@ test("an admin adds a user without a password, sees the generated one once, and 
 });
 
 test("a rejected form shows the API's validation details in a toast", async ({ page }) => {
-  await signInAsAdmin(page);
-  await page.goto("/users");
+  await signInAsAdmin(page, "/users");
   const email = uniqueEmail("short");
   await page.getByLabel("E-mail").fill(email);
   await page.getByLabel("Password (optional)").fill("short");
@@ -87,8 +85,7 @@ test("an admin disables a user, who can then no longer sign in, and enables them
 });
 
 test("the API's refusal is shown as a toast: demoting the last admin", async ({ page }) => {
-  await signInAsAdmin(page);
-  await page.goto("/users");
+  await signInAsAdmin(page, "/users");
   await findUser(page, "admin@example.com");
   const me = page.getByLabel("Role of admin@example.com");
   await expect(me).toHaveValue("ADMIN");
