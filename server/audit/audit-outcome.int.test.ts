@@ -128,7 +128,11 @@ describe("audit record before the answer, outcome after it", () => {
     for (const r of before) counts.set((r.arguments as { name: string }).name, (counts.get((r.arguments as { name: string }).name) ?? 0) + 1);
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
     for (const name of answeredAtKill) expect(counts.get(name), name).toBe(1);
-    expect((await hangRows(sessions)).map((r) => r.status)).toEqual(Array<string>(agents.length).fill("started"));
+    // The hanging calls' records are all there: still started, or already interrupted if this file's own gateway
+    // (a live process, which sweeps too) saw the dead process's lock go before this look (CI, under load).
+    const open = await hangRows(sessions);
+    expect(open).toHaveLength(agents.length);
+    expect(open.filter((r) => r.status !== "started" && r.status !== "interrupted")).toEqual([]);
 
     // The next process marks the dead one's open records interrupted at start.
     // (Its sweep runs again every TASK_SWEEP_INTERVAL_MS, should the dead process's lock outlive it a moment.)
