@@ -40,13 +40,18 @@ describe("a gateway whose database is not there yet", () => {
       // (It is refused before the call itself is read.)
       await expect(gateway.taskEngine.claim({} as never, {} as never, {} as never, "async", 0)).rejects.toThrow(/does not exist/);
 
-      await databases.create(name);
-      await applyMigrations({ databaseUrl: url, prismaDir: path.join(REPO_ROOT, "prisma") });
-      // A server registered meanwhile is connected by the start-up's next try.
-      const db = createDb(url, { max: 1 });
-      const server = await db.upstreamServer.create({
+      // The database appears migrated and with a server in it at once (made under another name, then renamed): a
+      // try of the start-up between the migrations and the server's row would find no server to connect (CI).
+      const staging = await databases.create(`${name}_staging`);
+      await applyMigrations({ databaseUrl: staging, prismaDir: path.join(REPO_ROOT, "prisma") });
+      const before = createDb(staging, { max: 1 });
+      const server = await before.upstreamServer.create({
         data: { slug: "later", name: "Later", transport: "STDIO", command: process.execPath, args: [compiledFixture()], isolation: { profile: "none" } },
       });
+      await before.$disconnect();
+      await databases.rename(`${name}_staging`, name);
+      // The server found there is connected by the start-up's next try.
+      const db = createDb(url, { max: 1 });
       await Promise.all([tasks, upstreams]);
       expect((await gateway.ready()).checks).toMatchObject({ tasks: true, upstreams: true });
       // The change bus reconnects on its own schedule; `migrations` is the start server's to set.

@@ -23,6 +23,22 @@ export function scratchDatabases() {
   return {
     /** The URL database `name` will have (it is dropped after the file); not created. */
     reserve,
+    /**
+     * Renames database `from` to `to`: a database made ready under another name appears whole at once. Tried again
+     * while a connection just closed is still leaving PostgreSQL (55006: being accessed by other users).
+     */
+    async rename(from: string, to: string): Promise<void> {
+      reserve(to);
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await admin.query(`ALTER DATABASE ${from} RENAME TO ${to}`);
+          return;
+        } catch (err) {
+          if ((err as { code?: string }).code !== "55006" || attempt >= 100) throw err;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      }
+    },
     /** Creates database `name`; answers its URL. */
     async create(name: string): Promise<string> {
       const url = reserve(name);
