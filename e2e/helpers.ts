@@ -1,6 +1,7 @@
 import { expect, waitForHydration, type APIRequestContext, type Page } from "./fixtures";
 import type { TRole } from "@/lib/roles";
 import type { TUser } from "@/lib/schemas";
+import { SESSION_COOKIE } from "@/scripts/test-support/sign-in";
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from "./constants";
 
 /** A unique e-mail per call, so tests never collide in the shared database. */
@@ -27,7 +28,7 @@ export async function signInAsAdmin(page: Page, path = "/") {
   const { csrfToken } = (await (await page.request.get("/api/auth/csrf")).json()) as { csrfToken: string };
   const res = await page.request.post("/api/auth/callback/credentials", { form: { csrfToken, email: ADMIN_EMAIL, password: ADMIN_PASSWORD, callbackUrl: "/", json: "true" } });
   expect(res.status(), await res.text()).toBe(200);
-  expect((await page.context().cookies()).map((c) => c.name), "a session cookie").toContain("next-auth.session-token");
+  expect((await page.context().cookies()).map((c) => c.name), "a session cookie").toContain(SESSION_COOKIE);
   await page.goto(path);
   // Also for pages not made by the fixture (a context of the test's own).
   await waitForHydration(page);

@@ -86,13 +86,14 @@ function count(file) {
     passed += r.stats.expected + (r.stats.flaky ?? 0);
     failed += r.stats.unexpected;
     skipped += r.stats.skipped;
+    // The top-level suites are the spec files (named by spec.file); nested ones are describe blocks, named in titles.
     const walk = (suite, titles) => {
       for (const spec of suite.specs ?? [])
         for (const t of spec.tests ?? [])
           if (t.status === "unexpected") failures.push(`${spec.file} > ${[...titles, spec.title].join(" > ")}\n      ${firstLines(t.results?.at(-1)?.error?.message)}`);
-      for (const child of suite.suites ?? []) walk(child, suite.title && !suite.title.endsWith(".ts") ? [...titles, suite.title] : titles);
+      for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
     };
-    for (const suite of r.suites ?? []) walk(suite, []);
+    for (const file of r.suites ?? []) walk(file, []);
   }
 }
 

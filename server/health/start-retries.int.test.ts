@@ -42,14 +42,15 @@ describe("a gateway whose database is not there yet", () => {
 
       // The database appears migrated and with a server in it at once (made under another name, then renamed): a
       // try of the start-up between the migrations and the server's row would find no server to connect (CI).
-      const staging = await databases.create(`${name}_staging`);
+      const stagingName = `${name}_staging`;
+      const staging = await databases.create(stagingName);
       await applyMigrations({ databaseUrl: staging, prismaDir: path.join(REPO_ROOT, "prisma") });
       const before = createDb(staging, { max: 1 });
       const server = await before.upstreamServer.create({
         data: { slug: "later", name: "Later", transport: "STDIO", command: process.execPath, args: [compiledFixture()], isolation: { profile: "none" } },
       });
       await before.$disconnect();
-      await databases.rename(`${name}_staging`, name);
+      await databases.rename(stagingName, name);
       // The server found there is connected by the start-up's next try.
       const db = createDb(url, { max: 1 });
       await Promise.all([tasks, upstreams]);

@@ -2,6 +2,7 @@
 // the file (a fresh database for what must start from nothing, or one that does not exist yet).
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
+import { waitUntil } from "../../scripts/test-support/wait-until";
 import { testDatabaseUrl } from "./test-db";
 
 export function scratchDatabases() {
@@ -25,19 +26,12 @@ export function scratchDatabases() {
     reserve,
     /**
      * Renames database `from` to `to`: a database made ready under another name appears whole at once. Tried again
-     * while a connection just closed is still leaving PostgreSQL (55006: being accessed by other users).
+     * while a connection just closed is still leaving PostgreSQL (55006: being accessed by other users); the last
+     * error is in the failure after 5 s.
      */
     async rename(from: string, to: string): Promise<void> {
       reserve(to);
-      for (let attempt = 0; ; attempt++) {
-        try {
-          await admin.query(`ALTER DATABASE ${from} RENAME TO ${to}`);
-          return;
-        } catch (err) {
-          if ((err as { code?: string }).code !== "55006" || attempt >= 100) throw err;
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
-      }
+      await waitUntil(`database ${from} renamed to ${to}`, async () => (await admin.query(`ALTER DATABASE ${from} RENAME TO ${to}`), true), { timeoutMs: 5_000, intervalMs: 50 });
     },
     /** Creates database `name`; answers its URL. */
     async create(name: string): Promise<string> {
