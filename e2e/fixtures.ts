@@ -12,9 +12,15 @@ export async function waitForHydration(page: Page, res?: Response | null): Promi
   await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
 }
 
+/** Pages whose goto and reload already wait for hydration: with `reuseContext` a page lives on across tests. */
+const wrapped = new WeakSet<Page>();
+
+type Listening = { eventNames(): (string | symbol)[]; listeners(event: string | symbol): ((...args: unknown[]) => unknown)[] };
+
 export const test = base.extend({
   page: async ({ page, javaScriptEnabled }, use) => {
-    if (javaScriptEnabled !== false) {
+    if (javaScriptEnabled !== false && !wrapped.has(page)) {
+      wrapped.add(page);
       const goto = page.goto.bind(page);
       const reload = page.reload.bind(page);
       page.goto = async (url, options) => {
@@ -28,6 +34,13 @@ export const test = base.extend({
         return res;
       };
     }
+    // The browser context is reused between tests (playwright.config.ts, `reuseContext`): Playwright resets its
+    // cookies, storage, pages and routes; what it leaves (a test's listeners on the page, permissions it granted)
+    // is undone here.
+    const events = page as unknown as Listening;
+    const before = new Map(events.eventNames().map((e) => [e, new Set(events.listeners(e))]));
     await use(page);
+    for (const e of events.eventNames()) for (const l of events.listeners(e)) if (!before.get(e)?.has(l)) page.off(e as "load", l);
+    await page.context().clearPermissions();
   },
 });
