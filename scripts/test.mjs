@@ -4,13 +4,13 @@
 // the LTS smoke (scripts/lts-smoke.mjs) and the integration files that mostly wait on processes they start.
 // Why lanes (2 cores, 2026-12-05): integration alone takes about 1,400 s and browser about 900 s; the integration
 // files run one at a time (vitest.int.config.ts) and the browser tests mostly wait on page loads, so each lane
-// fills the other's idle core. Clean-clone `.ci/run`, every test passing: 43 minutes one step after the other;
-// 35.4 minutes in these lanes (55a7537: first group 120 s, then integration 1,893 s beside browser 1,254 s + LTS
-// smoke 101 s + integration-processes 354 s); on 43c9f26, with ten files in integration-processes, the lanes end
-// 3 s apart (integration 2,044 s beside browser 1,479 + LTS smoke 108 + integration-processes 454 s) but the
-// machine was slower that hour (lint 156 s against 112): 38.6 minutes. Stops after the first group with a failing
-// step and ends with the failing tests by name and one summary line ("N passed, N failed"), both from the runners'
-// JSON reports (a CI log is often read from its tail). A step that runs beside others prints its output when it ends.
+// fills the other's idle core. Clean-clone `.ci/run`, every test passing: 43 minutes one step after the other; 33.0
+// minutes in these lanes on b4f3360 (2026-12-06: lint 118 s beside typecheck and unit, build 66 s, then integration
+// 1,724 s beside browser 1,078 s + LTS smoke 113 s + integration-processes 561 s). Both lanes keep the two cores
+// busy, so what shortens the run is CPU saved anywhere (Chromium was the largest user, see D182). Stops after the
+// first group with a failing step and ends with the failing tests by name and one summary line ("N passed, N
+// failed"), both from the runners' JSON reports (a CI log is often read from its tail). A step that runs beside
+// others prints its output when it ends.
 import { Buffer } from "node:buffer";
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
