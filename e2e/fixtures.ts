@@ -1,6 +1,7 @@
-// Playwright's `test` with one change: `page.goto` and `page.reload` return once React has taken over the page
+// Playwright's `test` with two changes. `page.goto` and `page.reload` return once React has taken over the page
 // (app/providers.tsx marks <html data-hydrated> on mount), not at the load event. A click or a typed value before
 // hydration goes to server-rendered HTML without handlers: the click is lost, and React replaces what was typed.
+// And a test leaves the reused page as it found it (see the page fixture below).
 // Specs import everything from here instead of "@playwright/test".
 import { test as base, type Page, type Response } from "@playwright/test";
 
@@ -15,7 +16,9 @@ export async function waitForHydration(page: Page, res?: Response | null): Promi
 /** Pages whose goto and reload already wait for hydration: with `reuseContext` a page lives on across tests. */
 const wrapped = new WeakSet<Page>();
 
-type Listening = { eventNames(): (string | symbol)[]; listeners(event: string | symbol): ((...args: unknown[]) => unknown)[] };
+type Listener = (...args: unknown[]) => unknown;
+/** The EventEmitter methods Playwright's Page has at run time but its types leave out (or type per event). */
+type Listening = { eventNames(): (string | symbol)[]; listeners(event: string | symbol): Listener[]; off(event: string | symbol, listener: Listener): unknown };
 
 export const test = base.extend({
   page: async ({ page, javaScriptEnabled }, use) => {
@@ -40,7 +43,7 @@ export const test = base.extend({
     const events = page as unknown as Listening;
     const before = new Map(events.eventNames().map((e) => [e, new Set(events.listeners(e))]));
     await use(page);
-    for (const e of events.eventNames()) for (const l of events.listeners(e)) if (!before.get(e)?.has(l)) page.off(e as "load", l);
+    for (const e of events.eventNames()) for (const l of events.listeners(e)) if (!before.get(e)?.has(l)) events.off(e, l);
     await page.context().clearPermissions();
   },
 });
