@@ -29,7 +29,7 @@ async function bundleToRun() {
 
 const bundle = await bundleToRun();
 if (bundle) {
-  process.setSourceMapsEnabled(true); // stack traces name the source files, as under tsx
+  // No process.setSourceMapsEnabled: the logger maps the stacks it writes itself (server/source-mapped-stack.ts, D183).
   await import(pathToFileURL(bundle).href);
 } else {
   const { register } = await import("tsx/esm/api");

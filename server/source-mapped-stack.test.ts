@@ -1,10 +1,13 @@
-// Logged stacks name source files, also when Next.js's prepareStackTrace left them unmapped (D177): a fixture
-// bundled by the server's own bundler (scripts/server-bundle.mjs, inline source map), run by Node with source maps on,
-// logging an error through the gateway's logger under a prepareStackTrace that maps nothing.
+// Logged stacks name source files, also when Next.js's prepareStackTrace left them unmapped (D177) and when Node's own
+// source maps are off, as under `portcullis start` (D183): a fixture bundled by the server's own bundler
+// (scripts/server-bundle.mjs, inline source map) logs an error through the gateway's logger under a prepareStackTrace
+// that maps nothing, from its own code and from a chunk laid out as Next.js writes them (a .map file beside it).
 import { execFile } from "node:child_process";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
+import { transform } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { buildServerBundle } from "../scripts/server-bundle.mjs";
 import { sourceMappedStack } from "./source-mapped-stack";
@@ -24,14 +27,46 @@ describe("sourceMappedStack", () => {
     for (const stack of stacks) expect(sourceMappedStack(stack), stack).toBe(stack);
   });
 
-  it("the logger names a bundled frame by its source file and line, under a prepareStackTrace that maps nothing", async () => {
-    // Inside node_modules so that the bundle's external packages (pino) resolve from it.
-    const dir = path.join(ROOT, "node_modules", ".cache", "portcullis-test", `stack-${String(process.pid)}`);
+  it("reads no map for a frame outside the built output, though the file has one (a message can quote a frame)", async () => {
+    const dir = path.join(ROOT, "node_modules", ".cache", "portcullis-test", `stack-hostile-${String(process.pid)}`);
     await mkdir(dir, { recursive: true });
+    try {
+      const file = path.join(dir, "quoted.js");
+      const out = await transform("export function quoted(): number {\n  return 1;\n}\n", { loader: "ts", sourcemap: "inline", sourcefile: "quoted.ts" });
+      await writeFile(file, out.code);
+      const stack = `Error: upstream said:\n    at quoted (${file}:2:3)\n    at ${pathToFileURL(file).href}:2:3`;
+      expect(sourceMappedStack(stack)).toBe(stack);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  const cases = [
+    { name: "its own frame, Node's source maps off (as `portcullis start` runs)", nodeArgs: [], frame: "failing", line: 9, source: "entry.ts" },
+    { name: "its own frame, Node's source maps on (the map Node holds)", nodeArgs: ["--enable-source-maps"], frame: "failing", line: 9, source: "entry.ts" },
+    { name: "a frame of a Next.js-style chunk with its map in a file beside it", nodeArgs: [], frame: "chunkFailing", line: 3, source: "chunk-source.ts" },
+  ];
+  it.each(cases)("the logger names $name by its source file and line, under a prepareStackTrace that maps nothing", async ({ nodeArgs, frame, line, source }) => {
+    // Inside node_modules so that the bundle's external packages (pino) resolve from it.
+    const dir = path.join(ROOT, "node_modules", ".cache", "portcullis-test", `stack-${String(process.pid)}-${frame}-${String(nodeArgs.length)}`);
+    const chunkDir = path.join(dir, ".next", "server", "chunks");
+    await mkdir(chunkDir, { recursive: true });
+    // A compiled chunk as Next.js lays them out: CommonJS, its map in `<name>.js.map`, sources relative to the map.
+    const chunkSource = path.join(dir, "chunk-source.ts");
+    const chunk = path.join(chunkDir, "[root-of-the-server]__x._.js");
+    const compiled = await transform(['"use strict";', "exports.chunkFailing = function chunkFailing(): never {", '  throw new Error("boom");', "};", ""].join("\n"), {
+      loader: "ts",
+      format: "cjs",
+      sourcemap: "external",
+      sourcefile: path.relative(chunkDir, chunkSource),
+    });
+    await writeFile(chunk, `${compiled.code}//# sourceMappingURL=${encodeURIComponent(path.basename(chunk))}.map\n`);
+    await writeFile(`${chunk}.map`, compiled.map);
     const entry = path.join(dir, "entry.ts");
     await writeFile(
       entry,
       [
+        'import { createRequire } from "node:module";',
         'import { Writable } from "node:stream";',
         `import { createLogger } from ${JSON.stringify(path.join(ROOT, "server", "logger.ts"))};`,
         "// What Next.js installs: the frames as V8 gives them, no source map applied.",
@@ -41,7 +76,8 @@ describe("sourceMappedStack", () => {
         "function failing(): never {",
         '  throw new Error("boom");',
         "}",
-        "try { failing(); } catch (err) { createLogger(\"info\", {}, sink).error({ err }, \"failed\"); }",
+        "const fromChunk = createRequire(import.meta.url)(process.env.CHUNK ?? \"\") as { chunkFailing(): never };",
+        `try { ${frame === "failing" ? "failing()" : "fromChunk.chunkFailing()"}; } catch (err) { createLogger("info", {}, sink).error({ err }, "failed"); }`,
         "setImmediate(() => process.stdout.write(out));",
       ].join("\n"),
     );
@@ -50,11 +86,13 @@ describe("sourceMappedStack", () => {
     try {
       const bundle = await buildServerBundle({ root: dir, entry });
       expect(await readFile(bundle, "utf8")).toContain("sourceMappingURL=data:");
-      const { stdout } = await promisify(execFile)(process.execPath, ["--enable-source-maps", bundle], { cwd: dir });
+      const { stdout } = await promisify(execFile)(process.execPath, [...nodeArgs, bundle], { cwd: dir, env: { ...process.env, CHUNK: chunk } });
       const stack = (JSON.parse(stdout) as { err: { stack: string } }).err.stack;
       expect(stack).toContain("Error: boom");
-      expect(stack).toMatch(new RegExp(`at failing \\(${entry.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}:8:9\\)`));
+      const file = path.join(dir, source);
+      expect(stack).toMatch(new RegExp(`at (?:Object\\.)?${frame} \\(${file.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}:${String(line)}:9\\)`));
       expect(stack).not.toContain(path.basename(bundle));
+      expect(stack).not.toContain(path.basename(chunk));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -5,7 +5,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitUntil } from "../test/gateway-harness";
 import { testDatabaseUrl } from "../test/test-db";
-import { applyMigrations, MIGRATION_LOCK_CLASS, SchemaAheadError } from "./migrate";
+import { applyMigrations, MIGRATION_LOCK_CLASS, SchemaAheadError, schemaEngineStarts } from "./migrate";
 
 const PRISMA_DIR = path.resolve(import.meta.dirname, "../../prisma");
 const MIGRATIONS = readdirSync(path.join(PRISMA_DIR, "migrations"), { withFileTypes: true })
@@ -49,7 +49,10 @@ describe("applyMigrations", () => {
   it("applies every migration to an empty database, then nothing the second time", async () => {
     expect(MIGRATIONS.some((m) => m.endsWith("_init"))).toBe(true);
     expect(firstRun).toEqual(MIGRATIONS);
+    // The second time from the records alone: the schema engine is not started (D183).
+    const starts = schemaEngineStarts();
     expect(await applyMigrations({ databaseUrl: freshUrl, prismaDir: PRISMA_DIR })).toEqual([]);
+    expect(schemaEngineStarts()).toBe(starts);
     const { rows } = await fresh.query<{ migration_name: string; finished_at: Date | null }>(
       "SELECT migration_name, finished_at FROM _prisma_migrations ORDER BY migration_name",
     );
@@ -168,6 +171,31 @@ describe("applyMigrations – replicas starting together, and a database a newer
       expect(await run).toEqual([]);
     } finally {
       await other.end();
+    }
+  });
+
+  it("a failed migration on record is never skipped: the schema engine is asked and refuses, as `prisma migrate deploy` does", async () => {
+    const client = new pg.Client({ connectionString: raceUrl });
+    await client.connect();
+    const failed = MIGRATIONS.at(-1)!;
+    try {
+      await client.query(
+        "INSERT INTO _prisma_migrations (id, checksum, migration_name, logs, started_at, applied_steps_count) VALUES ($1, 'x', $2, 'cut off', now(), 0)",
+        [randomUUID(), failed],
+      );
+      const starts = schemaEngineStarts();
+      const err = await applyMigrations({ databaseUrl: raceUrl, prismaDir: PRISMA_DIR }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(schemaEngineStarts()).toBe(starts + 1);
+      expect(String(err)).toContain(failed);
+      // Once an operator has resolved it (here: the row gone), nothing is left to apply and the engine stays unloaded.
+      await client.query("DELETE FROM _prisma_migrations WHERE finished_at IS NULL");
+      expect(await applyMigrations({ databaseUrl: raceUrl, prismaDir: PRISMA_DIR })).toEqual([]);
+      expect(schemaEngineStarts()).toBe(starts + 1);
+    } finally {
+      await client.end();
     }
   });
 
