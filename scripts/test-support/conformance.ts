@@ -3,14 +3,13 @@
 // URL with its per-scenario results parsed, and a header-adding proxy for endpoints that need a bearer token
 // (the CLI cannot send one).
 import { spawn, type ChildProcess } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import http from "node:http";
-import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { bundledFixture } from "../../server/test/fixture-bundle";
 
 const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
 const FIXTURE_SOURCE = path.join(REPO_ROOT, "server", "test", "fixtures", "conformance-server.ts");
@@ -25,29 +24,9 @@ export const CONFORMANCE_CLI = path.join(
 
 // ── the fixture upstream ──────────────────────────────────────────────────────────────────────────────
 
-let compiled: string | undefined;
-
-/**
- * The fixture transpiled to plain JavaScript under node_modules/.cache (so its imports resolve), keyed by a
- * hash of its source; run with plain node, as gateway-harness.ts does with the misbehaving fixture.
- */
+/** The fixture bundled into one module (server/test/fixture-bundle.ts), run with plain node as the misbehaving fixture is. */
 export async function compileConformanceServer(): Promise<string> {
-  if (compiled) return compiled;
-  const source = readFileSync(FIXTURE_SOURCE, "utf8");
-  const hash = createHash("sha256").update(source).digest("hex").slice(0, 12);
-  const dir = path.join(REPO_ROOT, "node_modules", ".cache", "portcullis-test");
-  const out = path.join(dir, `conformance-server-${hash}.mjs`);
-  if (!existsSync(out)) {
-    const ts = createRequire(import.meta.url)("typescript") as typeof import("typescript");
-    const { outputText } = ts.transpileModule(source, {
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-    });
-    mkdirSync(dir, { recursive: true });
-    const tmp = `${out}.${process.pid}.tmp`; // another run may write the same file at the same time
-    writeFileSync(tmp, outputText);
-    renameSync(tmp, out);
-  }
-  return (compiled = out);
+  return Promise.resolve(bundledFixture(FIXTURE_SOURCE, "conformance-server"));
 }
 
 /** How to launch the fixture over stdio (e.g. as a registered stdio upstream). */

@@ -1,9 +1,8 @@
 // Integration harness for the gateway path: a gateway on the run's PostgreSQL served over real HTTP, agents
 // that speak MCP to it with the SDK client, and launch configs for real upstream servers.
 import { spawn, type ChildProcess } from "node:child_process";
-import { createHash, randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -30,6 +29,7 @@ import { isResourceMetadataPath, metadataEndpointOf } from "../oauth/protected-r
 import { serveWebHandler, type ServedHandler } from "./serve-web-handler";
 import { createTestDb, testDatabaseUrl, truncateAll } from "./test-db";
 import { completeJsonLines } from "./json-lines";
+import { bundledFixture } from "./fixture-bundle";
 import { inject } from "vitest";
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
@@ -80,30 +80,10 @@ export const ordersServer = (demoDatabaseUrl: string, exportStepMs: number, slug
 });
 
 const FIXTURE_SOURCE = path.join(REPO_ROOT, "server", "test", "fixtures", "misbehaving-server.ts");
-let fixtureJs: string | undefined;
 
-/**
- * The fixture transpiled to plain JavaScript under node_modules/.cache (so its imports resolve), started
- * with plain node: tsx takes seconds per start on a loaded machine, and the tests start it dozens of times.
- */
+/** The fixture bundled into one module (server/test/fixture-bundle.ts), started with plain node: tsx took seconds per start. */
 export function compiledFixture(): string {
-  if (fixtureJs) return fixtureJs;
-  const source = readFileSync(FIXTURE_SOURCE, "utf8");
-  const hash = createHash("sha256").update(source).digest("hex").slice(0, 12);
-  const dir = path.join(REPO_ROOT, "node_modules", ".cache", "portcullis-test");
-  const out = path.join(dir, `misbehaving-server-${hash}.mjs`);
-  if (!existsSync(out)) {
-    // Loaded only when a fixture needs compiling: the TypeScript compiler takes a while to import.
-    const ts = createRequire(import.meta.url)("typescript") as typeof import("typescript");
-    const { outputText } = ts.transpileModule(source, {
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-    });
-    mkdirSync(dir, { recursive: true });
-    const tmp = `${out}.${process.pid}.tmp`; // another test run may write the same file at the same time
-    writeFileSync(tmp, outputText);
-    renameSync(tmp, out);
-  }
-  return (fixtureJs = out);
+  return bundledFixture(FIXTURE_SOURCE, "misbehaving-server");
 }
 
 /** The misbehaving fixture, with its event log and flap state in `dir`. */
