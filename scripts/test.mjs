@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // `npm test`: everything, in groups of lanes that run side by side (a lane's steps run in turn). First lint beside
-// typecheck and then unit; then build; then two lanes: most integration files in one, and in the other browser,
-// the LTS smoke (scripts/lts-smoke.mjs) and the integration files that mostly wait on processes they start.
+// typecheck, unit and build; then two lanes: most integration files in one, and in the other browser, the LTS smoke
+// (scripts/lts-smoke.mjs) and the integration files that mostly wait on processes they start.
 // Why lanes (2 cores, 2026-12-05): integration alone takes about 1,400 s and browser about 900 s; the integration
 // files run one at a time (vitest.int.config.ts) and the browser tests mostly wait on page loads, so each lane
 // fills the other's idle core. Clean-clone `.ci/run`, every test passing: 43 minutes one step after the other; 33.0
 // minutes in these lanes on b4f3360 (2026-12-06: lint 118 s beside typecheck and unit, build 66 s, then integration
 // 1,724 s beside browser 1,078 s + LTS smoke 113 s + integration-processes 561 s). Both lanes keep the two cores
-// busy, so what shortens the run is CPU saved anywhere (Chromium was the largest user, see D182). Stops after the
+// busy, so what shortens the run is CPU saved anywhere (Chromium was the largest user, see D182). Since D184 the
+// typecheck takes about 10 s instead of 50, and the build runs beside lint instead of after it. Stops after the
 // first group with a failing step and ends with the failing tests by name and one summary line ("N passed, N
 // failed"), both from the runners' JSON reports (a CI log is often read from its tail). A step that runs beside
 // others prints its output when it ends.
@@ -31,18 +32,20 @@ const integration = (part, report) => ({
   report,
   env: { INT_FILES: part },
 });
+/** TypeScript 7's compiler (`typescript-native`, D184): the same checks as `tsc` 5.9 in a fifth of the time. */
+const tsc7 = path.join(root, "node_modules", "typescript-native", "bin", "tsc");
 const groups = [
-  // eslint and tsc each keep one core busy; the unit tests fill the one tsc leaves before eslint ends.
+  // eslint keeps one core busy for about two minutes; beside it, the typecheck, the unit tests and `npm run build`'s
+  // two parts (the console with Next.js and the server compiled ahead of time, D177), which the later steps need.
   [
     [{ name: "lint", cmd: [bin("eslint"), "--max-warnings", "0", "."] }],
     [
-      { name: "typecheck", cmd: [bin("tsc"), "--noEmit"] },
+      { name: "typecheck", cmd: [process.execPath, tsc7, "--noEmit"] },
       { name: "unit", cmd: [bin("vitest"), "run", "--config", "vitest.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${reports}/unit.json`], report: "unit.json" },
+      { name: "build", cmd: [bin("next"), "build"] },
+      { name: "server-bundle", cmd: [process.execPath, "scripts/server-bundle.mjs"] },
     ],
   ],
-  // `npm run build`'s two parts: the console (Next.js) and the server compiled ahead of time (D177)
-  [[{ name: "build", cmd: [bin("next"), "build"] }]],
-  [[{ name: "server-bundle", cmd: [process.execPath, "scripts/server-bundle.mjs"] }]],
   [
     [integration("others", "int.json")],
     [
