@@ -5,6 +5,7 @@
 // install-queue-process.ts) run installTaskQueue in two processes.
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { compiledScript } from "../test/compiled-script";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { scratchDatabases } from "../test/scratch-databases";
@@ -18,9 +19,10 @@ const PER_PROCESS = 3;
 const databases = scratchDatabases();
 
 /** A process of PER_PROCESS installs, each waiting on the barrier first; resolves with its report. */
-function contenders(url: string): Promise<{ ok: number; errors: string[] }> {
+async function contenders(url: string): Promise<{ ok: number; errors: string[] }> {
+  const script = await compiledScript("server/test/fixtures/install-queue-process.ts");
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, "server/test/fixtures/install-queue-process.ts"), url, String(PER_PROCESS), String(BARRIER)], {
+    const child = spawn(process.execPath, [script, url, String(PER_PROCESS), String(BARRIER)], {
       cwd: REPO_ROOT,
       stdio: ["ignore", "pipe", "inherit"],
     });

@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { compiledScript } from "./compiled-script";
 import { createInterface } from "node:readline";
 import { dataPaths } from "../db/embedded";
 
@@ -68,10 +69,10 @@ export type Holder = { child: ChildProcess; pid: number; url: string; exited: Pr
 
 /** Starts another process that runs startEmbeddedPostgres on `dataDir` and holds it until signalled. */
 export async function spawnHolder(dataDir: string): Promise<Holder> {
-  // node --import tsx (not the tsx CLI, which forks once more) so that child.pid is the owner's pid.
+  // Plain node on the compiled script (not the tsx CLI, which forks once more) so that child.pid is the owner's pid.
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", path.join(import.meta.dirname, "hold-embedded-postgres.ts"), dataDir],
+    [await compiledScript(path.join(import.meta.dirname, "hold-embedded-postgres.ts")), dataDir],
     {
       cwd: REPO_ROOT,
       stdio: ["ignore", "pipe", "pipe"],

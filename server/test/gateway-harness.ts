@@ -30,6 +30,7 @@ import { serveWebHandler, type ServedHandler } from "./serve-web-handler";
 import { createTestDb, testDatabaseUrl, truncateAll } from "./test-db";
 import { completeJsonLines } from "./json-lines";
 import { bundledFixture } from "./fixture-bundle";
+import { compiledScript } from "./compiled-script";
 import { inject } from "vitest";
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
@@ -391,7 +392,7 @@ export async function freePort(): Promise<number> {
 
 export type ChildServer = { pid: number; stop(): Promise<void> };
 
-/** Starts `node --import tsx <script> ...args` and waits until it writes `ready` to stderr. */
+/** Starts `node <script compiled> ...args` (compiled-script.ts) and waits until it writes `ready` to stderr. */
 export async function spawnTsServer(
   script: string,
   args: string[],
@@ -399,7 +400,7 @@ export async function spawnTsServer(
   ready: RegExp,
 ): Promise<ChildServer> {
   const { spawn } = await import("node:child_process");
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, script), ...args], {
+  const child = spawn(process.execPath, [await compiledScript(script), ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", "ignore", "pipe"],

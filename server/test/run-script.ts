@@ -1,15 +1,18 @@
-// Runs a TypeScript file of this repository in a node process of its own (through tsx) and collects its output.
+// Runs a TypeScript file of this repository in a node process of its own (compiled: compiled-script.ts) and collects
+// its output.
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { compiledScript } from "./compiled-script";
 
 const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
 
 export type ScriptRun = { code: number | null; stdout: string; stderr: string };
 
 /** `script` is relative to the repository root; stdout and stderr are pipes, as under npm or a log collector. */
-export function runScript(script: string, args: string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<ScriptRun> {
+export async function runScript(script: string, args: string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<ScriptRun> {
+  const file = await compiledScript(script);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, script), ...args], {
+    const child = spawn(process.execPath, [file, ...args], {
       cwd: REPO_ROOT,
       env,
       stdio: ["ignore", "pipe", "pipe"],

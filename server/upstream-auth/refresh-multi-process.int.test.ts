@@ -4,7 +4,7 @@
 // caller gets that one new token.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import path from "node:path";
+import { compiledScript } from "../test/compiled-script";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertUser, userContext } from "../test/contexts";
@@ -20,7 +20,7 @@ const ENV = { DATABASE_URL: testDatabaseUrl(), SECRETS_KEY: randomBytes(32).toSt
 type Worker = { child: ChildProcessWithoutNullStreams; ask(req: object): Promise<string[]> };
 
 async function startWorker(): Promise<Worker> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, "server/test/fixtures/upstream-credentials-process.ts")], { cwd: REPO_ROOT, env: { ...process.env, ...ENV } });
+  const child = spawn(process.execPath, [await compiledScript("server/test/fixtures/upstream-credentials-process.ts")], { cwd: REPO_ROOT, env: { ...process.env, ...ENV } });
   let stderr = "";
   await new Promise<void>((resolve, reject) => {
     child.stderr.on("data", (c: Buffer) => {

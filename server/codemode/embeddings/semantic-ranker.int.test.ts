@@ -5,6 +5,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import path from "node:path";
+import { compiledScript } from "../../test/compiled-script";
 import { createInterface } from "node:readline";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../../db/client";
@@ -68,8 +69,9 @@ describe("semantic ranker and its tool embedding store", () => {
 
   it("two processes filling the same tool set at once embed and store each vector once", async () => {
     const n = 200;
+    const filler = await compiledScript(FILLER);
     const children = [0, 1].map(() =>
-      spawn(process.execPath, ["--import", "tsx", FILLER, String(n)], {
+      spawn(process.execPath, [filler, String(n)], {
         env: { ...process.env, DATABASE_URL: testDatabaseUrl() },
         stdio: ["pipe", "pipe", "inherit"],
       }),
