@@ -34,7 +34,10 @@ describe("sourceMappedStack", () => {
       const file = path.join(dir, "quoted.js");
       const out = await transform("export function quoted(): number {\n  return 1;\n}\n", { loader: "ts", sourcemap: "inline", sourcefile: "quoted.ts" });
       await writeFile(file, out.code);
-      const stack = `Error: upstream said:\n    at quoted (${file}:2:3)\n    at ${pathToFileURL(file).href}:2:3`;
+      // Also through a built-output folder (one that exists) and back out of it.
+      await mkdir(path.join(dir, ".next", "server"), { recursive: true });
+      const traversing = `${dir}/.next/server/../../quoted.js`;
+      const stack = `Error: upstream said:\n    at quoted (${file}:2:3)\n    at ${pathToFileURL(file).href}:2:3\n    at quoted (${traversing}:2:3)`;
       expect(sourceMappedStack(stack)).toBe(stack);
     } finally {
       await rm(dir, { recursive: true, force: true });

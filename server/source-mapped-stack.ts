@@ -27,8 +27,10 @@ type LoadedMap = { map: SourceMap; sourcesFrom: string };
 const loaded = new Map<string, LoadedMap | null>();
 
 function readBuilt(file: string): string | undefined {
-  if (!BUILT_OUTPUT.test(file) || statSync(file).size > MAX_FILE_BYTES) return undefined;
-  return readFileSync(file, "utf8");
+  // Checked as resolved: ".next/server/../../x.js" is not built output.
+  const resolved = path.resolve(file);
+  if (!BUILT_OUTPUT.test(resolved) || statSync(resolved).size > MAX_FILE_BYTES) return undefined;
+  return readFileSync(resolved, "utf8");
 }
 
 function loadSourceMap(file: string): LoadedMap | null {
