@@ -8,7 +8,11 @@
 // minutes in these lanes on b4f3360 (2026-12-06: lint 118 s beside typecheck and unit, build 66 s, then integration
 // 1,724 s beside browser 1,078 s + LTS smoke 113 s + integration-processes 561 s). Both lanes keep the two cores
 // busy, so what shortens the run is CPU saved anywhere (Chromium was the largest user, see D182). Since D184 the
-// typecheck takes about 10 s instead of 50, and the build runs beside lint instead of after it. Stops after the
+// typecheck takes about 10 s instead of 50, and the build runs beside lint instead of after it. On 152428b (D183,
+// D184, fixtures and test scripts compiled ahead of time; 2026-12-06, a /proc sampler running beside it): 35.6
+// minutes (lint 174 s beside typecheck 20 + unit 60 + build 106 s, then integration 1,776 s beside browser 1,227 s +
+// LTS smoke 123 s + integration-processes 519 s). Runs of one commit differ by two minutes or more here (b4f3360:
+// 33.0 here, 35.4 on CI), more than those changes save; each is measured on its own in its decision. Stops after the
 // first group with a failing step and ends with the failing tests by name and one summary line ("N passed, N
 // failed"), both from the runners' JSON reports (a CI log is often read from its tail). A step that runs beside
 // others prints its output when it ends.
