@@ -33,6 +33,8 @@ function readBuilt(file: string): string | undefined {
   return readFileSync(resolved, "utf8");
 }
 
+const parsed = (json: string, sourcesFrom: string): LoadedMap => ({ map: new SourceMap(JSON.parse(json) as ConstructorParameters<typeof SourceMap>[0]), sourcesFrom });
+
 function loadSourceMap(file: string): LoadedMap | null {
   try {
     const text = readBuilt(file);
@@ -43,11 +45,11 @@ function loadSourceMap(file: string): LoadedMap | null {
       const comma = url.indexOf(",");
       const data = url.slice(comma + 1);
       const json = url.slice(0, comma).endsWith(";base64") ? Buffer.from(data, "base64").toString("utf8") : decodeURIComponent(data);
-      return { map: new SourceMap(JSON.parse(json) as ConstructorParameters<typeof SourceMap>[0]), sourcesFrom: path.dirname(file) };
+      return parsed(json, path.dirname(file));
     }
     const mapFile = path.resolve(path.dirname(file), decodeURIComponent(url));
     const json = readBuilt(mapFile);
-    return json === undefined ? null : { map: new SourceMap(JSON.parse(json) as ConstructorParameters<typeof SourceMap>[0]), sourcesFrom: path.dirname(mapFile) };
+    return json === undefined ? null : parsed(json, path.dirname(mapFile));
   } catch {
     return null; // gone, unreadable or not a map: the frame stays as V8 gave it
   }

@@ -9,7 +9,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { bundledFixture } from "../../server/test/fixture-bundle";
+import { bundledFixture } from "../../server/test/compiled-script";
 
 const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
 const FIXTURE_SOURCE = path.join(REPO_ROOT, "server", "test", "fixtures", "conformance-server.ts");
@@ -24,9 +24,9 @@ export const CONFORMANCE_CLI = path.join(
 
 // ── the fixture upstream ──────────────────────────────────────────────────────────────────────────────
 
-/** The fixture bundled into one module (server/test/fixture-bundle.ts), run with plain node as the misbehaving fixture is. */
+/** The fixture bundled into one module (server/test/compiled-script.ts), run with plain node as the misbehaving fixture is. */
 export async function compileConformanceServer(): Promise<string> {
-  return Promise.resolve(bundledFixture(FIXTURE_SOURCE, "conformance-server"));
+  return Promise.resolve(bundledFixture(FIXTURE_SOURCE));
 }
 
 /** How to launch the fixture over stdio (e.g. as a registered stdio upstream). */

@@ -22,7 +22,7 @@ function run(cmd: string, args: string[], timeoutMs = 5000): Promise<Run> {
  * milliseconds of CPU (its memory is copied to start it), and asking for each tool in turn took seven (D183).
  */
 async function onPath(tools: string[]): Promise<Set<string>> {
-  const r = await run("/bin/sh", ["-c", 'for t in "$@"; do command -v "$t" >/dev/null 2>&1 && echo "$t"; done', "sh", ...tools]);
+  const r = await run(DEFAULT_TOOLS.sh, ["-c", 'for t in "$@"; do command -v "$t" >/dev/null 2>&1 && echo "$t"; done', "sh", ...tools]);
   return new Set(r.stdout.split("\n").filter(Boolean));
 }
 

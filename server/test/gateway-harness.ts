@@ -29,8 +29,7 @@ import { isResourceMetadataPath, metadataEndpointOf } from "../oauth/protected-r
 import { serveWebHandler, type ServedHandler } from "./serve-web-handler";
 import { createTestDb, testDatabaseUrl, truncateAll } from "./test-db";
 import { completeJsonLines } from "./json-lines";
-import { bundledFixture } from "./fixture-bundle";
-import { compiledScript } from "./compiled-script";
+import { bundledFixture, compiledScript } from "./compiled-script";
 import { inject } from "vitest";
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
@@ -82,9 +81,9 @@ export const ordersServer = (demoDatabaseUrl: string, exportStepMs: number, slug
 
 const FIXTURE_SOURCE = path.join(REPO_ROOT, "server", "test", "fixtures", "misbehaving-server.ts");
 
-/** The fixture bundled into one module (server/test/fixture-bundle.ts), started with plain node: tsx took seconds per start. */
+/** The fixture bundled into one module (server/test/compiled-script.ts), started with plain node: tsx took seconds per start. */
 export function compiledFixture(): string {
-  return bundledFixture(FIXTURE_SOURCE, "misbehaving-server");
+  return bundledFixture(FIXTURE_SOURCE);
 }
 
 /** The misbehaving fixture, with its event log and flap state in `dir`. */
