@@ -135,10 +135,10 @@ describe("npm start – Ctrl-C in a terminal (SIGINT to the whole process group)
     expect(findProcesses(path.join(app.dataDir, "pg"))).toEqual([]);
   });
 
-  it("Ctrl-C right after ready, while the upstream servers connect and code mode warms: no 'connecting upstream servers failed', no warning, nothing left running", async () => {
+  it("Ctrl-C right after ready, while the upstream servers connect: no 'connecting upstream servers failed', no warning, nothing left running", async () => {
     let running: number[] = [];
-    // The moment start-up connects the upstream servers and warms code mode's workers: the sandbox check that
-    // precedes it has logged its line (the HTTP server is ready before it, or at the latest at once after).
+    // The moment start-up connects the upstream servers (code mode's workers wait for their first use, D185): the
+    // sandbox check that precedes it has logged its line (the HTTP server is ready before it, or at the latest at once after).
     const app = await npmStart("ctrl-c-at-ready", (output, pid) => {
       if (running.length || !output.includes(READY) || !output.includes(SANDBOX_CHECKED)) return;
       running = processTree(pid);

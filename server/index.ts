@@ -147,8 +147,9 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
   const routes = databaseRoutes(databaseUrl, config);
   const tracing = config.otlp.endpoint ? startTracing(config.otlp.endpoint, { headers: config.otlp.headers }) : undefined;
   const codeLimits: ExecLimits = { ...DEFAULT_EXEC_LIMITS, wallMs: config.codeMode.wallMs, memoryBytes: config.codeMode.memoryBytes, maxToolCalls: config.codeMode.maxToolCalls, maxOutputBytes: config.codeMode.maxOutputBytes };
-  // Code mode's worker threads: made on first need, warmed by startUpstreams at start (each loads QuickJS, so a
-  // process that never runs a program, such as the CLI or most tests, starts none).
+  // Code mode's worker threads: made and warmed on first need (a code-mode session opening, the playground,
+  // execute_code), not at start (D185): each loads QuickJS, about 0.8 s of CPU and 40 MB, so a gateway no agent
+  // uses in code mode, the CLI and most tests start none. A program sent while they warm waits in the queue.
   let executorPool: ExecutorPool | undefined;
   const executor = (): ExecutorPool => (executorPool ??= createExecutorPool({ size: config.codeMode.workers, limits: codeLimits, maxQueue: config.codeMode.maxQueue }));
   // Which isolation profiles this host runs: found once, on first need (a few short test launches).
@@ -411,7 +412,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
   const codeModeDeps = (): CodeModeDeps => {
     const c = gatewayCore();
     const taskTools = { pollSeconds: c.tasks.options.pollSeconds, maxOutputBytes: GATEWAY_LIMITS.maxOutputBytes };
-    return { registry: c.registry, pipeline: c.pipeline, requests: c.requests, pool: c.pool, bus: c.bus, db, audit: c.audit, logger, policy: c.caches.policy, taskTools, approvals: c.approvals, executor: executor(), limits: codeLimits, workspace: c.workspace, privacyAlways: config.codeMode.privacyAlways, runGate: c.runGate, builtinReady: ensureBuiltin, semantic: semanticRanker };
+    return { registry: c.registry, pipeline: c.pipeline, requests: c.requests, pool: c.pool, bus: c.bus, db, audit: c.audit, logger, policy: c.caches.policy, taskTools, approvals: c.approvals, get executor() { return executor(); }, limits: codeLimits, workspace: c.workspace, privacyAlways: config.codeMode.privacyAlways, runGate: c.runGate, builtinReady: ensureBuiltin, semantic: semanticRanker };
   };
   const taskFeed = createTaskFeed({ db, bus: () => gatewayCore().bus });
   const reloadRedaction = () => gatewayCore().redaction.reload().catch((err: unknown) => logger.error({ err }, "reloading the redactor failed"));
@@ -492,7 +493,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
       },
     },
     /** Prometheus metrics of this process (GET /metrics); scraping does not build the gateway core. */
-    metrics: () => (metrics ??= createGatewayMetrics({ db, logger, live: () => core && { pool: core.pool, audit: core.audit, sessions: core.sessions } })),
+    metrics: () => (metrics ??= createGatewayMetrics({ db, logger, live: () => core && { pool: core.pool, audit: core.audit, sessions: core.sessions }, codeMode: () => executorPool?.stats() })),
     /** The console dashboard: traffic of the last minutes from the audit log, pending approvals, unhealthy servers. */
     dashboard: (viewer: DashboardViewer, q: TDashboardQuery) => getDashboard(db, viewer, q),
     /** Human approval: the queue approvers work through, decisions, reveals (audited) and the live feed. */
@@ -598,7 +599,7 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
             // Servers are connected knowing their auth modes (issue 22), never with none in place of a per-user one.
             const modes = gatewayCore().upstreamAuth.modes;
             if (!(await modes.ready()) && !(await modes.reload())) throw new Error("the servers' auth modes could not be loaded");
-            await Promise.all([ensureBuiltin(), gatewayCore().registry.startAll(), executor().ready()]);
+            await Promise.all([ensureBuiltin(), gatewayCore().registry.startAll()]);
             readiness.set("upstreams", true);
           },
           {

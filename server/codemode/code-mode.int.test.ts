@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TASK_TOOL_NAMES } from "../tasks/task-tools";
 import { agentToken, connectAgent, everythingServer, firstText, misbehavingServer, setUpGatewayTest, type Agent, type GatewayTestEnv } from "../test/gateway-harness";
 import { createTestDb } from "../test/test-db";
+import { parsePromText, sampleValue } from "../test/prom-text";
 
 type Run = { result?: unknown; error?: { name: string; message: string; approvalId?: string }; logs: string[]; toolCalls: number; workspaceOps?: number; durationMs: number; truncated?: boolean };
 
@@ -13,6 +14,8 @@ describe("code mode (/mcp/code)", () => {
   let env: GatewayTestEnv;
   let agent: Agent;
   let codeUrl: URL;
+  let workersBefore: number | undefined;
+  const codeModeWorkers = async () => sampleValue(parsePromText(await env.gateways[0]!.gateway.metrics().scrape()), "portcullis_code_mode_workers");
 
   const run = async (ag: Agent, code: string, extra: Record<string, unknown> = {}) => {
     const r = await ag.client.callTool({ name: "execute_code", arguments: { code, ...extra } });
@@ -25,6 +28,9 @@ describe("code mode (/mcp/code)", () => {
     await g.registry.register(env.admin, everythingServer());
     await g.registry.register(env.admin, misbehavingServer(env.dir, { slug: "ops" }));
     await g.registry.updateTool(env.admin, "ops__slow_write", { riskTier: "HIGH" });
+    // Started as `portcullis start` starts it: code mode's workers are not made until code mode is needed (D185).
+    await g.startUpstreams();
+    workersBefore = await codeModeWorkers();
     codeUrl = new URL("/mcp/code", env.gateways[0]!.mcpUrl);
     agent = await connectAgent(codeUrl, env.token);
     env.agents.push(agent);
@@ -32,6 +38,11 @@ describe("code mode (/mcp/code)", () => {
 
   afterAll(async () => {
     await env.close();
+  });
+
+  it("makes code mode's workers when the first code-mode session opens, not at start (D185)", async () => {
+    expect(workersBefore).toBe(0);
+    expect(await codeModeWorkers()).toBe(2);
   });
 
   it("lists only search_tools, browse_catalog, execute_code, the approval and the task tools, whatever the upstreams offer", async () => {

@@ -6,6 +6,7 @@
 import { CircuitState } from "cockatiel";
 import { Counter, Gauge, Registry } from "prom-client";
 import type { AuditWriter } from "../audit/audit-writer";
+import type { ExecutorPoolStats } from "../codemode/executor-pool";
 import type { Db } from "../db/client";
 import type { Logger } from "../logger";
 import type { SessionUpstreams } from "../mcp/transparent/session-upstreams";
@@ -72,6 +73,8 @@ export type GatewayMetricsDeps = {
   logger: Logger;
   /** The gateway core once built (a process that never served a call has no pool or audit writer yet). */
   live: () => { pool: UpstreamPool; audit: AuditWriter; sessions?: SessionUpstreams } | undefined;
+  /** Code mode's sandbox workers, once code mode was first needed (D185): undefined before. */
+  codeMode?: () => ExecutorPoolStats | undefined;
   /** Longest the state query may take (default 2 s). */
   timeoutMs?: number;
 };
@@ -86,7 +89,7 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 
-export function createGatewayMetrics({ db, logger, live, timeoutMs = 2_000 }: GatewayMetricsDeps): GatewayMetrics {
+export function createGatewayMetrics({ db, logger, live, codeMode, timeoutMs = 2_000 }: GatewayMetricsDeps): GatewayMetrics {
   ensureDefaultMetrics();
   const registry = new Registry();
   const registers = [registry];
@@ -261,6 +264,21 @@ export function createGatewayMetrics({ db, logger, live, timeoutMs = 2_000 }: Ga
       auditLag.set(since === null ? 0 : Math.max(0, (Date.now() - since) / 1000));
     },
   });
+
+  const codeModeGauge = (name: string, help: string, pick: (st: ExecutorPoolStats) => number) => {
+    const g = new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        const st = codeMode?.();
+        g.set(st ? pick(st) : 0);
+      },
+    });
+  };
+  codeModeGauge("portcullis_code_mode_workers", "Code mode's sandbox worker threads in this process (0 until code mode is first needed)", (st) => st.size);
+  codeModeGauge("portcullis_code_mode_busy_workers", "Code mode's sandbox workers running a program now", (st) => st.busy);
+  codeModeGauge("portcullis_code_mode_queued_programs", "Code-mode programs waiting for a sandbox worker", (st) => st.queued);
 
   const auditBatch = new Gauge({
     name: "portcullis_audit_last_batch_seconds",
