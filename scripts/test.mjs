@@ -12,7 +12,10 @@
 // D184, fixtures and test scripts compiled ahead of time; 2026-12-06, a /proc sampler running beside it): 35.6
 // minutes (lint 174 s beside typecheck 20 + unit 60 + build 106 s, then integration 1,776 s beside browser 1,227 s +
 // LTS smoke 123 s + integration-processes 519 s). Runs of one commit differ by two minutes or more here (b4f3360:
-// 33.0 here, 35.4 on CI), more than those changes save; each is measured on its own in its decision. Stops after the
+// 33.0 here, 35.4 on CI), more than those changes save; each is measured on its own in its decision. On 4be1467
+// (D185: a start loads console pages and code mode's workers when first needed; lint's .mjs files untyped): 31.7
+// minutes (lint 169 s beside typecheck 23 + unit 59 + build 108 s, then integration 1,626 s beside browser 1,118 s +
+// LTS smoke 114 s + integration-processes 429 s). Stops after the
 // first group with a failing step and ends with the failing tests by name and one summary line ("N passed, N
 // failed"), both from the runners' JSON reports (a CI log is often read from its tail). A step that runs beside
 // others prints its output when it ends.
