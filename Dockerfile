@@ -17,7 +17,8 @@ RUN npm ci --no-audit --no-fund --ignore-scripts
 # ── the build: Prisma client and the Next.js console ─────────────────────────────────────────────────────────
 FROM deps AS build
 COPY . .
-RUN node scripts/generate-client.mjs && npm run build && rm -rf .next/cache
+# CI=true: one clean build, so `next build` writes no Turbopack cache (D186); what else is under .next/cache goes too.
+RUN node scripts/generate-client.mjs && CI=true npm run build && rm -rf .next/cache
 
 # ── production dependencies only ─────────────────────────────────────────────────────────────────────────────
 FROM ${NODE_IMAGE} AS prod-deps
