@@ -148,8 +148,8 @@ export function createGateway({ db, databaseUrl, logger, config, pool: poolOptio
   const tracing = config.otlp.endpoint ? startTracing(config.otlp.endpoint, { headers: config.otlp.headers }) : undefined;
   const codeLimits: ExecLimits = { ...DEFAULT_EXEC_LIMITS, wallMs: config.codeMode.wallMs, memoryBytes: config.codeMode.memoryBytes, maxToolCalls: config.codeMode.maxToolCalls, maxOutputBytes: config.codeMode.maxOutputBytes };
   // Code mode's worker threads: made and warmed on first need (a code-mode session opening, the playground,
-  // execute_code), not at start (D185): each loads QuickJS, about 0.8 s of CPU and 40 MB, so a gateway no agent
-  // uses in code mode, the CLI and most tests start none. A program sent while they warm waits in the queue.
+  // execute_code), not at start (D185): each loads QuickJS (about 0.8 s of CPU) and keeps its memory, so a gateway
+  // no agent uses in code mode, the CLI and most tests start none. A program sent while they warm waits in the queue.
   let executorPool: ExecutorPool | undefined;
   const executor = (): ExecutorPool => (executorPool ??= createExecutorPool({ size: config.codeMode.workers, limits: codeLimits, maxQueue: config.codeMode.maxQueue }));
   // Which isolation profiles this host runs: found once, on first need (a few short test launches).
