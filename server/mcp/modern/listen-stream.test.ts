@@ -4,6 +4,9 @@ import { describe, expect, it } from "vitest";
 import type { ChangeBus, ChangeEvent } from "../../events/change-bus";
 import { listFingerprint, type ListView } from "./list-fingerprint";
 import { listenStream, type Look } from "./listen-stream";
+import { createListenStreams } from "./listen-streams";
+import type { ModernMessage } from "./modern-request-refusal";
+import { serveListen } from "./serve-listen";
 import { sseMessages } from "../../http/sse-messages";
 
 function memoryBus() {
@@ -83,5 +86,35 @@ describe("listen stream", () => {
     expect(await s.next()).toEqual({ jsonrpc: "2.0", id: 7, error: { code: -32001, message: "revoked" } });
     expect(await s.next()).toBeNull();
     expect(s.ended()).toBe(1);
+  });
+});
+
+describe("serveListen", () => {
+  it("tells a resource update the upstream sends as soon as it is subscribed, before the stream opened (ci64, ci67)", async () => {
+    const fns = new Set<(e: ChangeEvent) => void>();
+    const emit = (e: ChangeEvent) => fns.forEach((fn) => fn(e));
+    const bus = { subscribe: (fn: (e: ChangeEvent) => void) => (fns.add(fn), () => void fns.delete(fn)), publish: async (e: ChangeEvent) => emit(e) } as unknown as ChangeBus;
+    const res = await serveListen(
+      { jsonrpc: "2.0", id: 9, method: "subscriptions/listen", params: { notifications: { resourceSubscriptions: ["test://watched"] } } } as ModernMessage,
+      {
+        bus,
+        streams: createListenStreams(),
+        agentSession: { id: "s1", expiresAt: new Date(Date.now() + 3_600_000) },
+        look: async () => ({ fingerprint: listFingerprint(view(["a"])), mayRead: () => true }),
+        // The upstream answers the subscription and announces an update in the same breath: both before the stream.
+        subscribe: async (handle) => {
+          emit({ kind: "session-out", mcpSessionId: handle, message: { jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "test://watched" } } } as ChangeEvent);
+          emit({ kind: "session-out", mcpSessionId: handle, message: { jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "test://other" } } } as ChangeEvent);
+          return null;
+        },
+        signal: new AbortController().signal,
+        serverInfo: { name: "portcullis", version: "t" },
+      },
+    );
+    const frames = sseMessages(res.body!);
+    expect((await frames.next()).value).toMatchObject({ method: "notifications/subscriptions/acknowledged" });
+    expect((await frames.next()).value).toEqual({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "test://watched", _meta: { "io.modelcontextprotocol/subscriptionId": 9 } } });
+    // One listener: the stream's own (the early one stopped when the stream began listening).
+    expect(fns.size).toBe(1);
   });
 });

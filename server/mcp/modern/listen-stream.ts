@@ -24,6 +24,11 @@ export type ListenSpec = {
   first: { fingerprint: ListFingerprint; mayRead: (uri: string) => boolean };
   /** Where the upstream's resources/updated for this stream arrive (the relay's session-out), when subscribed. */
   resourceSession?: string | undefined;
+  /**
+   * What the bus said about `resourceSession` between the upstream subscription and this stream (an upstream may
+   * send an update at once): replayed once the stream listens itself, after `stop` ends that early listener.
+   */
+  early?: { events: ChangeEvent[]; stop(): void } | undefined;
   /** When the agent session expires: the stream ends then. */
   expiresAt: Date;
   signal: AbortSignal;
@@ -93,17 +98,19 @@ export function listenStream(spec: ListenSpec): Response | null {
     start: (c) => {
       controller = c;
       notify("notifications/subscriptions/acknowledged", { notifications: spec.acknowledged });
-      cleanups.push(
-        spec.bus.subscribe((e) => {
-          if (RELEVANT.has(e.kind) || (e.kind === "listening" && e.listening)) recheck();
-          else if (e.kind === "session-out" && e.mcpSessionId === spec.resourceSession) {
-            const m = e.message as { method?: unknown; params?: { uri?: unknown } };
-            const uri = m.params?.uri;
-            // Only what was asked for, and only while this session may read it (its grant may have narrowed).
-            if (m.method === "notifications/resources/updated" && typeof uri === "string" && uris.has(uri) && last.mayRead(uri)) notify("notifications/resources/updated", { uri });
-          } else if (e.kind === "session-closed" && e.mcpSessionId === spec.resourceSession) graceful();
-        }),
-      );
+      const onEvent = (e: ChangeEvent) => {
+        if (RELEVANT.has(e.kind) || (e.kind === "listening" && e.listening)) recheck();
+        else if (e.kind === "session-out" && e.mcpSessionId === spec.resourceSession) {
+          const m = e.message as { method?: unknown; params?: { uri?: unknown } };
+          const uri = m.params?.uri;
+          // Only what was asked for, and only while this session may read it (its grant may have narrowed).
+          if (m.method === "notifications/resources/updated" && typeof uri === "string" && uris.has(uri) && last.mayRead(uri)) notify("notifications/resources/updated", { uri });
+        } else if (e.kind === "session-closed" && e.mcpSessionId === spec.resourceSession) graceful();
+      };
+      cleanups.push(spec.bus.subscribe(onEvent));
+      // Listening now: the early listener stops in the same turn (no event reaches both), and what it heard is told.
+      spec.early?.stop();
+      for (const e of spec.early?.events.splice(0) ?? []) onEvent(e);
       const keepAlive = setInterval(() => write(": keep-alive\n\n"), LISTEN_KEEP_ALIVE_MS);
       // The session's own end, checked where it falls (a revocation arrives over the bus instead).
       const expiry = setTimeout(recheck, Math.max(0, Math.min(spec.expiresAt.getTime() - Date.now() + 1, 2 ** 31 - 1)));

@@ -3,7 +3,7 @@
 // then subscribed upstream where the endpoint relays one server (/mcp/s: an upstream session of the stream's
 // own, ended with it), and the stream opened (listen-stream.ts).
 import { randomUUID } from "node:crypto";
-import type { ChangeBus } from "../../events/change-bus";
+import type { ChangeBus, ChangeEvent } from "../../events/change-bus";
 import { GATEWAY_REFUSAL_RPC_CODE } from "../gateway-refusal-code";
 import { acknowledgedFilter, parseListenFilter } from "./listen-filter";
 import { listenStream, type Look } from "./listen-stream";
@@ -36,9 +36,19 @@ export async function serveListen(message: ModernMessage, s: ListenServing): Pro
   if (unreadable.length) return refusal(403, `This session may not read ${unreadable.join(", ")}: it is outside the session's allowed paths.`, { code: "path_not_allowed", uris: unreadable }, message.id);
   const subscribing = s.subscribe !== undefined && filter.resourceSubscriptions.length > 0;
   const handle = subscribing ? `${LISTEN_SESSION_PREFIX}${randomUUID()}` : undefined;
-  const closeUpstream = () => handle && void s.bus.publish({ kind: "session-closed", mcpSessionId: handle }).catch(() => undefined);
+  // What the upstream session says from its subscription on (a server may announce an update at once) is held
+  // until the stream listens itself, which it does only once the subscription has been answered.
+  const early = handle ? { events: [] as ChangeEvent[], stop: () => {} } : undefined;
+  if (early) early.stop = s.bus.subscribe((e) => void ((e.kind === "session-out" || e.kind === "session-closed") && e.mcpSessionId === handle && early.events.push(e)));
+  const closeUpstream = () => {
+    early?.stop();
+    if (handle) void s.bus.publish({ kind: "session-closed", mcpSessionId: handle }).catch(() => undefined);
+  };
   if (handle) {
-    const failed = await s.subscribe!(handle, filter.resourceSubscriptions);
+    const failed = await s.subscribe!(handle, filter.resourceSubscriptions).catch((err: unknown) => {
+      closeUpstream();
+      throw err;
+    });
     if (failed) {
       closeUpstream();
       return refusal(failed.error.code === GATEWAY_REFUSAL_RPC_CODE ? 403 : 400, `Cannot listen to ${failed.uri}: ${failed.error.message}`, { code: "subscription_refused", uri: failed.uri, cause: failed.error }, message.id);
@@ -53,6 +63,7 @@ export async function serveListen(message: ModernMessage, s: ListenServing): Pro
     look: s.look,
     first,
     resourceSession: handle,
+    early,
     expiresAt: s.agentSession.expiresAt,
     signal: s.signal,
     serverInfo: s.serverInfo,
