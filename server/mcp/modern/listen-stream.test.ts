@@ -103,8 +103,8 @@ describe("serveListen", () => {
         look: async () => ({ fingerprint: listFingerprint(view(["a"])), mayRead: () => true }),
         // The upstream answers the subscription and announces an update in the same breath: both before the stream.
         subscribe: async (handle) => {
-          emit({ kind: "session-out", mcpSessionId: handle, message: { jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "test://watched" } } } as ChangeEvent);
-          emit({ kind: "session-out", mcpSessionId: handle, message: { jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "test://other" } } } as ChangeEvent);
+          emit({ kind: "session-out", mcpSessionId: handle, message: { jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "test://watched" } } });
+          emit({ kind: "session-out", mcpSessionId: handle, message: { jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "test://other" } } });
           return null;
         },
         signal: new AbortController().signal,
