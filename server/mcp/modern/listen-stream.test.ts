@@ -95,7 +95,7 @@ describe("serveListen", () => {
     const emit = (e: ChangeEvent) => fns.forEach((fn) => fn(e));
     const bus = { subscribe: (fn: (e: ChangeEvent) => void) => (fns.add(fn), () => void fns.delete(fn)), publish: async (e: ChangeEvent) => emit(e) } as unknown as ChangeBus;
     const res = await serveListen(
-      { jsonrpc: "2.0", id: 9, method: "subscriptions/listen", params: { notifications: { resourceSubscriptions: ["test://watched"] } } } as ModernMessage,
+      { jsonrpc: "2.0", id: 9, method: "subscriptions/listen", params: { notifications: { resourceSubscriptions: ["test://watched"] }, _meta: {} } } satisfies ModernMessage,
       {
         bus,
         streams: createListenStreams(),
