@@ -39,6 +39,18 @@ export type ListenSpec = {
   onEnd(): void;
 };
 
+/**
+ * Holds what the bus says about upstream session `session` (its messages, its end) until a stream listens itself
+ * (ListenSpec.early): from before its subscription, since a server may announce an update as soon as it is subscribed.
+ */
+export function holdSessionEvents(bus: ChangeBus, session: string): NonNullable<ListenSpec["early"]> {
+  const events: ChangeEvent[] = [];
+  const stop = bus.subscribe((e) => {
+    if ((e.kind === "session-out" || e.kind === "session-closed") && e.mcpSessionId === session) events.push(e);
+  });
+  return { events, stop };
+}
+
 /** Bus events after which what a session sees may have changed (or the session may have ended). */
 const RELEVANT = new Set<ChangeEvent["kind"]>(["registry", "policy", "virtual_server", "agent_session", "user", "api_token"]);
 const NOTIFY = { tools: "toolsListChanged", prompts: "promptsListChanged", resources: "resourcesListChanged" } as const;

@@ -3,10 +3,10 @@
 // then subscribed upstream where the endpoint relays one server (/mcp/s: an upstream session of the stream's
 // own, ended with it), and the stream opened (listen-stream.ts).
 import { randomUUID } from "node:crypto";
-import type { ChangeBus, ChangeEvent } from "../../events/change-bus";
+import type { ChangeBus } from "../../events/change-bus";
 import { GATEWAY_REFUSAL_RPC_CODE } from "../gateway-refusal-code";
 import { acknowledgedFilter, parseListenFilter } from "./listen-filter";
-import { listenStream, type Look } from "./listen-stream";
+import { holdSessionEvents, listenStream, type Look } from "./listen-stream";
 import { LISTEN_SESSION_PREFIX, type ListenStreams } from "./listen-streams";
 import { modernRefusalResponse, type ModernMessage } from "./modern-request-refusal";
 
@@ -36,10 +36,9 @@ export async function serveListen(message: ModernMessage, s: ListenServing): Pro
   if (unreadable.length) return refusal(403, `This session may not read ${unreadable.join(", ")}: it is outside the session's allowed paths.`, { code: "path_not_allowed", uris: unreadable }, message.id);
   const subscribing = s.subscribe !== undefined && filter.resourceSubscriptions.length > 0;
   const handle = subscribing ? `${LISTEN_SESSION_PREFIX}${randomUUID()}` : undefined;
-  // What the upstream session says from its subscription on (a server may announce an update at once) is held
-  // until the stream listens itself, which it does only once the subscription has been answered.
-  const early = handle ? { events: [] as ChangeEvent[], stop: () => {} } : undefined;
-  if (early) early.stop = s.bus.subscribe((e) => void ((e.kind === "session-out" || e.kind === "session-closed") && e.mcpSessionId === handle && early.events.push(e)));
+  // The stream listens to the bus only once the subscription has been answered: what the upstream session says
+  // meanwhile is held for it.
+  const early = handle ? holdSessionEvents(s.bus, handle) : undefined;
   const closeUpstream = () => {
     early?.stop();
     if (handle) void s.bus.publish({ kind: "session-closed", mcpSessionId: handle }).catch(() => undefined);
