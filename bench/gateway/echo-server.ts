@@ -5,7 +5,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 
 export const ECHO_TOOL = {
   name: "echo",
@@ -19,9 +19,11 @@ export const ECHO_TOOL = {
   annotations: { readOnlyHint: true },
 };
 
-export function createEchoServer(): Server {
+/** `siblings`: more definitions listed after echo (never called), for a listing of a real server's size. */
+export function createEchoServer(siblings: Tool[] = []): Server {
   const server = new Server({ name: "bench-echo", version: "1.0.0" }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [ECHO_TOOL] }));
+  const tools = [ECHO_TOOL, ...siblings];
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, (req) => {
     const text = (req.params.arguments as { text?: unknown } | undefined)?.text;
     return { content: [{ type: "text" as const, text: typeof text === "string" ? text : "" }] };

@@ -15,11 +15,11 @@
 // bench (process.execPath). Portcullis supports Node 22 and 24 (the image ships 22); this machine's `node` is 20.
 //
 // Environment (optional): BENCH_PROXY_DIR=/tmp/bench-proxy, BENCH_C1_CALLS=1500, BENCH_C32_CALLS=6000,
-// BENCH_ROUNDS=3 (the targets take turns each round), BENCH_TEXT_BYTES=64, BENCH_CPU_PROF_DIR (when set, the
+// BENCH_ROUNDS=3 (the targets take turns each round), BENCH_TEXT_BYTES=64, BENCH_UPSTREAM_SIBLINGS (below), BENCH_CPU_PROF_DIR (when set, the
 // Portcullis process runs with --cpu-prof and writes its profile there on exit), BENCH_NODE_ARGS (extra Node
 // flags for the Portcullis process, space-separated, e.g. a GC setting to try).
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { freePort } from "../../server/db/embedded";
@@ -44,7 +44,21 @@ const ADMIN = { email: "bench@example.test", password: "bench-password-1" };
 // JavaScript file first. Run through tsx it kept an esbuild service process beside it whose wake-ups counted
 // against whichever proxy had launched it with a cold tsx cache (Portcullis's, which gives its upstreams their own
 // environment).
-const upstream = { command: process.execPath, args: [await bundledFixture(path.join(import.meta.dirname, "echo-stdio.ts"))] };
+// BENCH_UPSTREAM_SIBLINGS=<server> (github, firecrawl, …): the upstream also lists that server's real tool definitions
+// (captured in bench/codemode/search-quality/captured-tools.json) beside echo, so the call-time listing is a real
+// server's size. Every stdio target gets the same upstream.
+const siblingsOf = env.BENCH_UPSTREAM_SIBLINGS;
+const siblingsFile = siblingsOf ? await writeSiblings(siblingsOf) : undefined;
+const upstream = { command: process.execPath, args: [await bundledFixture(path.join(import.meta.dirname, "echo-stdio.ts")), ...(siblingsFile ? [siblingsFile] : [])] };
+
+async function writeSiblings(server: string): Promise<string> {
+  const captured = JSON.parse(readFileSync(path.join(import.meta.dirname, "../codemode/search-quality/captured-tools.json"), "utf8")) as { server: string; name: string }[];
+  const tools = captured.filter((t) => t.server === server).map(({ server: _s, source: _src, ...t }: { server: string; source?: unknown; name: string }) => t);
+  if (!tools.length) throw new Error(`BENCH_UPSTREAM_SIBLINGS: no captured tools of ${server}`);
+  const file = path.join(await makeTempDir("bench-siblings"), `${server}.json`);
+  writeFileSync(file, JSON.stringify(tools));
+  return file;
+}
 
 type Target = { key: "portcullis" | "portcullis-2026" | "supergateway" | "direct" | "floor" | "floor-listing"; url: string; token?: string; tool: string; pid: number; sessions: RawSession[]; stateless?: boolean };
 const cleanups: (() => Promise<void>)[] = [];

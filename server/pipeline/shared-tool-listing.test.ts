@@ -1,7 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { LATEST_PROTOCOL_VERSION, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { describe, expect, it } from "vitest";
 import { createSharedToolListing, listNamedTools } from "./shared-tool-listing";
@@ -98,6 +98,39 @@ describe("listNamedTools", () => {
       expect([...found.keys()]).toEqual(["a", "c"]);
     }
     expect(compiled).toBe(0);
+    await client.close();
+  });
+
+  /** A client connected to a raw peer that answers the handshake and serves `tools` as its whole listing, unchecked. */
+  async function rawListing(tools: unknown[]) {
+    const [peer, mine] = InMemoryTransport.createLinkedPair();
+    peer.onmessage = (msg) => {
+      if (!("id" in msg) || !("method" in msg)) return;
+      const result =
+        msg.method === "initialize"
+          ? { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: { tools: {} }, serverInfo: { name: "raw", version: "1" } }
+          : msg.method === "tools/list"
+            ? { tools }
+            : {};
+      void peer.send({ jsonrpc: "2.0", id: msg.id, result });
+    };
+    await peer.start();
+    const client = new Client({ name: "t", version: "1" });
+    await client.connect(mine);
+    return client;
+  }
+
+  it("checks a named tool whole and leaves the others' definitions alone", async () => {
+    const client = await rawListing([{ name: "broken", inputSchema: "not a schema" }, { name: "fine", description: "ok", inputSchema: { type: "object" } }]);
+    const found = await listNamedTools(client, new Set(["fine"]), undefined, 5000);
+    expect(found.get("fine")).toEqual({ name: "fine", description: "ok", inputSchema: { type: "object" } });
+    await expect(listNamedTools(client, new Set(["broken"]), undefined, 5000)).rejects.toThrow(/inputSchema/);
+    await client.close();
+  });
+
+  it("refuses a page that is not a listing", async () => {
+    const client = await rawListing([{ description: "no name" }]);
+    await expect(listNamedTools(client, new Set(["fine"]), undefined, 5000)).rejects.toThrow(/name/);
     await client.close();
   });
 });
