@@ -6,6 +6,7 @@ import type { Writable } from "node:stream";
 import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { RepeatedListings } from "./repeated-listings";
 
 export type ProcessExit = { code: number | null; signal: NodeJS.Signals | null };
 
@@ -27,6 +28,8 @@ export class ProcessTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   private child: ChildProcess | undefined;
   private readonly lines = new LineBuffer();
+  /** Listings answered with the same text as before are not parsed again (repeated-listings.ts). */
+  readonly listings = new RepeatedListings();
   private exited: Promise<void> | undefined;
 
   constructor(private readonly opts: ProcessTransportOptions) {}
@@ -60,9 +63,17 @@ export class ProcessTransport implements Transport {
       child.stdin?.on("error", (err) => this.onerror?.(err));
       child.stdout?.on("data", (chunk: Buffer) => {
         for (const line of this.lines.push(chunk)) {
+          const recalled = this.listings.recall(line);
+          if (recalled) {
+            this.onmessage?.(recalled);
+            continue;
+          }
           const message = jsonRpcLine(line);
           if (message instanceof Error) this.onerror?.(message);
-          else this.onmessage?.(message);
+          else {
+            this.listings.learn(line, message);
+            this.onmessage?.(message);
+          }
         }
       });
       let partial = "";
@@ -83,6 +94,7 @@ export class ProcessTransport implements Transport {
     const child = this.child;
     if (!child?.stdin) return Promise.reject(new Error("Not connected"));
     const stdin = child.stdin;
+    this.listings.sent(message);
     this.corkUntilTickEnds(stdin);
     return new Promise((resolve) => {
       if (stdin.write(serializeMessage(message))) resolve();
