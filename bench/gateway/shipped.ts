@@ -15,9 +15,9 @@
 // bench (process.execPath). Portcullis supports Node 22 and 24 (the image ships 22); this machine's `node` is 20.
 //
 // Environment (optional): BENCH_PROXY_DIR=/tmp/bench-proxy, BENCH_C1_CALLS=1500, BENCH_C32_CALLS=6000,
-// BENCH_ROUNDS=3 (the targets take turns each round), BENCH_TEXT_BYTES=64, BENCH_UPSTREAM_SIBLINGS (below), BENCH_CPU_PROF_DIR (when set, the
-// Portcullis process runs with --cpu-prof and writes its profile there on exit), BENCH_NODE_ARGS (extra Node
-// flags for the Portcullis process, space-separated, e.g. a GC setting to try).
+// BENCH_ROUNDS=3 (the targets take turns each round), BENCH_TEXT_BYTES=64, BENCH_UPSTREAM_SIBLINGS (below),
+// BENCH_CPU_PROF_DIR (when set, the Portcullis process runs with --cpu-prof and writes its profile there on exit),
+// BENCH_NODE_ARGS (extra Node flags for the Portcullis process, space-separated, e.g. a GC setting to try).
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -52,8 +52,10 @@ const siblingsFile = siblingsOf ? await writeSiblings(siblingsOf) : undefined;
 const upstream = { command: process.execPath, args: [await bundledFixture(path.join(import.meta.dirname, "echo-stdio.ts")), ...(siblingsFile ? [siblingsFile] : [])] };
 
 async function writeSiblings(server: string): Promise<string> {
-  const captured = JSON.parse(readFileSync(path.join(import.meta.dirname, "../codemode/search-quality/captured-tools.json"), "utf8")) as { server: string; name: string }[];
-  const tools = captured.filter((t) => t.server === server).map(({ server: _s, source: _src, ...t }: { server: string; source?: unknown; name: string }) => t);
+  type Captured = { server: string; source?: string; name: string };
+  const captured = JSON.parse(readFileSync(path.join(import.meta.dirname, "../codemode/search-quality/captured-tools.json"), "utf8")) as Captured[];
+  // The definition as the server lists it: without the capture's own fields.
+  const tools = captured.filter((t) => t.server === server).map(({ server: _server, source: _source, ...definition }) => definition);
   if (!tools.length) throw new Error(`BENCH_UPSTREAM_SIBLINGS: no captured tools of ${server}`);
   const file = path.join(await makeTempDir("bench-siblings"), `${server}.json`);
   writeFileSync(file, JSON.stringify(tools));
