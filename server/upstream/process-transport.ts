@@ -62,16 +62,17 @@ export class ProcessTransport implements Transport {
       });
       child.stdin?.on("error", (err) => this.onerror?.(err));
       child.stdout?.on("data", (chunk: Buffer) => {
-        for (const line of this.lines.push(chunk)) {
-          const recalled = this.listings.recall(line);
+        for (const bytes of this.lines.pushBytes(chunk)) {
+          const recalled = this.listings.recall(bytes);
           if (recalled) {
             this.onmessage?.(recalled);
             continue;
           }
+          const line = bytes.toString("utf8");
           const message = jsonRpcLine(line);
           if (message instanceof Error) this.onerror?.(message);
           else {
-            this.listings.learn(line, message);
+            this.listings.learn(bytes, message);
             this.onmessage?.(message);
           }
         }
@@ -139,11 +140,16 @@ export class LineBuffer {
   private rest: Buffer | undefined;
 
   push(chunk: Buffer): string[] {
+    return this.pushBytes(chunk).map((line) => line.toString("utf8"));
+  }
+
+  /** The lines ended by this chunk, as views of the bytes (not decoded), without their CR LF or LF. */
+  pushBytes(chunk: Buffer): Buffer[] {
     const data = this.rest ? Buffer.concat([this.rest, chunk]) : chunk;
-    const lines: string[] = [];
+    const lines: Buffer[] = [];
     let from = 0;
     for (let nl = data.indexOf(10, from); nl >= 0; nl = data.indexOf(10, from)) {
-      lines.push(data.toString("utf8", from, nl > from && data[nl - 1] === 13 ? nl - 1 : nl));
+      lines.push(data.subarray(from, nl > from && data[nl - 1] === 13 ? nl - 1 : nl));
       from = nl + 1;
     }
     this.rest = from < data.length ? data.subarray(from) : undefined;

@@ -11,10 +11,11 @@ const ask = (id: number, method = "tools/list"): JSONRPCMessage => ({ jsonrpc: "
 
 /** What the transport does with a line: recalled, or parsed and learned. */
 function read(memo: RepeatedListings, line: string): JSONRPCMessage {
-  const recalled = memo.recall(line);
+  const bytes = Buffer.from(line);
+  const recalled = memo.recall(bytes);
   if (recalled) return recalled;
   const message = JSON.parse(line) as JSONRPCMessage;
-  memo.learn(line, message);
+  memo.learn(bytes, message);
   return message;
 }
 
@@ -55,7 +56,7 @@ describe("RepeatedListings", () => {
     memo.sent(asks[0]!);
     read(memo, tsLine(1, listing("v1")));
     for (const a of asks.slice(1)) memo.sent(a);
-    expect(memo.recall(line)).toBeUndefined();
+    expect(memo.recall(Buffer.from(line))).toBeUndefined();
   });
 
   it("keeps a recalled result from being changed by whoever reads it", () => {
