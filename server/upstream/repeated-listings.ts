@@ -2,8 +2,8 @@
 // tens of kilobytes of JSON that is nearly always the same as the last one: parsing it again cost about 0.3 ms of
 // the gateway's CPU per call for a 63 KB listing (docs/benchmarks.md, twenty-second pass). A stdio server writes
 // the same listing as the same line, but for its id, so an answer whose bytes match an earlier answer's is given
-// that answer's (frozen) result instead of being decoded and parsed again. A changed listing differs in its text and is parsed;
-// the check itself is unchanged, since the result is the one the upstream's text says.
+// that answer's (frozen) result instead of being decoded and parsed again. A changed listing differs in its bytes
+// and is parsed; the check itself is unchanged, since the result is the one the upstream's text says (D187).
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
 /** Answers remembered per connection, and the ids of its tools/list requests waiting for an answer. */
