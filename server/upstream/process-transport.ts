@@ -28,7 +28,7 @@ export class ProcessTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   private child: ChildProcess | undefined;
   private readonly lines = new LineBuffer();
-  /** Listings answered with the same text as before are not parsed again (repeated-listings.ts). */
+  /** Reads each line; a listing answered with the same bytes as before is not parsed again (repeated-listings.ts). */
   readonly listings = new RepeatedListings();
   private exited: Promise<void> | undefined;
 
@@ -62,19 +62,10 @@ export class ProcessTransport implements Transport {
       });
       child.stdin?.on("error", (err) => this.onerror?.(err));
       child.stdout?.on("data", (chunk: Buffer) => {
-        for (const bytes of this.lines.pushBytes(chunk)) {
-          const recalled = this.listings.recall(bytes);
-          if (recalled) {
-            this.onmessage?.(recalled);
-            continue;
-          }
-          const line = bytes.toString("utf8");
-          const message = jsonRpcLine(line);
+        for (const line of this.lines.pushBytes(chunk)) {
+          const message = this.listings.read(line, jsonRpcLine);
           if (message instanceof Error) this.onerror?.(message);
-          else {
-            this.listings.learn(bytes, message);
-            this.onmessage?.(message);
-          }
+          else this.onmessage?.(message);
         }
       });
       let partial = "";

@@ -9,15 +9,10 @@ const tsLine = (id: number, result: unknown) => JSON.stringify({ result, jsonrpc
 const pyLine = (id: number, result: unknown) => JSON.stringify({ jsonrpc: "2.0", id, result });
 const ask = (id: number, method = "tools/list"): JSONRPCMessage => ({ jsonrpc: "2.0", id, method });
 
-/** What the transport does with a line: recalled, or parsed and learned. */
-function read(memo: RepeatedListings, line: string): JSONRPCMessage {
-  const bytes = Buffer.from(line);
-  const recalled = memo.recall(bytes);
-  if (recalled) return recalled;
-  const message = JSON.parse(line) as JSONRPCMessage;
-  memo.learn(bytes, message);
-  return message;
-}
+/** The lines `read` parsed, in order. */
+const parsedLines: string[] = [];
+const parse = (text: string) => (parsedLines.push(text), JSON.parse(text) as JSONRPCMessage);
+const read = (memo: RepeatedListings, line: string) => memo.read(Buffer.from(line), parse);
 
 describe("RepeatedListings", () => {
   it.each([
@@ -56,7 +51,10 @@ describe("RepeatedListings", () => {
     memo.sent(asks[0]!);
     read(memo, tsLine(1, listing("v1")));
     for (const a of asks.slice(1)) memo.sent(a);
-    expect(memo.recall(Buffer.from(line))).toBeUndefined();
+    parsedLines.length = 0;
+    read(memo, line);
+    expect(parsedLines).toEqual([line]);
+    expect(memo.recalled).toBe(0);
   });
 
   it("keeps a recalled result from being changed by whoever reads it", () => {

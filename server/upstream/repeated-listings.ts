@@ -16,16 +16,22 @@ const MAX_LINE = 4 * 1024 * 1024;
 type Form = "ts" | "py";
 type Split = { id: number; form: Form; body: Buffer };
 
+/** The bytes around a pending request's id in either form, made once when the request is sent. */
+type IdBytes = { tail: Buffer; head: Buffer };
+
+const idBytes = (id: number): IdBytes => ({
+  tail: Buffer.from(`,"jsonrpc":"2.0","id":${String(id)}}`),
+  head: Buffer.from(`{"jsonrpc":"2.0","id":${String(id)},`),
+});
+
 /**
  * Where a response's id sits in the two forms the MCP SDKs write, the TypeScript one's
  * `{"result":…,"jsonrpc":"2.0","id":7}` and the Python one's `{"jsonrpc":"2.0","id":7,"result":…}`; the rest of the
  * line, as bytes not decoded, is the answer's body. In valid JSON these characters can only be the top-level
  * members: the quote after a comma or an opening brace cannot be inside a string.
  */
-function split(line: Buffer, id: number): Split | undefined {
-  const tail = Buffer.from(`,"jsonrpc":"2.0","id":${String(id)}}`);
+function split(line: Buffer, id: number, { tail, head }: IdBytes): Split | undefined {
   if (line.length > tail.length && line.subarray(line.length - tail.length).equals(tail)) return { id, form: "ts", body: line.subarray(0, line.length - tail.length) };
-  const head = Buffer.from(`{"jsonrpc":"2.0","id":${String(id)},`);
   if (line.length > head.length && line.subarray(0, head.length).equals(head)) return { id, form: "py", body: line.subarray(head.length) };
   return undefined;
 }
@@ -39,7 +45,7 @@ function deepFreeze<T>(value: T): T {
 }
 
 export class RepeatedListings {
-  private readonly pending = new Set<number>();
+  private readonly pending = new Map<number, IdBytes>();
   private readonly answers: { form: Form; body: Buffer; result: Record<string, unknown> }[] = [];
   /** How many answers were recalled rather than parsed (tests). */
   recalled = 0;
@@ -47,34 +53,39 @@ export class RepeatedListings {
   /** Notes a tools/list request going out, so its answer is looked for. */
   sent(message: JSONRPCMessage): void {
     if (!("method" in message) || message.method !== "tools/list" || !("id" in message) || !Number.isSafeInteger(message.id)) return;
-    this.pending.add(message.id as number);
-    if (this.pending.size > KEEP_PENDING) this.pending.delete(this.pending.values().next().value!);
+    const id = message.id as number;
+    this.pending.set(id, idBytes(id));
+    if (this.pending.size > KEEP_PENDING) this.pending.delete(this.pending.keys().next().value!);
   }
 
-  private splitPending(line: Buffer): Split | undefined {
+  /**
+   * A line's message: an earlier answer's result when the line answers a pending listing with its bytes; else what
+   * `parse` makes of the decoded line, remembered when it answers a listing (only exactly a result, in one of the
+   * two forms).
+   */
+  read(line: Buffer, parse: (text: string) => JSONRPCMessage | Error): JSONRPCMessage | Error {
+    const s = this.answering(line);
+    if (s) this.pending.delete(s.id);
+    const known = s && this.answers.find((a) => a.form === s.form && a.body.equals(s.body));
+    if (known) {
+      this.recalled++;
+      return { jsonrpc: "2.0", id: s.id, result: known.result };
+    }
+    const message = parse(line.toString("utf8"));
+    if (s && !(message instanceof Error)) this.remember(s, message);
+    return message;
+  }
+
+  private answering(line: Buffer): Split | undefined {
     if (!this.pending.size || line.length > MAX_LINE) return undefined;
-    for (const id of this.pending) {
-      const s = split(line, id);
+    for (const [id, bytes] of this.pending) {
+      const s = split(line, id, bytes);
       if (s) return s;
     }
     return undefined;
   }
 
-  /** The message of a line that answers a listing with an earlier answer's bytes; undefined: parse the line. */
-  recall(line: Buffer): JSONRPCMessage | undefined {
-    const s = this.splitPending(line);
-    const known = s && this.answers.find((a) => a.form === s.form && a.body.equals(s.body));
-    if (!s || !known) return undefined;
-    this.pending.delete(s.id);
-    this.recalled++;
-    return { jsonrpc: "2.0", id: s.id, result: known.result };
-  }
-
-  /** Remembers a parsed line that answers a listing (only exactly a result, in one of the two forms). */
-  learn(line: Buffer, message: JSONRPCMessage): void {
-    const s = this.splitPending(line);
-    if (!s) return;
-    this.pending.delete(s.id);
+  private remember(s: Split, message: JSONRPCMessage): void {
     const m = message as { id?: unknown; result?: unknown };
     if (m.id !== s.id || !m.result || typeof m.result !== "object" || Object.keys(message).length !== 3) return;
     if (this.answers.length >= KEEP_ANSWERS) this.answers.shift();
