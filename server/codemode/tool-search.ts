@@ -13,6 +13,7 @@ import { buildFieldIndex, type FieldIndex } from "./search/field-index";
 import { rankTools, type Ranked } from "./search/rank";
 import { FIELDS, nameOf, serverNameTerms, toFields, type IndexableTool } from "./search/tool-fields";
 import { isWeak } from "./search/weak-match";
+import { words } from "./search/words";
 
 export { accessorFor, type SearchableTool } from "./declarations";
 export { terms } from "./search/tool-fields";
@@ -76,6 +77,7 @@ export function createToolIndex(tools: readonly IndexableTool[]): ToolIndex {
   const docs = unique.map(nameOf);
   const slots = unique.map((tool) => schemaSlots(tool.inputSchema));
   const serverTerms = new Map<string, string[]>();
+  const serverWords = new Set(unique.flatMap((tool) => words(tool.server)));
   for (const tool of unique) {
     for (const term of serverNameTerms(tool.server)) {
       const servers = serverTerms.get(term) ?? [];
@@ -112,7 +114,7 @@ export function createToolIndex(tools: readonly IndexableTool[]): ToolIndex {
   };
   const byScore = (a: Ranked, b: Ranked) => b.score - a.score || compareCodeUnits(unique[a.id]!.name, unique[b.id]!.name);
   const rankedBy = (expanded: ReturnType<typeof expand>, server: string | undefined) => {
-    const ranked = rankTools({ index, docs, query: expanded.words, serverTerms, onlyServer: server }).sort(byScore);
+    const ranked = rankTools({ index, docs, query: expanded.words, serverTerms, serverWords, onlyServer: server }).sort(byScore);
     const head = ranked.slice(0, FIT_CANDIDATES).map((r) => ({
       id: r.id,
       score: r.score * (1 + FIT_GAIN * argumentFit(expanded.values, slots[r.id]!)),

@@ -91,6 +91,34 @@ describe("search_tools – the action asked", () => {
   });
 });
 
+describe("search_tools – a server named as it writes its name", () => {
+  const people = createToolIndex([
+    {
+      name: "teams__get_presence",
+      server: "teams",
+      tool: "get_presence",
+      description: "Get a user's presence status: available, busy or away.",
+      inputSchema: { type: "object", properties: { user: { type: "string" } } },
+    },
+    {
+      name: "hr__whos_out",
+      server: "hr",
+      tool: "whos_out",
+      description: "List the employees who are out on approved leave, holiday or vacation in a date range.",
+      inputSchema: { type: "object", properties: { start: { type: "string" }, end: { type: "string" } } },
+    },
+  ]);
+  const first = (query: string) => people.search(query, { detail: "name" }).tools[0]?.name;
+
+  it.each([
+    ["who on the team is away on vacation next week?", "hr__whos_out"],
+    ["which people of Team Platform are away on vacation?", "hr__whos_out"],
+    ["is Priya away right now on Teams?", "teams__get_presence"],
+  ])("%j → %s", (query, expected) => {
+    expect(first(query)).toBe(expected);
+  });
+});
+
 describe("distinctionNotes", () => {
   const note = (tool: string, server: string) => {
     const nameWords = tool.split("_");

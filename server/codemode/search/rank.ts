@@ -5,6 +5,8 @@
 import type { FieldIndex } from "./field-index";
 import type { QueryWord } from "./expand-query";
 import { actionsOf } from "./thesaurus";
+import { isDictionaryWord } from "./wordnet";
+
 
 const isAction = (term: string) => actionsOf(term).size > 0;
 
@@ -42,16 +44,18 @@ export type RankInput = {
   query: readonly QueryWord[];
   /** Index terms of each server's name → the servers they name. */
   serverTerms: ReadonlyMap<string, readonly string[]>;
+  /** The words of the servers' names as written ("teams", "google", "maps"). */
+  serverWords: ReadonlySet<string>;
   onlyServer?: string;
 };
 
-export function rankTools({ index, docs, query, serverTerms, onlyServer }: RankInput): Ranked[] {
+export function rankTools({ index, docs, query, serverTerms, onlyServer, serverWords }: RankInput): Ranked[] {
   const scores = new Float64Array(docs.length);
   const best = new Float64Array(docs.length);
   const sum = new Float64Array(docs.length);
   const named = new Set<string>();
   for (const word of query) {
-    if (!word.inPath && !word.inPassing) for (const server of serverTerms.get(word.term) ?? []) named.add(server);
+    if (namesServer(word, serverWords)) for (const server of serverTerms.get(word.term) ?? []) named.add(server);
     const share = word.inPath ? PATH_WORD : 1;
     const touched: number[] = [];
     for (const [term, weight] of word.expansions) {
@@ -93,6 +97,16 @@ export function rankTools({ index, docs, query, serverTerms, onlyServer }: RankI
     out.push({ id, score });
   }
   return out;
+}
+
+/**
+ * Whether a query word names a server: not inside a path or in passing, and, for an English word, written as the
+ * server writes it. "on the team" and "Team Wiki" do not name the `teams` server, whose stem they share; "Postgres"
+ * or "GitHub" name theirs however they are spelled.
+ */
+function namesServer(word: QueryWord, serverWords: ReadonlySet<string>): boolean {
+  if (word.inPath || word.inPassing) return false;
+  return serverWords.has(word.word) || !isDictionaryWord(word.word);
 }
 
 /** Each index term the query reaches, with the best weight it is reached by. */
