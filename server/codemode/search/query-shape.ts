@@ -21,7 +21,7 @@ export function inPassing(query: string, word: string): boolean {
 export function writtenAsName(query: string, word: string): boolean {
   const capitalised = new RegExp(`(?<!\\p{L})${word[0]!.toUpperCase()}${word.slice(1)}(?!\\p{L})`, "u");
   const context = new RegExp(
-    `\\b(?:in|on|with|via|using|from|through|into|at)\\s+(?:the\\s+|my\\s+|our\\s+)?(?:[a-z]+-[a-z]+\\s+)?${word}\\b|\\b${word}\\s+(?:server|mcp|app|api)\\b`,
+    `\\b(?:in|on|with|via|using|from|through|into|at)\\s+(?:the\\s+|my\\s+|our\\s+)?(?:[a-z]+-[a-z]+\\s+)?${word}\\b(?!-)|\\b${word}\\s+(?:server|mcp|app|api)\\b`,
     "i",
   );
   return capitalised.test(query) || context.test(query);

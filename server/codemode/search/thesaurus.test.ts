@@ -242,6 +242,8 @@ describe("expandQuery – names and paths", () => {
     expect(passing("record Dana as a person in long-term memory")).toBeUndefined();
     expect(passing("free some long-term memory")).toBe(true);
     expect(passing("ask the memory server")).toBeUndefined();
+    // The first part of a hyphenated name ("the memory-dumps bucket") names that thing, not the server.
+    expect(passing("read the notes from the memory-dumps bucket")).toBe(true);
     expect(passing("what does Memory know about Bob")).toBeUndefined();
     expect(expandQuery("search github", index).find((w) => w.term === "github")?.inPassing).toBeUndefined();
   });
