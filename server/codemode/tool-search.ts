@@ -12,6 +12,7 @@ import { expandQuery } from "./search/expand-query";
 import { buildFieldIndex, type FieldIndex } from "./search/field-index";
 import { rankTools, type Ranked } from "./search/rank";
 import { FIELDS, nameOf, serverNameTerms, toFields, type IndexableTool } from "./search/tool-fields";
+import { keepServerNamesWhole } from "./search/product-names";
 import { isWeak } from "./search/weak-match";
 import { words } from "./search/words";
 
@@ -109,7 +110,7 @@ export function createToolIndex(tools: readonly IndexableTool[]): ToolIndex {
 
   const idOf = new Map(unique.map((tool, id) => [tool.name, id]));
   const expand = (query: string) => {
-    const text = query.slice(0, MAX_QUERY_CHARS);
+    const text = keepServerNamesWhole(query.slice(0, MAX_QUERY_CHARS), serverWords);
     return { words: expandQuery(text, index, serverNames), values: queryValues(text) };
   };
   const byScore = (a: Ranked, b: Ranked) => b.score - a.score || compareCodeUnits(unique[a.id]!.name, unique[b.id]!.name);

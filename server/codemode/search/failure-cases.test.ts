@@ -110,6 +110,27 @@ describe("search_tools – a server named as it writes its name", () => {
   ]);
   const first = (query: string) => people.search(query, { detail: "name" }).tools[0]?.name;
 
+  it("finds a server written as one word with capitals inside (\"BambooHR\")", () => {
+    const hr = createToolIndex([
+      {
+        name: "bamboohr__request_time_off",
+        server: "bamboohr",
+        tool: "request_time_off",
+        description: "Submit a time-off request for an employee.",
+        inputSchema: { type: "object" },
+      },
+      {
+        name: "calendar__book_time_off",
+        server: "calendar",
+        tool: "book_time_off",
+        description: "Book time off in the calendar: block a day or a range of days off.",
+        inputSchema: { type: "object" },
+      },
+    ]);
+    const answer = hr.search("book time off Dec 22 to Jan 2 in BambooHR", { detail: "name" });
+    expect(answer.tools[0]?.name).toBe("bamboohr__request_time_off");
+  });
+
   it.each([
     ["who on the team is away on vacation next week?", "hr__whos_out"],
     ["which people of Team Platform are away on vacation?", "hr__whos_out"],

@@ -1,6 +1,8 @@
 // Product names (and a few compounds) written as one word although their parts are words too: kept whole, so "GitHub" is
 // not git + hub (and does not match GitLab through "git"), and an identifier such as `createGitHubIssue`
 // yields "github". Each entry lists its spellings once split into identifier words; the first is the name.
+import { splitIdentifier } from "../../registry/split-identifier";
+
 const NAMES: readonly string[] = [
   "github",
   "gitlab",
@@ -82,6 +84,18 @@ const NAMES: readonly string[] = [
   "pnl",
   "qna",
 ];
+
+/**
+ * A server's one-word name as a query writes it ("BambooHR", "1Password", "DeepL", "OpenWeather"), in lower case so
+ * that it stays one word: split as an identifier it would be words of its own ("bamboo", "hr") that name nothing.
+ * `names`: the words of the servers' names (`bamboohr`, `1password`).
+ */
+export function keepServerNamesWhole(text: string, names: ReadonlySet<string>): string {
+  return text.replace(/[\p{L}\d]+/gu, (token) => {
+    const lower = token.toLowerCase();
+    return lower !== token && names.has(lower) && splitIdentifier(token).length > 1 ? lower : token;
+  });
+}
 
 const canonical = new Map<string, string>();
 for (const entry of NAMES) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { termOf } from "./normalize";
+import { keepServerNamesWhole } from "./product-names";
 import { words } from "./words";
 
 describe("words", () => {
@@ -30,6 +31,26 @@ describe("words", () => {
     ["", []],
   ])("%j → %j", (text, expected) => {
     expect(words(text)).toEqual(expected);
+  });
+});
+
+describe("keepServerNamesWhole", () => {
+  const servers = new Set(["bamboohr", "1password", "deepl", "openweather", "slack", "google", "maps"]);
+  it.each<[string, string[]]>([
+    ["book leave in BambooHR", ["book", "leave", "in", "bamboohr"]],
+    ["what is in our 1Password vault", ["what", "is", "in", "our", "1password", "vault"]],
+    ["translate with DeepL", ["translate", "with", "deepl"]],
+    ["OpenWeather forecast for Oslo", ["openweather", "forecast", "for", "oslo"]],
+    // Names that are one word already, or that no server has, are left to words() as before.
+    ["post in Slack", ["post", "in", "slack"]],
+    ["Google Maps", ["google", "maps"]],
+    ["ask LanguageTool", ["ask", "language", "tool"]],
+  ])("%j → %j", (text, expected) => {
+    expect(words(keepServerNamesWhole(text, servers))).toEqual(expected);
+  });
+
+  it("keeps a name's capital where splitting would change nothing", () => {
+    expect(keepServerNamesWhole("post in Slack", servers)).toBe("post in Slack");
   });
 });
 
