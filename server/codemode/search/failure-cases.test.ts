@@ -131,6 +131,27 @@ describe("search_tools – a server named as it writes its name", () => {
     expect(answer.tools[0]?.name).toBe("bamboohr__request_time_off");
   });
 
+  it("reads \"GCal\" as Google Calendar", () => {
+    const calendars = createToolIndex([
+      {
+        name: "google-calendar__list_events",
+        server: "google-calendar",
+        tool: "list_events",
+        description: "List events between two dates.",
+        inputSchema: { type: "object" },
+      },
+      {
+        name: "outlook__list_calendar_events",
+        server: "outlook",
+        tool: "list_calendar_events",
+        description: "List the events of the user's calendar schedule in a date range.",
+        inputSchema: { type: "object" },
+      },
+    ]);
+    const answer = calendars.search("what's on my GCal schedule March 3–7?", { detail: "name" });
+    expect(answer.tools[0]?.name).toBe("google-calendar__list_events");
+  });
+
   it.each([
     ["who on the team is away on vacation next week?", "hr__whos_out"],
     ["which people of Team Platform are away on vacation?", "hr__whos_out"],

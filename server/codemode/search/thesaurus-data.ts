@@ -10,6 +10,7 @@ export const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
   ["db", "database"],
   ["dbs", "databases"],
   ["dm", "direct message"],
+  ["gcal", "google calendar"],
   ["vm", "virtual machine"],
   ["kb", "knowledge base"],
   ["repo", "repository"],
