@@ -2,7 +2,7 @@
 // something else ("sign" a contract), so when its particle follows within a couple of words the verb is read
 // as the phrase's action. Likewise "how long", "how far": a measure, not the adjective's senses.
 import { termOf } from "./normalize";
-import { HOW_QUESTIONS, PHRASAL_VERBS } from "./thesaurus-data";
+import { ADJACENT_PARTICLES, HOW_QUESTIONS, PHRASAL_VERBS } from "./thesaurus-data";
 import { words } from "./words";
 
 // Words allowed between the verb and its particle: "sign Jane up", "shut the box down", not a whole clause.
@@ -26,7 +26,9 @@ function table(): Map<string, Phrasal[]> {
 /** The index terms a written verb means in this query as a phrasal verb, or undefined when it is none. */
 export function phrasalMeaning(query: string, verb: string): readonly string[] | undefined {
   for (const { particle, terms } of table().get(verb) ?? []) {
-    const phrase = new RegExp(`\\b${verb}(?:\\s+[^\\s,;:!?]+){0,${MAX_GAP}}?\\s+${particle}\\b`, "i");
+    const gap = ADJACENT_PARTICLES.has(particle) ? 0 : MAX_GAP;
+    // "bring PR 30 up to date" is an update, not "bring up".
+    const phrase = new RegExp(`\\b${verb}(?:\\s+[^\\s,;:!?]+){0,${gap}}?\\s+${particle}\\b(?!\\s+to\\s+date)`, "i");
     if (phrase.test(query)) return terms;
   }
   return undefined;

@@ -262,6 +262,7 @@ describe("expandQuery – verbs and objects", () => {
       },
       { words: ["subscrib", "sign", "directori", "env", "variabl", "databas", "url", "row", "content"] },
       { words: ["place", "memori", "store", "job", "merg", "distanc", "geocod"] },
+      { words: ["complet", "login", "show", "updat"] },
     ],
     { words: { weight: 1, b: 0 } },
   );
@@ -285,6 +286,14 @@ describe("expandQuery – verbs and objects", () => {
     ["a phrasal verb is its phrase", "sign jane@example.com up for the newsletter", "sign", "subscrib", true],
     ["the joined word matches exactly", "sign Jane up", "sign", "signup", true],
     ["the verb alone is not the phrase", "sign the contract", "sign", "subscrib", false],
+    ["pull up reads", "pull up PROJ-1234 in Jira", "pull", "get", true],
+    ["check off completes", "check off 'Draft budget' in Asana", "check", "complet", true],
+    ["log in is a login", "log in to the staging console", "log", "login", true],
+    // "in" joins its verb only right after it.
+    ["a verb and a later in are no phrase", "sign the NDA in DocuSign", "sign", "login", false],
+    // "up to date" is no particle.
+    ["bring up shows", "bring up the deploy dashboard", "bring", "show", true],
+    ["bring … up to date does not", "bring PR 30 up to date with main", "bring", "show", false],
     // A command names its action; a file's everyday name is a file.
     ["a command is its action", "mkdir -p build/out", "mkdir", "directori", true],
     ["a README is a file's contents", "show the README", "readm", "content", true],
