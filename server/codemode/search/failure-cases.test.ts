@@ -152,6 +152,27 @@ describe("search_tools – a server named as it writes its name", () => {
     expect(answer.tools[0]?.name).toBe("google-calendar__list_events");
   });
 
+  it("reads a DM as a private chat message", () => {
+    const chat = createToolIndex([
+      {
+        name: "teams__send_chat_message",
+        server: "teams",
+        tool: "send_chat_message",
+        description: "Send a message in a one-to-one or group chat.",
+        inputSchema: { type: "object" },
+      },
+      {
+        name: "teams__send_channel_message",
+        server: "teams",
+        tool: "send_channel_message",
+        description: "Post a message to a Microsoft Teams channel.",
+        inputSchema: { type: "object" },
+      },
+    ]);
+    const answer = chat.search("DM Priya on Microsoft Teams that the build is green", { detail: "name" });
+    expect(answer.tools[0]?.name).toBe("teams__send_chat_message");
+  });
+
   it.each([
     ["who on the team is away on vacation next week?", "hr__whos_out"],
     ["which people of Team Platform are away on vacation?", "hr__whos_out"],

@@ -9,7 +9,7 @@ export const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
   ["mr", "merge request"],
   ["db", "database"],
   ["dbs", "databases"],
-  ["dm", "direct message"],
+  ["dm", "private chat message"],
   ["gcal", "google calendar"],
   ["vm", "virtual machine"],
   ["kb", "knowledge base"],
@@ -31,7 +31,7 @@ export const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
   ["rnd", "research and development"],
   ["cab", "change advisory board"],
   // More of the same, written as general usage (2026-12-06).
-  ["dms", "direct messages"],
+  ["dms", "private chat messages"],
   ["gdrive", "google drive"],
   ["gsheets", "google sheets"],
   ["gmaps", "google maps"],
