@@ -91,6 +91,56 @@ describe("search_tools – the action asked", () => {
   });
 });
 
+describe("search_tools – a new status asked for", () => {
+  // A tracker's tools as the bench's Jira server lists them.
+  const tracker = createToolIndex(
+    (
+      [
+        [
+          "create_issue",
+          "Create a Jira issue (story, bug, task) in a project.",
+          ["project_key", "summary", "issue_type", "description", "assignee", "priority"],
+        ],
+        ["get_issue", "Get a Jira issue by key with its fields, status, comments and links.", ["issue_key", "expand"]],
+        ["update_issue", "Edit fields of a Jira issue.", ["issue_key", "fields"]],
+        ["search_issues", "Search Jira issues with JQL.", ["jql", "fields", "max_results"]],
+        [
+          "transition_issue",
+          "Move a Jira issue through its workflow, e.g. To Do → In Progress → Done.",
+          ["issue_key", "transition", "comment"],
+        ],
+        ["add_comment", "Add a comment to a Jira issue.", ["issue_key", "body"]],
+        ["assign_issue", "Assign a Jira issue to a user, or unassign it.", ["issue_key", "account_id"]],
+        ["list_sprints", "List sprints of a Scrum board.", ["board_id", "state"]],
+        ["move_issues_to_sprint", "Move issues into a sprint.", ["sprint_id", "issue_keys"]],
+        ["log_work", "Log time spent on a Jira issue (worklog).", ["issue_key", "time_spent", "comment", "started"]],
+        [
+          "link_issues",
+          "Link two Jira issues, e.g. blocks or duplicates.",
+          ["inward_issue", "outward_issue", "link_type"],
+        ],
+        ["list_projects", "List Jira projects visible to the user.", ["limit", "cursor"]],
+        ["create_version", "Create a release version in a Jira project.", ["project_key", "name", "release_date"]],
+      ] as const
+    ).map(([tool, description, args]) => ({
+      name: `tracker__${tool}`,
+      server: "tracker",
+      tool,
+      description,
+      inputSchema: { type: "object", properties: Object.fromEntries(args.map((arg) => [arg, { type: "string" }])) },
+    })),
+  );
+  const first = (query: string) => tracker.search(query, { detail: "name" }).tools[0]?.name;
+
+  it.each([
+    ["set ticket PAY-412 to Done", "tracker__transition_issue"],
+    ["mark PROJ-7 as resolved", "tracker__transition_issue"],
+    ["set the summary of PROJ-7 to 'Login fails on Safari'", "tracker__update_issue"],
+  ])("%j → %s", (query, expected) => {
+    expect(first(query)).toBe(expected);
+  });
+});
+
 describe("search_tools – a server named as it writes its name", () => {
   const people = createToolIndex([
     {
@@ -110,7 +160,7 @@ describe("search_tools – a server named as it writes its name", () => {
   ]);
   const first = (query: string) => people.search(query, { detail: "name" }).tools[0]?.name;
 
-  it("finds a server written as one word with capitals inside (\"BambooHR\")", () => {
+  it('finds a server written as one word with capitals inside ("BambooHR")', () => {
     const hr = createToolIndex([
       {
         name: "bamboohr__request_time_off",
@@ -131,7 +181,7 @@ describe("search_tools – a server named as it writes its name", () => {
     expect(answer.tools[0]?.name).toBe("bamboohr__request_time_off");
   });
 
-  it("reads \"GCal\" as Google Calendar", () => {
+  it('reads "GCal" as Google Calendar', () => {
     const calendars = createToolIndex([
       {
         name: "google-calendar__list_events",
