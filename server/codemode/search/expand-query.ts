@@ -145,8 +145,8 @@ export function expandQuery(query: string, index: FieldIndex, names: ReadonlySet
   if (CONSTANT.test(query)) out.push(...impliedObject(settingTerms(), index));
   // A file's name ("config.yml", "src/app.test.ts") names a file.
   if (FILE_NAME.test(query)) out.push(...impliedObject(["file"], index));
-  // "set PAY-412 to Done", "mark it as resolved": a new status, what a workflow's transition sets.
-  if (STATUS_CHANGE.test(query)) out.push(...impliedObject(["status", termOf("transition")!], index));
+  // "set PAY-412 to Done", "mark it as resolved", "change its state": a new status, what a workflow's transition sets.
+  if (STATUS_CHANGE.test(query) || STATE_CHANGE.test(query)) out.push(...impliedObject(["status", termOf("transition")!], index));
   // "#99", "PROJ-7": a numbered item of a tracker, an issue, pull request or ticket.
   if (ITEM_NUMBER.test(query)) out.push(...impliedObject(itemTerms(), index));
   // A question ("which invoices are unpaid?") or a request without a verb ("GitHub repos about Rust") asks to
@@ -160,6 +160,7 @@ export function expandQuery(query: string, index: FieldIndex, names: ReadonlySet
 }
 
 const NO_NAMES: ReadonlySet<string> = new Set();
+const STATE_CHANGE = /\b(?:change|changes|changing|update|set|move|switch|advance|bump)\s+(?:[^\s,;:!?]+\s+){0,2}?(?:state|status|stage)\b/i;
 const STATUS_CHANGE =
   /\b(?:to|as|into)\s+['"“]?(?:done|closed|complete|completed|resolved|reopened|in progress|in review|blocked|to ?do|backlog|won|lost|cancell?ed|approved|rejected|archived|paid|unpaid|published)\b/i;
 

@@ -135,6 +135,7 @@ describe("search_tools – a new status asked for", () => {
   it.each([
     ["set ticket PAY-412 to Done", "tracker__transition_issue"],
     ["mark PROJ-7 as resolved", "tracker__transition_issue"],
+    ["PROJ-88: I'm starting on it, change its state", "tracker__transition_issue"],
     ["set the summary of PROJ-7 to 'Login fails on Safari'", "tracker__update_issue"],
   ])("%j → %s", (query, expected) => {
     expect(first(query)).toBe(expected);
