@@ -28,7 +28,7 @@ export function phrasalMeaning(query: string, verb: string): readonly string[] |
   for (const { particle, terms } of table().get(verb) ?? []) {
     const gap = ADJACENT_PARTICLES.has(particle) ? 0 : MAX_GAP;
     // "bring PR 30 up to date" is an update, not "bring up".
-    const phrase = new RegExp(`\\b${verb}(?:\\s+[^\\s,;:!?]+){0,${gap}}?\\s+${particle}\\b(?!\\s+to\\s+date)`, "i");
+    const phrase = new RegExp(`\\b${verb}(?:\\s+[^\\s,;:!?]+){0,${gap}}?(?:\\s+|-)${particle}\\b(?!\\s+to\\s+date)`, "i");
     if (phrase.test(query)) return terms;
   }
   return undefined;

@@ -271,6 +271,7 @@ export const PHRASAL_VERBS: readonly string[] = [
   "pull down > download",
   "kick out > remove",
   "loop in > add invite",
+  "thumbs up > reaction emoji add",
 ];
 
 /** Particles that join their verb only right after it: "log in", not "sign the NDA in DocuSign". */

@@ -262,7 +262,7 @@ describe("expandQuery – verbs and objects", () => {
       },
       { words: ["subscrib", "sign", "directori", "env", "variabl", "databas", "url", "row", "content"] },
       { words: ["place", "memori", "store", "job", "merg", "distanc", "geocod"] },
-      { words: ["complet", "login", "show", "updat"] },
+      { words: ["complet", "login", "show", "updat", "reaction"] },
     ],
     { words: { weight: 1, b: 0 } },
   );
@@ -294,6 +294,7 @@ describe("expandQuery – verbs and objects", () => {
     // "up to date" is no particle.
     ["bring up shows", "bring up the deploy dashboard", "bring", "show", true],
     ["bring … up to date does not", "bring PR 30 up to date with main", "bring", "show", false],
+    ["a hyphenated phrasal verb is its phrase too", "thumbs-up that message from Ana", "thumb", "reaction", true],
     // A command names its action; a file's everyday name is a file.
     ["a command is its action", "mkdir -p build/out", "mkdir", "directori", true],
     ["a README is a file's contents", "show the README", "readm", "content", true],
