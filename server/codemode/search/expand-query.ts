@@ -20,7 +20,7 @@ import {
   QUESTION,
   writtenAsName,
 } from "./query-shape";
-import { howMeaning, phrasalMeaning } from "./phrasal-verbs";
+import { howMeaning, phrasalVerb } from "./phrasal-verbs";
 import { termOf } from "./normalize";
 import {
   actionsOf,
@@ -68,8 +68,10 @@ export function expandQuery(query: string, index: FieldIndex, names: ReadonlySet
   const inPaths = new Set(pathWords(query));
   const proper = properNouns(query);
   const participle = causativeParticiple(query);
+  const particles = new Set<string>();
   for (const written of [...words(query), ...negated(query)]) {
     if (participle && out.length === 0 && written === "get") continue;
+    if (particles.delete(written)) continue;
     // An abbreviation is its words ("PR" is "pull request"), each a full query word; the tools that say "PR"
     // still match it through the first.
     const spelled = ABBREVIATIONS.get(written);
@@ -78,7 +80,10 @@ export function expandQuery(query: string, index: FieldIndex, names: ReadonlySet
       const term = termOf(word) ?? (names.has(word) && writtenAsName(query, word) ? word : null);
       if (term === null || seen.has(term)) continue;
       seen.add(term);
-      const phrasal = names.has(term) ? undefined : phrasalMeaning(query, word);
+      const phrasalPhrase = names.has(term) ? undefined : phrasalVerb(query, word);
+      const phrasal = phrasalPhrase?.terms;
+      // Its particle ("roll the file back") is part of it, not a word of its own.
+      if (phrasalPhrase) particles.add(phrasalPhrase.particle);
       const how = names.has(term) || phrasal ? undefined : howMeaning(query, word);
       const expansions = names.has(term)
         ? new Map([[term, MATCH_WEIGHT.exact]])

@@ -8,7 +8,7 @@ import { words } from "./words";
 // Words allowed between the verb and its particle: "sign Jane up", "shut the box down", not a whole clause.
 const MAX_GAP = 2;
 
-type Phrasal = { particle: string; terms: string[] };
+export type Phrasal = { particle: string; terms: string[] };
 let byVerb: Map<string, Phrasal[]> | undefined;
 
 function table(): Map<string, Phrasal[]> {
@@ -25,11 +25,17 @@ function table(): Map<string, Phrasal[]> {
 
 /** The index terms a written verb means in this query as a phrasal verb, or undefined when it is none. */
 export function phrasalMeaning(query: string, verb: string): readonly string[] | undefined {
-  for (const { particle, terms } of table().get(verb) ?? []) {
+  return phrasalVerb(query, verb)?.terms;
+}
+
+/** The phrasal verb a written verb is in this query: its particle and what it means, or undefined. */
+export function phrasalVerb(query: string, verb: string): Phrasal | undefined {
+  for (const phrasal of table().get(verb) ?? []) {
+    const { particle } = phrasal;
     const gap = ADJACENT_PARTICLES.has(particle) ? 0 : MAX_GAP;
     // "bring PR 30 up to date" is an update, not "bring up".
     const phrase = new RegExp(`\\b${verb}(?:\\s+[^\\s,;:!?]+){0,${gap}}?(?:\\s+|-)${particle}\\b(?!\\s+to\\s+date)`, "i");
-    if (phrase.test(query)) return terms;
+    if (phrase.test(query)) return phrasal;
   }
   return undefined;
 }

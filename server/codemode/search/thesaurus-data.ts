@@ -272,6 +272,13 @@ export const PHRASAL_VERBS: readonly string[] = [
   "kick out > remove",
   "loop in > add invite",
   "thumbs up > reaction emoji add",
+  "set back > cost spend",
+  "leave comment > comment add create",
+  "leave remark > comment add create",
+  "leave note > note comment add create",
+  "leave review > review add create",
+  "leave message > message send",
+  "leave feedback > feedback send",
 ];
 
 /** Particles that join their verb only right after it: "log in", not "sign the NDA in DocuSign". */

@@ -262,7 +262,7 @@ describe("expandQuery – verbs and objects", () => {
       },
       { words: ["subscrib", "sign", "directori", "env", "variabl", "databas", "url", "row", "content"] },
       { words: ["place", "memori", "store", "job", "merg", "distanc", "geocod"] },
-      { words: ["complet", "login", "show", "updat", "reaction"] },
+      { words: ["complet", "login", "show", "updat", "reaction", "cost", "comment", "back", "echo"] },
     ],
     { words: { weight: 1, b: 0 } },
   );
@@ -295,6 +295,8 @@ describe("expandQuery – verbs and objects", () => {
     ["bring up shows", "bring up the deploy dashboard", "bring", "show", true],
     ["bring … up to date does not", "bring PR 30 up to date with main", "bring", "show", false],
     ["a hyphenated phrasal verb is its phrase too", "thumbs-up that message from Ana", "thumb", "reaction", true],
+    ["set … back is a cost", "how much did S3 set us back in May?", "set", "cost", true],
+    ["leave a remark is a comment", "leave a remark on the roadmap page", "leav", "comment", true],
     // A command names its action; a file's everyday name is a file.
     ["a command is its action", "mkdir -p build/out", "mkdir", "directori", true],
     ["a README is a file's contents", "show the README", "readm", "content", true],
@@ -307,6 +309,11 @@ describe("expandQuery – verbs and objects", () => {
     ["store saves, it is no shop", "store Bob in memory", "store", "place", false],
   ])("%s: in %j, %j reaches %j: %s", (_case, query, term, target, expected) => {
     expect(reaches(query, term, target)).toBe(expected);
+  });
+
+  it("takes a phrasal verb's particle as part of it, not as a word of its own", () => {
+    expect(expandQuery("roll budget.xlsx back to yesterday", index).map((w) => w.term)).not.toContain("back");
+    expect(expandQuery("send the money back", index).map((w) => w.term)).toContain("back");
   });
 
   it("reads a leading command as the action, and a constant's name as a setting's, its words as arguments", () => {
