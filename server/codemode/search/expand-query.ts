@@ -117,6 +117,7 @@ export function expandQuery(query: string, index: FieldIndex, names: ReadonlySet
         !QUESTION.test(query) &&
         !DETERMINED.test(query) &&
         /^[a-z]+$/.test(word) &&
+        !LEADING_ADJECTIVES.has(word) &&
         (isVerb(word) || (!isDictionaryWord(word) && namesAction(expansions)));
       if (imperative) {
         for (const [action, weight] of imperativeTerms(term)) {
@@ -165,6 +166,10 @@ export function expandQuery(query: string, index: FieldIndex, names: ReadonlySet
 }
 
 const NO_NAMES: ReadonlySet<string> = new Set();
+// Words that lead a request as adjectives or quantities ("top crashes", "last 30 posts"), not as its verb.
+const LEADING_ADJECTIVES: ReadonlySet<string> = new Set(
+  "top latest last first recent biggest largest best worst overdue pending unpaid unread total average daily weekly monthly yearly".split(" "),
+);
 const STATE_CHANGE = /\b(?:change|changes|changing|update|set|move|switch|advance|bump)\s+(?:[^\s,;:!?]+\s+){0,2}?(?:state|status|stage)\b/i;
 const STATUS_CHANGE =
   /\b(?:to|as|into)\s+['"“]?(?:done|closed|complete|completed|resolved|reopened|in progress|in review|blocked|to ?do|backlog|won|lost|cancell?ed|approved|rejected|archived|paid|unpaid|published)\b/i;

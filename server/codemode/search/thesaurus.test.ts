@@ -311,6 +311,12 @@ describe("expandQuery – verbs and objects", () => {
     expect(reaches(query, term, target)).toBe(expected);
   });
 
+  it("reads a leading adjective or quantity as no verb", () => {
+    expect(word("top crashes in the iOS app this week", "top")?.action).toBe(false);
+    expect(word("last 30 posts in #incidents", "last")?.action).toBe(false);
+    expect(word("file a bug", "file")?.action).toBe(true);
+  });
+
   it("takes a phrasal verb's particle as part of it, not as a word of its own", () => {
     expect(expandQuery("roll budget.xlsx back to yesterday", index).map((w) => w.term)).not.toContain("back");
     expect(expandQuery("send the money back", index).map((w) => w.term)).toContain("back");
