@@ -65,7 +65,6 @@ const NAMES: readonly string[] = [
   "devops",
   "everart",
   "macos",
-  "ios",
   "iphone",
   "gcal",
   "gdrive",

@@ -22,7 +22,7 @@ describe("words", () => {
     ["what's up", ["what", "up"]],
     ["listPRs listPRsNow", ["list", "prs", "list", "prs", "now"]],
     ["Git Hub", ["github"]],
-    ["GCal, iOS, arXiv, GDrive", ["gcal", "ios", "arxiv", "gdrive"]],
+    ["GCal, arXiv, GDrive", ["gcal", "arxiv", "gdrive"]],
     ["lat/long of 1600 Amphitheatre Parkway", ["lat", "long", "of", "amphitheatre", "parkway"]],
     ["issue #5, PR 12", ["issue", "pr"]],
     ["who is on call, on-call, list_oncalls", ["who", "is", "oncall", "oncall", "list", "oncall"]],
