@@ -80,10 +80,10 @@ export function expandQuery(query: string, index: FieldIndex, names: ReadonlySet
       const term = termOf(word) ?? (names.has(word) && writtenAsName(query, word) ? word : null);
       if (term === null || seen.has(term)) continue;
       seen.add(term);
-      const phrasalPhrase = names.has(term) ? undefined : phrasalVerb(query, word);
-      const phrasal = phrasalPhrase?.terms;
+      const phrase = names.has(term) ? undefined : phrasalVerb(query, word);
+      const phrasal = phrase?.terms;
       // Its particle ("roll the file back") is part of it, not a word of its own.
-      if (phrasalPhrase) particles.add(phrasalPhrase.particle);
+      if (phrase) particles.add(phrase.particle);
       const how = names.has(term) || phrasal ? undefined : howMeaning(query, word);
       const expansions = names.has(term)
         ? new Map([[term, MATCH_WEIGHT.exact]])

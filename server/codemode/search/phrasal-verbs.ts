@@ -23,12 +23,10 @@ function table(): Map<string, Phrasal[]> {
   return byVerb;
 }
 
-/** The index terms a written verb means in this query as a phrasal verb, or undefined when it is none. */
-export function phrasalMeaning(query: string, verb: string): readonly string[] | undefined {
-  return phrasalVerb(query, verb)?.terms;
-}
-
-/** The phrasal verb a written verb is in this query: its particle and what it means, or undefined. */
+/**
+ * The phrasal verb a written verb is in this query, or undefined when it is none: its particle, and the index terms
+ * the phrase means.
+ */
 export function phrasalVerb(query: string, verb: string): Phrasal | undefined {
   for (const phrasal of table().get(verb) ?? []) {
     const { particle } = phrasal;

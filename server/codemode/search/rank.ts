@@ -7,7 +7,6 @@ import type { QueryWord } from "./expand-query";
 import { actionsOf } from "./thesaurus";
 import { isDictionaryWord } from "./wordnet";
 
-
 const isAction = (term: string) => actionsOf(term).size > 0;
 
 /** `nameTerms`: the words of the tool's name, less those repeating its server's (`maps_geocode` of google-maps). */

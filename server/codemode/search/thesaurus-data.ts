@@ -282,7 +282,7 @@ export const PHRASAL_VERBS: readonly string[] = [
 ];
 
 /** Particles that join their verb only right after it: "log in", not "sign the NDA in DocuSign". */
-export const ADJACENT_PARTICLES: ReadonlySet<string> = new Set(["in", "into", "through", "with", "aside"]);
+export const ADJACENT_PARTICLES: ReadonlySet<string> = new Set(["in", "into"]);
 
 /**
  * Questions whose adjective means a measure ("how long would the trip take": a duration, not a longitude).
