@@ -4,6 +4,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import http from "node:http";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
@@ -46,13 +47,34 @@ async function authSecret(dataDir: string, fromEnv: string | undefined): Promise
  * loaded (its prepare() awaits register()). The instance must be made by the copy of the code Next.js compiled,
  * as the routes' is, not by this bundle's.
  */
-function gatewayStarter(): () => Gateway {
+function gatewayStarter(): (warn: (why: string) => void) => Promise<Gateway> {
   let start: (() => Gateway) | undefined;
   (globalThis as Record<symbol, unknown>)[Symbol.for("portcullis.startGateway")] = (handed: () => Gateway) => void (start = handed);
-  return () => {
-    if (!start) throw new Error("instrumentation.ts did not hand over the gateway's start: rebuild the console (`npm run build`).");
+  return async (warn) => {
+    if (!start) {
+      // Next.js treats an instrumentation module it cannot load ("not found", itself or anything it loads) as none,
+      // without a word; a CI run saw two starts in about a hundred end here. Its register() is run here instead, so
+      // the start goes on, and what went wrong is said.
+      const why = await registerInstrumentation();
+      if (!start) throw new Error(`instrumentation.ts did not hand over the gateway's start (${why}): rebuild the console (\`npm run build\`).`);
+      warn(why);
+    }
     return start();
   };
+}
+
+/** Loads the built instrumentation.ts and runs its register(): what happened, in words. */
+async function registerInstrumentation(): Promise<string> {
+  const file = path.join(root, ".next", "server", "instrumentation.js");
+  const env = `NEXT_RUNTIME=${process.env.NEXT_RUNTIME ?? "unset"}, NEXT_PHASE=${process.env.NEXT_PHASE ?? "unset"}`;
+  try {
+    const loaded = (await (createRequire(import.meta.url)(file) as unknown)) as { register?: () => Promise<void> } | undefined;
+    if (typeof loaded?.register !== "function") return `${file} has no register(); ${env}`;
+    await loaded.register();
+    return `Next.js had not run instrumentation.ts's register(); it ran here (${env})`;
+  } catch (err) {
+    return `loading ${file} failed: ${err instanceof Error ? err.message : String(err)} (${env})`;
+  }
 }
 
 /** A 500 in the REST error shape for a failure that escaped its handler: still an answer, never a dropped socket. */
@@ -192,7 +214,7 @@ export async function startServer(opts: { port?: number | undefined; build: bool
     const routes = loadRouteTable(path.join(root, "app"));
     // The instance the Next.js routes use, made by instrumentation.ts's copy of the code, now that the schema is
     // current; it connects its upstreams and starts its task workers.
-    const served = startGateway();
+    const served = await startGateway((why) => logger.warn({ why }, "the gateway's start was not handed over by Next.js"));
     served.readiness.set("migrations", true);
     const origin = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
     const serveMcp = async (req: http.IncomingMessage, res: http.ServerResponse, endpoint: McpEndpoint) => {

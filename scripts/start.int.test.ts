@@ -8,6 +8,7 @@ import type { THealth, TUser } from "../lib/schemas";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "../server/db/embedded";
 import { applyMigrations } from "../server/db/migrate";
 import { createLogger } from "../server/logger";
+import { testDatabaseUrl } from "../server/test/test-db";
 import { apiRequest, type Me } from "./test-support/api-request";
 import { findProcesses, pidAlive } from "./test-support/find-processes";
 import { lastLine, REPO_ROOT, runCli } from "./test-support/run-cli";
@@ -77,7 +78,9 @@ describe("portcullis start – fresh DATA_DIR with ADMIN_EMAIL and ADMIN_PASSWOR
     expect(logs.find((l) => l.msg === "Portcullis is ready")).toMatchObject({ level: 30, embeddedDatabase: true });
     expect(logs.filter((l) => l.level >= 50)).toEqual([]);
     // Logs go through the audit redaction: the address is a tag, never the address itself.
-    expect(logs.find((l) => l.msg === "created the first admin")).toMatchObject({ email: expect.stringMatching(/^\[email(:[0-9a-f]{10})?\]$/) as string });
+    expect(logs.find((l) => l.msg === "created the first admin")).toMatchObject({
+      email: expect.stringMatching(/^\[email(:[0-9a-f]{10})?\]$/) as string,
+    });
     expect(app.stdout()).not.toContain(ADMIN.email);
     expect(app.stdout()).not.toContain("Password (shown once)");
     expect(app.stdout()).not.toContain(ADMIN.password);
@@ -252,5 +255,41 @@ describe("portcullis start – with DATABASE_URL", () => {
     expect(res.body).toMatchObject({ status: "degraded", database: { status: "down", latencyMs: null } });
     expect(res.body.database.error).toEqual(expect.any(String));
     expect(app.hasExited()).toBe(false);
+  });
+});
+
+describe("portcullis start – Next.js leaves instrumentation.ts unrun", () => {
+  it("runs its register() itself, says so, and serves the gateway", async () => {
+    // Next.js skips the instrumentation hook in its build phase; a start that finds it skipped for any reason (a CI
+    // run saw two in about a hundred) must not fail for it.
+    const app = await startApp({
+      env: {
+        DATA_DIR: await makeTempDir("start-unregistered"),
+        DATABASE_URL: testDatabaseUrl(),
+        PORTCULLIS_NO_DEMO: "1",
+        NEXT_PHASE: "phase-production-build",
+      },
+    });
+    try {
+      const warning = app
+        .stdout()
+        .split("\n")
+        .filter((l) => l.startsWith("{"))
+        .map((l) => JSON.parse(l) as { msg: string; why?: string })
+        .find((l) => l.msg === "the gateway's start was not handed over by Next.js");
+      expect(warning?.why, app.output()).toMatch(/register\(\); it ran here/);
+      const health = await apiRequest<THealth>(app.baseUrl, "/api/health");
+      expect(health.status).toBe(200);
+      const mcp = await fetch(`${app.baseUrl}/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+      });
+      // The gateway answers: without a credential, its 401 Bearer challenge, not a crash.
+      expect(mcp.status).toBe(401);
+      expect(mcp.headers.get("www-authenticate")).toMatch(/^Bearer /);
+    } finally {
+      await app.stop();
+    }
   });
 });
