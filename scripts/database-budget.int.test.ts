@@ -85,12 +85,7 @@ describe("portcullis start – its database connections stay within the budget",
     const db = await freshDatabase("budget");
     const { app, agent, cookie } = await replica("budget", { DATABASE_URL: db.url, DATABASE_POOL_MAX: "3", TASK_CONCURRENCY: "2" });
     const budget = connectionBudget({ queryPoolMax: 3, taskConcurrency: 2 });
-    const logged = app
-      .stdout()
-      .split("\n")
-      .filter((l) => l.startsWith("{"))
-      .map((l) => JSON.parse(l) as { msg: string; maxConnections?: number })
-      .find((l) => l.msg === "database connections of this process at most");
+    const logged = app.logLine<{ maxConnections?: number }>("database connections of this process at most");
     expect(logged?.maxConnections).toBe(budget.total);
 
     let peak = 0;

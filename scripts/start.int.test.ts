@@ -228,12 +228,7 @@ describe("portcullis start – with DATABASE_URL", () => {
     const res = await apiRequest<THealth>(app.baseUrl, "/api/health");
     expect(res.status).toBe(200);
     expect(res.body.database.status).toBe("up");
-    const ready = app
-      .stdout()
-      .split("\n")
-      .filter((l) => l.startsWith("{"))
-      .map((l) => JSON.parse(l) as { msg: string; embeddedDatabase?: boolean })
-      .find((l) => l.msg === "Portcullis is ready");
+    const ready = app.logLine<{ embeddedDatabase?: boolean }>("Portcullis is ready");
     expect(ready).toMatchObject({ embeddedDatabase: false });
     expect(existsSync(path.join(dataDir, "pg"))).toBe(false);
     expect(existsSync(path.join(dataDir, "database-url"))).toBe(false);
@@ -271,12 +266,7 @@ describe("portcullis start – Next.js leaves instrumentation.ts unrun", () => {
       },
     });
     try {
-      const warning = app
-        .stdout()
-        .split("\n")
-        .filter((l) => l.startsWith("{"))
-        .map((l) => JSON.parse(l) as { msg: string; why?: string })
-        .find((l) => l.msg === "the gateway's start was not handed over by Next.js");
+      const warning = app.logLine<{ why?: string }>("the gateway's start was not handed over by Next.js");
       expect(warning?.why, app.output()).toMatch(/register\(\); it ran here/);
       const health = await apiRequest<THealth>(app.baseUrl, "/api/health");
       expect(health.status).toBe(200);

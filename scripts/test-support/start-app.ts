@@ -16,6 +16,8 @@ export type AppProcess = {
   stderr(): string;
   /** stdout and stderr, interleaved as they arrived. */
   output(): string;
+  /** The first JSON log line on stdout with this `msg`, parsed. */
+  logLine<T extends object = Record<string, unknown>>(msg: string): (T & { msg: string }) | undefined;
   exited: Promise<AppExit>;
   hasExited(): boolean;
   /** Resolves on the "Portcullis is ready" log line; rejects when the process exits first. */
@@ -81,6 +83,8 @@ export async function spawnApp(
     stdout: () => stdout,
     stderr: () => stderr,
     output: () => output,
+    logLine: <T extends object>(msg: string) =>
+      stdout.split("\n").map(logRecord).find((l) => l?.msg === msg) as (T & { msg: string }) | undefined,
     exited,
     hasExited: () => exit !== undefined,
     closeOutput() {
@@ -144,11 +148,16 @@ export async function stopAllApps(): Promise<void> {
 }
 
 function isReadyLine(line: string): boolean {
-  if (!line.startsWith("{")) return false;
+  return logRecord(line)?.msg === "Portcullis is ready";
+}
+
+/** A JSON log line parsed; undefined for any other line (Next.js prints some of its own). */
+function logRecord(line: string): { msg?: unknown } | undefined {
+  if (!line.startsWith("{")) return undefined;
   try {
-    return (JSON.parse(line) as { msg?: unknown }).msg === "Portcullis is ready";
+    return JSON.parse(line) as { msg?: unknown };
   } catch {
-    return false;
+    return undefined;
   }
 }
 

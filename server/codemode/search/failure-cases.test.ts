@@ -91,46 +91,56 @@ describe("search_tools – the action asked", () => {
   });
 });
 
+/** An index of the tools given as [`server__tool`, description, argument names (strings)]. */
+function indexOf(tools: ReadonlyArray<readonly [string, string, (readonly string[])?]>) {
+  return createToolIndex(
+    tools.map(([name, description, args = []]) => {
+      const [server, tool] = name.split("__") as [string, string];
+      const properties = Object.fromEntries(args.map((arg) => [arg, { type: "string" }]));
+      return { name, server, tool, description, inputSchema: { type: "object", properties } };
+    }),
+  );
+}
+const firstOf = (index: ReturnType<typeof indexOf>, query: string) =>
+  index.search(query, { detail: "name" }).tools[0]?.name;
+
 describe("search_tools – a new status asked for", () => {
   // A tracker's tools as the bench's Jira server lists them.
-  const tracker = createToolIndex(
-    (
-      [
-        [
-          "create_issue",
-          "Create a Jira issue (story, bug, task) in a project.",
-          ["project_key", "summary", "issue_type", "description", "assignee", "priority"],
-        ],
-        ["get_issue", "Get a Jira issue by key with its fields, status, comments and links.", ["issue_key", "expand"]],
-        ["update_issue", "Edit fields of a Jira issue.", ["issue_key", "fields"]],
-        ["search_issues", "Search Jira issues with JQL.", ["jql", "fields", "max_results"]],
-        [
-          "transition_issue",
-          "Move a Jira issue through its workflow, e.g. To Do → In Progress → Done.",
-          ["issue_key", "transition", "comment"],
-        ],
-        ["add_comment", "Add a comment to a Jira issue.", ["issue_key", "body"]],
-        ["assign_issue", "Assign a Jira issue to a user, or unassign it.", ["issue_key", "account_id"]],
-        ["list_sprints", "List sprints of a Scrum board.", ["board_id", "state"]],
-        ["move_issues_to_sprint", "Move issues into a sprint.", ["sprint_id", "issue_keys"]],
-        ["log_work", "Log time spent on a Jira issue (worklog).", ["issue_key", "time_spent", "comment", "started"]],
-        [
-          "link_issues",
-          "Link two Jira issues, e.g. blocks or duplicates.",
-          ["inward_issue", "outward_issue", "link_type"],
-        ],
-        ["list_projects", "List Jira projects visible to the user.", ["limit", "cursor"]],
-        ["create_version", "Create a release version in a Jira project.", ["project_key", "name", "release_date"]],
-      ] as const
-    ).map(([tool, description, args]) => ({
-      name: `tracker__${tool}`,
-      server: "tracker",
-      tool,
-      description,
-      inputSchema: { type: "object", properties: Object.fromEntries(args.map((arg) => [arg, { type: "string" }])) },
-    })),
-  );
-  const first = (query: string) => tracker.search(query, { detail: "name" }).tools[0]?.name;
+  const tracker = indexOf([
+    [
+      "tracker__create_issue",
+      "Create a Jira issue (story, bug, task) in a project.",
+      ["project_key", "summary", "issue_type", "description", "assignee", "priority"],
+    ],
+    [
+      "tracker__get_issue",
+      "Get a Jira issue by key with its fields, status, comments and links.",
+      ["issue_key", "expand"],
+    ],
+    ["tracker__update_issue", "Edit fields of a Jira issue.", ["issue_key", "fields"]],
+    ["tracker__search_issues", "Search Jira issues with JQL.", ["jql", "fields", "max_results"]],
+    [
+      "tracker__transition_issue",
+      "Move a Jira issue through its workflow, e.g. To Do → In Progress → Done.",
+      ["issue_key", "transition", "comment"],
+    ],
+    ["tracker__add_comment", "Add a comment to a Jira issue.", ["issue_key", "body"]],
+    ["tracker__assign_issue", "Assign a Jira issue to a user, or unassign it.", ["issue_key", "account_id"]],
+    ["tracker__list_sprints", "List sprints of a Scrum board.", ["board_id", "state"]],
+    ["tracker__move_issues_to_sprint", "Move issues into a sprint.", ["sprint_id", "issue_keys"]],
+    [
+      "tracker__log_work",
+      "Log time spent on a Jira issue (worklog).",
+      ["issue_key", "time_spent", "comment", "started"],
+    ],
+    [
+      "tracker__link_issues",
+      "Link two Jira issues, e.g. blocks or duplicates.",
+      ["inward_issue", "outward_issue", "link_type"],
+    ],
+    ["tracker__list_projects", "List Jira projects visible to the user.", ["limit", "cursor"]],
+    ["tracker__create_version", "Create a release version in a Jira project.", ["project_key", "name", "release_date"]],
+  ]);
 
   it.each([
     ["set ticket PAY-412 to Done", "tracker__transition_issue"],
@@ -138,90 +148,42 @@ describe("search_tools – a new status asked for", () => {
     ["PROJ-88: I'm starting on it, change its state", "tracker__transition_issue"],
     ["set the summary of PROJ-7 to 'Login fails on Safari'", "tracker__update_issue"],
   ])("%j → %s", (query, expected) => {
-    expect(first(query)).toBe(expected);
+    expect(firstOf(tracker, query)).toBe(expected);
   });
 });
 
 describe("search_tools – a server named as it writes its name", () => {
-  const people = createToolIndex([
-    {
-      name: "teams__get_presence",
-      server: "teams",
-      tool: "get_presence",
-      description: "Get a user's presence status: available, busy or away.",
-      inputSchema: { type: "object", properties: { user: { type: "string" } } },
-    },
-    {
-      name: "hr__whos_out",
-      server: "hr",
-      tool: "whos_out",
-      description: "List the employees who are out on approved leave, holiday or vacation in a date range.",
-      inputSchema: { type: "object", properties: { start: { type: "string" }, end: { type: "string" } } },
-    },
+  const people = indexOf([
+    ["teams__get_presence", "Get a user's presence status: available, busy or away.", ["user"]],
+    [
+      "hr__whos_out",
+      "List the employees who are out on approved leave, holiday or vacation in a date range.",
+      ["start", "end"],
+    ],
   ]);
-  const first = (query: string) => people.search(query, { detail: "name" }).tools[0]?.name;
 
   it('finds a server written as one word with capitals inside ("BambooHR")', () => {
-    const hr = createToolIndex([
-      {
-        name: "bamboohr__request_time_off",
-        server: "bamboohr",
-        tool: "request_time_off",
-        description: "Submit a time-off request for an employee.",
-        inputSchema: { type: "object" },
-      },
-      {
-        name: "calendar__book_time_off",
-        server: "calendar",
-        tool: "book_time_off",
-        description: "Book time off in the calendar: block a day or a range of days off.",
-        inputSchema: { type: "object" },
-      },
+    const hr = indexOf([
+      ["bamboohr__request_time_off", "Submit a time-off request for an employee."],
+      ["calendar__book_time_off", "Book time off in the calendar: block a day or a range of days off."],
     ]);
-    const answer = hr.search("book time off Dec 22 to Jan 2 in BambooHR", { detail: "name" });
-    expect(answer.tools[0]?.name).toBe("bamboohr__request_time_off");
+    expect(firstOf(hr, "book time off Dec 22 to Jan 2 in BambooHR")).toBe("bamboohr__request_time_off");
   });
 
   it('reads "GCal" as Google Calendar', () => {
-    const calendars = createToolIndex([
-      {
-        name: "google-calendar__list_events",
-        server: "google-calendar",
-        tool: "list_events",
-        description: "List events between two dates.",
-        inputSchema: { type: "object" },
-      },
-      {
-        name: "outlook__list_calendar_events",
-        server: "outlook",
-        tool: "list_calendar_events",
-        description: "List the events of the user's calendar schedule in a date range.",
-        inputSchema: { type: "object" },
-      },
+    const calendars = indexOf([
+      ["google-calendar__list_events", "List events between two dates."],
+      ["outlook__list_calendar_events", "List the events of the user's calendar schedule in a date range."],
     ]);
-    const answer = calendars.search("what's on my GCal schedule March 3–7?", { detail: "name" });
-    expect(answer.tools[0]?.name).toBe("google-calendar__list_events");
+    expect(firstOf(calendars, "what's on my GCal schedule March 3–7?")).toBe("google-calendar__list_events");
   });
 
   it("reads a DM as a private chat message", () => {
-    const chat = createToolIndex([
-      {
-        name: "teams__send_chat_message",
-        server: "teams",
-        tool: "send_chat_message",
-        description: "Send a message in a one-to-one or group chat.",
-        inputSchema: { type: "object" },
-      },
-      {
-        name: "teams__send_channel_message",
-        server: "teams",
-        tool: "send_channel_message",
-        description: "Post a message to a Microsoft Teams channel.",
-        inputSchema: { type: "object" },
-      },
+    const chat = indexOf([
+      ["teams__send_chat_message", "Send a message in a one-to-one or group chat."],
+      ["teams__send_channel_message", "Post a message to a Microsoft Teams channel."],
     ]);
-    const answer = chat.search("DM Priya on Microsoft Teams that the build is green", { detail: "name" });
-    expect(answer.tools[0]?.name).toBe("teams__send_chat_message");
+    expect(firstOf(chat, "DM Priya on Microsoft Teams that the build is green")).toBe("teams__send_chat_message");
   });
 
   it.each([
@@ -229,7 +191,7 @@ describe("search_tools – a server named as it writes its name", () => {
     ["which people of Team Platform are away on vacation?", "hr__whos_out"],
     ["is Priya away right now on Teams?", "teams__get_presence"],
   ])("%j → %s", (query, expected) => {
-    expect(first(query)).toBe(expected);
+    expect(firstOf(people, query)).toBe(expected);
   });
 });
 
