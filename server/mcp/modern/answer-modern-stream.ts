@@ -2,7 +2,8 @@
 // and the first terminal message decides the end — the final response (under this request's id), or a request
 // the handling sends the client (elicitation, sampling, roots), which 2026 forbids on the stream: it becomes an
 // `input_required` result with a signed requestState (MRTR), or -32021 when the client did not declare the
-// capability. When nothing was streamed before it, the terminal message is a plain JSON answer with its status.
+// capability (roots excepted: the upstream is refused and the call goes on). When nothing was streamed before it,
+// the terminal message is a plain JSON answer with its status.
 import type { Continuation, Continuations, Origin, PendingInput } from "./continuations";
 import { modernStatus } from "./modern-answer";
 import { META, MODERN_ERROR } from "./modern-protocol";
@@ -67,6 +68,13 @@ async function inputRequired(ctx: MrtrContext, messages: AsyncGenerator<Message>
     return capability ? { status: 200, message: { jsonrpc: "2.0", id, error: { code: -32603, message: `The server asked for ${capability} input, which this endpoint cannot relay to a 2026-07-28 client` } } } : null;
   }
   const missing = missingCapability(capability, request, ctx.request.params._meta[META.clientCapabilities] as Record<string, unknown>);
+  // Roots are context, not the call's work: an upstream asks for them on its own (server-everything 350 ms after
+  // initialize, landing on whichever call is in flight). A client without roots has none to give; the upstream
+  // hears so and the call goes on.
+  if (missing && capability === "roots") {
+    await refuseUpstream("The client did not declare roots");
+    return null;
+  }
   if (missing) {
     await refuseUpstream(`The client did not declare ${capability}`);
     drain(messages);

@@ -1,7 +1,8 @@
 // MRTR through /mcp/s/<slug> in front of a 2025 upstream: the upstream's elicitation or sampling reaches a
 // 2026-07-28 client as `input_required`, its retry with `inputResponses` and the signed `requestState` finishes
 // the same upstream call (audited once); a state that was altered, replayed, or belongs to another request or
-// agent session is refused; a client that did not declare the capability gets -32021.
+// agent session is refused; a client that did not declare the capability gets -32021 (roots, which the upstream
+// asks for on its own, excepted).
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as TransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -189,6 +190,26 @@ describe("MRTR: a 2025 upstream's requests to the client, for a 2026-07-28 clien
     const res = await call("test_ping_client", {});
     expect(res.answer.result).toMatchObject({ resultType: "complete" });
     expect(firstText(res.answer.result)).toBe("the client answered a ping");
+  });
+
+  // Roots are context the upstream asks for on its own (server-everything 350 ms after initialize, on whichever
+  // call is in flight): a client without roots does not lose the call over it.
+  it("the upstream asks for roots mid-call: a client without roots gets the call's answer, the upstream hears it has none", async () => {
+    const before = await audited("test_list_roots");
+    const res = await call("test_list_roots", {}, { capabilities: { elicitation: {} } });
+    expect([res.status, res.answer.result?.resultType]).toEqual([200, "complete"]);
+    expect(firstText(res.answer.result)).toMatch(/^no roots: .*The client did not declare roots/);
+    expect(await audited("test_list_roots")).toBe(before + 1);
+  });
+
+  it("the upstream asks for roots mid-call: a client with roots is asked (input_required), and its retry gives them", async () => {
+    const first = await call("test_list_roots", {}, { capabilities: { roots: {} } });
+    expect(first.answer.result).toMatchObject({ resultType: "input_required" });
+    const [[key, request]] = Object.entries(first.answer.result!.inputRequests!) as [[string, { method: string; params: Record<string, unknown> }]];
+    expect(request.method).toBe("roots/list");
+    const roots = { roots: [{ uri: "file:///work/project", name: "project" }] };
+    const done = await call("test_list_roots", {}, { capabilities: { roots: {} }, extra: { inputResponses: { [key]: roots }, requestState: first.answer.result!.requestState } });
+    expect(firstText(done.answer.result)).toBe("roots: file:///work/project");
   });
 
   it("two retries racing with one requestState: exactly one continues the call, the other is refused", async () => {

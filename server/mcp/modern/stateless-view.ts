@@ -11,6 +11,9 @@ import type { StatelessLeases } from "./stateless-leases";
 
 const RELAYED_CAPABILITIES: ClientCapabilities = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
 
+/** How the handle of a 2026-07-28 request's upstream session begins: no client is there between its requests. */
+export const STATELESS_SESSION_PREFIX = "stateless-";
+
 /** What a requestState is bound to: the agent session, endpoint, method, name (or uri) and arguments. */
 export function stateBinding(agentSessionId: string, endpoint: string, message: { method: string; params: Record<string, unknown> }): StateBinding {
   const { name, uri } = message.params;
@@ -26,8 +29,8 @@ export function stateBinding(agentSessionId: string, endpoint: string, message: 
 export function statelessView(endpoint: McpEndpoint, agentSession: { id: string; canaryBucket: number }, ctx: RequestContext, grant: SessionGrant, leases: StatelessLeases, tasksExtension = false) {
   const lease =
     endpoint.kind === "server"
-      ? leases.acquire(`stateless-${createHash("sha256").update(`${agentSession.id}\u0000${endpoint.slug}`).digest("base64url").slice(0, 32)}`)
-      : { id: `stateless-${randomUUID()}`, release: () => undefined };
+      ? leases.acquire(`${STATELESS_SESSION_PREFIX}${createHash("sha256").update(`${agentSession.id}\u0000${endpoint.slug}`).digest("base64url").slice(0, 32)}`)
+      : { id: `${STATELESS_SESSION_PREFIX}${randomUUID()}`, release: () => undefined };
   const mcpSessionId = lease.id;
   // The relay's upstream may ask for input (MRTR turns that into input_required, or -32021 when this client did
   // not declare the capability); elsewhere nothing behind sends a 2026 client requests.

@@ -10,6 +10,8 @@ import { createLogger } from "../../logger";
 import { insertUser } from "../../test/contexts";
 import { REPO_ROOT, waitUntil } from "../../test/gateway-harness";
 import { createTestDb, testDatabaseUrl, truncateAll } from "../../test/test-db";
+import { createSessionStderr } from "../../upstream/session-stderr";
+import { STATELESS_SESSION_PREFIX } from "../modern/stateless-view";
 import { createSessionUpstreams, type SessionOwner, type SessionUpstreams } from "./session-upstreams";
 import type { CapacityLimits } from "./upstream-capacity";
 
@@ -132,5 +134,21 @@ describe("transparent session upstreams", () => {
     const s7 = await connecting;
     await waitUntil("the upstream session to close", () => (s7.client.transport === undefined ? true : undefined), 5_000);
     expect(sessions.stats().perServer).toEqual(held);
+  });
+
+  // A 2026-07-28 client is reached only on the answer of a request of its own. server-everything asks roots/list
+  // 350 ms after initialize, so on a fresh stateless upstream session it asks with nothing in flight.
+  it("a 2026 client's upstream session asked for roots between its requests: the upstream is told at once that nobody can answer", async () => {
+    const stderr = createSessionStderr();
+    const own = createSessionUpstreams({ db, bus, logger: createLogger("silent"), stderr }, { limits, now: () => clock });
+    try {
+      // The capabilities stateless-view.ts offers upstream for a 2026 client, roots among them.
+      await own.get(`${STATELESS_SESSION_PREFIX}roots-between`, route, { roots: {} }, true, owner);
+      const heard = () => stderr.snapshot("srv").flatMap((p) => p.process.lines).find((l) => l.includes("Failed to request roots"));
+      // Without the answer, the upstream would wait relayTimeoutMs (5 minutes) for a reply.
+      expect(await waitUntil("server-everything to hear its roots/list refused", heard, 5_000)).toContain("roots/list: no request of this client is in flight");
+    } finally {
+      await own.closeAll();
+    }
   });
 });

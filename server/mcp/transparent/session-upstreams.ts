@@ -7,6 +7,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import {
+  ErrorCode,
   McpError,
   ResultSchema,
   type ClientCapabilities,
@@ -28,6 +29,7 @@ import { PendingReplies } from "./pending-replies";
 import { readState, saveState, type SessionState } from "./session-state";
 import { createUpstreamCapacity, type CapacityLimits, type Slot } from "./upstream-capacity";
 import { LISTEN_SESSION_PREFIX } from "../modern/listen-streams";
+import { STATELESS_SESSION_PREFIX } from "../modern/stateless-view";
 
 /** A downstream request of this session being served on this process, with the stream its answer goes to. */
 export type InFlight = {
@@ -152,9 +154,14 @@ export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: L
 
   /** A server-to-client request (sampling, elicitation, roots) relayed to the agent, answered by its reply. */
   async function relayRequest(s: LiveSession, request: JSONRPCRequest, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const related = current(s);
+    // A 2026-07-28 client is reached only on the answer of a request of its own (MRTR). Asked between its requests
+    // (server-everything asks roots/list 350 ms after initialize), nobody is there to answer: the upstream is told
+    // so at once rather than waiting relayTimeoutMs for a reply that cannot come.
+    if (!related && s.mcpSessionId.startsWith(STATELESS_SESSION_PREFIX)) throw new McpError(ErrorCode.MethodNotFound, `${request.method}: no request of this client is in flight to ask it on`);
     const id = `portcullis-${crypto.randomUUID()}`;
     const reply = replies.wait(s.mcpSessionId, id, opts.relayTimeoutMs, signal);
-    await toAgent(s, { jsonrpc: "2.0", id, method: request.method, ...(request.params && { params: request.params }) }, current(s));
+    await toAgent(s, { jsonrpc: "2.0", id, method: request.method, ...(request.params && { params: request.params }) }, related);
     const answer = await reply;
     if ("error" in answer) {
       const e = answer.error as { code: number; message: string; data?: unknown };
@@ -224,7 +231,7 @@ export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: L
         bearer,
         // A 2026-07-28 upstream's input_required: a 2026 client's stateless requests (stateless-view.ts names their
         // sessions) answer it themselves; a 2025 agent gets it as requests relayed by the handlers below.
-        inputMode: mcpSessionId.startsWith("stateless-") ? "passthrough" : "translate",
+        inputMode: mcpSessionId.startsWith(STATELESS_SESSION_PREFIX) ? "passthrough" : "translate",
         tools: route.defs.tools,
         configure: (client) => {
           client.fallbackRequestHandler = async (request, extra) => relayRequest(await ready, request, extra.signal);
