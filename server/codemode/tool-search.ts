@@ -11,6 +11,7 @@ import { distinctionNotes } from "./search/distinguish";
 import { expandQuery } from "./search/expand-query";
 import { buildFieldIndex, type FieldIndex } from "./search/field-index";
 import { rankTools, type Ranked } from "./search/rank";
+import { serverPrior } from "./search/server-prior";
 import { FIELDS, nameOf, serverNameTerms, toFields, type IndexableTool } from "./search/tool-fields";
 import { keepServerNamesWhole } from "./search/product-names";
 import { isWeak } from "./search/weak-match";
@@ -89,6 +90,7 @@ export function createToolIndex(tools: readonly IndexableTool[]): ToolIndex {
   // A server's first word is its name ("linear", "brave", "everything"), not the English word.
   const serverNames = new Set(unique.flatMap((tool) => serverNameTerms(tool.server).slice(0, 1)));
   const declarations = new Map<number, string>();
+  const prior = serverPrior(new Map(unique.flatMap((tool) => (tool.serverDescription ? [[tool.server, tool.serverDescription] as const] : []))));
 
   function hit(id: number, detail: SearchDetail): ToolHit {
     const tool = unique[id]!;
@@ -115,7 +117,10 @@ export function createToolIndex(tools: readonly IndexableTool[]): ToolIndex {
   };
   const byScore = (a: Ranked, b: Ranked) => b.score - a.score || compareCodeUnits(unique[a.id]!.name, unique[b.id]!.name);
   const rankedBy = (expanded: ReturnType<typeof expand>, server: string | undefined) => {
-    const ranked = rankTools({ index, docs, query: expanded.words, serverTerms, serverWords, onlyServer: server }).sort(byScore);
+    const ranked = rankTools({ index, docs, query: expanded.words, serverTerms, serverWords, onlyServer: server });
+    const factors = prior.factors(expanded.words);
+    if (factors) for (const r of ranked) r.score *= factors.get(unique[r.id]!.server) ?? 1;
+    ranked.sort(byScore);
     const head = ranked.slice(0, FIT_CANDIDATES).map((r) => ({
       id: r.id,
       score: r.score * (1 + FIT_GAIN * argumentFit(expanded.values, slots[r.id]!)),

@@ -32,6 +32,14 @@ export function loadTools(): DatasetTool[] {
   return JSON.parse(readFileSync(path.join(DIR, "tools.json"), "utf8")) as DatasetTool[];
 }
 
+/**
+ * Each server's one-line summary for browse_catalog, as an admin would write it: written from tools.json alone
+ * (no query, ranker or thesaurus seen), for `--server-summaries`.
+ */
+export function loadServerSummaries(): Record<string, string> {
+  return JSON.parse(readFileSync(path.join(DIR, "server-summaries.json"), "utf8")) as Record<string, string>;
+}
+
 export function loadQueries(): DatasetQuery[] {
   return JSON.parse(readFileSync(path.join(DIR, "queries.json"), "utf8")) as DatasetQuery[];
 }

@@ -22,6 +22,9 @@
 //                                                     # offline default, a configuration (lib/tool-examples.ts)
 //   npm run bench:search-quality -- --split dev --examples --examples-share 0.5   # only every other tool has
 //                                                     # them: do the others lose ground? (reported apart)
+//   npm run bench:search-quality -- --split dev --server-summaries   # each server with the one-line summary an
+//                                                     # admin would write for browse_catalog (server-summaries.json,
+//                                                     # written from tools.json alone): a configuration
 //   BENCH_WRITE_DOCS=1 npm run bench:search-quality   # also rewrites its block in docs/benchmarks.md
 //
 // Recall is measured at 508 tools only. Timing is measured at 508 and at 5,080 (the dataset under ten
@@ -34,7 +37,7 @@ import type { IndexableTool } from "../../../server/codemode/search/tool-fields"
 import { createToolIndex, type ToolIndex } from "../../../server/codemode/tool-search";
 import { writeDocsBlock } from "../../docs-block";
 import { machineFacts } from "../../gateway/report";
-import { loadQueries, loadTools, toolKey, type DatasetQuery, type DatasetTool, type Split } from "./dataset";
+import { loadQueries, loadServerSummaries, loadTools, toolKey, type DatasetQuery, type DatasetTool, type Split } from "./dataset";
 import { evaluate, type SearchOptionsIn, type SubsetReport, type TuneMiss } from "./evaluate";
 import { percentile } from "./metrics";
 import { checkedRequestsByTool, loadExampleRequests } from "./mine-relations";
@@ -50,6 +53,8 @@ type Result = {
   examplesPerTool: number;
   /** Whether the requests shipped for well-known packages' tools are indexed (not --no-known-requests). */
   knownRequests: boolean;
+  /** Whether each server has its one-line summary (--server-summaries). */
+  serverSummaries: boolean;
   dataset: Record<string, number>;
   quality: Record<string, SubsetReport>;
   timing: Timing[];
@@ -70,6 +75,7 @@ const { values: args } = parseArgs({
     examples: { type: "boolean", default: false },
     "no-known-requests": { type: "boolean", default: false },
     "examples-share": { type: "string", default: "1" },
+    "server-summaries": { type: "boolean", default: false },
   },
   strict: true,
 });
@@ -108,7 +114,8 @@ function parseOptions(pairs: readonly string[]): SearchOptionsIn {
  * of example-requests.jsonl (written from the tools alone, D174), checked as the REST API checks them.
  */
 function withExamples(tools: readonly DatasetTool[]): { indexed: IndexableTool[]; perTool: number; chosen: Set<string> | undefined } {
-  const plain = tools.map((tool) => toSearchable(tool));
+  const summaries = args["server-summaries"] ? loadServerSummaries() : {};
+  const plain: IndexableTool[] = tools.map((tool) => ({ ...toSearchable(tool), serverDescription: summaries[tool.server] ?? null }));
   if (!args.examples) return { indexed: plain, perTool: 0, chosen: undefined };
   const share = Number(args["examples-share"]);
   if (!(share > 0 && share <= 1)) throw new Error(`--examples-share must be in (0, 1] (got ${args["examples-share"]})`);
@@ -180,6 +187,7 @@ function main(): void {
         .join(", ") || "full",
     examplesPerTool: perTool,
     knownRequests: !args["no-known-requests"],
+    serverSummaries: args["server-summaries"],
     dataset,
     quality,
     timing,
@@ -187,7 +195,7 @@ function main(): void {
   };
   console.log(args.json ? JSON.stringify(result, null, 2) : render(result));
   if (process.env.BENCH_WRITE_DOCS === "1") {
-    if (result.thesaurus !== "full" || result.examplesPerTool > 0 || !result.knownRequests) throw new Error("BENCH_WRITE_DOCS writes the shipped ranker's figures only");
+    if (result.thesaurus !== "full" || result.examplesPerTool > 0 || !result.knownRequests || result.serverSummaries) throw new Error("BENCH_WRITE_DOCS writes the shipped ranker's figures only");
     writeDocsBlock(
       path.resolve(import.meta.dirname, "../../../docs/benchmarks.md"),
       {
@@ -210,7 +218,8 @@ function render(result: Result): string {
       `${result.dataset.queries} queries; search options ${JSON.stringify(result.options)}` +
       `${result.thesaurus === "full" ? "" : `; thesaurus: ${result.thesaurus}`}` +
       `${result.examplesPerTool > 0 ? `; ${result.examplesPerTool.toFixed(1)} example requests per tool (--examples)` : ""}` +
-      `${result.knownRequests ? "" : "; without the shipped requests of known packages' tools"}.`,
+      `${result.knownRequests ? "" : "; without the shipped requests of known packages' tools"}` +
+      `${result.serverSummaries ? "; each server with its one-line summary (--server-summaries)" : ""}.`,
     "",
     "| queries | n | recall@1 | recall@5 | recall@10 | MRR@10 | recall@50 | answer tokens |",
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",

@@ -10,15 +10,16 @@ import { actionsOf } from "./thesaurus";
 import { words } from "./words";
 
 /**
- * A tool as indexed: its definition and, when the catalog has them, its server's one-line description and the
- * requests an admin wrote for it (lib/tool-examples.ts; without them, the shipped ones of known-requests.ts).
+ * A tool as indexed: its definition and, when the catalog has them, its server's one-line description (evidence for
+ * the server, not the tool: server-prior.ts) and the requests an admin wrote for it (lib/tool-examples.ts; without
+ * them, the shipped ones of known-requests.ts).
  */
 export type IndexableTool = SearchableTool & { serverDescription?: string | null; exampleRequests?: readonly string[] };
 
 // Arguments of a hostile schema are indexed up to here; more would only dilute the document.
 const MAX_ARG_TERMS = 200;
 
-export type Field = "name" | "title" | "server" | "serverDescription" | "args" | "description" | "argDescriptions" | "examples" | "knownRequests";
+export type Field = "name" | "title" | "server" | "args" | "description" | "argDescriptions" | "examples" | "knownRequests";
 
 // The tool's own name says most, then its title, its server (every orders tool is about orders), argument
 // names, descriptions and, least, argument descriptions. A name is short: its length barely normalises. An
@@ -30,7 +31,6 @@ export const FIELDS: FieldWeights<Field> = {
   name: { weight: 6, b: 0.3 },
   title: { weight: 4, b: 0.5 },
   server: { weight: 2.5, b: 0 },
-  serverDescription: { weight: 0.5, b: 0.75 },
   args: { weight: 2, b: 0.75 },
   description: { weight: 1, b: 0.75 },
   argDescriptions: { weight: 0.5, b: 0.75 },
@@ -106,7 +106,6 @@ export function toFields(tool: IndexableTool): Record<Field, string[]> {
     name: terms(tool.tool),
     title: terms(tool.title ?? ""),
     server: serverNameTerms(tool.server),
-    serverDescription: terms(tool.serverDescription ?? ""),
     args: names.flatMap(terms),
     description: terms(tool.description ?? ""),
     argDescriptions: descriptions.flatMap(terms),
