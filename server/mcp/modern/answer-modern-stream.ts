@@ -68,15 +68,11 @@ async function inputRequired(ctx: MrtrContext, messages: AsyncGenerator<Message>
     return capability ? { status: 200, message: { jsonrpc: "2.0", id, error: { code: -32603, message: `The server asked for ${capability} input, which this endpoint cannot relay to a 2026-07-28 client` } } } : null;
   }
   const missing = missingCapability(capability, request, ctx.request.params._meta[META.clientCapabilities] as Record<string, unknown>);
-  // Roots are context, not the call's work: an upstream asks for them on its own (server-everything 350 ms after
-  // initialize, landing on whichever call is in flight). A client without roots has none to give; the upstream
-  // hears so and the call goes on.
-  if (missing && capability === "roots") {
-    await refuseUpstream("The client did not declare roots");
-    return null;
-  }
   if (missing) {
     await refuseUpstream(`The client did not declare ${capability}`);
+    // Roots are context, not the call's work: an upstream asks for them on its own (server-everything 350 ms after
+    // initialize, landing on whichever call is in flight). A client without roots has none; the call goes on.
+    if (capability === "roots") return null;
     drain(messages);
     const error = { code: MODERN_ERROR.missingRequiredClientCapability, message: `Missing required client capability: ${capability}`, data: { requiredCapabilities: missing } };
     return { status: 400, message: { jsonrpc: "2.0", id, error } };
