@@ -166,6 +166,13 @@ describe("expandQuery", () => {
     }
   });
 
+  it("relates a thing to what it is, not to the action that makes it: a paycheck is a pay stub, not a payroll run", () => {
+    const payroll = buildFieldIndex([{ words: ["run", "payrol"] }, { words: ["get", "pay", "stub"] }], { words: { weight: 1, b: 0 } });
+    const [paycheck] = expandQuery("Maria's paycheck", payroll).filter((w) => w.term === "paycheck");
+    expect([...paycheck!.expansions.keys()]).toEqual(expect.arrayContaining(["stub", "pay"]));
+    expect([...paycheck!.expansions.keys()]).not.toContain("run");
+  });
+
   it("adds the un- word of a negation", () => {
     expect(query("diff of what is not staged").map(([term]) => term)).toContain("unstag");
   });
