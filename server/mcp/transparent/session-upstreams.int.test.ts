@@ -146,7 +146,7 @@ describe("transparent session upstreams", () => {
       await own.get(`${STATELESS_SESSION_PREFIX}roots-between`, route, { roots: {} }, true, owner);
       const heard = () => stderr.snapshot("srv").flatMap((p) => p.process.lines).find((l) => l.includes("Failed to request roots"));
       // Without the answer, the upstream would wait relayTimeoutMs (5 minutes) for a reply.
-      expect(await waitUntil("server-everything to hear its roots/list refused", heard, 5_000)).toContain("roots/list: no request of this client is in flight");
+      expect(await waitUntil("server-everything to hear its roots/list refused", heard, 15_000)).toContain("roots/list: no request of this client is in flight");
     } finally {
       await own.closeAll();
     }
