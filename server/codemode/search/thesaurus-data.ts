@@ -219,6 +219,7 @@ export const PHRASAL_VERBS: readonly string[] = [
   "pull up > get show",
   "bring up > get show",
   "look over > review get",
+  "look like > schema structure describe sample",
   "dig up > search find",
   "find out > get search",
   "check off > complete close done finish resolve",

@@ -267,7 +267,7 @@ describe("expandQuery – verbs and objects", () => {
       {
         words: ["file", "issu", "creat", "submit", "run", "get", "list", "search", "set", "open", "bug", "signup"],
       },
-      { words: ["subscrib", "sign", "directori", "env", "variabl", "databas", "url", "row", "content"] },
+      { words: ["subscrib", "sign", "directori", "env", "variabl", "databas", "url", "row", "content", "schema"] },
       { words: ["place", "memori", "store", "job", "merg", "distanc", "geocod"] },
       { words: ["complet", "login", "show", "updat", "reaction", "cost", "comment", "back", "echo"] },
     ],
@@ -296,6 +296,7 @@ describe("expandQuery – verbs and objects", () => {
     ["pull up reads", "pull up PROJ-1234 in Jira", "pull", "get", true],
     ["check off completes", "check off 'Draft budget' in Asana", "check", "complet", true],
     ["log in is a login", "log in to the staging console", "log", "login", true],
+    ["what a thing looks like is its shape", "what does a typical order look like?", "look", "schema", true],
     // "in" joins its verb only right after it.
     ["a verb and a later in are no phrase", "sign the NDA in DocuSign", "sign", "login", false],
     // "up to date" is no particle.
