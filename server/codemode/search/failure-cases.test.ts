@@ -2,9 +2,10 @@
 // official-style tools plus 500 realistic business tools (so the ranking has plenty to get wrong).
 import { describe, expect, it } from "vitest";
 import { realisticTools } from "../fixtures/realistic-tools";
-import { createToolIndex, WEAK_HINT } from "../tool-search";
+import { createToolIndex, WEAK_HINT, type SearchableTool } from "../tool-search";
 import { distinctionNotes } from "./distinguish";
 import { OFFICIAL_TOOLS } from "./fixtures/official-tools";
+import { withoutKept } from "./query-shape";
 
 const official = new Set(OFFICIAL_TOOLS.map((t) => t.name));
 const index = createToolIndex([...OFFICIAL_TOOLS, ...realisticTools(500).filter((t) => !official.has(t.name))]);
@@ -91,15 +92,39 @@ describe("search_tools – the action asked", () => {
   });
 });
 
-/** An index of the tools given as [`server__tool`, description, argument names (strings)]. */
-function indexOf(tools: ReadonlyArray<readonly [string, string, (readonly string[])?]>) {
-  return createToolIndex(
-    tools.map(([name, description, args = []]) => {
+describe("search_tools – what a request keeps", () => {
+  // The memory server's own definitions (@modelcontextprotocol/server-memory), among the 500 realistic tools.
+  const memory = indexOf([
+    ["memory__delete_entities", "Delete multiple entities and their associated relations from the knowledge graph", ["entityNames"]],
+    ["memory__delete_relations", "Delete multiple relations from the knowledge graph", ["relations"]],
+    ["memory__search_nodes", "Search for nodes in the knowledge graph based on a query", ["query"]],
+    ["memory__open_nodes", "Open specific nodes in the knowledge graph by their names", ["names"]],
+  ], [...OFFICIAL_TOOLS.filter((t) => t.server !== "memory"), ...realisticTools(500).filter((t) => !official.has(t.name))]);
+
+  it.each<[string, string]>([
+    ["remove the works_at link between Alice and Initech from memory, but keep both nodes", "memory__delete_relations"],
+    ["unlink Alice from Initech in memory but keep the nodes", "memory__delete_relations"],
+    ["delete the relation between Bob and Acme in memory, but keep both entities", "memory__delete_relations"],
+  ])("%j acts on what it does not keep: %s", (query, want) => {
+    expect(firstOf(memory, query)).toBe(want);
+  });
+
+  it("drops the kept clause up to its punctuation, and nothing without one", () => {
+    expect(withoutKept("drop the cache, but keep the config. Then restart").replace(/\s+/g, " ")).toBe("drop the cache . Then restart");
+    expect(withoutKept("keep the config and drop the cache")).toBe("keep the config and drop the cache");
+  });
+});
+
+/** An index of the tools given as [`server__tool`, description, argument names (strings)], and of `others`. */
+function indexOf(tools: ReadonlyArray<readonly [string, string, (readonly string[])?]>, others: readonly SearchableTool[] = []) {
+  return createToolIndex([
+    ...tools.map(([name, description, args = []]) => {
       const [server, tool] = name.split("__") as [string, string];
       const properties = Object.fromEntries(args.map((arg) => [arg, { type: "string" }]));
       return { name, server, tool, description, inputSchema: { type: "object", properties } };
     }),
-  );
+    ...others,
+  ]);
 }
 const firstOf = (index: ReturnType<typeof indexOf>, query: string) =>
   index.search(query, { detail: "name" }).tools[0]?.name;

@@ -36,6 +36,14 @@ const PATH =
 export const FILE_NAME =
   /[\w-]\.(?:ya?ml|json|tsx?|jsx?|mjs|md|txt|csv|tsv|pdf|py|go|rs|java|rb|php|toml|ini|env|conf|cfg|xml|html?|css|sql|sh|log|png|jpe?g|gif|svg|docx?|xlsx?|pptx?|zip|gz|tar|lock)\b/i;
 export const CONSTANT = /(?<![\w-])[A-Z][A-Z\d]*(?:_[A-Z\d]+)+(?![\w-])/u;
+// "remove the link, but keep both nodes", "clear the cache and leave the config": what a request says to keep is
+// not what it acts on, so its words are not searched. The clause runs to the next punctuation or the end, so a
+// server named only inside it ("and leave the nodes in memory") is not named either.
+const KEPT = /,?\s*\b(?:but|and)\s+(?:keep|leave|spare|preserve|retain)\b[^,.;:!?]*/gi;
+export function withoutKept(query: string): string {
+  return query.replace(KEPT, " ");
+}
+
 export function pathWords(query: string): string[] {
   const inPaths = (query.match(PATH) ?? []).flatMap((token) => words(token));
   const outside = new Set(words(query.replace(PATH, " ")));
