@@ -16,6 +16,11 @@ export type CpuProfileSummary = {
   topFunctions: { fn: string; place: string; ms: number; share: number }[];
 };
 
+/** The npm package a file path or URL lies in (the last node_modules of it; scoped as `@scope/name`), if any. */
+export function packageOf(file: string): string | undefined {
+  return /.*(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1];
+}
+
 export function placeOf(url: string, functionName: string): string {
   if (!url) {
     if (functionName === "(garbage collector)") return "V8 garbage collector";
@@ -24,11 +29,8 @@ export function placeOf(url: string, functionName: string): string {
     return "native / builtins";
   }
   if (url.startsWith("wasm://")) return "WebAssembly (Prisma query compiler)";
-  const nm = url.lastIndexOf("/node_modules/");
-  if (nm >= 0) {
-    const rest = url.slice(nm + "/node_modules/".length).split("/");
-    return rest[0]?.startsWith("@") ? `${rest[0]}/${rest[1]}` : (rest[0] ?? url);
-  }
+  const pkg = packageOf(url);
+  if (pkg) return pkg;
   if (url.startsWith("node:internal/deps/undici")) return "node: undici (fetch)";
   if (url.startsWith("node:internal/streams") || url.startsWith("node:internal/webstreams")) return "node: streams";
   if (url.startsWith("node:")) return "node: other internals";

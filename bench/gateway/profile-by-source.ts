@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { SourceMap } from "node:module";
 import { fileURLToPath } from "node:url";
-import { placeOf, type ProfileNode } from "./cpu-profile";
+import { packageOf, placeOf, type ProfileNode } from "./cpu-profile";
 
 type Frame = ProfileNode["callFrame"] & { columnNumber: number };
 /** What `findEntry` answers (an empty object where the position maps to nothing). */
@@ -37,11 +37,8 @@ export function mapsBeside(): MapOf {
 
 /** The package, or the repository file, a compiled source path names. */
 export function placeOfSource(source: string): string {
-  const nm = source.lastIndexOf("node_modules/");
-  if (nm >= 0) {
-    const parts = source.slice(nm + "node_modules/".length).split("/");
-    return parts[0]!.startsWith("@") ? `${parts[0]}/${parts[1]}` : parts[0]!;
-  }
+  const pkg = packageOf(source);
+  if (pkg) return pkg;
   const own = /(?:^|\/)((?:server|lib|app|scripts)\/.*)$/.exec(source);
   return own ? own[1]! : source.replace(/^(?:\.\.\/)+/, "");
 }
