@@ -110,10 +110,12 @@ function parseOptions(pairs: readonly string[]): SearchOptionsIn {
 }
 
 /**
- * With --examples, each tool as an admin who wrote example requests for it would have it indexed: the requests
- * of example-requests.jsonl (written from the tools alone, D174), checked as the REST API checks them.
+ * The tools as this run indexes them. With --server-summaries, each with its server's one-line summary
+ * (server-summaries.json). With --examples, each as an admin who wrote example requests for it would have it
+ * indexed: the requests of example-requests.jsonl (written from the tools alone, D174), checked as the REST API
+ * checks them.
  */
-function withExamples(tools: readonly DatasetTool[]): { indexed: IndexableTool[]; perTool: number; chosen: Set<string> | undefined } {
+function indexedTools(tools: readonly DatasetTool[]): { indexed: IndexableTool[]; perTool: number; chosen: Set<string> | undefined } {
   const summaries = args["server-summaries"] ? loadServerSummaries() : {};
   const plain: IndexableTool[] = tools.map((tool) => ({ ...toSearchable(tool), serverDescription: summaries[tool.server] ?? null }));
   if (!args.examples) return { indexed: plain, perTool: 0, chosen: undefined };
@@ -164,7 +166,7 @@ function main(): void {
   if (args["no-known-requests"]) setKnownRequests(false);
   const tools = loadTools();
   const queries = loadQueries();
-  const { indexed, perTool, chosen } = withExamples(tools);
+  const { indexed, perTool, chosen } = indexedTools(tools);
   const small = build(indexed);
   const { quality, tuneMisses } = evaluate(small.index, tools, queries, SPLITS, OPTIONS, chosen);
   const timing = [time(small.index, queries, RUNS, small.buildMs)];
