@@ -14,7 +14,6 @@ import { rankTools, type Ranked } from "./search/rank";
 import { serverPrior } from "./search/server-prior";
 import { FIELDS, nameOf, serverNameTerms, toFields, type IndexableTool } from "./search/tool-fields";
 import { keepServerNamesWhole } from "./search/product-names";
-import { withoutKept } from "./search/query-shape";
 import { isWeak } from "./search/weak-match";
 import { words } from "./search/words";
 
@@ -114,7 +113,7 @@ export function createToolIndex(tools: readonly IndexableTool[]): ToolIndex {
   const idOf = new Map(unique.map((tool, id) => [tool.name, id]));
   const expand = (query: string) => {
     const text = keepServerNamesWhole(query.slice(0, MAX_QUERY_CHARS), serverWords);
-    return { words: expandQuery(withoutKept(text), index, serverNames), values: queryValues(text) };
+    return { words: expandQuery(text, index, serverNames), values: queryValues(text) };
   };
   const byScore = (a: Ranked, b: Ranked) => b.score - a.score || compareCodeUnits(unique[a.id]!.name, unique[b.id]!.name);
   const rankedBy = (expanded: ReturnType<typeof expand>, server: string | undefined) => {

@@ -18,6 +18,7 @@ import {
   pathWords,
   properNouns,
   QUESTION,
+  withoutKept,
   writtenAsName,
 } from "./query-shape";
 import { howMeaning, phrasalVerb } from "./phrasal-verbs";
@@ -61,8 +62,12 @@ export type QueryWord = {
   plural?: true;
 };
 
-/** `names`: terms that name a server ("linear", "everything"): matched as written, never as an English word. */
-export function expandQuery(query: string, index: FieldIndex, names: ReadonlySet<string> = NO_NAMES): QueryWord[] {
+/**
+ * The words a request asks for, each with its expansions; what it says to keep ("…, but keep both nodes") is not
+ * among them. `names`: terms that name a server ("linear", "everything"): matched as written, never as an English word.
+ */
+export function expandQuery(request: string, index: FieldIndex, names: ReadonlySet<string> = NO_NAMES): QueryWord[] {
+  const query = withoutKept(request);
   const seen = new Set<string>();
   const out: QueryWord[] = [];
   const inPaths = new Set(pathWords(query));
