@@ -5,6 +5,7 @@ import { realisticTools } from "../fixtures/realistic-tools";
 import { createToolIndex, WEAK_HINT, type SearchableTool } from "../tool-search";
 import { distinctionNotes } from "./distinguish";
 import { OFFICIAL_TOOLS } from "./fixtures/official-tools";
+import { toolOf } from "./fixtures/tool-of";
 import { withoutKept } from "./query-shape";
 
 const official = new Set(OFFICIAL_TOOLS.map((t) => t.name));
@@ -117,14 +118,7 @@ describe("search_tools – what a request keeps", () => {
 
 /** An index of the tools given as [`server__tool`, description, argument names (strings)], and of `others`. */
 function indexOf(tools: ReadonlyArray<readonly [string, string, (readonly string[])?]>, others: readonly SearchableTool[] = []) {
-  return createToolIndex([
-    ...tools.map(([name, description, args = []]) => {
-      const [server, tool] = name.split("__") as [string, string];
-      const properties = Object.fromEntries(args.map((arg) => [arg, { type: "string" }]));
-      return { name, server, tool, description, inputSchema: { type: "object", properties } };
-    }),
-    ...others,
-  ]);
+  return createToolIndex([...tools.map(([name, description, args]) => toolOf(name, description, args)), ...others]);
 }
 const firstOf = (index: ReturnType<typeof indexOf>, query: string) =>
   index.search(query, { detail: "name" }).tools[0]?.name;

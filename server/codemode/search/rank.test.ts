@@ -2,30 +2,24 @@
 // match the query's words alike, among 500 realistic tools, where only the class's rule tells them apart.
 import { describe, expect, it } from "vitest";
 import { realisticTools } from "../fixtures/realistic-tools";
-import { createToolIndex, type SearchableTool } from "../tool-search";
+import { createToolIndex } from "../tool-search";
 import { OFFICIAL_TOOLS } from "./fixtures/official-tools";
+import { toolOf } from "./fixtures/tool-of";
 import { isPlural } from "./grammatical-number";
 
-const tool = (server: string, name: string, description: string): SearchableTool => ({
-  name: `${server}__${name}`,
-  server,
-  tool: name,
-  description,
-  inputSchema: { type: "object", properties: {} },
-});
 
 const official = new Set(OFFICIAL_TOOLS.map((t) => t.name));
 const index = createToolIndex([
   ...OFFICIAL_TOOLS,
   ...realisticTools(500).filter((t) => !official.has(t.name)),
-  tool("tracker", "list_issues", "List issues of a project, filtered by state and assignee."),
-  tool("tracker", "get_issue", "Get one issue by its key."),
-  tool("tracker", "create_issue", "Create an issue in a project."),
-  tool("tracker", "link_issues", "Link two issues, e.g. one blocks the other."),
-  tool("tracker", "log_work", "Log hours worked on an issue."),
-  tool("storage", "put_object", "Upload an object to a bucket."),
-  tool("payroll", "run_payroll", "Run payroll for a pay period."),
-  tool("payroll", "update_compensation", "Set an employee's compensation."),
+  toolOf("tracker__list_issues", "List issues of a project, filtered by state and assignee."),
+  toolOf("tracker__get_issue", "Get one issue by its key."),
+  toolOf("tracker__create_issue", "Create an issue in a project."),
+  toolOf("tracker__link_issues", "Link two issues, e.g. one blocks the other."),
+  toolOf("tracker__log_work", "Log hours worked on an issue."),
+  toolOf("storage__put_object", "Upload an object to a bucket."),
+  toolOf("payroll__run_payroll", "Run payroll for a pay period."),
+  toolOf("payroll__update_compensation", "Set an employee's compensation."),
 ]);
 const first = (query: string) => index.search(query, { detail: "name", limit: 3 }).tools[0]?.name;
 

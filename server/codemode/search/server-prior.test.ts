@@ -4,23 +4,17 @@ import { describe, expect, it } from "vitest";
 import { createToolIndex, type IndexableTool } from "../tool-search";
 import type { QueryWord } from "./expand-query";
 import { OFFICIAL_TOOLS } from "./fixtures/official-tools";
+import { toolOf } from "./fixtures/tool-of";
 import { termOf } from "./normalize";
 import { PRIOR_GAIN, serverPrior } from "./server-prior";
 
-const tool = (server: string, name: string, description: string): IndexableTool => ({
-  name: `${server}__${name}`,
-  server,
-  tool: name,
-  description,
-  inputSchema: { type: "object", properties: {} },
-});
 
 // Two servers whose tools read alike: only what the servers are for tells them apart.
 const TWINS = [
-  tool("crm", "find_contact", "Find a contact by name."),
-  tool("crm", "update_contact", "Update a contact's fields."),
-  tool("helpdesk", "find_contact", "Find a contact by name."),
-  tool("helpdesk", "update_contact", "Update a contact's fields."),
+  toolOf("crm__find_contact", "Find a contact by name."),
+  toolOf("crm__update_contact", "Update a contact's fields."),
+  toolOf("helpdesk__find_contact", "Find a contact by name."),
+  toolOf("helpdesk__update_contact", "Update a contact's fields."),
 ];
 const SUMMARIES: Record<string, string> = {
   crm: "Sales CRM: deals, pipeline stages, accounts and their contacts",
