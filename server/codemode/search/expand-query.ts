@@ -18,6 +18,7 @@ import {
   pathWords,
   properNouns,
   QUESTION,
+  purposeWords,
   withoutKept,
   writtenAsName,
 } from "./query-shape";
@@ -40,6 +41,8 @@ import { words } from "./words";
 
 export const MATCH_WEIGHT = { exact: 1, wordnet: 0.3, prefix: 0.5, fuzzy: 0.5, impliedRead: 0.4 } as const;
 const MAX_QUERY_WORDS = 32;
+// What a purpose clause's word counts after a command (dev recall@1 76.1 → 77.2 % at 0.1–0.25, 76.6 % at 0.5).
+const PURPOSE_SHARE = 0.25;
 // The least weight a thesaurus relation has; below it a word is reached by a WordNet sense only.
 const THESAURUS_MATCH = 0.5;
 const MAX_COMPLETIONS = 12;
@@ -73,6 +76,9 @@ export function expandQuery(request: string, index: FieldIndex, names: ReadonlyS
   const inPaths = new Set(pathWords(query));
   const proper = properNouns(query);
   const participle = causativeParticiple(query);
+  const purpose = purposeWords(query);
+  const purposeAt: number[] = [];
+  let imperativeRequest = false;
   const particles = new Set<string>();
   for (const written of [...words(query), ...negated(query)]) {
     if (participle && out.length === 0 && written === "get") continue;
@@ -125,10 +131,12 @@ export function expandQuery(request: string, index: FieldIndex, names: ReadonlyS
         !LEADING_ADJECTIVES.has(word) &&
         (isVerb(word) || (!isDictionaryWord(word) && namesAction(expansions)));
       if (imperative) {
+        imperativeRequest = true;
         for (const [action, weight] of imperativeTerms(term)) {
           if (index.postings.has(action) && weight > (expansions.get(action) ?? 0)) expansions.set(action, weight);
         }
       }
+      if (purpose.has(written)) purposeAt.push(out.length);
       out.push({
         word,
         term,
@@ -141,6 +149,9 @@ export function expandQuery(request: string, index: FieldIndex, names: ReadonlyS
     }
     if (out.length >= MAX_QUERY_WORDS) break;
   }
+  // After a command ("dump the tree so I can find the button"), a purpose clause's words say why: they weigh a
+  // quarter and name no action. Without one ("a URL I can send so people can pay") the purpose is the need.
+  if (imperativeRequest) for (const at of purposeAt) asPurpose(out[at]!);
   // Reading a plural object is listing it: "show the open bugs" is `list_issues` as much as `get_issue`.
   if (out.some((word) => word.plural && !word.action)) {
     for (const word of out.filter((action) => action.action)) {
@@ -184,6 +195,14 @@ function impliedObject(terms: readonly string[], index: FieldIndex): QueryWord[]
   const expansions = new Map<string, number>();
   for (const term of terms) if (index.postings.has(term)) expansions.set(term, WEIGHT.implied);
   return expansions.size > 0 ? [{ word: "", term: "", action: false, implied: true, expansions }] : [];
+}
+
+function asPurpose(word: QueryWord): void {
+  for (const [candidate, weight] of word.expansions) {
+    if (candidate !== word.term && actionsOf(candidate).size > 0) word.expansions.delete(candidate);
+    else word.expansions.set(candidate, weight * PURPOSE_SHARE);
+  }
+  word.action = false;
 }
 
 function namesAction(expansions: ReadonlyMap<string, number>): boolean {

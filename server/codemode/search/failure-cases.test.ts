@@ -6,7 +6,7 @@ import { createToolIndex, WEAK_HINT, type SearchableTool } from "../tool-search"
 import { distinctionNotes } from "./distinguish";
 import { OFFICIAL_TOOLS } from "./fixtures/official-tools";
 import { toolOf } from "./fixtures/tool-of";
-import { withoutKept } from "./query-shape";
+import { purposeWords, withoutKept } from "./query-shape";
 
 const official = new Set(OFFICIAL_TOOLS.map((t) => t.name));
 const index = createToolIndex([...OFFICIAL_TOOLS, ...realisticTools(500).filter((t) => !official.has(t.name))]);
@@ -113,6 +113,31 @@ describe("search_tools – what a request keeps", () => {
   it("drops the kept clause up to its punctuation, and nothing without one", () => {
     expect(withoutKept("drop the cache, but keep the config. Then restart").replace(/\s+/g, " ")).toBe("drop the cache . Then restart");
     expect(withoutKept("keep the config and drop the cache")).toBe("keep the config and drop the cache");
+  });
+});
+
+describe("search_tools – what a request is for", () => {
+  // Playwright's own definitions (@playwright/mcp), among the 500 realistic tools: its `browser_find` says "locate".
+  const playwright = indexOf([
+    ["playwright__browser_snapshot", "Capture accessibility snapshot of the current page, this is better than screenshot", ["target", "filename", "depth", "boxes"]],
+    ["playwright__browser_find", "Search the accessibility snapshot of the current page for text or a regular expression. Returns matching snapshot nodes with a few lines of surrounding context (like search snippets), each shown under its path from the root of the tree, which is cheaper than capturing the whole snapshot when you only need to locate an element and its ref.", ["text", "regex", "filename"]],
+    ["playwright__browser_click", "Perform click on a web page", ["element", "target", "doubleClick", "button", "modifiers"]],
+  ], [...OFFICIAL_TOOLS, ...realisticTools(500).filter((t) => !official.has(t.name))]);
+
+  it.each<[string, string]>([
+    ["capture the Playwright page's accessibility tree so I can find the ref of the Sign in link", "playwright__browser_snapshot"],
+    ["show me issue 5 on GitHub so I can comment on it", "github__get_issue"],
+    ["geocode 1600 Amphitheatre Parkway so I can search for places near it", "google-maps__maps_geocode"],
+  ])("after a command, what it is for is not what it does: %j is %s", (query, want) => {
+    expect(firstOf(want.startsWith("playwright") ? playwright : index, query)).toBe(want);
+  });
+
+  it("reads a purpose clause up to its punctuation, and only its own words", () => {
+    const clause = purposeWords("dump the tree so I can find the button, then click it");
+    expect(["find", "button"].every((word) => clause.has(word)) && !clause.has("click") && !clause.has("tree")).toBe(true);
+    expect(purposeWords("ack it so nobody else gets paged").has("paged")).toBe(true);
+    expect(purposeWords("find the file so I can find its owner").has("find")).toBe(false);
+    expect([...purposeWords("show the discussion so far")]).toEqual([]);
   });
 });
 

@@ -44,6 +44,17 @@ export function withoutKept(query: string): string {
   return query.replace(KEPT, " ");
 }
 
+// "dump the page's tree so I can find the login button", "ack it so nobody else gets paged", "in order to …": a
+// purpose clause says why, not what to do; its verb is not the request's action. The clause runs to the next
+// punctuation or dash. Only its own words: a word written outside it too is the request's.
+const PURPOSE =
+  /\b(?:so\s+(?:that\s+)?(?:i|we|you|they|he|she|it|nobody|no\s+one|someone|everyone|everybody|people|the\s+[\p{L}-]+)\s+(?:else\s+)?(?:can|could|will|would|may|might|gets?|sees?|knows?|don['’]?t|doesn['’]?t|won['’]?t|never)|in\s+order\s+to|so\s+as\s+to)\b[^,.;:!?—–]*/giu;
+export function purposeWords(query: string): Set<string> {
+  const inside = (query.match(PURPOSE) ?? []).flatMap((clause) => words(clause));
+  const outside = new Set(words(query.replace(PURPOSE, " ")));
+  return new Set(inside.filter((word) => !outside.has(word)));
+}
+
 export function pathWords(query: string): string[] {
   const inPaths = (query.match(PATH) ?? []).flatMap((token) => words(token));
   const outside = new Set(words(query.replace(PATH, " ")));
