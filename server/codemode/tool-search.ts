@@ -112,7 +112,8 @@ export function createToolIndex(tools: readonly IndexableTool[]): ToolIndex {
 
   const idOf = new Map(unique.map((tool, id) => [tool.name, id]));
   const expand = (query: string) => {
-    const text = keepServerNamesWhole(query.slice(0, MAX_QUERY_CHARS), serverWords);
+    // Read in compatibility form (words.ts), so that the query's shape (a question mark, a quote, a path) is too.
+    const text = keepServerNamesWhole(query.slice(0, MAX_QUERY_CHARS).normalize("NFKC"), serverWords);
     return { words: expandQuery(text, index, serverNames), values: queryValues(text) };
   };
   const byScore = (a: Ranked, b: Ranked) => b.score - a.score || compareCodeUnits(unique[a.id]!.name, unique[b.id]!.name);

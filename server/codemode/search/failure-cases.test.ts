@@ -31,6 +31,7 @@ describe("search_tools – the failure cases of issue 20", () => {
     ["tell → send message", "tell the #deploys channel that the release is out", "slack__slack_post_message"],
     ["not staged → unstaged", "what did I change that is not staged yet", "git__git_diff_unstaged"],
     ["now → current", "what time is it in Tokyo right now", "time__get_current_time"],
+    ["full-width letters", "ｔｅｌｌ ｔｈｅ ＃ｄｅｐｌｏｙｓ ｃｈａｎｎｅｌ ｔｈａｔ ｔｈｅ ｒｅｌｅａｓｅ ｉｓ ｏｕｔ", "slack__slack_post_message"],
   ])("%s: %j finds %s first", (_case, query, expected, absent) => {
     const answer = ranked(query);
     expect(answer[0], answer.join(" ")).toBe(expected);

@@ -29,6 +29,9 @@ describe("words", () => {
     ["P&L for Q3, PnL, Q&A, R&D", ["pnl", "for", "q3", "pnl", "qna", "rnd"]],
     ["x y z", []],
     ["Lösche die Bestellung!", ["lösche", "die", "bestellung"]],
+    ["Ｓｌａｃｋ ｍｅｓｓａｇｅ ＃ｄｅｐｌｏｙｓ", ["slack", "message", "deploys"]],
+    ["ﬁnd the ﬁle", ["find", "the", "file"]],
+    ["Lo\u0308sche", ["lösche"]],
     ["", []],
   ])("%j → %j", (text, expected) => {
     expect(words(text)).toEqual(expected);

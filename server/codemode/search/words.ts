@@ -17,7 +17,10 @@ const AMPERSAND = /\b([A-Za-z]{1,2})&([A-Za-z]{1,2})\b/g;
 
 export function words(text: string): string[] {
   const out: string[] = [];
+  // Compatibility forms are their letters: full-width "Ｓｌａｃｋ" (as CJK input methods type it) is "Slack",
+  // the ligature in "ﬁle" is "fi".
   const cleaned = text
+    .normalize("NFKC")
     .replace(AMPERSAND, (_, a: string, b: string) => `${a}n${b}`.toLowerCase())
     .replace(POSSESSIVE, "")
     .replace(APOSTROPHE, "")
