@@ -57,7 +57,10 @@ export type QueryWord = {
   expansions: Map<string, number>;
   /** Written only inside a path, address or file name ("vercel/next.js", "stripe.com/docs"): an argument. */
   inPath?: true;
-  /** Written as an English word in passing ("dump everything", "long-term memory"): it names no server. */
+  /**
+   * Written as an English word in passing ("dump everything", "long-term memory"), or only in what a command is
+   * for ("… so I can paste it into Slack"): it names no server.
+   */
   inPassing?: true;
   /** Not written but implied (the reading a question asks for): no evidence for or against a match. */
   implied?: true;
@@ -150,7 +153,7 @@ export function expandQuery(request: string, index: FieldIndex, names: ReadonlyS
     if (out.length >= MAX_QUERY_WORDS) break;
   }
   // After a command ("dump the tree so I can find the button"), a purpose clause's words say why: they weigh a
-  // quarter and name no action. Without one ("a URL I can send so people can pay") the purpose is the need.
+  // quarter and name no action and no server. Without one ("a URL I can send so people can pay") the purpose is the need.
   if (imperativeRequest) for (const at of purposeAt) asPurpose(out[at]!);
   // Reading a plural object is listing it: "show the open bugs" is `list_issues` as much as `get_issue`.
   if (out.some((word) => word.plural && !word.action)) {
@@ -203,6 +206,8 @@ function asPurpose(word: QueryWord): void {
     else word.expansions.set(candidate, weight * PURPOSE_SHARE);
   }
   word.action = false;
+  // Nor does it name a server: "… so I can paste it into Slack" acts elsewhere.
+  word.inPassing = true;
 }
 
 function namesAction(expansions: ReadonlyMap<string, number>): boolean {

@@ -133,6 +133,14 @@ describe("search_tools – what a request is for", () => {
     expect(firstOf(want.startsWith("playwright") ? playwright : index, query)).toBe(want);
   });
 
+  it.each([
+    ["read the deploy log file so I can paste it into Slack", "slack__"],
+    ["search the web for the changelog so I can post it on GitHub", "github__"],
+  ])("a server named only in what it is for is not where it acts: %j", (query, absent) => {
+    const answer = ranked(query);
+    expect(answer.slice(0, 3).filter((name) => name.startsWith(absent)), answer.join(" ")).toEqual([]);
+  });
+
   it("reads a purpose clause up to its punctuation, and only its own words", () => {
     const clause = purposeWords("dump the tree so I can find the button, then click it");
     expect(["find", "button"].every((word) => clause.has(word)) && !clause.has("click") && !clause.has("tree")).toBe(true);
