@@ -19,6 +19,7 @@ import {
   properNouns,
   QUESTION,
   purposeWords,
+  rejectedWords,
   withoutKept,
   writtenAsName,
 } from "./query-shape";
@@ -80,6 +81,7 @@ export function expandQuery(request: string, index: FieldIndex, names: ReadonlyS
   const proper = properNouns(query);
   const participle = causativeParticiple(query);
   const purpose = purposeWords(query);
+  const rejected = rejectedWords(query);
   const purposeAt: number[] = [];
   let imperativeRequest = false;
   const particles = new Set<string>();
@@ -93,6 +95,9 @@ export function expandQuery(request: string, index: FieldIndex, names: ReadonlyS
       // A server named by a function word ("with the everything server") is still named.
       const term = termOf(word) ?? (names.has(word) && writtenAsName(query, word) ? word : null);
       if (term === null || seen.has(term)) continue;
+      // The alternative turned down ("archive the order instead of deleting it", "on GitLab rather than GitHub"):
+      // its action and the server it names are not asked for; its object is the request's too.
+      if (rejected.has(written) && (namedAsServer(query, written, term, names) || (actionsOf(term).size > 0 && !determined(query, written)))) continue;
       seen.add(term);
       const phrase = names.has(term) ? undefined : phrasalVerb(query, word);
       const phrasal = phrase?.terms;
@@ -198,6 +203,11 @@ function impliedObject(terms: readonly string[], index: FieldIndex): QueryWord[]
   const expansions = new Map<string, number>();
   for (const term of terms) if (index.postings.has(term)) expansions.set(term, WEIGHT.implied);
   return expansions.size > 0 ? [{ word: "", term: "", action: false, implied: true, expansions }] : [];
+}
+
+/** A server's name written as one ("GitHub", "in Orders"), not an English word that happens to be one ("the order"). */
+function namedAsServer(query: string, written: string, term: string, names: ReadonlySet<string>): boolean {
+  return names.has(term) && (writtenAsName(query, written) || !isDictionaryWord(written));
 }
 
 function asPurpose(word: QueryWord): void {

@@ -6,7 +6,7 @@ import { createToolIndex, WEAK_HINT, type SearchableTool } from "../tool-search"
 import { distinctionNotes } from "./distinguish";
 import { OFFICIAL_TOOLS } from "./fixtures/official-tools";
 import { toolOf } from "./fixtures/tool-of";
-import { purposeWords, withoutKept } from "./query-shape";
+import { purposeWords, rejectedWords, withoutKept } from "./query-shape";
 
 const official = new Set(OFFICIAL_TOOLS.map((t) => t.name));
 const index = createToolIndex([...OFFICIAL_TOOLS, ...realisticTools(500).filter((t) => !official.has(t.name))]);
@@ -147,6 +147,30 @@ describe("search_tools – what a request is for", () => {
     expect(purposeWords("ack it so nobody else gets paged").has("paged")).toBe(true);
     expect(purposeWords("find the file so I can find its owner").has("find")).toBe(false);
     expect([...purposeWords("show the discussion so far")]).toEqual([]);
+  });
+});
+
+describe("search_tools – what a request turns down", () => {
+  it.each<[string, string]>([
+    ["archive the order instead of deleting it", "orders__archive_order"],
+    ["instead of deleting the order, archive it", "orders__archive_order"],
+    ["update the invoice rather than creating a new one", "billing__update_invoice"],
+    ["close issue 7 on GitHub instead of deleting it", "github__update_issue"],
+  ])("%j does not do what it turns down: %s", (query, want) => {
+    expect(ranked(query)[0]).toBe(want);
+  });
+
+  it("names no server it turns down", () => {
+    const answer = ranked("open the issue on GitLab instead of GitHub");
+    expect(answer[0], answer.join(" ")).toBe("gitlab__create_issue");
+    expect(answer[1], answer.join(" ")).not.toMatch(/^github__/);
+  });
+
+  it("reads the alternative up to its punctuation, and only its own words", () => {
+    const turnedDown = rejectedWords("instead of deleting the order, archive it");
+    expect(turnedDown.has("deleting") && turnedDown.has("order") && !turnedDown.has("archive")).toBe(true);
+    expect(rejectedWords("delete the order rather than the invoice").has("order")).toBe(false);
+    expect([...rejectedWords("archive the order")]).toEqual([]);
   });
 });
 

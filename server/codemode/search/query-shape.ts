@@ -50,8 +50,19 @@ export function withoutKept(query: string): string {
 const PURPOSE =
   /\b(?:so\s+(?:that\s+)?(?:i|we|you|they|he|she|it|nobody|no\s+one|someone|everyone|everybody|people|the\s+[\p{L}-]+)\s+(?:else\s+)?(?:can|could|will|would|may|might|gets?|sees?|knows?|don['’]?t|doesn['’]?t|won['’]?t|never)|in\s+order\s+to|so\s+as\s+to)\b[^,.;:!?—–]*/giu;
 export function purposeWords(query: string): Set<string> {
-  const inside = (query.match(PURPOSE) ?? []).flatMap((clause) => words(clause));
-  const outside = new Set(words(query.replace(PURPOSE, " ")));
+  return wordsOnlyIn(query, PURPOSE);
+}
+
+// "archive the order instead of deleting it", "on GitLab rather than GitHub": the alternative a request turns
+// down, up to the next punctuation. Only its own words.
+const REJECTED = /\b(?:instead\s+of|rather\s+than)\b[^,.;:!?—–]*/giu;
+export function rejectedWords(query: string): Set<string> {
+  return wordsOnlyIn(query, REJECTED);
+}
+
+function wordsOnlyIn(query: string, clause: RegExp): Set<string> {
+  const inside = (query.match(clause) ?? []).flatMap((text) => words(text));
+  const outside = new Set(words(query.replace(clause, " ")));
   return new Set(inside.filter((word) => !outside.has(word)));
 }
 
