@@ -1,7 +1,7 @@
 // A profile of minified chunks read by the files they were compiled from.
 import { SourceMap } from "node:module";
 import { describe, expect, it } from "vitest";
-import { bySource, placeOfSource, type Profile } from "./profile-by-source";
+import { bySource, callersOf, placeOfSource, type Profile } from "./profile-by-source";
 
 // One generated line: column 0 from redaction.ts line 129, column 10 from zod's core line 245 (checked below).
 const MAP = { version: 3, sources: ["../../../server/audit/redaction.ts", "../../node_modules/zod/v4/core/core.js"], names: ["replaceMatches"], mappings: "AAgIEA,UCoH" };
@@ -31,5 +31,24 @@ describe("profile-by-source", () => {
     expect(Object.fromEntries(byPlace)).toEqual({ "server/audit/redaction.ts": 200, zod: 50, "V8 garbage collector": 25 });
     expect(byFunction.get("server/audit/redaction.ts:129 (s)")).toBe(200);
     expect(byFunction.get("zod:245 (nT)")).toBe(50);
+  });
+
+  it("gives a native function's time to its nearest caller outside Node's internals", () => {
+    const map = new SourceMap(MAP as never);
+    const chunk = "file:///app/.next/server/chunks/x.js";
+    const node = (id: number, functionName: string, url: string, columnNumber: number, children: number[]) => ({ ...frame(id, functionName, url, columnNumber), children });
+    const profile: Profile = {
+      nodes: [
+        node(1, "(root)", "", 0, [2, 5]),
+        node(2, "s", chunk, 0, [3]),
+        node(3, "writevGeneric", "node:internal/stream_base_commons", 0, [4]),
+        node(4, "writev", "", 0, []),
+        node(5, "writev", "", 0, []),
+      ],
+      samples: [4, 4, 5, 2],
+      timeDeltas: [30, 20, 7, 100],
+    };
+    const callers = callersOf(profile, (url) => (url === chunk ? map : null), "writev");
+    expect(Object.fromEntries(callers)).toEqual({ "server/audit/redaction.ts:129 (s)": 50, "(no caller outside Node)": 7 });
   });
 });
