@@ -19,6 +19,7 @@ import {
   properNouns,
   QUESTION,
   purposeWords,
+  commandFirst,
   rejectedWords,
   withoutKept,
   writtenAsName,
@@ -74,7 +75,7 @@ export type QueryWord = {
  * among them. `names`: terms that name a server ("linear", "everything"): matched as written, never as an English word.
  */
 export function expandQuery(request: string, index: FieldIndex, names: ReadonlySet<string> = NO_NAMES): QueryWord[] {
-  const query = withoutKept(request);
+  const { query, scene } = commandFirst(withoutKept(request));
   const seen = new Set<string>();
   const out: QueryWord[] = [];
   const inPaths = new Set(pathWords(query));
@@ -82,7 +83,7 @@ export function expandQuery(request: string, index: FieldIndex, names: ReadonlyS
   const participle = causativeParticiple(query);
   const purpose = purposeWords(query);
   const rejected = rejectedWords(query);
-  const purposeAt: number[] = [];
+  const asideAt: number[] = [];
   let imperativeRequest = false;
   const particles = new Set<string>();
   for (const written of [...words(query), ...negated(query)]) {
@@ -144,7 +145,7 @@ export function expandQuery(request: string, index: FieldIndex, names: ReadonlyS
           if (index.postings.has(action) && weight > (expansions.get(action) ?? 0)) expansions.set(action, weight);
         }
       }
-      if (purpose.has(written)) purposeAt.push(out.length);
+      if (purpose.has(written) || scene.has(written)) asideAt.push(out.length);
       out.push({
         word,
         term,
@@ -157,9 +158,10 @@ export function expandQuery(request: string, index: FieldIndex, names: ReadonlyS
     }
     if (out.length >= MAX_QUERY_WORDS) break;
   }
-  // After a command ("dump the tree so I can find the button"), a purpose clause's words say why: they weigh a
-  // quarter and name no action and no server. Without one ("a URL I can send so people can pay") the purpose is the need.
-  if (imperativeRequest) for (const at of purposeAt) asPurpose(out[at]!);
+  // After a command ("dump the tree so I can find the button"), a purpose clause's words say why, and a fronted
+  // clause's when ("when the invoice is paid, archive the order"): they weigh a quarter and name no action and no
+  // server. Without a command ("a URL I can send so people can pay") the purpose is the need.
+  if (imperativeRequest) for (const at of asideAt) asAside(out[at]!);
   // Reading a plural object is listing it: "show the open bugs" is `list_issues` as much as `get_issue`.
   if (out.some((word) => word.plural && !word.action)) {
     for (const word of out.filter((action) => action.action)) {
@@ -210,7 +212,7 @@ function namedAsServer(query: string, written: string, term: string, names: Read
   return names.has(term) && (writtenAsName(query, written) || !isDictionaryWord(written));
 }
 
-function asPurpose(word: QueryWord): void {
+function asAside(word: QueryWord): void {
   for (const [candidate, weight] of word.expansions) {
     if (candidate !== word.term && actionsOf(candidate).size > 0) word.expansions.delete(candidate);
     else word.expansions.set(candidate, weight * PURPOSE_SHARE);

@@ -60,6 +60,20 @@ export function rejectedWords(query: string): Set<string> {
   return wordsOnlyIn(query, REJECTED);
 }
 
+// "when the invoice is paid, archive the order", "before deleting the file, read it": a fronted clause of time or
+// condition sets the scene; the command after its comma is the request. Read with the command first, so that its
+// verb leads ("archive the order, when the invoice is paid"), and the clause's own words apart.
+// Not a question ("when's the next pay run, and …", "when is it due?"): the clause's subject follows its conjunction.
+const FRONTED =
+  /^\s*((?:before|after|once|when|whenever|if|unless|until|as\s+soon\s+as)(?!['’]|\s+(?:is|are|was|were|do|does|did|will|would|can|could|should|has|have|had)\b)\b[^,;:!?—–]*)[,;:—–]\s*(\S[\s\S]*)$/iu;
+export function commandFirst(query: string): { query: string; scene: Set<string> } {
+  const match = FRONTED.exec(query);
+  if (!match) return { query, scene: new Set() };
+  const [, clause, command] = match;
+  const outside = new Set(words(command!));
+  return { query: `${command} — ${clause}`, scene: new Set(words(clause!).filter((word) => !outside.has(word))) };
+}
+
 function wordsOnlyIn(query: string, clause: RegExp): Set<string> {
   const inside = (query.match(clause) ?? []).flatMap((text) => words(text));
   const outside = new Set(words(query.replace(clause, " ")));
