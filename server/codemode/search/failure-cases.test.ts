@@ -38,6 +38,9 @@ describe("search_tools – the failure cases of issue 20", () => {
     ["a scene set before the command", "when the invoice is paid, archive the order", "orders__archive_order"],
     ["a scene with an action of its own", "before deleting the file, read it", "files__get_file"],
     ["a scene, then a message", "after the release is created, tell the #deploys channel", "slack__slack_post_message"],
+    ["a scene set after the command", "archive the order when the invoice is paid", "orders__archive_order"],
+    ["a scene after, with an action of its own", "read the file before you delete it", "files__get_file"],
+    ["a scene after, with another action on another object", "merge PR 12 before you delete the branch", "github__merge_pull_request"],
     ["full-width letters", "ｔｅｌｌ ｔｈｅ ＃ｄｅｐｌｏｙｓ ｃｈａｎｎｅｌ ｔｈａｔ ｔｈｅ ｒｅｌｅａｓｅ ｉｓ ｏｕｔ", "slack__slack_post_message"],
   ])("%s: %j finds %s first", (_case, query, expected, absent) => {
     const answer = ranked(query);
@@ -180,6 +183,8 @@ describe("search_tools – a scene set before the command", () => {
     expect(commandFirst("when's the next pay run, and which went out?").scene.size).toBe(0);
     expect(commandFirst("when is the invoice due, and to whom?").scene.size).toBe(0);
     expect(commandFirst("archive the order").query).toBe("archive the order");
+    expect([...commandFirst("read the file before you delete it").scene]).toEqual(["before", "you", "delete", "it"]);
+    expect(commandFirst("list the orders before March 3").scene.size).toBe(0);
   });
 });
 

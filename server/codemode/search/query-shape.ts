@@ -60,24 +60,33 @@ export function rejectedWords(query: string): Set<string> {
   return wordsOnlyIn(query, REJECTED);
 }
 
-// "when the invoice is paid, archive the order", "before deleting the file, read it": a fronted clause of time or
-// condition sets the scene; the command after its comma is the request. Read with the command first, so that its
-// verb leads ("archive the order, when the invoice is paid"), and the clause's own words apart.
+// "when the invoice is paid, archive the order", "before deleting the file, read it": a clause of time or condition
+// sets the scene; the command is the request. Fronted (up to its comma), it is read after the command, so that the
+// command's verb leads ("archive the order — when the invoice is paid"). Trailing ("read the file before you delete
+// it"), it is a clause when a subject follows its conjunction; "before March 3" is a date. Either way its own words
+// are the scene.
 // Not a question ("when's the next pay run, and …", "when is it due?"): the clause's subject follows its conjunction.
 const FRONTED =
   /^\s*((?:before|after|once|when|whenever|if|unless|until|as\s+soon\s+as)(?!['’]|\s+(?:is|are|was|were|do|does|did|will|would|can|could|should|has|have|had)\b)\b[^,;:!?—–]*)[,;:—–]\s*(\S[\s\S]*)$/iu;
+const TRAILING =
+  /\s(?:when|whenever|once|after|before|until|as\s+soon\s+as)\s+(?:the|a|an|my|our|your|their|this|that|these|those|it|they|we|i|you|he|she|its|his|her)\s[^,;:!?—–]*$/iu;
 export function commandFirst(query: string): { query: string; scene: Set<string> } {
-  const match = FRONTED.exec(query);
-  if (!match) return { query, scene: new Set() };
-  const [, clause, command] = match;
-  const outside = new Set(words(command!));
-  return { query: `${command} — ${clause}`, scene: new Set(words(clause!).filter((word) => !outside.has(word))) };
+  const trailing = TRAILING.exec(query);
+  if (trailing && trailing.index > 0) return { query, scene: ownWords(trailing[0], query.slice(0, trailing.index)) };
+  const fronted = FRONTED.exec(query);
+  if (!fronted) return { query, scene: new Set() };
+  const [, clause, command] = fronted;
+  return { query: `${command} — ${clause}`, scene: ownWords(clause!, command!) };
+}
+
+/** The words of `part` that the rest of the request does not also write. */
+function ownWords(part: string, rest: string): Set<string> {
+  const outside = new Set(words(rest));
+  return new Set(words(part).filter((word) => !outside.has(word)));
 }
 
 function wordsOnlyIn(query: string, clause: RegExp): Set<string> {
-  const inside = (query.match(clause) ?? []).flatMap((text) => words(text));
-  const outside = new Set(words(query.replace(clause, " ")));
-  return new Set(inside.filter((word) => !outside.has(word)));
+  return ownWords((query.match(clause) ?? []).join(" "), query.replace(clause, " "));
 }
 
 export function pathWords(query: string): string[] {
