@@ -35,6 +35,8 @@ describe("search_tools – the failure cases of issue 20", () => {
     ["what it turns down, fronted", "instead of deleting the order, archive it", "orders__archive_order"],
     ["what it turns down: creating", "update the invoice rather than creating a new one", "billing__update_invoice"],
     ["what it turns down, with a server named", "close issue 7 on GitHub instead of deleting it", "github__update_issue"],
+    ["what it does without", "merge PR 5 without deleting the branch", "github__merge_pull_request"],
+    ["what it does without, another action", "archive the order without refunding it", "orders__archive_order"],
     ["a scene set before the command", "when the invoice is paid, archive the order", "orders__archive_order"],
     ["a scene with an action of its own", "before deleting the file, read it", "files__get_file"],
     ["a scene, then a message", "after the release is created, tell the #deploys channel", "slack__slack_post_message"],

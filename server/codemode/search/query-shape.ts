@@ -53,9 +53,9 @@ export function purposeWords(query: string): Set<string> {
   return wordsOnlyIn(query, PURPOSE);
 }
 
-// "archive the order instead of deleting it", "on GitLab rather than GitHub": the alternative a request turns
-// down, up to the next punctuation. Only its own words.
-const REJECTED = /\b(?:instead\s+of|rather\s+than)\b[^,.;:!?—–]*/giu;
+// "archive the order instead of deleting it", "on GitLab rather than GitHub", "merge it without deleting the
+// branch": the alternative a request turns down, up to the next punctuation. Only its own words.
+const REJECTED = /\b(?:instead\s+of|rather\s+than|without)\b[^,.;:!?—–]*/giu;
 export function rejectedWords(query: string): Set<string> {
   return wordsOnlyIn(query, REJECTED);
 }
