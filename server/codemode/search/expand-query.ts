@@ -8,6 +8,7 @@ import { withinEdits } from "./edit-distance";
 import { isPlural } from "./grammatical-number";
 import {
   causativeParticiple,
+  commandFirst,
   CONSTANT,
   DETERMINED,
   determined,
@@ -17,9 +18,8 @@ import {
   negated,
   pathWords,
   properNouns,
-  QUESTION,
   purposeWords,
-  commandFirst,
+  QUESTION,
   rejectedWords,
   withoutKept,
   writtenAsName,
@@ -43,8 +43,9 @@ import { words } from "./words";
 
 export const MATCH_WEIGHT = { exact: 1, wordnet: 0.3, prefix: 0.5, fuzzy: 0.5, impliedRead: 0.4 } as const;
 const MAX_QUERY_WORDS = 32;
-// What a purpose clause's word counts after a command (dev recall@1 76.1 → 77.2 % at 0.1–0.25, 76.6 % at 0.5).
-const PURPOSE_SHARE = 0.25;
+// What a word of a purpose clause or a scene counts after a command (a purpose clause's share: dev recall@1
+// 76.1 → 77.2 % at 0.1–0.25, 76.6 % at 0.5).
+const ASIDE_SHARE = 0.25;
 // The least weight a thesaurus relation has; below it a word is reached by a WordNet sense only.
 const THESAURUS_MATCH = 0.5;
 const MAX_COMPLETIONS = 12;
@@ -61,7 +62,7 @@ export type QueryWord = {
   inPath?: true;
   /**
    * Written as an English word in passing ("dump everything", "long-term memory"), or only in what a command is
-   * for ("… so I can paste it into Slack"): it names no server.
+   * for or when it is done ("… so I can paste it into Slack"): it names no server.
    */
   inPassing?: true;
   /** Not written but implied (the reading a question asks for): no evidence for or against a match. */
@@ -215,7 +216,7 @@ function namedAsServer(query: string, written: string, term: string, names: Read
 function asAside(word: QueryWord): void {
   for (const [candidate, weight] of word.expansions) {
     if (candidate !== word.term && actionsOf(candidate).size > 0) word.expansions.delete(candidate);
-    else word.expansions.set(candidate, weight * PURPOSE_SHARE);
+    else word.expansions.set(candidate, weight * ASIDE_SHARE);
   }
   word.action = false;
   // Nor does it name a server: "… so I can paste it into Slack" acts elsewhere.

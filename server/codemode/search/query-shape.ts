@@ -64,8 +64,7 @@ export function rejectedWords(query: string): Set<string> {
 // sets the scene; the command is the request. Fronted (up to its comma), it is read after the command, so that the
 // command's verb leads ("archive the order — when the invoice is paid"). Trailing ("read the file before you delete
 // it"), it is a clause when a subject follows its conjunction; "before March 3" is a date. Either way its own words
-// are the scene.
-// Not a question ("when's the next pay run, and …", "when is it due?"): the clause's subject follows its conjunction.
+// are the scene. A question is none ("when's the next pay run, and …", "when is it due?").
 const FRONTED =
   /^\s*((?:before|after|once|when|whenever|if|unless|until|as\s+soon\s+as)(?!['’]|\s+(?:is|are|was|were|do|does|did|will|would|can|could|should|has|have|had)\b)\b[^,;:!?—–]*)[,;:—–]\s*(\S[\s\S]*)$/iu;
 const TRAILING =
