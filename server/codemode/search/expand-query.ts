@@ -20,6 +20,7 @@ import {
   properNouns,
   purposeWords,
   QUESTION,
+  refusedVerbs,
   rejectedWords,
   withoutKept,
   writtenAsName,
@@ -84,10 +85,11 @@ export function expandQuery(request: string, index: FieldIndex, names: ReadonlyS
   const participle = causativeParticiple(query);
   const purpose = purposeWords(query);
   const rejected = rejectedWords(query);
+  const refused = refusedVerbs(query);
   const asideAt: number[] = [];
   let imperativeRequest = false;
   const particles = new Set<string>();
-  for (const written of [...words(query), ...negated(query)]) {
+  for (const written of [...words(query), ...negated(query).filter((term) => !refused.has(term.slice(2)))]) {
     if (participle && out.length === 0 && written === "get") continue;
     if (particles.delete(written)) continue;
     // An abbreviation is its words ("PR" is "pull request"), each a full query word; the tools that say "PR"
@@ -100,6 +102,8 @@ export function expandQuery(request: string, index: FieldIndex, names: ReadonlyS
       // The alternative turned down ("archive the order instead of deleting it", "on GitLab rather than GitHub"):
       // its action and the server it names are not asked for; its object is the request's too.
       if (rejected.has(written) && (namedAsServer(query, written, term, names) || (actionsOf(term).size > 0 && !determined(query, written)))) continue;
+      // A command not to do it ("don't delete it, just archive it"): the same.
+      if (refused.has(written) && actionsOf(term).size > 0) continue;
       seen.add(term);
       const phrase = names.has(term) ? undefined : phrasalVerb(query, word);
       const phrasal = phrase?.terms;

@@ -6,7 +6,7 @@ import { createToolIndex, WEAK_HINT, type SearchableTool } from "../tool-search"
 import { distinctionNotes } from "./distinguish";
 import { OFFICIAL_TOOLS } from "./fixtures/official-tools";
 import { toolOf } from "./fixtures/tool-of";
-import { commandFirst, purposeWords, rejectedWords, withoutKept } from "./query-shape";
+import { commandFirst, purposeWords, refusedVerbs, rejectedWords, withoutKept } from "./query-shape";
 
 const official = new Set(OFFICIAL_TOOLS.map((t) => t.name));
 const index = createToolIndex([...OFFICIAL_TOOLS, ...realisticTools(500).filter((t) => !official.has(t.name))]);
@@ -37,6 +37,9 @@ describe("search_tools – the failure cases of issue 20", () => {
     ["what it turns down, with a server named", "close issue 7 on GitHub instead of deleting it", "github__update_issue"],
     ["what it does without", "merge PR 5 without deleting the branch", "github__merge_pull_request"],
     ["what it does without, another action", "archive the order without refunding it", "orders__archive_order"],
+    ["a command not to", "don't merge PR 5, just close it", "github__update_pull_request"],
+    ["a command not to, after", "close the issue, don't delete it", "github__update_issue"],
+    ["a command not to, spelled out", "do not merge PR 5, just close it", "github__update_pull_request"],
     ["a scene set before the command", "when the invoice is paid, archive the order", "orders__archive_order"],
     ["a scene with an action of its own", "before deleting the file, read it", "files__get_file"],
     ["a scene, then a message", "after the release is created, tell the #deploys channel", "slack__slack_post_message"],
@@ -167,6 +170,13 @@ describe("search_tools – what a request turns down", () => {
     const answer = ranked("open the issue on GitLab instead of GitHub");
     expect(answer[0], answer.join(" ")).toBe("gitlab__create_issue");
     expect(answer[1], answer.join(" ")).not.toMatch(/^github__/);
+  });
+
+  it("reads a command not to do something, and not a state", () => {
+    expect([...refusedVerbs("don't delete the order, just archive it")]).toEqual(["delete"]);
+    expect([...refusedVerbs("archive the order but never delete it, and do not refund it")]).toEqual(["delete", "refund"]);
+    expect(refusedVerbs("find files that don't match *.ts").size).toBe(0);
+    expect(refusedVerbs("which invoices haven't been paid").size).toBe(0);
   });
 
   it("reads the alternative up to its punctuation, and only its own words", () => {

@@ -60,6 +60,14 @@ export function rejectedWords(query: string): Set<string> {
   return wordsOnlyIn(query, REJECTED);
 }
 
+// "don't delete the order, just archive it", "close the issue, but never delete it": a command not to do something
+// (at the start, or after a comma, "but" or "and") turns its verb down. "isn't merged", "haven't paid" are states
+// (negated above), and so is "files that don't match".
+const REFUSED = /(?:^|[,;]\s*|\b(?:but|and)\s+)(?:please\s+)?(?:don['’]?t|do\s+not|never)\s+([a-z]+)/gi;
+export function refusedVerbs(query: string): Set<string> {
+  return new Set([...query.matchAll(REFUSED)].map((match) => match[1]!.toLowerCase()));
+}
+
 // "when the invoice is paid, archive the order", "before deleting the file, read it": a clause of time or condition
 // sets the scene; the command is the request. Fronted (up to its comma), it is read after the command, so that the
 // command's verb leads ("archive the order — when the invoice is paid"). Trailing ("read the file before you delete
