@@ -1,8 +1,10 @@
-// One word → its index term: function words dropped, the rest stemmed (Porter), so "orders", "ordered" and
-// "ordering" meet at "order". Short words and names are not stemmed: Porter makes "news" "new" (the verb of
-// creating), "gps" "gp" and "postgres" "postgr".
+// One word → its index term: function words dropped, British spellings read as American (spelling.ts), the rest
+// stemmed (Porter), so "orders", "ordered" and "ordering" meet at "order", and "colour" and "color" at "color".
+// Short words and names are not stemmed: Porter makes "news" "new" (the verb of creating), "gps" "gp" and
+// "postgres" "postgr".
 import { stemmer } from "stemmer";
 import { productName } from "./product-names";
+import { americanSpelling } from "./spelling";
 
 // Function words and the chat around a request ("could you please show me what's …"): no intent in them.
 export const STOP_WORDS: ReadonlySet<string> = new Set(
@@ -34,5 +36,5 @@ export function termOf(word: string): string | null {
   if (KEEP.has(lower) || productName(lower) || !/^[a-z]+$/.test(lower)) return lower;
   if (lower.endsWith("s") && ABBREVIATIONS.has(lower.slice(0, -1))) return lower.slice(0, -1);
   if (lower.length <= 3) return lower;
-  return stemmer(lower);
+  return stemmer(americanSpelling(lower));
 }

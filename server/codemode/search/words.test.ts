@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { termOf } from "./normalize";
 import { keepServerNamesWhole } from "./product-names";
+import { americanSpelling } from "./spelling";
 import { words } from "./words";
 
 describe("words", () => {
@@ -81,5 +82,35 @@ describe("termOf", () => {
     ["x", null],
   ])("%j → %j", (word, term) => {
     expect(termOf(word)).toBe(term);
+  });
+});
+
+describe("British spellings", () => {
+  it.each<[string, string]>([
+    ["organisation", "organization"],
+    ["organised", "organized"],
+    ["colours", "colors"],
+    ["behaviour", "behavior"],
+    ["analyse", "analyze"],
+    ["licence", "license"],
+    ["catalogue", "catalog"],
+    ["centre", "center"],
+    ["programme", "program"],
+    ["enrolment", "enrollment"],
+    ["summarise", "summarize"],
+  ])("%j meets %j at one term", (british, american) => {
+    expect(termOf(british)).toBe(termOf(american));
+  });
+
+  it.each<[string, string]>([
+    ["tour", "tor"],
+    ["acre", "acer"],
+    ["course", "corse"],
+    ["promise", "promize"],
+    ["unique", "unick"],
+    ["sentence", "sentense"],
+  ])("%j is not %j: WordNet does not list them as one word", (word, lookalike) => {
+    expect(americanSpelling(word)).toBe(word);
+    expect(termOf(word)).not.toBe(termOf(lookalike));
   });
 });

@@ -1,0 +1,45 @@
+// British spellings read as American ones ("colour" is "color", "organisation" "organization", "catalogue"
+// "catalog"), so that a request and a tool written on either side of the Atlantic meet at one index term; Porter's
+// stemmer keeps them apart ("organis" against "organ"). A rewrite is taken only when WordNet lists the two as the
+// same word (one a synonym of the other), so "tour" never becomes "tor", nor "acre" "acer".
+import { wordnetSynonyms } from "./wordnet";
+
+// British ending → American ending. Each applies at most once; the first that WordNet confirms wins.
+const VARIANTS: readonly [RegExp, string][] = [
+  [/our(s|ed|ing|ite|ites|able|er|ers)?$/, "or$1"],
+  [/is(e|es|ed|ing|er|ers|ation|ations)$/, "iz$1"],
+  [/ys(e|es|ed|ing|er|ers)$/, "yz$1"],
+  [/([bgtv])re(s|d)?$/, "$1er$2"],
+  [/ence(s)?$/, "ense$1"],
+  [/ogue(s)?$/, "og$1"],
+  [/mme(s)?$/, "m$1"],
+  [/que(s)?$/, "ck$1"],
+  [/lment(s)?$/, "llment$1"],
+];
+const MIN_LETTERS = 5;
+const known = new Map<string, string>();
+
+/** The American spelling of a lower-case word when it has one WordNet confirms; else the word. */
+export function americanSpelling(word: string): string {
+  if (word.length < MIN_LETTERS) return word;
+  const cached = known.get(word);
+  if (cached !== undefined) return cached;
+  let spelled = word;
+  for (const [british, american] of VARIANTS) {
+    if (!british.test(word)) continue;
+    const candidate = word.replace(british, american);
+    if (candidate !== word && sameWord(word, candidate)) {
+      spelled = candidate;
+      break;
+    }
+  }
+  known.set(word, spelled);
+  return spelled;
+}
+
+// WordNet lists base forms: "organised" has "organize" among its synonyms, so "organized" is confirmed through its
+// base "organize".
+function sameWord(word: string, candidate: string): boolean {
+  const synonyms = new Set(wordnetSynonyms(word));
+  return [candidate, candidate.replace(/(?:e?s|e?d|ing)$/, ""), candidate.replace(/(?:s|d)$/, "")].some((form) => synonyms.has(form));
+}
