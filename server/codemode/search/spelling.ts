@@ -17,11 +17,15 @@ const VARIANTS: readonly [RegExp, string][] = [
   [/lment(s)?$/, "llment$1"],
 ];
 const MIN_LETTERS = 5;
+// Words looked at, with their spelling. Queries are free text, so the cache is bounded as WordNet's is: past this
+// many words it starts over.
+const MAX_CACHED_WORDS = 20_000;
 const known = new Map<string, string>();
 
 /** The American spelling of a lower-case word when it has one WordNet confirms; else the word. */
 export function americanSpelling(word: string): string {
-  if (word.length < MIN_LETTERS) return word;
+  // Only a word that could be a British spelling is looked at (and kept): the rest are most words.
+  if (word.length < MIN_LETTERS || !VARIANTS.some(([british]) => british.test(word))) return word;
   const cached = known.get(word);
   if (cached !== undefined) return cached;
   let spelled = word;
@@ -33,6 +37,7 @@ export function americanSpelling(word: string): string {
       break;
     }
   }
+  if (known.size >= MAX_CACHED_WORDS) known.clear();
   known.set(word, spelled);
   return spelled;
 }
@@ -42,4 +47,9 @@ export function americanSpelling(word: string): string {
 function sameWord(word: string, candidate: string): boolean {
   const synonyms = new Set(wordnetSynonyms(word));
   return [candidate, candidate.replace(/(?:e?s|e?d|ing)$/, ""), candidate.replace(/(?:s|d)$/, "")].some((form) => synonyms.has(form));
+}
+
+/** How many words the cache holds (tests). */
+export function spellingCacheSize(): number {
+  return known.size;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { termOf } from "./normalize";
 import { keepServerNamesWhole } from "./product-names";
-import { americanSpelling } from "./spelling";
+import { americanSpelling, spellingCacheSize } from "./spelling";
 import { words } from "./words";
 
 describe("words", () => {
@@ -112,5 +112,11 @@ describe("British spellings", () => {
   ])("%j is not %j: WordNet does not list them as one word", (word, lookalike) => {
     expect(americanSpelling(word)).toBe(word);
     expect(termOf(word)).not.toBe(termOf(lookalike));
+  });
+
+  it("keeps a bounded cache however many distinct words are asked", () => {
+    for (let i = 0; i < 25_000; i++) americanSpelling(`zz${i.toString(36)}our`);
+    expect(spellingCacheSize()).toBeLessThanOrEqual(20_000);
+    expect(americanSpelling("colour")).toBe("color");
   });
 });
