@@ -790,6 +790,7 @@ export const MINED_IMPLIES: readonly string[] = [
   "repro > issue",
   "reproduce > issue work",
   "require > intents payments",
+  "reregister > factors",
   "reserved > event",
   "resize > lambda worker",
   "resolve > issue",

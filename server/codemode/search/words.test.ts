@@ -32,6 +32,9 @@ describe("words", () => {
     ["Lösche die Bestellung!", ["lösche", "die", "bestellung"]],
     ["Ｓｌａｃｋ ｍｅｓｓａｇｅ ＃ｄｅｐｌｏｙｓ", ["slack", "message", "deploys"]],
     ["ﬁnd the ﬁle", ["find", "the", "file"]],
+    ["re-open, un-archive, de-register", ["reopen", "unarchive", "deregister"]],
+    ["e-signature, sub-task", ["signature", "sub", "task"]],
+    ["delete-order re-x de-DE", ["delete", "order", "re", "de", "de"]],
     ["Lo\u0308sche", ["lösche"]],
     ["", []],
   ])("%j → %j", (text, expected) => {

@@ -14,6 +14,10 @@ const SEPARATOR = /[\s\p{P}\p{S}]+/u;
 const ABBREVIATION_PLURAL = /([A-Z]{2,})s(?=[A-Z\d_.-]|\b)/g;
 // "P&L", "Q&A", "R&D": letters joined by "&" are one abbreviation, written as it is spoken ("pnl", "qna").
 const AMPERSAND = /\b([A-Za-z]{1,2})&([A-Za-z]{1,2})\b/g;
+// "re-open", "un-archive", "de-register": a prefix that changes what its stem means, joined by a hyphen, is one word
+// with it ("reopen"), not a stray "re" and a verb of its own ("open" is to create). Prefixes that keep the stem's
+// meaning ("e-signature", "sub-task") stay apart, so the stem still meets the tools that write it alone.
+const HYPHENATED_PREFIX = /\b(re|un|de|dis|non|mis)-(?=[a-z]{3,}\b)/gi;
 
 export function words(text: string): string[] {
   const out: string[] = [];
@@ -21,6 +25,7 @@ export function words(text: string): string[] {
   // the ligature in "ﬁle" is "fi".
   const cleaned = text
     .normalize("NFKC")
+    .replace(HYPHENATED_PREFIX, "$1")
     .replace(AMPERSAND, (_, a: string, b: string) => `${a}n${b}`.toLowerCase())
     .replace(POSSESSIVE, "")
     .replace(APOSTROPHE, "")
