@@ -77,7 +77,8 @@ export type QueryWord = {
  * among them. `names`: terms that name a server ("linear", "everything"): matched as written, never as an English word.
  */
 export function expandQuery(request: string, index: FieldIndex, names: ReadonlySet<string> = NO_NAMES): QueryWord[] {
-  const { query, scene } = commandFirst(withoutKept(request));
+  const { query: commanded, scene } = commandFirst(withoutKept(request));
+  const query = doneAgain(commanded, index);
   const seen = new Set<string>();
   const out: QueryWord[] = [];
   const inPaths = new Set(pathWords(query));
@@ -210,6 +211,19 @@ function impliedObject(terms: readonly string[], index: FieldIndex): QueryWord[]
   const expansions = new Map<string, number>();
   for (const term of terms) if (index.postings.has(term)) expansions.set(term, WEIGHT.implied);
   return expansions.size > 0 ? [{ word: "", term: "", action: false, implied: true, expansions }] : [];
+}
+
+// "open issue 7 again", "run the failed job again": a command done again is its "re-" verb ("reopen", "rerun") when
+// the index or the thesaurus knows that word.
+const AGAIN = /^(\s*(?:please\s+)?)([a-z]+)\b([^,;:!?]*?)\s+again\b/i;
+function doneAgain(query: string, index: FieldIndex): string {
+  const match = AGAIN.exec(query);
+  if (!match) return query;
+  const [whole, lead, verb, rest] = match;
+  const again = `re${verb!.toLowerCase()}`;
+  const term = termOf(again);
+  if (!isVerb(verb!.toLowerCase()) || !term || (!index.postings.has(term) && actionsOf(term).size === 0)) return query;
+  return `${lead}${again}${rest}${query.slice(whole!.length)}`;
 }
 
 /** A server's name written as one ("GitHub", "in Orders"), not an English word that happens to be one ("the order"). */

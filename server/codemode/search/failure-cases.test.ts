@@ -48,6 +48,7 @@ describe("search_tools – the failure cases of issue 20", () => {
     ["a scene after, with another action on another object", "merge PR 12 before you delete the branch", "github__merge_pull_request"],
     ["an American spelling of a British description", "show the whole catalog of items", "acme__list_widgets"],
     ["a hyphenated prefix", "re-open issue 7", "github__update_issue"],
+    ["a command done again", "open issue 7 again", "github__update_issue"],
     ["full-width letters", "ｔｅｌｌ ｔｈｅ ＃ｄｅｐｌｏｙｓ ｃｈａｎｎｅｌ ｔｈａｔ ｔｈｅ ｒｅｌｅａｓｅ ｉｓ ｏｕｔ", "slack__slack_post_message"],
   ])("%s: %j finds %s first", (_case, query, expected, absent) => {
     const answer = ranked(query);
