@@ -219,11 +219,11 @@ const AGAIN = /^(\s*(?:please\s+)?)([a-z]+)\b([^,;:!?]*?)\s+again\b/i;
 function doneAgain(query: string, index: FieldIndex): string {
   const match = AGAIN.exec(query);
   if (!match) return query;
-  const [whole, lead, verb, rest] = match;
-  const again = `re${verb!.toLowerCase()}`;
-  const term = termOf(again);
-  if (!isVerb(verb!.toLowerCase()) || !term || (!index.postings.has(term) && actionsOf(term).size === 0)) return query;
-  return `${lead}${again}${rest}${query.slice(whole!.length)}`;
+  const [whole, lead = "", written = "", rest = ""] = match;
+  const verb = written.toLowerCase();
+  const term = termOf(`re${verb}`);
+  if (!isVerb(verb) || !term || (!index.postings.has(term) && actionsOf(term).size === 0)) return query;
+  return `${lead}re${verb}${rest}${query.slice(whole.length)}`;
 }
 
 /** A server's name written as one ("GitHub", "in Orders"), not an English word that happens to be one ("the order"). */
