@@ -215,7 +215,7 @@ function impliedObject(terms: readonly string[], index: FieldIndex): QueryWord[]
 
 // "open issue 7 again", "run the failed job again": a command done again is its "re-" verb ("reopen", "rerun") when
 // the index or the thesaurus knows that word.
-const AGAIN = /^(\s*(?:please\s+)?)([a-z]+)\b([^,;:!?]*?)\s+again\b/i;
+const AGAIN = /^(\s*(?:please\s+)?)([a-z]+)\b([^,;:!?—–]*?)\s+again\b/i;
 function doneAgain(query: string, index: FieldIndex): string {
   const match = AGAIN.exec(query);
   if (!match) return query;
