@@ -190,7 +190,7 @@ describe("search_tools – what a request turns down", () => {
   });
 });
 
-describe("search_tools – a scene set before the command", () => {
+describe("search_tools – the scene a command is set in", () => {
   it("reads the command first and the clause's own words apart; a question is no clause", () => {
     const { query, scene } = commandFirst("when the invoice is paid, archive the order");
     expect(query.startsWith("archive the order")).toBe(true);
