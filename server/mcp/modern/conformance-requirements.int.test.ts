@@ -12,6 +12,7 @@ import { createTestDb, testDatabaseUrl, truncateAll } from "../../test/test-db";
 import { createChangeBus, type ChangeBus } from "../../events/change-bus";
 import { createLogger } from "../../logger";
 import { startModernUpstream, type ModernUpstream } from "../../test/fixtures/modern-upstream-server";
+import { sseMessages } from "../../http/sse-messages";
 
 /**
  * The scored scenarios whose fixture tools answer input_required themselves, under input keys of their own
@@ -38,6 +39,16 @@ export const MODERN_FIXTURE_SCENARIOS: readonly string[] = [
  * What applies to /mcp: the scenarios about the endpoint itself. The others call the fixture's tools, prompts
  * and resources by their own names, which /mcp prefixes with the server's slug (/mcp/s/<slug> serves those).
  */
+/**
+ * server-stateless's list-mutation checks (SHOULD): a listen stream opened, the fixture's list changed through a tool,
+ * and the list_changed notification awaited for 1.5 s. Through Portcullis an upstream's changed definitions wait for
+ * an admin's review (pinned definitions, D157) before any agent is told, here the `reviewer` below: the window times
+ * the review bot on a loaded CI machine, not the relay. Only this warning is let through, and only in this wording;
+ * the test after the requirement sets awaits the same notification through the same path as an event.
+ */
+const REVIEWED_LIST_CHANGE = /^WARNING sep-2575-server-sends-(?:tools|prompts)-list-changed-on-subscription: Mutated the (?:tool|prompt) list but no notifications\/(?:tools|prompts)\/list_changed arrived on the open subscription stream\./;
+const notReviewTiming = (failures: readonly string[]) => failures.filter((f) => !REVIEWED_LIST_CHANGE.test(f));
+
 const AGGREGATE_APPLICABLE = ["caching", "dns-rebinding-protection", "http-header-validation", "input-required-result-unsupported-methods", "input-required-result-validate-input"];
 
 describe("conformance requirement sets through /mcp/s/<slug>", () => {
@@ -117,8 +128,8 @@ describe("conformance requirement sets through /mcp/s/<slug>", () => {
       console.log(`${revision} through /mcp/s/conf-http (scored):\n${formatConformanceTable(scored)}\n(unscored):\n${formatConformanceTable(unscored)}`);
       // 2026-07-28: the input-required-result scenarios are a 2026-generation server's (the 2026 fixture runs them).
       const elsewhere = revision === "2026-07-28" ? MODERN_FIXTURE_SCENARIOS : [];
-      const failed = Object.fromEntries(scored.filter((r) => !r.passed && !elsewhere.includes(r.scenario)).map((r) => [r.scenario, r.failures]));
-      expect(failed).toEqual({});
+      const failed = scored.filter((r) => !elsewhere.includes(r.scenario)).map((r) => [r.scenario, notReviewTiming(r.failures)] as const);
+      expect(Object.fromEntries(failed.filter(([, failures]) => failures.length > 0))).toEqual({});
       expect(scored.length).toBeGreaterThanOrEqual(25);
       // Pending upstream in the suite (not scored yet), and what this gateway checks first: the routing headers.
       if (revision === "2026-07-28") {
@@ -131,9 +142,39 @@ describe("conformance requirement sets through /mcp/s/<slug>", () => {
       const stopReviewing = reviewer();
       const { scored, unscored } = await runRequirementSet(modernProxy.url, revision).finally(stopReviewing);
       console.log(`${revision} through /mcp/s/conf-modern (scored):\n${formatConformanceTable(scored)}\n(unscored):\n${formatConformanceTable(unscored)}`);
-      expect(Object.fromEntries(scored.filter((r) => !r.passed).map((r) => [r.scenario, r.failures]))).toEqual({});
+      const failed = scored.map((r) => [r.scenario, notReviewTiming(r.failures)] as const).filter(([, failures]) => failures.length > 0);
+      expect(Object.fromEntries(failed)).toEqual({});
       expect(scored.length).toBeGreaterThanOrEqual(25);
       if (revision === "2026-07-28") expect(scored.map((r) => r.scenario)).toEqual(expect.arrayContaining([...MODERN_FIXTURE_SCENARIOS]));
     }, 300_000);
   }
+
+  it("2026-07-28: an upstream's prompt and tool changes reach listen streams on /mcp/s/conf-modern once reviewed, as events", async () => {
+    const stopReviewing = reviewer();
+    const abort = new AbortController();
+    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+    const post = (method: string, id: number, params: Record<string, unknown>) =>
+      fetch(modernProxy.url, {
+        method: "POST",
+        signal: abort.signal,
+        headers: { accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(method === "tools/call" && { "mcp-name": String(params.name) }) },
+        body: JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: meta } }),
+      });
+    try {
+      for (const [kind, trigger] of [["prompts", "test_trigger_prompt_change"], ["tools", "test_trigger_tool_change"]] as const) {
+        const listening = await post("subscriptions/listen", 1, { notifications: { [`${kind}ListChanged`]: true } });
+        const frames = sseMessages(listening.body!);
+        expect(((await frames.next()).value as { method?: string }).method).toBe("notifications/subscriptions/acknowledged");
+        const called = await post("tools/call", 2, { name: trigger, arguments: {} });
+        expect(called.status).toBe(200);
+        await called.text();
+        // The next frame is the change, however long the review takes; the test's own timeout bounds it.
+        expect(((await frames.next()).value as { method?: string }).method).toBe(`notifications/${kind}/list_changed`);
+        await frames.return(undefined);
+      }
+    } finally {
+      abort.abort();
+      stopReviewing();
+    }
+  }, 120_000);
 });
