@@ -6,6 +6,8 @@
 //   npm run bench:search-quality -- --failures        # misses of the tuning splits, tune and dev (held-out
 //                                                     # misses are never shown)
 //   npm run bench:search-quality -- --split dev       # the second tuning split (dev-query-source.ts)
+//   npm run bench:search-quality -- --split dev --no-scale --ranks-out /tmp/before.json   # each dev query's rank
+//   npm run bench:search-quality -- --split dev --no-scale --ranks-against /tmp/before.json   # …and which moved since
 //   npm run bench:search-quality -- --json            # machine-readable
 //   npm run bench:search-quality -- --option server=github --option detail=name   # extra search options
 //   npm run bench:search-quality -- --runs 5 --no-scale
@@ -29,6 +31,7 @@
 //
 // Recall is measured at 508 tools only. Timing is measured at 508 and at 5,080 (the dataset under ten
 // server-name variants, queries unchanged). Held-out queries report only aggregates: tune on the tune and dev splits.
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { setKnownRequests } from "../../../server/codemode/search/known-requests";
@@ -40,6 +43,7 @@ import { machineFacts } from "../../gateway/report";
 import { loadQueries, loadServerSummaries, loadTools, toolKey, type DatasetQuery, type DatasetTool, type Split } from "./dataset";
 import { evaluate, type SearchOptionsIn, type SubsetReport, type TuneMiss } from "./evaluate";
 import { percentile } from "./metrics";
+import { rankChanges, tuningRanks, type Ranks } from "./rank-changes";
 import { checkedRequestsByTool, loadExampleRequests } from "./mine-relations";
 import { replicated, SCALE_SUFFIXES, toSearchable } from "./searchable-tools";
 
@@ -76,6 +80,8 @@ const { values: args } = parseArgs({
     "no-known-requests": { type: "boolean", default: false },
     "examples-share": { type: "string", default: "1" },
     "server-summaries": { type: "boolean", default: false },
+    "ranks-out": { type: "string" },
+    "ranks-against": { type: "string" },
   },
   strict: true,
 });
@@ -196,6 +202,14 @@ function main(): void {
     failures: args.failures ? tuneMisses : undefined,
   };
   console.log(args.json ? JSON.stringify(result, null, 2) : render(result));
+  const ranks = tuningRanks(queries, SPLITS, tuneMisses);
+  if (args["ranks-out"]) writeFileSync(args["ranks-out"], `${JSON.stringify(ranks, null, 1)}\n`);
+  if (args["ranks-against"]) {
+    const changes = rankChanges(JSON.parse(readFileSync(args["ranks-against"], "utf8")) as Ranks, ranks);
+    const shown = (rank: number | null) => (rank === null ? ">50" : String(rank));
+    console.log(`\ntuning queries that moved against ${args["ranks-against"]}: ${changes.length}`);
+    for (const c of changes) console.log(`${c.id.padEnd(32)} ${shown(c.before).padStart(3)} → ${shown(c.after)}`);
+  }
   if (process.env.BENCH_WRITE_DOCS === "1") {
     if (result.thesaurus !== "full" || result.examplesPerTool > 0 || !result.knownRequests || result.serverSummaries) throw new Error("BENCH_WRITE_DOCS writes the shipped ranker's figures only");
     writeDocsBlock(
