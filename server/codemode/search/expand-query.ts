@@ -102,7 +102,7 @@ export function expandQuery(request: string, index: FieldIndex, names: ReadonlyS
       if (term === null || seen.has(term)) continue;
       // The alternative turned down ("archive the order instead of deleting it", "on GitLab rather than GitHub"):
       // its action and the server it names are not asked for; its object is the request's too.
-      if (rejected.has(written) && (namedAsServer(query, written, term, names) || (actionsOf(term).size > 0 && !determined(query, written)))) continue;
+      if (rejected.has(written) && ((names.has(term) && !inPassing(query, written)) || (actionsOf(term).size > 0 && !determined(query, written)))) continue;
       // A command not to do it ("don't delete it, just archive it"): the same.
       if (refused.has(written) && actionsOf(term).size > 0) continue;
       seen.add(term);
@@ -121,11 +121,7 @@ export function expandQuery(request: string, index: FieldIndex, names: ReadonlyS
       // An action word used as a noun or adjective ("the open bugs", "post the update") names no action: its
       // related actions go, the word itself stays.
       const nominal = actionsOf(term).size > 0 && determined(query, written);
-      if (nominal) {
-        for (const candidate of expansions.keys()) {
-          if (candidate !== term && actionsOf(candidate).size > 0) expansions.delete(candidate);
-        }
-      }
+      if (nominal) dropRelatedActions(expansions, term);
       const abbreviation = spelled && i === 0 ? termOf(written) : null;
       if (abbreviation && index.postings.has(abbreviation)) expansions.set(abbreviation, MATCH_WEIGHT.exact);
       // Words related to an earlier one ("lat/long", "remove or delete") ask for one thing: counted once.
@@ -226,16 +222,14 @@ function doneAgain(query: string, index: FieldIndex): string {
   return `${lead}re${verb}${rest}${query.slice(whole.length)}`;
 }
 
-/** A server's name written as one ("GitHub", "in Orders"), not an English word that happens to be one ("the order"). */
-function namedAsServer(query: string, written: string, term: string, names: ReadonlySet<string>): boolean {
-  return names.has(term) && (writtenAsName(query, written) || !isDictionaryWord(written));
+/** The actions a word reaches other than itself: gone where it names no action ("the open bugs", an aside). */
+function dropRelatedActions(expansions: Map<string, number>, term: string): void {
+  for (const candidate of expansions.keys()) if (candidate !== term && actionsOf(candidate).size > 0) expansions.delete(candidate);
 }
 
 function asAside(word: QueryWord): void {
-  for (const [candidate, weight] of word.expansions) {
-    if (candidate !== word.term && actionsOf(candidate).size > 0) word.expansions.delete(candidate);
-    else word.expansions.set(candidate, weight * ASIDE_SHARE);
-  }
+  dropRelatedActions(word.expansions, word.term);
+  for (const [candidate, weight] of word.expansions) word.expansions.set(candidate, weight * ASIDE_SHARE);
   word.action = false;
   // Nor does it name a server: "… so I can paste it into Slack" acts elsewhere.
   word.inPassing = true;
