@@ -2,7 +2,7 @@
 // "catalog"), so that a request and a tool written on either side of the Atlantic meet at one index term; Porter's
 // stemmer keeps them apart ("organis" against "organ"). A rewrite is taken only when WordNet lists the two as the
 // same word (one a synonym of the other), so "tour" never becomes "tor", nor "acre" "acer".
-import { wordnetSynonyms } from "./wordnet";
+import { baseForms, wordnetSynonyms } from "./wordnet";
 
 // British ending → American ending. Each applies at most once; the first that WordNet confirms wins.
 const VARIANTS: readonly [RegExp, string][] = [
@@ -24,29 +24,23 @@ const known = new Map<string, string>();
 
 /** The American spelling of a lower-case word when it has one WordNet confirms; else the word. */
 export function americanSpelling(word: string): string {
-  // Only a word that could be a British spelling is looked at (and kept): the rest are most words.
-  if (word.length < MIN_LETTERS || !VARIANTS.some(([british]) => british.test(word))) return word;
+  if (word.length < MIN_LETTERS) return word;
   const cached = known.get(word);
   if (cached !== undefined) return cached;
-  let spelled = word;
-  for (const [british, american] of VARIANTS) {
-    if (!british.test(word)) continue;
-    const candidate = word.replace(british, american);
-    if (candidate !== word && sameWord(word, candidate)) {
-      spelled = candidate;
-      break;
-    }
-  }
+  // Only a word that could be a British spelling is looked up (and kept): the rest are most words.
+  const candidates = VARIANTS.filter(([british]) => british.test(word)).map(([british, american]) => word.replace(british, american));
+  if (candidates.length === 0) return word;
+  const spelled = candidates.find((candidate) => candidate !== word && sameWord(word, candidate)) ?? word;
   if (known.size >= MAX_CACHED_WORDS) known.clear();
   known.set(word, spelled);
   return spelled;
 }
 
 // WordNet lists base forms: "organised" has "organize" among its synonyms, so "organized" is confirmed through its
-// base "organize".
+// base "organize" (WordNet's own base forms, as its lookups find them).
 function sameWord(word: string, candidate: string): boolean {
   const synonyms = new Set(wordnetSynonyms(word));
-  return [candidate, candidate.replace(/(?:e?s|e?d|ing)$/, ""), candidate.replace(/(?:s|d)$/, "")].some((form) => synonyms.has(form));
+  return baseForms(candidate).some((form) => synonyms.has(form));
 }
 
 /** How many words the cache holds (tests). */

@@ -98,7 +98,7 @@ function synset(fd: number, offset: number): Synset {
 }
 
 // WordNet lists base forms; a query says "coordinates", "deleted", "drawing".
-function baseForms(word: string): string[] {
+export function baseForms(word: string): string[] {
   const forms = [word];
   if (word.endsWith("ies")) forms.push(`${word.slice(0, -3)}y`);
   if (word.endsWith("es")) forms.push(word.slice(0, -2));

@@ -101,6 +101,8 @@ describe("British spellings", () => {
     ["programme", "program"],
     ["enrolment", "enrollment"],
     ["summarise", "summarize"],
+    ["organising", "organizing"],
+    ["analysing", "analyzing"],
   ])("%j meets %j at one term", (british, american) => {
     expect(termOf(british)).toBe(termOf(american));
   });
