@@ -108,6 +108,7 @@ export async function measureBridgeSleeping(pool: ExecutorPool, calls: number, d
 export async function measureVmGap(calls: number, gapsMs: number[], reps: number): Promise<VmGapResult> {
   const { newQuickJSWASMModule } = await import("quickjs-emscripten");
   const { runProgram, wrapProgram } = await import("../../server/codemode/quickjs-runner");
+  const { RUN_PARTS } = await import("../../server/codemode/run-parts");
   const QuickJS = await newQuickJSWASMModule();
   const limits = { wallMs: 120_000, memoryBytes: 64 << 20, maxStackBytes: 1 << 20, maxToolCalls: 100_000, maxOutputBytes: 20_000 };
   const source = wrapProgram(`let last; for (let i = 0; i < ${String(calls)}; i++) last = await tools.crm.get_contact({ contact_id: "contact_" + i }); return last.id;`);
@@ -131,7 +132,7 @@ export async function measureVmGap(calls: number, gapsMs: number[], reps: number
           delivered = performance.now();
           return a;
         },
-      });
+      }, RUN_PARTS);
       if (rep >= 0) workUs[g]!.push(median(work) * 1000);
     });
   }

@@ -486,7 +486,7 @@ describe("code mode executor (QuickJS in worker threads)", () => {
   });
 
   it(
-    "survives a minifying bundle (esbuild --minify --keep-names renames the helpers the worker source needs)",
+    "survives a minifying bundle (esbuild --minify --keep-names renames the helpers the worker source needs), every part of a run included",
     { timeout: 30_000 },
     async () => {
       const { build } = await import("esbuild");
@@ -510,7 +510,9 @@ describe("code mode executor (QuickJS in worker threads)", () => {
         const pool = createExecutorPool({ size: 1, moduleDir: ${JSON.stringify(process.cwd())} });
         const run = await pool.execute("const n: number = await tools.a.b({}); return n + 1", { call: async () => ({ ok: true, value: 41 }) });
         const loop = await pool.execute("while (true) {}", { call: async () => ({ ok: true, value: 0 }) }, { wallMs: 200 });
-        console.log(JSON.stringify([run.result, loop.error?.name]));`,
+        const bounded = await pool.execute('console.log("a".repeat(80)); console.warn("b"); await tools.a.b({}).catch((e) => console.log(e.name)); return "c".repeat(100)', { call: async () => ({ ok: true, value: 0 }) }, { maxOutputBytes: 64, maxToolCalls: 0 });
+        const thrown = await pool.execute('throw new RangeError("no")', { call: async () => ({ ok: true, value: 0 }) });
+        console.log(JSON.stringify([run.result, loop.error?.name, bounded.logs, bounded.result, bounded.truncated, thrown.error]));`,
         );
         const out = spawnSync(process.execPath, [path.join(dir, "run.mjs")], {
           cwd: dir,
@@ -518,7 +520,8 @@ describe("code mode executor (QuickJS in worker threads)", () => {
           timeout: 20_000,
         });
         expect(out.stderr).toBe("");
-        expect(out.stdout.trim()).toBe('[42,"TimeoutError"]');
+        // Every part of a run (run-parts.ts) works in the bundle: the bounded logs and result, the refused call, the thrown error.
+        expect(JSON.parse(out.stdout)).toEqual([42, "TimeoutError", ["a".repeat(64), "…[truncated 42 bytes]"], `"${"c".repeat(63)}…[truncated 38 bytes]`, true, { name: "RangeError", message: "no" }]);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

@@ -1,10 +1,12 @@
 // The worker thread that runs programs. Its source is built as a string (workerSource) and started with
 // `new Worker(source, { eval: true })`: no worker file path has to survive the Next.js server bundle, vitest or tsx.
-// `workerMain` and `runProgram` are serialized with Function.prototype.toString, so both stay self-contained.
+// `workerMain`, `runProgram` and its parts (run-parts.ts) are serialized with Function.prototype.toString, so each
+// stays self-contained.
 // quickjs-emscripten is loaded inside the worker with a require made from `moduleDir` (the app's root).
 import type { MessagePort, receiveMessageOnPort } from "node:worker_threads";
 import type { QuickJSWASMModule } from "quickjs-emscripten";
 import { bundlerNameHelper, runProgram, type OutgoingCall, type RunJob, type RunOutcome } from "./quickjs-runner";
+import { runPartsSource } from "./run-parts";
 
 export type WorkerData = {
   /** Directory whose node_modules holds quickjs-emscripten. */
@@ -41,7 +43,7 @@ type QuickJSPackage = {
 export function workerMain(
   port: MessagePort,
   quickjs: QuickJSPackage,
-  run: typeof runProgram,
+  run: (QuickJS: Parameters<typeof runProgram>[0], job: RunJob, host: Parameters<typeof runProgram>[2]) => RunOutcome,
   data: WorkerData,
   receive: typeof receiveMessageOnPort,
 ): void {
@@ -177,9 +179,10 @@ export function workerSource(): string {
     '  const wasm = require("node:fs").readFileSync(fromQuickJS.resolve("@jitl/quickjs-wasmfile-release-sync/wasm"));',
     '  quickjs = Object.assign({}, fromApp("quickjs-emscripten"), { wasmModule: new WebAssembly.Module(wasm) });',
     '} catch (err) { parentPort.postMessage({ type: "fatal", message: "cannot load quickjs-emscripten from " + workerData.moduleDir + ": " + err.message }); }',
+    `const runParts = ${runPartsSource()};`,
     `const runProgram = (${runProgram.toString()});`,
     "if (quickjs) {",
-    `  try { (${workerMain.toString()})(parentPort, quickjs, runProgram, workerData, receiveMessageOnPort); }`,
+    `  try { (${workerMain.toString()})(parentPort, quickjs, (q, job, host) => runProgram(q, job, host, runParts), workerData, receiveMessageOnPort); }`,
     '  catch (err) { parentPort.postMessage({ type: "fatal", message: "the sandbox worker failed to start: " + (err && err.message) }); }',
     "}",
   ].join("\n");
