@@ -17,7 +17,8 @@
 // Environment (optional): BENCH_PROXY_DIR=/tmp/bench-proxy, BENCH_C1_CALLS=1500, BENCH_C32_CALLS=6000,
 // BENCH_ROUNDS=3 (the targets take turns each round), BENCH_TEXT_BYTES=64, BENCH_UPSTREAM_SIBLINGS (below),
 // BENCH_CPU_PROF_DIR (when set, the Portcullis process runs with --cpu-prof and writes its profile there on exit),
-// BENCH_NODE_ARGS (extra Node flags for the Portcullis process, space-separated, e.g. a GC setting to try).
+// BENCH_NODE_ARGS (extra Node flags for the Portcullis process, space-separated, e.g. a GC setting to try),
+// BENCH_ONLY (targets to drive, comma-separated, e.g. `portcullis` to profile one kind of call alone; no ratios then).
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -201,7 +202,9 @@ async function main() {
   const load0 = os.loadavg();
   log(`machine: ${os.cpus().length}× ${os.cpus()[0]?.model}, Node ${process.version}, load average ${load0.map((l) => l.toFixed(2)).join(" ")}`);
   const portcullis = await startPortcullis();
-  const targets = [portcullis, { ...portcullis, key: "portcullis-2026" as const, sessions: [], stateless: true }, await startSupergateway(), await startDirect(), await startFloor(false), await startFloor(true)];
+  const only = env.BENCH_ONLY ? new Set(env.BENCH_ONLY.split(",")) : undefined;
+  const all = [portcullis, { ...portcullis, key: "portcullis-2026" as const, sessions: [], stateless: true }, await startSupergateway(), await startDirect(), await startFloor(false), await startFloor(true)];
+  const targets = all.filter((t) => !only || only.has(t.key));
   for (const t of targets) {
     for (let i = 0; i < 32; i++) t.sessions.push(t.stateless ? openStatelessSession(t.url, t.token, t.tool, text) : await openRawSession(t.url, t.token, t.tool, text));
     await phase(t, 32, 500); // warm-up: JIT, pools, the upstream's sessions
@@ -237,8 +240,6 @@ async function main() {
       c1MainPreemptedPerCall: total(sw, (name) => name.startsWith("root/")).involuntary / c1Done,
     };
   });
-  const row = (key: Target["key"]) => rows.find((r) => r.target === key)!;
-  const [p, p26, g, d, f, fl] = [row("portcullis"), row("portcullis-2026"), row("supergateway"), row("direct"), row("floor"), row("floor-listing")];
   console.log("\n| target | c=1 p50 ms | c=1 p99 ms | c=32 calls/s | server tree CPU ms/call (c=32) | of which the main process | driver CPU ms/call |");
   console.log("|---|---:|---:|---:|---:|---:|---:|");
   for (const r of rows)
@@ -250,17 +251,22 @@ async function main() {
   for (const r of rows)
     console.log(`| ${r.target} | ${r.c1CpuPerCallMs.toFixed(3)} | ${r.c1MainCpuPerCallMs.toFixed(3)} | ${r.c1WaitsPerCall.toFixed(1)} | ${r.c1PreemptedPerCall.toFixed(2)} | ${r.c1MainPreemptedPerCall.toFixed(2)} |`);
   for (const key of ["portcullis", "supergateway", "floor-listing"] as const) {
-    const c1 = results.get(key)!.c1;
+    const c1 = results.get(key)?.c1;
+    if (!c1) continue;
     const calls = c1.reduce((a, p) => a + p.calls, 0);
     const busy = [...c1Switches(c1)].filter(([, v]) => v.voluntary + v.involuntary >= calls / 10).sort((a, b) => b[1].voluntary - a[1].voluntary);
     console.log(`c=1 ${key}, waits / preemptions per call by process/thread: ${busy.map(([k, v]) => `${k} ${(v.voluntary / calls).toFixed(2)} / ${(v.involuntary / calls).toFixed(2)}`).join(", ")}`);
   }
-  console.log(`\nratios Portcullis / supergateway: c=1 p50 ${(p.c1p50 / g.c1p50).toFixed(2)}× (target ≤ 1.0), c=32 throughput ${(p.c32PerS / g.c32PerS).toFixed(2)}× (target ≥ 1.2)`);
-  console.log(`ratios Portcullis 2026-07-28 stateless / 2025-06-18 session calls: c=1 p50 ${(p26.c1p50 / p.c1p50).toFixed(2)}×, c=32 throughput ${(p26.c32PerS / p.c32PerS).toFixed(2)}×`);
-  console.log(`c=1 p50 added over a direct call (${d.c1p50.toFixed(2)} ms): Portcullis ${(p.c1p50 - d.c1p50).toFixed(2)} ms, supergateway ${(g.c1p50 - d.c1p50).toFixed(2)} ms`);
-  console.log(
-    `c=1 p50 of the bare proxies against supergateway's: forwarding alone ${(f.c1p50 / g.c1p50).toFixed(2)}×, reading tools/list first (issue 23's call-time check, nothing else) ${(fl.c1p50 / g.c1p50).toFixed(2)}×`,
-  );
+  if (!only) {
+    const row = (key: Target["key"]) => rows.find((r) => r.target === key)!;
+    const [p, p26, g, d, f, fl] = [row("portcullis"), row("portcullis-2026"), row("supergateway"), row("direct"), row("floor"), row("floor-listing")];
+    console.log(`\nratios Portcullis / supergateway: c=1 p50 ${(p.c1p50 / g.c1p50).toFixed(2)}× (target ≤ 1.0), c=32 throughput ${(p.c32PerS / g.c32PerS).toFixed(2)}× (target ≥ 1.2)`);
+    console.log(`ratios Portcullis 2026-07-28 stateless / 2025-06-18 session calls: c=1 p50 ${(p26.c1p50 / p.c1p50).toFixed(2)}×, c=32 throughput ${(p26.c32PerS / p.c32PerS).toFixed(2)}×`);
+    console.log(`c=1 p50 added over a direct call (${d.c1p50.toFixed(2)} ms): Portcullis ${(p.c1p50 - d.c1p50).toFixed(2)} ms, supergateway ${(g.c1p50 - d.c1p50).toFixed(2)} ms`);
+    console.log(
+      `c=1 p50 of the bare proxies against supergateway's: forwarding alone ${(f.c1p50 / g.c1p50).toFixed(2)}×, reading tools/list first (issue 23's call-time check, nothing else) ${(fl.c1p50 / g.c1p50).toFixed(2)}×`,
+    );
+  }
   console.log(`calls: c=1 ${c1Calls}, c=32 ${c32Calls}, ${rounds} rounds; load average before ${load0.map((l) => l.toFixed(2)).join(" ")}, after ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}; ${new Date().toISOString()}`);
   console.log(JSON.stringify({ rows, load0, load1: os.loadavg() }));
   for (const t of targets) await Promise.all(t.sessions.map((s) => s.close()));
