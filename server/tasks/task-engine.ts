@@ -10,9 +10,6 @@
 // A call still running after the threshold is adopted as a task where it runs (origin "threshold"); the
 // same bookkeeping then applies.
 import { untilTaskEnds } from "./until-task-ends";
-import { randomUUID } from "node:crypto";
-import { Logger as GraphileLogger, run, type Runner } from "graphile-worker";
-import pg from "pg";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "../context";
 import type { AuditWriter } from "../audit/audit-writer";
@@ -28,16 +25,15 @@ import { adoptTask } from "./adopt-task";
 import { auditTransition } from "./audit-transition";
 import { createCallClaims, type ClaimRef } from "./call-claims";
 import { claimTask, promoteClaim, settleClaim } from "./claim-task";
-import { writeUntilUp } from "../db/retry-until-up";
-import { installTaskQueue } from "./install-queue";
 import type { CLAIM_ORIGIN } from "./claim-origin";
 import { cleanupTasks } from "./cleanup-tasks";
 import { createAwaiting, releaseTask } from "./held-task";
 import { runTaskJob } from "./run-task-job";
+import { runnerLiveness } from "./runner-liveness";
 import { recoverRunner, sweepDeadRunners } from "./sweep-dead-runners";
-import { taskWorkerPool } from "../db/connection-budget";
-import { CLEANUP_JOB, DEFAULT_TASK_OPTIONS, expiryFrom, RUN_TASK_JOB, RUNNER_LOCK_CLASS, type RunningTask, type TaskOptions, type TaskScope } from "./task-scope";
+import { CLEANUP_JOB, DEFAULT_TASK_OPTIONS, expiryFrom, RUN_TASK_JOB, type RunningTask, type TaskOptions, type TaskScope } from "./task-scope";
 import { trackTask } from "./track-task";
+import { taskWorkers } from "./task-workers";
 import { DELIVER_WEBHOOK_JOB, scheduleWebhookJob, sweepWebhooks, webhookJob } from "./webhook-jobs";
 import { sessionSecretFor } from "./webhooks";
 import { workerLocks } from "./worker-locks";
@@ -75,7 +71,6 @@ export function createTaskEngine(deps: {
 }) {
   const opts: TaskOptions = { ...DEFAULT_TASK_OPTIONS, ...deps.options };
   const log = deps.logger.child({ component: "tasks" });
-  const firstRunnerId = `runner-${randomUUID()}`;
   const execute = executeUpstream(deps.pool);
   const running = new Map<string, RunningTask>();
   const claimsSettling = new Set<Promise<void>>();
@@ -85,21 +80,13 @@ export function createTaskEngine(deps: {
       .finally(() => claimsSettling.delete(p));
     claimsSettling.add(p);
   };
-  let liveness: Promise<pg.Client> | undefined;
-  let runner: Runner | undefined;
-  /** Set by start(): graphile-worker installs its schema first, and add_job needs it. */
-  let starting: Promise<void> | undefined;
-  /** The last failure of a start that is still being tried: work that needs the workers fails with it, not waits. */
-  let startFailure: Error | undefined;
-  let sweepTimer: NodeJS.Timeout | undefined;
   let closed = false;
-  /** Ends start()'s retries: a drain or close (which also aborts it) while the workers could not start yet. */
-  const giveUp = new AbortController();
-  /** A drain's stop of the workers, which close() waits for. */
-  let draining: Promise<void> | undefined;
   const sessionUrl = deps.sessionDatabaseUrl ?? deps.databaseUrl;
   const callClaims = createCallClaims(deps.databaseUrl, log, { transactionPooler: deps.transactionPooler === true });
-  const workers = workerLocks(() => live(), log);
+  // This process's runner lock, and its workers' beside it (runner-liveness.ts, worker-locks.ts).
+  const liveness = runnerLiveness({ sessionUrl, holdAlso: (client) => workers.holdAll(client), closed: () => closed, log });
+  const workers = workerLocks(() => liveness.live(), log);
+  const live = () => liveness.live();
 
   // A canceled task is aborted wherever it runs: the upstream request's signal sends notifications/cancelled.
   const unsubscribe = deps.bus.subscribe((e) => {
@@ -107,125 +94,53 @@ export function createTaskEngine(deps: {
       running.get(e.taskId)?.controller.abort(new Error("task canceled"));
   });
 
-  const s: TaskScope = { db: deps.db, audit: deps.audit, bus: deps.bus, log, opts, runnerId: firstRunnerId, running, live, started: () => (startFailure === undefined ? starting : Promise.reject(startFailure)), closed: () => closed, callClaims };
-
-  /**
-   * This process's advisory lock: held until the process (or its connection) dies. A lost connection (PostgreSQL
-   * restarted) frees it, and other processes would then take this live process for dead and recover its tasks:
-   * so it is taken again at once, and at every sweep tick until it is held.
-   */
-  let everLive = false;
-  function live(): Promise<pg.Client> {
-    if (liveness) return liveness;
-    const attempt: Promise<pg.Client> = (async () => {
-      const id = s.runnerId;
-      const client = new pg.Client({ connectionString: sessionUrl, application_name: `portcullis ${id}` });
-      client.on("error", (err) => {
-        // The lock is gone with the session, and so is any certainty about what this runner's rows say: a write
-        // of an outcome, a claim's drop or a job's step may have failed while the database was away. So this
-        // process goes on as a new runner, and the old one's RUNNING tasks and claims are recovered by the sweep
-        // (its own or another process's) as a dead runner's: retryable ones run again, the others end
-        // `interrupted`, claims are deleted. What the old runner still finishes here no longer matches its row
-        // (runnerId) and is not written over the recovery.
-        if (liveness === attempt) {
-          liveness = undefined;
-          s.runnerId = `runner-${randomUUID()}`;
-          log.error({ err, previousRunner: id, runner: s.runnerId }, "task liveness connection lost; going on as a new runner");
-        }
-        if (!closed) void live().catch(() => undefined);
-      });
-      try {
-        await client.connect();
-        await client.query("SELECT pg_advisory_lock($1::int, hashtext($2))", [RUNNER_LOCK_CLASS, id]);
-        // And one per graphile-worker worker of this process, taken again on a new connection (worker-locks.ts).
-        await workers.holdAll(client);
-      } catch (err) {
-        await client.end().catch(() => undefined);
-        throw err;
-      }
-      everLive = true;
-      return client;
-    })();
-    liveness = attempt;
-    attempt.catch(() => {
-      if (liveness === attempt) liveness = undefined;
-    });
-    return attempt;
-  }
+  const s: TaskScope = {
+    db: deps.db,
+    audit: deps.audit,
+    bus: deps.bus,
+    log,
+    opts,
+    // A new one once the liveness connection was lost (runner-liveness.ts).
+    get runnerId() {
+      return liveness.runnerId();
+    },
+    running,
+    live,
+    started: () => workersOf.started(),
+    closed: () => closed,
+    callClaims,
+  };
 
   const scheduleWebhook = (id: string, at: Date) => scheduleWebhookJob(deps.db, id, at);
   const sessionSecret = sessionSecretFor(deps.db);
   const secretFor = (d: Parameters<typeof sessionSecret>[0]) =>
     d.event.startsWith("approval.") ? Promise.resolve(deps.approverWebhookSecret ?? null) : sessionSecret(d);
 
-  function graphileLogger() {
-    return new GraphileLogger(() => (level, message, meta) => {
-      if (String(level) === "error") log.error({ meta }, message);
-      else if (String(level) === "warning") log.warn({ meta }, message);
-      else log.debug({ meta }, message);
-    });
-  }
-
-  /**
-   * Starts the workers, and tries again while it fails (the database away at start): a process whose workers never
-   * started would stay up and never be ready. Until a drain or close, which ends it quietly (it only throws once
-   * they have begun, when a failure is the shutdown's, not the start's).
-   */
-  async function startUntilUp(): Promise<void> {
-    await writeUntilUp(startWorkers, {
-      closed: () => giveUp.signal.aborted,
-      retryable: () => true,
-      onFailure: (err, attempt, retryInMs) => {
-        startFailure = err instanceof Error ? err : new Error(String(err));
-        log.error({ err, attempt, retryInMs }, "starting the task workers failed; trying again");
-      },
-      signal: giveUp.signal,
-    }).catch(() => undefined);
-    startFailure = undefined;
-  }
-
-  async function startWorkers(): Promise<void> {
-    if (closed) return;
-    await live();
-    // Before run(), which would install it too, but not in turn with other processes (install-queue.ts).
-    await installTaskQueue(sessionUrl, graphileLogger());
-    runner = await run({
-      connectionString: sessionUrl,
-      maxPoolSize: taskWorkerPool(opts.concurrency),
-      concurrency: opts.concurrency,
-      noHandleSignals: true,
-      pollInterval: 1000,
-      logger: graphileLogger(),
-      events: workers.events,
-      taskList: {
-        [RUN_TASK_JOB]: runTaskJob(s, { registry: deps.registry, execute }),
-        [CLEANUP_JOB]: async () => void (await cleanupTasks(s)),
-        ...Object.fromEntries(Object.entries(deps.hourly ?? {}).map(([name, run]) => [name, async () => void (await run())])),
-        [DELIVER_WEBHOOK_JOB]: webhookJob({
-          db: deps.db,
-          logger: log,
-          secretFor: secretFor,
-          schedule: scheduleWebhook,
-          backoffMs: opts.webhookBackoffMs,
-          outbound: deps.outbound ?? NO_OUTBOUND_EXCEPTIONS,
-        }),
-      },
-      crontab: [`17 * * * * ${CLEANUP_JOB}`, ...Object.keys(deps.hourly ?? {}).map((name) => `23 * * * * ${name}`)].join("\n"),
-    });
-    const tick = () => {
-      sweepTimer = setTimeout(() => {
-        // Our own lock first (lost with a dropped connection), then the others'.
-        void Promise.all([live().then(() => sweepDeadRunners(s)), sweepWebhooks(deps.db, scheduleWebhook)])
-          .catch((err: unknown) => log.error({ err }, "task sweep failed"))
-          .finally(() => {
-            if (!closed) tick();
-          });
-      }, opts.sweepIntervalMs);
-      sweepTimer.unref();
-    };
-    await sweepDeadRunners(s).catch((err: unknown) => log.error({ err }, "task sweep failed"));
-    tick();
-  }
+  // The workers and the sweeper (task-workers.ts), started by start() and given the jobs of the queue.
+  const workersOf = taskWorkers({
+    sessionUrl,
+    opts,
+    log,
+    live,
+    events: workers.events,
+    taskList: {
+      [RUN_TASK_JOB]: runTaskJob(s, { registry: deps.registry, execute }),
+      [CLEANUP_JOB]: async () => void (await cleanupTasks(s)),
+      ...Object.fromEntries(Object.entries(deps.hourly ?? {}).map(([name, run]) => [name, async () => void (await run())])),
+      [DELIVER_WEBHOOK_JOB]: webhookJob({
+        db: deps.db,
+        logger: log,
+        secretFor: secretFor,
+        schedule: scheduleWebhook,
+        backoffMs: opts.webhookBackoffMs,
+        outbound: deps.outbound ?? NO_OUTBOUND_EXCEPTIONS,
+      }),
+    },
+    crontab: [`17 * * * * ${CLEANUP_JOB}`, ...Object.keys(deps.hourly ?? {}).map((name) => `23 * * * * ${name}`)].join("\n"),
+    // The first round only recovers dead runners; later ones take our own lock first (lost with a dropped
+    // connection), then recover the others' and reschedule the webhooks due.
+    sweep: (first) => (first ? sweepDeadRunners(s) : Promise.all([live().then(() => sweepDeadRunners(s)), sweepWebhooks(deps.db, scheduleWebhook)])),
+  });
 
   return {
     /** This process's runner id now (a new one after its liveness connection was lost). */
@@ -234,10 +149,7 @@ export function createTaskEngine(deps: {
     },
     options: opts,
     /** Starts this process's workers and sweeper (once; tried again while it fails, until a drain or close). */
-    start(): Promise<void> {
-      starting ??= startUntilUp();
-      return starting;
-    },
+    start: () => workersOf.start(),
     claim: (call: ToolCall, tc: TaskContext, ctx: RequestContext, origin: "async" | "mcp_task" | "idempotent" | typeof CLAIM_ORIGIN, dedupeMs: number, replayOnly = false) =>
       claimTask(s, call, tc, ctx, origin, dedupeMs, replayOnly),
     /** Settles a claim answered in time, after the answer (claim-task.ts); close() waits for the settling ones. */
@@ -268,39 +180,21 @@ export function createTaskEngine(deps: {
      * The first step of a graceful stop: takes no new job, and resolves once the running tasks have finished or
      * `graceMs` has passed (close() then stops what is left and hands it back to the queue).
      */
-    async drain(graceMs: number): Promise<void> {
-      giveUp.abort();
-      await starting?.catch(() => undefined);
-      if (!runner) return;
-      const stopped = runner.stop().catch((err: unknown) => log.warn({ err }, "stopping the task workers failed"));
-      runner = undefined;
-      await settlesWithin(stopped, graceMs);
-      draining = stopped;
-    },
+    drain: (graceMs: number) => workersOf.drain(graceMs),
     async close(): Promise<void> {
       closed = true;
-      giveUp.abort();
       unsubscribe();
       for (const r of running.values()) r.controller.abort(new Error("gateway shutting down"));
-      // Closed while start() was under way (Ctrl-C right after start): the runner and sweeper it makes must be
-      // stopped too.
-      await starting?.catch(() => undefined);
-      if (sweepTimer) clearTimeout(sweepTimer);
-      await runner?.stop().catch((err: unknown) => log.warn({ err }, "stopping the task workers failed"));
-      // The aborts above end the running calls at once, and the workers' stop (graphile-worker's graceful
-      // shutdown) then ends; but after the database had restarted under a running job, it was seen never to end,
-      // which kept the process from exiting until it was killed. Waited for within a bound: what it would still
-      // hand back, recoverRunner below does.
-      if (draining && !(await settlesWithin(draining, WORKERS_STOP_BOUND_MS))) {
-        log.warn({ waitedMs: WORKERS_STOP_BOUND_MS }, "the task workers did not stop; their tasks are handed back to the queue");
-      }
-      if (liveness) await liveness.then((c) => c.end()).catch(() => undefined);
+      // The aborts end the running calls at once, so the workers' stop ends; what it would still hand back,
+      // recoverRunner below does.
+      await workersOf.close();
+      await liveness.end();
       // A claim someone was handed must be finished with its outcome before the connections go, or the sweep
       // would run the call again for them.
       await Promise.all(claimsSettling);
       // What this process was still running goes back to the queue now (retryable ones; the others end
       // `interrupted`), not at another process's next sweep. Its lock is free since the liveness connection ended.
-      if (everLive) {
+      if (liveness.everLive()) {
         const handedBack = await recoverRunner(s, s.runnerId).catch((err: unknown) => {
           log.warn({ err }, "handing back this process's running tasks failed; another process's sweep will");
           return 0;
@@ -310,20 +204,6 @@ export function createTaskEngine(deps: {
       await callClaims.close().catch(() => undefined);
     },
   };
-}
-
-/** How long close() waits for the task workers to stop once their calls were aborted. */
-const WORKERS_STOP_BOUND_MS = 5_000;
-
-/** Whether `promise` settles within `ms` (drain's grace period, close()'s bound). */
-async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  try {
-    return await Promise.race([promise.then(() => true, () => true), late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 export type TaskEngine = ReturnType<typeof createTaskEngine>;
