@@ -2,10 +2,7 @@
 // never stalls the gateway's event loop. Tool calls travel worker → parent → ToolBridge → worker as JSON text.
 // The VM stops itself at wallMs (interrupt handler); a worker that does not answer by wallMs + graceMs is
 // terminated and replaced.
-import { createRequire } from "node:module";
-import path from "node:path";
 import { Worker } from "node:worker_threads";
-import type { transform as esbuildTransform } from "esbuild";
 import {
   DEFAULT_EXEC_LIMITS,
   resolveLimits,
@@ -17,9 +14,10 @@ import {
   type Executor,
   type ToolBridge,
 } from "./executor";
-import { Script } from "node:vm";
 import { isPreludeServer } from "./prelude-servers";
-import { wrapProgram, type OutgoingCall, type RunOutcome } from "./quickjs-runner";
+import { programSource } from "./program-source";
+import type { OutgoingCall, RunOutcome } from "./quickjs-runner";
+import { errorResult, parseSandboxJson, runResult } from "./run-result";
 import { workerSource, type FromWorker, type ToWorker, type WorkerData } from "./worker";
 
 export type ExecutorPoolOptions = {
@@ -68,32 +66,6 @@ type Job = {
 type Slot = { worker: Worker; ready: boolean; job?: Job; warmed: Promise<void>; doorbell: Int32Array };
 
 const now = () => performance.timeOrigin + performance.now();
-const errorResult = (job: Pick<Job, "startedAt" | "toolCalls" | "workspaceOps">, error: ExecError): ExecResult => ({
-  error,
-  logs: [],
-  toolCalls: job.toolCalls,
-  workspaceOps: job.workspaceOps,
-  durationMs: now() - job.startedAt,
-  truncated: false,
-});
-
-/** JSON from the sandbox as host data: `__proto__` keys are dropped so no later merge can reach a prototype. */
-/**
- * Whether a program is plain JavaScript, so that it skips the type-stripping round trip to esbuild (which costs
- * more than starting the sandbox). V8 only compiles the source here; nothing of it runs on the gateway.
- */
-function parsesAsJavaScript(source: string): boolean {
-  try {
-    new Script(source);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-export function parseSandboxJson(text: string): unknown {
-  return JSON.parse(text, (key, value: unknown) => (key === "__proto__" ? undefined : value));
-}
 
 function answerJson(answer: BridgeAnswer | undefined): string {
   const refusal = (name: string, message: string) => JSON.stringify({ ok: false, error: { name, message } });
@@ -125,12 +97,7 @@ export function createExecutorPool(options: ExecutorPoolOptions = {}): ExecutorP
     wasmMemoryBytes,
   };
   const source = workerSource();
-  // Loaded on first use from the app's node_modules, outside any bundle (esbuild ships a native binary).
-  let transform: typeof esbuildTransform | undefined;
-  const loadTransform = () =>
-    (transform ??= (
-      createRequire(path.join(moduleDir, "package.json"))("esbuild") as { transform: typeof esbuildTransform }
-    ).transform);
+  const prepare = programSource(moduleDir);
   const slots: Slot[] = [];
   const queue: Job[] = [];
   let nextJobId = 0;
@@ -314,67 +281,9 @@ export function createExecutorPool(options: ExecutorPoolOptions = {}): ExecutorP
     clearTimeout(job.hardTimer);
     slot.job = undefined;
     runs++;
-    const result: ExecResult = {
-      logs: outcome.logs,
-      toolCalls: job.toolCalls,
-      workspaceOps: job.workspaceOps,
-      durationMs: now() - job.startedAt,
-      truncated: outcome.truncated,
-    };
-    if (outcome.startedAt !== undefined) result.startupMs = Math.max(0, outcome.startedAt - job.startedAt);
-    if (outcome.resultJson !== undefined) {
-      try {
-        result.result = parseSandboxJson(outcome.resultJson);
-      } catch {
-        result.error = { name: "SerializationError", message: "the returned value is not JSON" };
-      }
-    } else if (outcome.resultCut !== undefined) result.result = outcome.resultCut;
-    if (outcome.error) {
-      const { name, message, approvalId } = outcome.error;
-      // Only an approval the gateway issued during this run: a program cannot mint one by throwing it.
-      result.error = {
-        name,
-        message,
-        ...(approvalId !== undefined && job.approvalIds.has(approvalId) && { approvalId }),
-      };
-    }
+    const result = runResult(job, outcome);
     job.finish(result);
     dispatch();
-  }
-
-  async function prepare(
-    code: string,
-    language: ExecOptions["language"],
-  ): Promise<{ source: string } | { error: ExecError }> {
-    if (language === "js") return { source: wrapProgram(code) };
-    if (language === undefined && parsesAsJavaScript(wrapProgram(code))) return { source: wrapProgram(code) };
-    let strip: typeof esbuildTransform;
-    try {
-      strip = loadTransform();
-    } catch (err) {
-      if (language === undefined) return { source: wrapProgram(code) };
-      return {
-        error: {
-          name: "SandboxError",
-          message: `TypeScript is unavailable: ${err instanceof Error ? err.message : "esbuild not found"}`,
-        },
-      };
-    }
-    try {
-      // The body is wrapped first, so top-level `return` and `await` parse; the output's completion value is the function.
-      const out = await strip(wrapProgram(code), { loader: "ts", target: "es2023", logLevel: "silent" });
-      return { source: out.code };
-    } catch (err) {
-      if (language === undefined) return { source: wrapProgram(code) }; // not TypeScript: the VM reports its own SyntaxError
-      const first = (err as { errors?: { text?: string; location?: { line?: number; column?: number } | null }[] })
-        .errors?.[0];
-      const where = first?.location
-        ? ` (line ${String((first.location.line ?? 2) - 1)}, column ${String(first.location.column ?? 0)})`
-        : "";
-      return {
-        error: { name: "SyntaxError", message: `${first?.text ?? "the TypeScript program does not parse"}${where}` },
-      };
-    }
   }
 
   for (let i = 0; i < size; i++) slots.push(spawn());
