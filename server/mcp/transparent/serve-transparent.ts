@@ -10,43 +10,32 @@ import {
   isJSONRPCErrorResponse,
   isJSONRPCNotification,
   isJSONRPCResultResponse,
-  LATEST_PROTOCOL_VERSION,
   McpError,
-  SUPPORTED_PROTOCOL_VERSIONS,
   type JSONRPCMessage,
   type JSONRPCRequest,
-  type LoggingLevel,
 } from "@modelcontextprotocol/sdk/types.js";
 import { mcpRequestId } from "../../context";
-import type { AuditWriter } from "../../audit/audit-writer";
-import type { Db } from "../../db/client";
-import type { Approvals } from "../../approvals/approvals";
-import { mcpTaskStore, TASK_CAPABILITIES, type TaskToolDeps } from "../../tasks/task-tools";
-import type { ChangeBus } from "../../events/change-bus";
+import type { TaskToolDeps } from "../../tasks/task-tools";
 import type { Logger } from "../../logger";
-import type { Operation, OperationHandler } from "../../pipeline/operation";
-import type { CallToolHandler } from "../../pipeline/types";
-import type { PolicyCache } from "../../policy/policy-cache";
-import { sessionAccess } from "../../policy/session-access";
-import type { Registry, ServerRoute } from "../../registry/create-registry";
 import { auditedRequest, listActionOf } from "../audited-request";
 import { cancellable } from "../cancellation";
 import { dispatchDeps, sessionToolDefinitions } from "../build-aggregate-server";
 import { dispatchToolCall } from "../dispatch-tool-call";
 import type { EndpointNaming } from "../endpoint-naming";
-import { listEndpointTools } from "../list-endpoint-tools";
-import { progressRelay } from "../progress-relay";
 import { invalidToolNameReason } from "../../registry/gateway-name";
 import type { McpSessionView } from "../handle-mcp-request";
 import { sessionOwner } from "./reserve-upstream";
-import type { InFlight, LiveSession, SessionUpstreams } from "./session-upstreams";
+import type { InFlight, LiveSession } from "./session-upstreams";
 import { capacityRefusal } from "./capacity-refusal";
+import { relayRequest } from "./relay-request";
+import { transparentTasks } from "./transparent-tasks";
+import type { TransparentDeps } from "./transparent-deps";
 import { UpstreamAuthRequiredError } from "../../upstream-auth/upstream-auth-required-error";
 import { authRequiredRpcError } from "../connect-elicitation";
 import { findListedTool } from "../../pipeline/shared-tool-listing";
 import { publicError } from "../public-error";
 
-export type TransparentDeps = { registry: Registry; pipeline: CallToolHandler; requests: OperationHandler; bus: ChangeBus; db: Db; audit: AuditWriter; logger: Logger; sessions: SessionUpstreams; policy: PolicyCache; taskTools: Omit<TaskToolDeps, "db" | "audit">; approvals?: Approvals | undefined; builtinReady?: (() => Promise<void>) | undefined };
+export type { TransparentDeps } from "./transparent-deps";
 
 type Params = Record<string, unknown> & { _meta?: { progressToken?: string | number } & Record<string, unknown> };
 
@@ -109,33 +98,8 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
   }
 
   const taskDeps: TaskToolDeps = { db: deps.db, audit: deps.audit, ...deps.taskTools };
+  const answerTasks = (request: JSONRPCRequest) => (owner ? transparentTasks(taskDeps, view, owner, request) : Promise.resolve(undefined));
   const owner = view.grant.agentSessionId ? { agentSessionId: view.grant.agentSessionId, ownerId: view.grant.userId } : undefined;
-
-  /** MCP task requests: answered here from the gateway's task rows, never relayed upstream. */
-  async function answerTasks(request: JSONRPCRequest): Promise<Record<string, unknown> | undefined> {
-    if (!owner) return undefined;
-    const params = (request.params ?? {}) as Params;
-    const ctx = { ...view.ctx, requestId: mcpRequestId(view.ctx.requestId, request.id) };
-    const store = mcpTaskStore(taskDeps, ctx, owner);
-    const taskId = str(params.taskId);
-    switch (request.method) {
-      case "tasks/get": {
-        const task = await store.getTask(taskId);
-        if (!task) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
-        return task;
-      }
-      case "tasks/result":
-        return store.getTaskResult(taskId);
-      case "tasks/list":
-        return store.listTasks(str(params.cursor) || undefined);
-      case "tasks/cancel": {
-        await store.updateTaskStatus(taskId, "cancelled");
-        return (await store.getTask(taskId)) ?? {};
-      }
-      default:
-        return undefined;
-    }
-  }
 
   const sendProgress = (request: JSONRPCRequest) => (params: Record<string, unknown>) =>
     transport.send({ jsonrpc: "2.0", method: "notifications/progress", params }, { relatedRequestId: request.id });
@@ -197,7 +161,7 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
     }
     try {
       const run = () =>
-        request.method === "tools/call" ? callTool(request, live) : cancellable(deps.bus, view.mcpSessionId, request.id, undefined, (signal) => dispatch(request, route, live, signal));
+        request.method === "tools/call" ? callTool(request, live) : cancellable(deps.bus, view.mcpSessionId, request.id, undefined, (signal) => relayRequest({ deps, slug, endpoint, view, naming, owner, sendProgress: sendProgress(request) }, request, route, live, signal));
       // Listings are audited like every other request (tools/call, reads and prompts audit themselves).
       const listing = listActionOf(request.method);
       if (!listing) return await run();
@@ -208,100 +172,6 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
       await inFlight.sent;
       live.inFlight.splice(live.inFlight.indexOf(inFlight), 1);
       live.lastUsedAt = Date.now();
-    }
-  }
-
-  async function dispatch(request: JSONRPCRequest, route: ServerRoute, live: LiveSession, signal: AbortSignal): Promise<Record<string, unknown>> {
-    const params = (request.params ?? {}) as Params;
-    const ctx = { ...view.ctx, requestId: mcpRequestId(view.ctx.requestId, request.id) };
-    const progress = progressRelay(params._meta?.progressToken, sendProgress(request));
-    const relay = async (method: string, p: Params, s: AbortSignal) => {
-      try {
-        return await deps.sessions.forward(live, method, p, { signal: s, timeoutMs: route.timeoutMs, onprogress: progress.onProgress });
-      } finally {
-        await progress.flushed();
-      }
-    };
-    const forward = () => relay(request.method, params, signal);
-    // Prompts, reads, subscriptions and completions: through the request pipeline (access, rate limit, output
-    // bound, audit), then relayed over the session's own upstream connection.
-    const operation = (op: Pick<Operation, "kind" | "target" | "subject">) =>
-      deps.requests(
-        {
-          ...op,
-          endpoint,
-          serverSlug: slug,
-          upstreamVersion: route.version,
-          rateLimitPerMinute: route.rateLimitPerMinute,
-          params,
-          sessionKey: view.sessionKey,
-          mcpSessionId: view.mcpSessionId,
-          grant: view.grant,
-          signal,
-          send: (req, s) => relay(req.method, req.params, s),
-        },
-        ctx,
-        {},
-      );
-    // Least privilege as on /mcp: tools and prompts by the session's tool whitelist (under their gateway names),
-    // resources by its path whitelist; what may not be used is neither listed nor reached.
-    const access = await sessionAccess(deps.policy, view.grant);
-    const mayUse = (name: string) => access.mayUse(`${slug}__${name}`);
-    const { mayRead } = access;
-
-    switch (request.method) {
-      case "initialize": {
-        const requested = str(params.protocolVersion);
-        const { tasks: _tasks, ...capabilities } = live.client.getServerCapabilities() ?? {};
-        const instructions = live.client.getInstructions();
-        return {
-          protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION,
-          // The gateway decides which tools are listed, and tells the agent when that changes.
-          // Tasks are the gateway's own (its rows, its tools), whatever the upstream offers.
-          capabilities: { ...capabilities, ...(capabilities.tools && { tools: { ...capabilities.tools, listChanged: true } }), ...(owner && { tasks: TASK_CAPABILITIES }) },
-          serverInfo: live.client.getServerVersion() ?? route.defs.serverInfo,
-          ...(instructions && { instructions }),
-        };
-      }
-      case "tools/list":
-        return { tools: await listEndpointTools(deps, naming, view) };
-      case "logging/setLevel": {
-        const result = await forward();
-        await deps.sessions.saveState(view.mcpSessionId, { logLevel: params.level as LoggingLevel });
-        return result;
-      }
-      case "resources/subscribe":
-      case "resources/unsubscribe": {
-        const uri = str(params.uri);
-        const subscribe = request.method === "resources/subscribe";
-        const result = await operation({ kind: subscribe ? "resource.subscribe" : "resource.unsubscribe", target: uri, subject: { uri } });
-        await deps.sessions.saveState(view.mcpSessionId, subscribe ? { subscribe: uri } : { unsubscribe: uri });
-        return result;
-      }
-      case "resources/read": {
-        const uri = str(params.uri);
-        return operation({ kind: "resource.read", target: uri, subject: { uri } });
-      }
-      case "resources/list": {
-        const result = (await forward()) as { resources?: { uri: string }[] };
-        return { ...result, resources: (result.resources ?? []).filter((r) => mayRead(r.uri)) };
-      }
-      case "prompts/list": {
-        const result = (await forward()) as { prompts?: { name: string }[] };
-        return { ...result, prompts: (result.prompts ?? []).filter((p) => mayUse(p.name)) };
-      }
-      case "prompts/get": {
-        const name = str(params.name);
-        return operation({ kind: "prompt", target: name, subject: { prompt: `${slug}__${name}` } });
-      }
-      case "completion/complete": {
-        const ref = (params.ref ?? {}) as { type?: string; name?: string; uri?: string };
-        const subject = ref.type === "ref/prompt" ? { prompt: `${slug}__${str(ref.name)}` } : undefined;
-        return operation({ kind: "completion", target: ref.name ?? ref.uri ?? "", subject });
-      }
-      default:
-        // Listings (resources, templates, prompts) and anything newer than this gateway: as they are.
-        return forward();
     }
   }
 }
