@@ -9,6 +9,7 @@ import { storableText } from "../db/storable";
 import type { DbTx } from "../db/client";
 import { insertRows, prismaSink, refusedAsData, STARTED, type AuditSink } from "./audit-sink";
 import { sweepInterruptedCalls, type AuditOwner } from "./audit-owner";
+import { auditLane, type Pending } from "./audit-lane";
 import { eventId } from "./event-id";
 import { openAuditSpool, type AuditSpool, type SpooledRow } from "./audit-spool";
 import { redactor, storedArguments, type Redactor } from "./redaction";
@@ -127,8 +128,6 @@ export type AuditWriterStats = {
   spool?: { pending: number; oldestSince: number | null; replayed: number } | null;
 };
 
-type Pending = { row: SpooledRow; resolve(): void; reject(err: unknown): void };
-
 /** How long a call's outcome waits for a request record to ride along with before it goes on its own. */
 export const OUTCOME_RIDE_MS = 5;
 
@@ -218,67 +217,10 @@ export function createAuditWriter(sink: AuditSink, opts: AuditWriterOptions = {}
     }
   }
 
-  /**
-   * A queue of rows and its group commit: the first row goes at once, rows arriving meanwhile form the next
-   * batch. Calls' request records (and whole events) and calls' outcomes queue apart, so a record, which its
-   * call's answer waits for, never waits behind the outcomes of earlier calls (D82). Outcomes ride along: each
-   * records batch takes the outcomes waiting at that moment into its own statement (under load, and at c=1 where
-   * the next call's record follows each answer, an outcome costs no statement of its own). Outcomes no record
-   * takes go on their own after `OUTCOME_RIDE_MS`, or at once when a batch of them is full or on drain.
-   */
-  function lane(kind: { riders?: (room: number) => Pending[]; waitMs?: number } = {}) {
-    let queue: Pending[] = [];
-    let flushing: Promise<void> | undefined;
-    let timer: NodeJS.Timeout | undefined;
-    let inFlight: { rows: number; since: number } | undefined;
-    async function flush() {
-      while (queue.length > 0) {
-        let batch = queue.length <= maxBatch ? queue : queue.slice(0, maxBatch);
-        queue = queue.length <= maxBatch ? [] : queue.slice(maxBatch);
-        if (kind.riders && batch.length < maxBatch) batch = [...batch, ...kind.riders(maxBatch - batch.length)];
-        const started = performance.now();
-        inFlight = { rows: batch.length, since: Date.parse(batch[0]!.row.occurredAt) };
-        let ok = true;
-        const failed = (p: Pending) => (err: unknown) => {
-          ok = false;
-          p.reject(err);
-        };
-        await write(batch.map((p) => ({ ...p, reject: failed(p) })));
-        lastBatch = { rows: batch.length, ms: performance.now() - started, ok };
-        inFlight = undefined;
-      }
-      flushing = undefined;
-    }
-    const now = () => {
-      clearTimeout(timer);
-      timer = undefined;
-      if (!queue.length) return flushing ?? Promise.resolve();
-      flushing ??= flush();
-      return flushing;
-    };
-    return {
-      push(p: Pending) {
-        queue.push(p);
-        if (kind.waitMs === undefined || queue.length >= maxBatch) void now();
-        else if (!flushing) timer ??= setTimeout(() => void now(), kind.waitMs);
-      },
-      /** Up to `room` queued rows, taken out of this lane to ride in another's statement. */
-      take(room: number): Pending[] {
-        const taken = queue.length <= room ? queue : queue.slice(0, room);
-        queue = queue.length <= room ? [] : queue.slice(room);
-        if (!queue.length) {
-          clearTimeout(timer);
-          timer = undefined;
-        }
-        return taken;
-      },
-      drain: now,
-      pending: () => (inFlight?.rows ?? 0) + queue.length,
-      oldestSince: () => inFlight?.since ?? (queue[0] ? Date.parse(queue[0].row.occurredAt) : null),
-    };
-  }
-  const outcomes = lane({ waitMs: OUTCOME_RIDE_MS });
-  const records = lane({ riders: (room) => outcomes.take(room) });
+  // Request records (and whole events) and outcomes queue apart; outcomes ride with records (audit-lane.ts).
+  const onBatch = (batch: NonNullable<AuditWriterStats["lastBatch"]>) => (lastBatch = batch);
+  const outcomes = auditLane({ maxBatch, write, onBatch, waitMs: OUTCOME_RIDE_MS });
+  const records = auditLane({ maxBatch, write, onBatch, riders: (room) => outcomes.take(room) });
 
   // Replay: the spool's rows in order, a batch at a time, until it is empty; while the database refuses, again
   // after a growing pause (100 ms to 5 s). Close ends the pause.
