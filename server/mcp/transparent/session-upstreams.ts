@@ -4,51 +4,25 @@
 // session's protocol state lives in PostgreSQL (`mcp_sessions.state`), so any process can rebuild it.
 // Each upstream is a process (stdio) or a connection: how many this process holds, per agent session, user,
 // server and in all, is bounded by upstream-capacity.ts; a slot is claimed before anything is spawned.
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import {
-  ErrorCode,
-  McpError,
-  ResultSchema,
-  type ClientCapabilities,
-  type JSONRPCRequest,
-  type LoggingLevel,
-  type Notification,
-  type RequestId,
-} from "@modelcontextprotocol/sdk/types.js";
+import { ResultSchema, type ClientCapabilities, type LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
 import type { Db } from "../../db/client";
 import type { ChangeBus } from "../../events/change-bus";
 import type { Logger } from "../../logger";
 import { canonicalJson } from "../../registry/content-hash";
 import type { ServerRoute } from "../../registry/create-registry";
 import type { SessionStderr } from "../../upstream/session-stderr";
-import { connectUpstream, type ConnectedUpstream, type ProcessLauncher } from "../../upstream/upstream-client";
+import { connectUpstream, type ProcessLauncher } from "../../upstream/upstream-client";
 import type { BearerSource } from "../../upstream/bearer-fetch";
 import { takeCallerCapabilities } from "../../upstream/modern/modern-wire";
+import { agentRelay } from "./agent-relay";
 import { PendingReplies } from "./pending-replies";
 import { readState, saveState, type SessionState } from "./session-state";
 import { createUpstreamCapacity, type CapacityLimits, type Slot } from "./upstream-capacity";
 import { LISTEN_SESSION_PREFIX } from "../modern/listen-streams";
 import { STATELESS_SESSION_PREFIX } from "../modern/stateless-view";
 
-/** A downstream request of this session being served on this process, with the stream its answer goes to. */
-export type InFlight = {
-  requestId: RequestId;
-  transport: WebStandardStreamableHTTPServerTransport;
-  /** The notifications relayed on this request's stream, one after another; its answer goes after them. */
-  sent: Promise<unknown>;
-};
-
-export type LiveSession = {
-  mcpSessionId: string;
-  route: ServerRoute;
-  conn: ConnectedUpstream;
-  client: Client;
-  inFlight: InFlight[];
-  lastUsedAt: number;
-  /** The bearer of an upstream that authenticates its callers: the session user's credential (issue 22). */
-  bearer?: BearerSource | undefined;
-};
+export type { InFlight, LiveSession } from "./live-session";
+import type { InFlight, LiveSession } from "./live-session";
 
 /** Whom an upstream session serves, for its limits: the agent session (or the MCP session) and the user. */
 export type SessionOwner = {
@@ -100,7 +74,7 @@ export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: L
 
   const unsubscribe = deps.bus.subscribe((e) => {
     if (e.kind === "session-closed") void close(e.mcpSessionId);
-    else if (e.kind === "session-in") void fromAgent(e.mcpSessionId, e.message as Record<string, unknown>);
+    else if (e.kind === "session-in") void agent.fromAgent(e.mcpSessionId, e.message as Record<string, unknown>);
   });
 
   /** Closes the upstream sessions whose slots were taken away (reaped or evicted); returns when they have exited. */
@@ -136,62 +110,8 @@ export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: L
   const sweeper = setInterval(() => void closeRemoved(capacity.expire()), Math.min(30_000, Math.max(1_000, opts.limits.pressureIdleMs / 2)));
   sweeper.unref();
 
-  /** Sends a message to the agent: on the stream of the request it belongs to, else on its GET stream. */
-  async function toAgent(s: LiveSession, message: Record<string, unknown>, related: InFlight | undefined) {
-    if (related) {
-      try {
-        await related.transport.send(message as never, { relatedRequestId: related.requestId });
-        return;
-      } catch {
-        // The request's stream is gone: fall back to the GET stream.
-      }
-    }
-    await deps.bus.publish({ kind: "session-out", mcpSessionId: s.mcpSessionId, message });
-  }
-
-  /** The request an upstream message most likely belongs to: the newest one in flight (MCP gives no link). */
-  const current = (s: LiveSession): InFlight | undefined => s.inFlight.at(-1);
-
-  /** A server-to-client request (sampling, elicitation, roots) relayed to the agent, answered by its reply. */
-  async function relayRequest(s: LiveSession, request: JSONRPCRequest, signal: AbortSignal): Promise<Record<string, unknown>> {
-    const related = current(s);
-    // A 2026-07-28 client is reached only on the answer of a request of its own (MRTR). Asked between its requests
-    // (server-everything asks roots/list 350 ms after initialize), nobody is there to answer: the upstream is told
-    // so at once rather than waiting relayTimeoutMs for a reply that cannot come.
-    if (!related && s.mcpSessionId.startsWith(STATELESS_SESSION_PREFIX)) throw new McpError(ErrorCode.MethodNotFound, `${request.method}: no request of this client is in flight to ask it on`);
-    const id = `portcullis-${crypto.randomUUID()}`;
-    const reply = replies.wait(s.mcpSessionId, id, opts.relayTimeoutMs, signal);
-    await toAgent(s, { jsonrpc: "2.0", id, method: request.method, ...(request.params && { params: request.params }) }, related);
-    const answer = await reply;
-    if ("error" in answer) {
-      const e = answer.error as { code: number; message: string; data?: unknown };
-      throw new McpError(e.code, e.message, e.data);
-    }
-    return answer.result as Record<string, unknown>;
-  }
-
-  function relayNotification(s: LiveSession, n: Notification) {
-    // List changes and resource updates are not part of any request: the GET stream carries them.
-    const unrelated = n.method.endsWith("/list_changed") || n.method === "notifications/resources/updated";
-    const related = unrelated ? undefined : current(s);
-    const send = () =>
-      toAgent(s, { jsonrpc: "2.0", method: n.method, ...(n.params && { params: n.params }) }, related).catch((err: unknown) =>
-        log.warn({ err, session: s.mcpSessionId }, "could not relay a notification"),
-      );
-    // In order: each send stores its event before writing it, so concurrent sends could overtake one another.
-    if (related) related.sent = related.sent.then(send);
-    else void send();
-  }
-
-  /** A reply or notification from the agent, for the process holding this session. */
-  async function fromAgent(mcpSessionId: string, message: Record<string, unknown>) {
-    if ("id" in message && !("method" in message)) {
-      replies.settle(mcpSessionId, message);
-      return;
-    }
-    const s = live.get(mcpSessionId);
-    if (s && message.method === "notifications/roots/list_changed") await s.client.sendRootsListChanged().catch(() => undefined);
-  }
+  // What the upstream sends the agent, and what the agent answers (agent-relay.ts).
+  const agent = agentRelay({ bus: deps.bus, log, replies, relayTimeoutMs: opts.relayTimeoutMs, live });
 
   async function connect(mcpSessionId: string, route: ServerRoute, capabilities: ClientCapabilities, replay: SessionState | null, slot: Slot, owner: SessionOwner): Promise<LiveSession> {
     // Only what the agent itself supports is offered upstream, so the upstream never asks for what cannot be answered.
@@ -234,9 +154,9 @@ export function createSessionUpstreams(deps: { db: Db; bus: ChangeBus; logger: L
         inputMode: mcpSessionId.startsWith(STATELESS_SESSION_PREFIX) ? "passthrough" : "translate",
         tools: route.defs.tools,
         configure: (client) => {
-          client.fallbackRequestHandler = async (request, extra) => relayRequest(await ready, request, extra.signal);
+          client.fallbackRequestHandler = async (request, extra) => agent.ask(await ready, request, extra.signal);
           client.fallbackNotificationHandler = async (n) => {
-            if (holder.session) relayNotification(holder.session, n);
+            if (holder.session) agent.notify(holder.session, n);
           };
         },
       },
