@@ -6,7 +6,7 @@ import { createToolIndex, WEAK_HINT, type SearchableTool } from "../tool-search"
 import { distinctionNotes } from "./distinguish";
 import { OFFICIAL_TOOLS } from "./fixtures/official-tools";
 import { toolOf } from "./fixtures/tool-of";
-import { commandFirst, purposeWords, refusedVerbs, rejectedWords, withoutKept } from "./query-shape";
+import { commandFirst, INVENTORY, purposeWords, refusedVerbs, rejectedWords, withoutKept } from "./query-shape";
 
 const official = new Set(OFFICIAL_TOOLS.map((t) => t.name));
 const index = createToolIndex([...OFFICIAL_TOOLS, ...realisticTools(500).filter((t) => !official.has(t.name))]);
@@ -200,6 +200,31 @@ describe("search_tools – the scene a command is set in", () => {
     expect(commandFirst("archive the order").query).toBe("archive the order");
     expect([...commandFirst("read the file before you delete it").scene]).toEqual(["before", "you", "delete", "it"]);
     expect(commandFirst("list the orders before March 3").scene.size).toBe(0);
+  });
+});
+
+describe("search_tools – what there is", () => {
+  // Each went to the server's tool that gets one (`get_pull_request`, `get_ticket`) or elsewhere (maps directions)
+  // before: a question about what there is of a plural thing asks for them all.
+  it.each([
+    ["what pull requests are there in octo/app on GitHub", "github__list_pull_request"],
+    ["which tickets are open in the helpdesk", "tickets__list_ticket"],
+    ["which invoices do we have in billing", "billing__list_invoice"],
+    ["what files are stored in the drive", "files__list_file"],
+  ])("%j lists them: %s", (query, want) => {
+    expect(ranked(query)[0]).toBe(want);
+  });
+
+  it.each([
+    ["what entries are stored in the vault?", true],
+    ["which Slack rooms exist", true],
+    ["what forms do we have in HubSpot", true],
+    ["which sprints are active on board 42?", true],
+    ["what is the status of PR 5?", false],
+    ["which invoice is overdue?", false],
+    ["show the open issues", false],
+  ])("%j asks what there is: %s", (query, inventory) => {
+    expect(INVENTORY.test(query)).toBe(inventory);
   });
 });
 

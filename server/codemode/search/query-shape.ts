@@ -120,6 +120,10 @@ export function determined(query: string, word: string): boolean {
   return new RegExp(`\\b(?:${DETERMINERS})\\s+${word}\\b`, "i").test(query);
 }
 
+// "what entries are stored in the vault?", "which sprints are active?", "what forms do we have?", "which Slack rooms
+// exist": a question about what there is of a plural thing asks for the list of them more than for one of them.
+export const INVENTORY =
+  /^\s*(?:what|which)\s+(?:[\w-]+\s+){0,3}?[\w-]+s\s+(?:do|does|did|are|were|have|has|exist|live|sit|are\s+there|is\s+there)\b|\b(?:do|does)\s+(?:we|i|you|they)\s+have\b/i;
 export const QUESTION = /^\s*(what|which|who|whose|how|when|where|is|are|was|were|has|have|does|did)\b|\?\s*$/i;
 
 // "get the NDA signed", "have PR 7 merged by Friday": the thing is to be done, the participle is the action and

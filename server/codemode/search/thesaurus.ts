@@ -113,6 +113,11 @@ export function readOneTerms(): readonly string[] {
   return thesaurus().readLines[0]!;
 }
 
+/** The terms of listing ("list"): what a question about what there is asks for. */
+export function listTerms(): readonly string[] {
+  return thesaurus().readLines[1]!;
+}
+
 /** The terms of reading many (list, search and theirs). */
 export function readManyTerms(): readonly string[] {
   return thesaurus().readLines.slice(1).flat();
