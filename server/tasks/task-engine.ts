@@ -84,8 +84,8 @@ export function createTaskEngine(deps: {
   const sessionUrl = deps.sessionDatabaseUrl ?? deps.databaseUrl;
   const callClaims = createCallClaims(deps.databaseUrl, log, { transactionPooler: deps.transactionPooler === true });
   // This process's runner lock, and its workers' beside it (runner-liveness.ts, worker-locks.ts).
-  const liveness = runnerLiveness({ sessionUrl, holdAlso: (client) => workers.holdAll(client), closed: () => closed, log });
-  const workers = workerLocks(() => liveness.live(), log);
+  const liveness = runnerLiveness({ sessionUrl, holdAlso: (client) => locks.holdAll(client), closed: () => closed, log });
+  const locks = workerLocks(() => liveness.live(), log);
   const live = () => liveness.live();
 
   // A canceled task is aborted wherever it runs: the upstream request's signal sends notifications/cancelled.
@@ -106,7 +106,7 @@ export function createTaskEngine(deps: {
     },
     running,
     live,
-    started: () => workersOf.started(),
+    started: () => queueWorkers.started(),
     closed: () => closed,
     callClaims,
   };
@@ -117,12 +117,12 @@ export function createTaskEngine(deps: {
     d.event.startsWith("approval.") ? Promise.resolve(deps.approverWebhookSecret ?? null) : sessionSecret(d);
 
   // The workers and the sweeper (task-workers.ts), started by start() and given the jobs of the queue.
-  const workersOf = taskWorkers({
+  const queueWorkers = taskWorkers({
     sessionUrl,
     opts,
     log,
     live,
-    events: workers.events,
+    events: locks.events,
     taskList: {
       [RUN_TASK_JOB]: runTaskJob(s, { registry: deps.registry, execute }),
       [CLEANUP_JOB]: async () => void (await cleanupTasks(s)),
@@ -149,7 +149,7 @@ export function createTaskEngine(deps: {
     },
     options: opts,
     /** Starts this process's workers and sweeper (once; tried again while it fails, until a drain or close). */
-    start: () => workersOf.start(),
+    start: () => queueWorkers.start(),
     claim: (call: ToolCall, tc: TaskContext, ctx: RequestContext, origin: "async" | "mcp_task" | "idempotent" | typeof CLAIM_ORIGIN, dedupeMs: number, replayOnly = false) =>
       claimTask(s, call, tc, ctx, origin, dedupeMs, replayOnly),
     /** Settles a claim answered in time, after the answer (claim-task.ts); close() waits for the settling ones. */
@@ -180,14 +180,14 @@ export function createTaskEngine(deps: {
      * The first step of a graceful stop: takes no new job, and resolves once the running tasks have finished or
      * `graceMs` has passed (close() then stops what is left and hands it back to the queue).
      */
-    drain: (graceMs: number) => workersOf.drain(graceMs),
+    drain: (graceMs: number) => queueWorkers.drain(graceMs),
     async close(): Promise<void> {
       closed = true;
       unsubscribe();
       for (const r of running.values()) r.controller.abort(new Error("gateway shutting down"));
       // The aborts end the running calls at once, so the workers' stop ends; what it would still hand back,
       // recoverRunner below does.
-      await workersOf.close();
+      await queueWorkers.close();
       await liveness.end();
       // A claim someone was handed must be finished with its outcome before the connections go, or the sweep
       // would run the call again for them.
