@@ -6,7 +6,6 @@ import { Worker } from "node:worker_threads";
 import {
   DEFAULT_EXEC_LIMITS,
   resolveLimits,
-  type BridgeAnswer,
   type ExecError,
   type ExecLimits,
   type ExecOptions,
@@ -17,7 +16,8 @@ import {
 import { isPreludeServer } from "./prelude-servers";
 import { programSource } from "./program-source";
 import type { OutgoingCall, RunOutcome } from "./quickjs-runner";
-import { errorResult, parseSandboxJson, runResult } from "./run-result";
+import { errorResult, runResult } from "./run-result";
+import { bridgeAnswer } from "./bridge-answer";
 import { workerSource, type FromWorker, type ToWorker, type WorkerData } from "./worker";
 
 export type ExecutorPoolOptions = {
@@ -66,21 +66,6 @@ type Job = {
 type Slot = { worker: Worker; ready: boolean; job?: Job; warmed: Promise<void>; doorbell: Int32Array };
 
 const now = () => performance.timeOrigin + performance.now();
-
-function answerJson(answer: BridgeAnswer | undefined): string {
-  const refusal = (name: string, message: string) => JSON.stringify({ ok: false, error: { name, message } });
-  if (!answer || typeof answer !== "object") return refusal("ToolBridgeError", "the gateway gave no answer");
-  try {
-    if (answer.ok) return JSON.stringify({ ok: true, value: answer.value });
-    const { name, message, approvalId, code } = answer.error;
-    return JSON.stringify({
-      ok: false,
-      error: { name, message, ...(approvalId !== undefined && { approvalId }), ...(code !== undefined && { code }) },
-    });
-  } catch {
-    return refusal("SerializationError", "the tool's answer is not JSON");
-  }
-}
 
 export function createExecutorPool(options: ExecutorPoolOptions = {}): ExecutorPool {
   const size = Math.max(1, Math.floor(options.size ?? 2));
@@ -249,30 +234,14 @@ export function createExecutorPool(options: ExecutorPoolOptions = {}): ExecutorP
     if (!job || job.id !== runId) return;
     if (isPreludeServer(message.server)) job.workspaceOps++;
     else job.toolCalls++;
-    let args: unknown;
-    try {
-      args = message.argsJson === undefined ? undefined : parseSandboxJson(message.argsJson);
-    } catch {
-      args = undefined;
-    }
-    const reply = (answer: string) => {
+    void bridgeAnswer(job.bridge, message, job.approvalIds).then((answer) => {
       if (slot.job !== job) return;
       const out: ToWorker = { type: "answer", id: runId, callId: message.callId, answer };
       slot.worker.postMessage(out);
       // The running program's worker sleeps on the doorbell, not in its event loop (worker.ts).
       Atomics.store(slot.doorbell, 0, 1);
       Atomics.notify(slot.doorbell, 0);
-    };
-    job.bridge.call(message.server, message.tool, args).then(
-      (answer) => {
-        if (!answer.ok && typeof answer.error.approvalId === "string") job.approvalIds.add(answer.error.approvalId);
-        reply(answerJson(answer));
-      },
-      (err: unknown) => {
-        const text = err instanceof Error ? err.message : "the tool call failed";
-        reply(JSON.stringify({ ok: false, error: { name: "ToolBridgeError", message: text } }));
-      },
-    );
+    });
   }
 
   function onDone(slot: Slot, id: number, outcome: RunOutcome): void {
