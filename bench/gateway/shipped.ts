@@ -201,10 +201,19 @@ const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length
 async function main() {
   const load0 = os.loadavg();
   log(`machine: ${os.cpus().length}× ${os.cpus()[0]?.model}, Node ${process.version}, load average ${load0.map((l) => l.toFixed(2)).join(" ")}`);
-  const portcullis = await startPortcullis();
   const only = env.BENCH_ONLY ? new Set(env.BENCH_ONLY.split(",")) : undefined;
-  const all = [portcullis, { ...portcullis, key: "portcullis-2026" as const, sessions: [], stateless: true }, await startSupergateway(), await startDirect(), await startFloor(false), await startFloor(true)];
-  const targets = all.filter((t) => !only || only.has(t.key));
+  const wanted = (key: Target["key"]) => !only || only.has(key);
+  // Only the targets driven are started: an idle one would still hold processes on the machine.
+  const targets: Target[] = [];
+  if (wanted("portcullis") || wanted("portcullis-2026")) {
+    const portcullis = await startPortcullis();
+    if (wanted("portcullis")) targets.push(portcullis);
+    if (wanted("portcullis-2026")) targets.push({ ...portcullis, key: "portcullis-2026", sessions: [], stateless: true });
+  }
+  if (wanted("supergateway")) targets.push(await startSupergateway());
+  if (wanted("direct")) targets.push(await startDirect());
+  if (wanted("floor")) targets.push(await startFloor(false));
+  if (wanted("floor-listing")) targets.push(await startFloor(true));
   for (const t of targets) {
     for (let i = 0; i < 32; i++) t.sessions.push(t.stateless ? openStatelessSession(t.url, t.token, t.tool, text) : await openRawSession(t.url, t.token, t.tool, text));
     await phase(t, 32, 500); // warm-up: JIT, pools, the upstream's sessions

@@ -68,7 +68,9 @@ export function runProgram(QuickJS: QuickJSWASMModule, job: RunJob, host: RunHos
   const memory = QuickJS.getWasmMemory();
   const memoryCeiling = memory.buffer.byteLength + limits.memoryBytes;
   const output = parts.outputBounds(limits.maxOutputBytes);
-  const gate = parts.callGate(limits.maxToolCalls, 1024 * 1024);
+  // Arguments are parsed on the gateway's event loop: a bound on their text keeps a program from stalling it.
+  const maxArgsChars = 1024 * 1024;
+  const gate = parts.callGate(limits.maxToolCalls, maxArgsChars);
   const errors = parts.errorNames(limits);
   const outcome: RunOutcome = { logs: [], toolCalls: 0, truncated: false };
   let timedOut = false;

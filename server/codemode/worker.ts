@@ -5,7 +5,7 @@
 // quickjs-emscripten is loaded inside the worker with a require made from `moduleDir` (the app's root).
 import type { MessagePort, receiveMessageOnPort } from "node:worker_threads";
 import type { QuickJSWASMModule } from "quickjs-emscripten";
-import { bundlerNameHelper, runProgram, type OutgoingCall, type RunJob, type RunOutcome } from "./quickjs-runner";
+import { bundlerNameHelper, runProgram, type OutgoingCall, type RunHost, type RunJob, type RunOutcome } from "./quickjs-runner";
 import { runPartsSource } from "./run-parts";
 
 export type WorkerData = {
@@ -43,7 +43,7 @@ type QuickJSPackage = {
 export function workerMain(
   port: MessagePort,
   quickjs: QuickJSPackage,
-  run: (QuickJS: Parameters<typeof runProgram>[0], job: RunJob, host: Parameters<typeof runProgram>[2]) => RunOutcome,
+  run: (QuickJS: QuickJSWASMModule, job: RunJob, host: RunHost) => RunOutcome,
   data: WorkerData,
   receive: typeof receiveMessageOnPort,
 ): void {

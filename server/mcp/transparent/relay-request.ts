@@ -14,7 +14,7 @@ import type { McpSessionView } from "../handle-mcp-request";
 import { listEndpointTools } from "../list-endpoint-tools";
 import { progressRelay } from "../progress-relay";
 import type { TransparentDeps } from "./transparent-deps";
-import type { LiveSession } from "./session-upstreams";
+import type { LiveSession } from "./live-session";
 
 type Params = Record<string, unknown> & { _meta?: { progressToken?: string | number } & Record<string, unknown> };
 

@@ -98,8 +98,8 @@ export function serveTransparent(deps: TransparentDeps, slug: string, view: McpS
   }
 
   const taskDeps: TaskToolDeps = { db: deps.db, audit: deps.audit, ...deps.taskTools };
-  const answerTasks = (request: JSONRPCRequest) => (owner ? transparentTasks(taskDeps, view, owner, request) : Promise.resolve(undefined));
   const owner = view.grant.agentSessionId ? { agentSessionId: view.grant.agentSessionId, ownerId: view.grant.userId } : undefined;
+  const answerTasks = (request: JSONRPCRequest) => (owner ? transparentTasks(taskDeps, view, owner, request) : Promise.resolve(undefined));
 
   const sendProgress = (request: JSONRPCRequest) => (params: Record<string, unknown>) =>
     transport.send({ jsonrpc: "2.0", method: "notifications/progress", params }, { relatedRequestId: request.id });
