@@ -12,6 +12,7 @@ import {
   CONSTANT,
   DETERMINED,
   determined,
+  nominalUse,
   FILE_NAME,
   ITEM_NUMBER,
   inPassing,
@@ -122,7 +123,7 @@ export function expandQuery(request: string, index: FieldIndex, names: ReadonlyS
             : expansionsOf(word, term, index, !proper.has(written));
       // An action word used as a noun or adjective ("the open bugs", "post the update") names no action: its
       // related actions go, the word itself stays.
-      const nominal = actionsOf(term).size > 0 && determined(query, written);
+      const nominal = actionsOf(term).size > 0 && nominalUse(query, written);
       if (nominal) dropRelatedActions(expansions, term);
       const abbreviation = spelled && i === 0 ? termOf(written) : null;
       if (abbreviation && index.postings.has(abbreviation)) expansions.set(abbreviation, MATCH_WEIGHT.exact);

@@ -6,7 +6,7 @@ import { createToolIndex, WEAK_HINT, type SearchableTool } from "../tool-search"
 import { distinctionNotes } from "./distinguish";
 import { OFFICIAL_TOOLS } from "./fixtures/official-tools";
 import { toolOf } from "./fixtures/tool-of";
-import { commandFirst, INVENTORY, purposeWords, refusedVerbs, rejectedWords, withoutKept } from "./query-shape";
+import { commandFirst, INVENTORY, nominalUse, purposeWords, refusedVerbs, rejectedWords, withoutKept } from "./query-shape";
 
 const official = new Set(OFFICIAL_TOOLS.map((t) => t.name));
 const index = createToolIndex([...OFFICIAL_TOOLS, ...realisticTools(500).filter((t) => !official.has(t.name))]);
@@ -225,6 +225,34 @@ describe("search_tools – what there is", () => {
     ["show the open issues", false],
   ])("%j asks what there is: %s", (query, inventory) => {
     expect(INVENTORY.test(query)).toBe(inventory);
+  });
+});
+
+describe("search_tools – an action word used as a noun", () => {
+  // "posts" counted, "run" placed in time: things asked about, not actions asked for. Before, "the last 30 posts"
+  // covered `post_message`'s action and ranked it above the channel's history.
+  it.each([
+    ["the last 30 posts", "posts", true],
+    ["when is the next pay run", "run", true],
+    ["show her latest build", "build", true],
+    ["post the update", "update", true],
+    ["post the update", "post", false],
+    ["first run the tests", "run", false],
+    ["next, deploy the app", "deploy", false],
+    ["have the bot post the summary", "post", false],
+  ])("%j: %j is a noun: %s", (query, word, noun) => {
+    expect(nominalUse(query, word)).toBe(noun);
+  });
+
+  it("ranks a channel's history above posting for the last posts", () => {
+    // Slack's own definitions (@modelcontextprotocol/server-slack), among the 500 realistic tools.
+    const slack = indexOf([
+      ["slack__slack_post_message", "Post a new message to a Slack channel", ["channel_id", "text"]],
+      ["slack__slack_reply_to_thread", "Reply to a specific message thread in Slack", ["channel_id", "thread_ts", "text"]],
+      ["slack__slack_get_channel_history", "Get recent messages from a channel", ["channel_id", "limit"]],
+      ["slack__slack_get_thread_replies", "Get all replies in a message thread", ["channel_id", "thread_ts"]],
+    ], realisticTools(500));
+    expect(firstOf(slack, "what's been said lately in Slack #incidents (C024BE91L)? last 30 posts")).toBe("slack__slack_get_channel_history");
   });
 });
 

@@ -120,6 +120,18 @@ export function determined(query: string, word: string): boolean {
   return new RegExp(`\\b(?:${DETERMINERS})\\s+${word}\\b`, "i").test(query);
 }
 
+// A word counted or placed in time names a thing, not an action: "the last 30 posts", "the next pay run", "her
+// latest build". One modifier may stand between ("next pay run"). Not when a determiner follows it: then the
+// word governs an object ("the bot should post the summary").
+const QUANTIFIERS = "last|next|latest|recent|previous|first|past|few|several|many|\\d+";
+export function nominalUse(query: string, word: string): boolean {
+  if (determined(query, word)) return true;
+  return new RegExp(
+    `\\b(?:${QUANTIFIERS})\\s+(?:[a-z-]+\\s+)?${word}\\b(?!\\s+(?:${DETERMINERS}|me|us|him|her|them|it)\\b)`,
+    "i",
+  ).test(query);
+}
+
 // "what entries are stored in the vault?", "which sprints are active?", "what forms do we have?", "which Slack rooms
 // exist": a question about what there is of a plural thing asks for the list of them more than for one of them.
 export const INVENTORY =

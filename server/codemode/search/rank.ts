@@ -62,7 +62,7 @@ export function rankTools({ index, docs, query, serverTerms, onlyServer, serverW
       const factor =
         share *
         weight *
-        (word.action && (isAction(term) || term === word.term)
+        ((word.action || isAction(word.term)) && (isAction(term) || term === word.term)
           ? actionIdf(term === word.term, posting.idf)
           : posting.idf);
       for (let i = 0; i < posting.docs.length; i++) {
@@ -80,6 +80,7 @@ export function rankTools({ index, docs, query, serverTerms, onlyServer, serverW
     }
   }
   const weightOf = termWeights(query);
+  const actionWeightOf = actionWeights(query);
   const asksAction = query.some((word) => word.action && !word.implied);
   const out: Ranked[] = [];
   for (let id = 0; id < docs.length; id++) {
@@ -87,7 +88,7 @@ export function rankTools({ index, docs, query, serverTerms, onlyServer, serverW
     if (onlyServer !== undefined && doc.server !== onlyServer) continue;
     const inNamed = named.has(doc.server);
     if (scores[id] === 0 && !inNamed) continue;
-    let score = scores[id]! * (1 + COVERAGE_GAIN * coverage(doc.nameTerms, weightOf));
+    let score = scores[id]! * (1 + COVERAGE_GAIN * coverage(doc.nameTerms, weightOf, actionWeightOf));
     score *= 1 + NUMBER_GAIN * numberAgreement(doc.objectNumber, query);
     // A tool whose name says another action than the one asked ("list_records" for "add an entry") ranks lower.
     if (asksAction && actionMissed(doc.nameTerms, weightOf)) score *= ACTION_MISMATCH;
@@ -117,6 +118,14 @@ export function termWeights(query: readonly QueryWord[]): Map<string, number> {
   return weights;
 }
 
+/**
+ * The same, from the words that can say what to do: an action word used as a noun ("the last 30 posts", "the next
+ * pay run") names a thing, so it does not cover the action that leads a tool's name (`post_message`, `run_payroll`).
+ */
+export function actionWeights(query: readonly QueryWord[]): Map<string, number> {
+  return termWeights(query.filter((word) => word.action || word.implied || !isAction(word.term)));
+}
+
 function actionMissed(nameTerms: readonly string[], weightOf: ReadonlyMap<string, number>): boolean {
   const actions = nameTerms.filter(isAction);
   return actions.length > 0 && actions.every((term) => !weightOf.has(term));
@@ -139,9 +148,9 @@ export function numberAgreement(objectNumber: ReadonlyMap<string, boolean>, quer
   return compared === 0 ? 0 : (2 * agree - compared) / compared;
 }
 
-function coverage(nameTerms: readonly string[], weightOf: ReadonlyMap<string, number>): number {
+function coverage(nameTerms: readonly string[], weightOf: ReadonlyMap<string, number>, actionWeightOf: ReadonlyMap<string, number>): number {
   if (nameTerms.length === 0) return 0;
   let covered = 0;
-  for (const term of nameTerms) covered += weightOf.get(term) ?? 0;
+  for (const [i, term] of nameTerms.entries()) covered += (i === 0 && isAction(term) ? actionWeightOf : weightOf).get(term) ?? 0;
   return covered / nameTerms.length;
 }
