@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { loadQueries, loadTools, toolKey } from "./dataset";
 import { DEV_QUERY_SOURCE } from "./dev-query-source";
+import { DEV2_QUERY_SOURCE } from "./dev2-query-source";
 import { sharesWord } from "./lexical-overlap";
 import { QUERY_SOURCE } from "./query-source";
 
@@ -44,6 +45,13 @@ describe("search-quality dataset", () => {
     expect(heldout + tune).toBe(QUERY_SOURCE.length);
     expect(Math.abs(heldout - tune)).toBeLessThanOrEqual(2);
     expect(dev.map((query) => query.id)).toEqual(DEV_QUERY_SOURCE.map(([id]) => id));
+    const dev2 = queries.filter((query) => query.split === "dev2");
+    expect(dev2.map((query) => query.id)).toEqual(DEV2_QUERY_SOURCE.map(([id]) => id));
+  });
+
+  it("asks dev2 only about tools no dev query is for", () => {
+    const devTools = new Set(DEV_QUERY_SOURCE.map(([, , expected]) => expected));
+    expect(DEV2_QUERY_SOURCE.filter(([, , expected]) => devTools.has(expected)).map(([id]) => id)).toEqual([]);
   });
 
   it("marks lexical overlap as computed; at least half of the first queries and a third of the dev ones share no word with their tool", () => {
@@ -51,7 +59,7 @@ describe("search-quality dataset", () => {
       .filter((query) => query.lexical !== sharesWord(query.query, byKey.get(query.expected)!))
       .map((query) => query.id);
     expect(wrong).toEqual([]);
-    const first = queries.filter((query) => query.split !== "dev");
+    const first = queries.filter((query) => query.split === "tune" || query.split === "heldout");
     expect(first.filter((query) => !query.lexical).length).toBeGreaterThanOrEqual(first.length / 2);
     const dev = queries.filter((query) => query.split === "dev");
     expect(dev.filter((query) => !query.lexical).length).toBeGreaterThanOrEqual(dev.length / 3);

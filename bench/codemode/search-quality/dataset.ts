@@ -13,8 +13,11 @@ export type DatasetTool = {
   source?: string;
 };
 
-/** `dev`: a second tuning split written later (dev-query-source.ts), after `tune` was nearly saturated. */
-export type Split = "tune" | "dev" | "heldout";
+/**
+ * `dev`: a second tuning split written later (dev-query-source.ts), after `tune` was nearly saturated. `dev2`: a
+ * third, written blind after `dev` was tuned on (dev2-query-source.ts), for tools `dev` has no query for.
+ */
+export type Split = "tune" | "dev" | "dev2" | "heldout";
 
 export type DatasetQuery = {
   id: string;

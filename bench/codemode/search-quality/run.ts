@@ -1,11 +1,12 @@
 // Search quality of code mode's search_tools: createToolIndex (server/codemode/tool-search.ts) over the dataset
-// (508 tools, task queries with one correct tool each: tune, dev and held-out splits), every query with default options.
+// (508 tools, task queries with one correct tool each: tune, dev, dev2 and held-out splits), every query with default options.
 //
 //   npm run bench:search-quality                      # held-out report (recall@1/5/10, MRR@10, tokens, timing)
-//   npm run bench:search-quality -- --split all       # tune, dev and held-out
-//   npm run bench:search-quality -- --failures        # misses of the tuning splits, tune and dev (held-out
+//   npm run bench:search-quality -- --split all       # tune, dev, dev2 and held-out
+//   npm run bench:search-quality -- --failures        # misses of the tuning splits asked (held-out
 //                                                     # misses are never shown)
 //   npm run bench:search-quality -- --split dev       # the second tuning split (dev-query-source.ts)
+//   npm run bench:search-quality -- --split dev2      # the third (dev2-query-source.ts)
 //   npm run bench:search-quality -- --split dev --no-scale --ranks-out /tmp/before.json   # each dev query's rank
 //   npm run bench:search-quality -- --split dev --no-scale --ranks-against /tmp/before.json   # …and which moved since
 //   npm run bench:search-quality -- --json            # machine-readable
@@ -88,11 +89,11 @@ const { values: args } = parseArgs({
 
 const SPLITS: Split[] =
   args.split === "all"
-    ? ["tune", "dev", "heldout"]
-    : args.split === "tune" || args.split === "dev" || args.split === "heldout"
+    ? ["tune", "dev", "dev2", "heldout"]
+    : args.split === "tune" || args.split === "dev" || args.split === "dev2" || args.split === "heldout"
       ? [args.split]
       : [];
-if (SPLITS.length === 0) throw new Error(`--split must be heldout, tune, dev or all (got ${args.split})`);
+if (SPLITS.length === 0) throw new Error(`--split must be heldout, tune, dev, dev2 or all (got ${args.split})`);
 const RUNS = Number(args.runs);
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`--runs must be a positive integer (got ${args.runs})`);
 const OPTIONS = parseOptions(args.option);
