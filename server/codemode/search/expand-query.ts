@@ -167,6 +167,12 @@ export function expandQuery(request: string, index: FieldIndex, names: ReadonlyS
   // clause's when ("when the invoice is paid, archive the order"): they weigh a quarter and name no action and no
   // server. Without a command ("a URL I can send so people can pay") the purpose is the need.
   if (imperativeRequest) for (const at of asideAt) asAside(out[at]!);
+  // What a command says not to do ("write up an email but don't send it") is asked by no other word either: "email"
+  // reaches "send" as a verb, which the request turned down.
+  for (const verb of refused) {
+    const term = termOf(verb);
+    if (term && actionsOf(term).size > 0) for (const word of out) if (word.term !== term) word.expansions.delete(term);
+  }
   // Reading a plural object is listing it: "show the open bugs" is `list_issues` as much as `get_issue`.
   if (out.some((word) => word.plural && !word.action)) {
     for (const word of out.filter((action) => action.action)) {

@@ -256,6 +256,22 @@ describe("search_tools – an action word used as a noun", () => {
   });
 });
 
+describe("search_tools – what a request turns down, and whose whole name it writes", () => {
+  it("names the server whose whole name the query writes, not the others that share a word of it", () => {
+    const google = indexOf([
+      ["google-maps__maps_search_places", "Search for places using Google Places API", ["query", "location", "radius"]],
+      ["google-maps__maps_place_details", "Get detailed information about a specific place", ["place_id"]],
+      ["google-analytics__list_properties", "List GA4 properties of the account.", []],
+      ["google-analytics__run_report", "Run a GA4 report of dimensions and metrics over a date range.", ["property_id", "dimensions", "metrics"]],
+    ], realisticTools(500));
+    expect(firstOf(google, "Which Google Analytics sites am I able to pull data from? I need the numeric ID for the shop.")).toBe(
+      "google-analytics__list_properties",
+    );
+    // One word of several names still names each of them.
+    expect(firstOf(google, "find coffee places near Union Square on Google")).toBe("google-maps__maps_search_places");
+  });
+});
+
 /** An index of the tools given as [`server__tool`, description, argument names (strings)], and of `others`. */
 function indexOf(tools: ReadonlyArray<readonly [string, string, (readonly string[])?]>, others: readonly SearchableTool[] = []) {
   return createToolIndex([...tools.map(([name, description, args]) => toolOf(name, description, args)), ...others]);

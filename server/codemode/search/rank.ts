@@ -52,9 +52,11 @@ export function rankTools({ index, docs, query, serverTerms, onlyServer, serverW
   const scores = new Float64Array(docs.length);
   const best = new Float64Array(docs.length);
   const sum = new Float64Array(docs.length);
-  const named = new Set<string>();
+  const namedBy = new Map<string, Set<string>>();
   for (const word of query) {
-    if (namesServer(word, serverWords)) for (const server of serverTerms.get(word.term) ?? []) named.add(server);
+    if (namesServer(word, serverWords)) {
+      for (const server of serverTerms.get(word.term) ?? []) namedBy.set(server, (namedBy.get(server) ?? new Set()).add(word.term));
+    }
     const share = word.inPath ? PATH_WORD : 1;
     const touched: number[] = [];
     for (const [term, weight] of word.expansions) {
@@ -79,6 +81,7 @@ export function rankTools({ index, docs, query, serverTerms, onlyServer, serverW
       sum[doc] = 0;
     }
   }
+  const named = namedServers(namedBy, serverTerms);
   const weightOf = termWeights(query);
   const actionWeightOf = actionWeights(query);
   const asksAction = query.some((word) => word.action && !word.implied);
@@ -97,6 +100,23 @@ export function rankTools({ index, docs, query, serverTerms, onlyServer, serverW
     out.push({ id, score });
   }
   return out;
+}
+
+/**
+ * The servers a query names. A server named only by a word that another server's full name shares, where the query
+ * writes that whole name, is not named: "Google Analytics" names `google-analytics`, not `google-maps`.
+ */
+function namedServers(namedBy: ReadonlyMap<string, ReadonlySet<string>>, serverTerms: ReadonlyMap<string, readonly string[]>): Set<string> {
+  if (namedBy.size < 2) return new Set(namedBy.keys());
+  const termsOf = new Map<string, string[]>();
+  for (const [term, servers] of serverTerms) for (const server of servers) termsOf.set(server, [...(termsOf.get(server) ?? []), term]);
+  const whole = [...namedBy].filter(([server, by]) => by.size > 1 && (termsOf.get(server) ?? []).every((term) => by.has(term)));
+  const named = new Set<string>();
+  for (const [server, by] of namedBy) {
+    const within = whole.some(([other, otherBy]) => other !== server && [...by].every((term) => otherBy.has(term)));
+    if (!within) named.add(server);
+  }
+  return named;
 }
 
 /**

@@ -173,6 +173,14 @@ describe("expandQuery", () => {
     expect([...paycheck!.expansions.keys()]).not.toContain("run");
   });
 
+  it("asks no other word for the verb a request turns down", () => {
+    // "email" reaches "send" as a verb; "… but don't send it" turned that down.
+    const mail = buildFieldIndex([{ words: ["send", "email"] }, { words: ["creat", "draft", "email"] }], { words: { weight: 1, b: 0 } });
+    const reaching = (text: string) => expandQuery(text, mail).filter((w) => w.expansions.has("send")).map((w) => w.word);
+    expect(reaching("write up an email to Lena")).toEqual(["email"]);
+    expect(reaching("write up an email to Lena but don't send it")).toEqual([]);
+  });
+
   it("adds the un- word of a negation", () => {
     expect(query("diff of what is not staged").map(([term]) => term)).toContain("unstag");
   });
