@@ -13,6 +13,7 @@ import {
   DETERMINED,
   determined,
   nominalUse,
+  passageWords,
   FILE_NAME,
   ITEM_NUMBER,
   inPassing,
@@ -90,12 +91,13 @@ export function expandQuery(request: string, index: FieldIndex, names: ReadonlyS
   const purpose = purposeWords(query);
   const rejected = rejectedWords(query);
   const refused = refusedVerbs(query);
+  const passage = passageWords(query);
   const asideAt: number[] = [];
   let imperativeRequest = false;
   const particles = new Set<string>();
   for (const written of [...words(query), ...negated(query).filter((term) => !refused.has(term.slice(2)))]) {
     if (participle && out.length === 0 && written === "get") continue;
-    if (particles.delete(written)) continue;
+    if (particles.delete(written) || passage.has(written)) continue;
     // An abbreviation is its words ("PR" is "pull request"), each a full query word; the tools that say "PR"
     // still match it through the first.
     const spelled = ABBREVIATIONS.get(written);

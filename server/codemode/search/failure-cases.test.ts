@@ -6,7 +6,7 @@ import { createToolIndex, WEAK_HINT, type SearchableTool } from "../tool-search"
 import { distinctionNotes } from "./distinguish";
 import { OFFICIAL_TOOLS } from "./fixtures/official-tools";
 import { toolOf } from "./fixtures/tool-of";
-import { commandFirst, INVENTORY, nominalUse, purposeWords, refusedVerbs, rejectedWords, withoutKept } from "./query-shape";
+import { commandFirst, INVENTORY, nominalUse, passageWords, purposeWords, refusedVerbs, rejectedWords, withoutKept } from "./query-shape";
 
 const official = new Set(OFFICIAL_TOOLS.map((t) => t.name));
 const index = createToolIndex([...OFFICIAL_TOOLS, ...realisticTools(500).filter((t) => !official.has(t.name))]);
@@ -269,6 +269,31 @@ describe("search_tools – what a request turns down, and whose whole name it wr
     );
     // One word of several names still names each of them.
     expect(firstOf(google, "find coffee places near Union Square on Google")).toBe("google-maps__maps_search_places");
+  });
+});
+
+describe("search_tools – a quoted passage is the text worked on", () => {
+  it.each<[string, string[]]>([
+    ["proofread this: 'Their going to recieve the package tommorow'", ["their", "going", "to", "recieve", "the", "package", "tommorow"]],
+    ["how do you say \"Your order has shipped\" in German?", ["your", "order", "has", "shipped"]],
+    // A short quote is a name ("a doc called 'Meeting notes'"), whose words stay the request's.
+    ["start a doc called 'Meeting notes'", []],
+    // A word the request writes outside the passage too is the request's.
+    ["check the grammar of 'the grammar is fine here'", ["is", "fine", "here"]],
+  ])("%j: %j", (query, passage) => {
+    expect([...passageWords(query)]).toEqual(passage);
+  });
+
+  it("finds the grammar checker for a passage about the weather", () => {
+    const tools = indexOf([
+      ["languagetool__check_grammar", "Check text for grammar, spelling and style errors and suggest corrections.", ["text", "language"]],
+      ["openweather__get_current_weather", "Current weather for a city or coordinates: temperature, wind, humidity, conditions.", ["city", "lat", "lon", "units"]],
+      ["openweather__get_forecast", "Five-day forecast in three-hour steps.", ["city", "lat", "lon", "units"]],
+      ["deepl__translate_text", "Translate text between languages.", ["text", "target_lang", "source_lang", "formality"]],
+    ], realisticTools(500));
+    expect(firstOf(tools, "check this for mistakes: 'the weather in Paris is raining and cold today'")).toBe(
+      "languagetool__check_grammar",
+    );
   });
 });
 

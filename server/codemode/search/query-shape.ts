@@ -132,6 +132,14 @@ export function nominalUse(query: string, word: string): boolean {
   ).test(query);
 }
 
+// "proofread this: 'Their going to recieve the package tommorow'", "how do you say 'Your order has shipped' in
+// German?": a quoted passage of four words or more is the text the tool works on, not words of the request. Only
+// its own words: a word written outside it too is the request's.
+const QUOTED_PASSAGE = /(?<![\p{L}\d])'[^']*(?:\s+[^'\s]+){3,}[^']*'(?![\p{L}\d])|"[^"]*(?:\s+[^"\s]+){3,}[^"]*"|“[^”]*(?:\s+[^”\s]+){3,}[^”]*”|‘[^’]*(?:\s+[^’\s]+){3,}[^’]*’/gu;
+export function passageWords(query: string): Set<string> {
+  return wordsOnlyIn(query, QUOTED_PASSAGE);
+}
+
 // "what entries are stored in the vault?", "which sprints are active?", "what forms do we have?", "which Slack rooms
 // exist": a question about what there is of a plural thing asks for the list of them more than for one of them.
 export const INVENTORY =
