@@ -165,6 +165,9 @@ describe("search_tools – what a request is for", () => {
     expect(purposeWords("ack it so nobody else gets paged").has("paged")).toBe(true);
     expect(purposeWords("find the file so I can find its owner").has("find")).toBe(false);
     expect([...purposeWords("show the discussion so far")]).toEqual([]);
+    // Its subject may be a few words, or the people a site serves.
+    expect(purposeWords("mkdir -p src/ui so the scaffold script can write there").has("write")).toBe(true);
+    expect(purposeWords("purge the CDN copy so visitors see the new version").has("see")).toBe(true);
   });
 });
 
@@ -200,6 +203,23 @@ describe("search_tools – the scene a command is set in", () => {
     expect(commandFirst("archive the order").query).toBe("archive the order");
     expect([...commandFirst("read the file before you delete it").scene]).toEqual(["before", "you", "delete", "it"]);
     expect(commandFirst("list the orders before March 3").scene.size).toBe(0);
+  });
+
+  it("reads a fronted place after the command or question it comes before, its words kept", () => {
+    expect(commandFirst("On the local disk, mkdir -p /srv/app").query).toBe("mkdir -p /srv/app — On the local disk");
+    expect(commandFirst("In QuickBooks, who do we owe?")).toEqual({ query: "who do we owe? — In QuickBooks", scene: new Set() });
+    expect(commandFirst("in the morning send the report").query).toBe("in the morning send the report");
+  });
+
+  it("finds the command after a fronted place", () => {
+    const files = indexOf([
+      ["fs__create_directory", "Create a new directory or ensure a directory exists.", ["path"]],
+      ["fs__write_file", "Create a new file or completely overwrite an existing file with new content.", ["path", "content"]],
+      ["fs__list_directory", "Get a detailed listing of all files and directories in a specified path.", ["path"]],
+    ]);
+    expect(firstOf(files, "On the local disk, mkdir -p /home/dev/app/src/components/ui so the scaffold script can write there.")).toBe(
+      "fs__create_directory",
+    );
   });
 });
 

@@ -48,7 +48,7 @@ export function withoutKept(query: string): string {
 // purpose clause says why, not what to do; its verb is not the request's action. The clause runs to the next
 // punctuation or dash. Only its own words: a word written outside it too is the request's.
 const PURPOSE =
-  /\b(?:so\s+(?:that\s+)?(?:i|we|you|they|he|she|it|nobody|no\s+one|someone|everyone|everybody|people|the\s+[\p{L}-]+)\s+(?:else\s+)?(?:can|could|will|would|may|might|gets?|sees?|knows?|don['’]?t|doesn['’]?t|won['’]?t|never)|in\s+order\s+to|so\s+as\s+to)\b[^,.;:!?—–]*/giu;
+  /\b(?:so\s+(?:that\s+)?(?:i|we|you|they|he|she|it|nobody|no\s+one|someone|everyone|everybody|people|visitors|customers|users|the(?:\s+[\p{L}-]+){1,3}?)\s+(?:else\s+)?(?:can|could|will|would|may|might|gets?|sees?|knows?|don['’]?t|doesn['’]?t|won['’]?t|never)|in\s+order\s+to|so\s+as\s+to)\b[^,.;:!?—–]*/giu;
 export function purposeWords(query: string): Set<string> {
   return wordsOnlyIn(query, PURPOSE);
 }
@@ -81,9 +81,18 @@ export function commandFirst(query: string): { query: string; scene: Set<string>
   const trailing = TRAILING.exec(query);
   if (trailing && trailing.index > 0) return { query, scene: ownWords(trailing[0], query.slice(0, trailing.index)) };
   const fronted = FRONTED.exec(query);
-  if (!fronted) return { query, scene: new Set() };
+  if (!fronted) return { query: placeLast(query), scene: new Set() };
   const [, clause, command] = fronted;
   return { query: `${command} — ${clause}`, scene: ownWords(clause!, command!) };
+}
+
+// "On the local disk, mkdir -p …", "In QuickBooks, who do we owe?", "On Jira ticket PAY-1423, post a note …": a
+// fronted place says where, and the command or question after its comma leads, so that its verb is read as the
+// request's. The place's words stay the request's (they often name the server), only later.
+const FRONTED_PLACE = /^\s*((?:in|on|at|inside|within|from|for|over\s+in|over\s+on)\s+[^,;:!?—–]{1,60}?)\s*,\s*(\S[\s\S]*)$/iu;
+function placeLast(query: string): string {
+  const fronted = FRONTED_PLACE.exec(query);
+  return fronted ? `${fronted[2]} — ${fronted[1]}` : query;
 }
 
 /** The words of `part` that the rest of the request does not also write. */
