@@ -260,6 +260,9 @@ describe("search_tools – an action word used as a noun", () => {
     ["first run the tests", "run", false],
     ["next, deploy the app", "deploy", false],
     ["have the bot post the summary", "post", false],
+    ["sorted by most recently updated", "updated", true],
+    ["the newly created users", "created", true],
+    ["just merge PR 5", "merge", false],
   ])("%j: %j is a noun: %s", (query, word, noun) => {
     expect(nominalUse(query, word)).toBe(noun);
   });

@@ -133,8 +133,12 @@ export function determined(query: string, word: string): boolean {
 // latest build". One modifier may stand between ("next pay run"). Not when a determiner follows it: then the
 // word governs an object ("the bot should post the summary").
 const QUANTIFIERS = "last|next|latest|recent|previous|first|past|few|several|many|\\d+";
+// "sorted by most recently updated", "the newly created users", "PRs already merged": a participle after an adverb
+// of time describes a thing.
+const TIME_ADVERBS = "recently|newly|already|just|lately|previously|originally";
 export function nominalUse(query: string, word: string): boolean {
   if (determined(query, word)) return true;
+  if (/ed$/.test(word) && new RegExp(`\\b(?:${TIME_ADVERBS})\\s+${word}\\b`, "i").test(query)) return true;
   return new RegExp(
     `\\b(?:${QUANTIFIERS})\\s+(?:[a-z-]+\\s+)?${word}\\b(?!\\s+(?:${DETERMINERS}|me|us|him|her|them|it)\\b)`,
     "i",
