@@ -94,6 +94,7 @@ export function expandQuery(request: string, index: FieldIndex, names: ReadonlyS
   const passage = passageWords(query);
   const asideAt: number[] = [];
   let imperativeRequest = false;
+  let imperativeWord: string | undefined;
   const particles = new Set<string>();
   for (const written of [...words(query), ...negated(query).filter((term) => !refused.has(term.slice(2)))]) {
     if (participle && out.length === 0 && written === "get") continue;
@@ -125,7 +126,10 @@ export function expandQuery(request: string, index: FieldIndex, names: ReadonlyS
             : expansionsOf(word, term, index, !proper.has(written));
       // An action word used as a noun or adjective ("the open bugs", "post the update") names no action: its
       // related actions go, the word itself stays.
-      const nominal = actionsOf(term).size > 0 && nominalUse(query, written);
+      // So is one right after the command's verb, which takes a thing, not a second verb: "kill run #1287", "cancel
+      // build 42".
+      const nominal =
+        actionsOf(term).size > 0 && (nominalUse(query, written) || (out.length === 1 && imperativeWord !== undefined && !written.endsWith("ing") && rightAfter(query, imperativeWord, written)));
       if (nominal) dropRelatedActions(expansions, term);
       const abbreviation = spelled && i === 0 ? termOf(written) : null;
       if (abbreviation && index.postings.has(abbreviation)) expansions.set(abbreviation, MATCH_WEIGHT.exact);
@@ -148,6 +152,7 @@ export function expandQuery(request: string, index: FieldIndex, names: ReadonlyS
         (isVerb(word) || (!isDictionaryWord(word) && namesAction(expansions)));
       if (imperative) {
         imperativeRequest = true;
+        imperativeWord = written;
         for (const [action, weight] of imperativeTerms(term)) {
           if (index.postings.has(action) && weight > (expansions.get(action) ?? 0)) expansions.set(action, weight);
         }
@@ -247,6 +252,11 @@ function asAside(word: QueryWord): void {
   word.action = false;
   // Nor does it name a server: "… so I can paste it into Slack" acts elsewhere.
   word.inPassing = true;
+}
+
+/** Whether `second` is written right after `first`, as the first words of the request ("kill run #1287"). */
+function rightAfter(query: string, first: string, second: string): boolean {
+  return new RegExp(`^\\W*(?:please\\s+)?${first}\\s+${second}\\b`, "i").test(query);
 }
 
 function namesAction(expansions: ReadonlyMap<string, number>): boolean {

@@ -181,6 +181,16 @@ describe("expandQuery", () => {
     expect(reaching("write up an email to Lena but don't send it")).toEqual([]);
   });
 
+  it("reads an action word right after the command's verb as the thing it takes: \"kill run #1287\"", () => {
+    const jobs = buildFieldIndex([{ words: ["trigger", "run", "build"] }, { words: ["abort", "run", "build"] }], { words: { weight: 1, b: 0 } });
+    const run = (text: string) => expandQuery(text, jobs).find((word) => word.term === "run");
+    expect(run("kill run #1287 of the nightly job")?.action).toBe(false);
+    expect(run("kill run #1287 of the nightly job")?.expansions.has("trigger")).toBe(false);
+    expect(run("run the nightly job")?.action).toBe(true);
+    // A gerund after the verb is what it stops or starts, and keeps its sense: "stop charging cus_123".
+    expect(expandQuery("stop running the nightly job", jobs).find((word) => word.term === "run")?.action).toBe(true);
+  });
+
   it("adds the un- word of a negation", () => {
     expect(query("diff of what is not staged").map(([term]) => term)).toContain("unstag");
   });
