@@ -180,7 +180,7 @@ export const IMPERATIVES: readonly string[] = [
   "stage > add",
   "fire > send trigger run",
   "loop > add invite",
-  "stash > create add store",
+  "stash store > create add store",
 ];
 
 /**
