@@ -93,6 +93,7 @@ export function expandQuery(request: string, index: FieldIndex, names: ReadonlyS
   const refused = refusedVerbs(query);
   const passage = passageWords(query);
   const asideAt: number[] = [];
+  const sceneAt: number[] = [];
   let imperativeRequest = false;
   let imperativeWord: string | undefined;
   const particles = new Set<string>();
@@ -157,7 +158,8 @@ export function expandQuery(request: string, index: FieldIndex, names: ReadonlyS
           if (index.postings.has(action) && weight > (expansions.get(action) ?? 0)) expansions.set(action, weight);
         }
       }
-      if (purpose.has(written) || scene.has(written)) asideAt.push(out.length);
+      if (purpose.has(written)) asideAt.push(out.length);
+      else if (scene.has(written)) sceneAt.push(out.length);
       out.push({
         word,
         term,
@@ -174,6 +176,10 @@ export function expandQuery(request: string, index: FieldIndex, names: ReadonlyS
   // clause's when ("when the invoice is paid, archive the order"): they weigh a quarter and name no action and no
   // server. Without a command ("a URL I can send so people can pay") the purpose is the need.
   if (imperativeRequest) for (const at of asideAt) asAside(out[at]!);
+  // A scene is one before a question too ("do we have a customer for maria@… before I make a new one?"); there a
+  // server it names is still named ("before building a Salesforce report, what fields …?").
+  if (imperativeRequest) for (const at of sceneAt) asAside(out[at]!);
+  else if (QUESTION.test(query)) for (const at of sceneAt) if (!names.has(out[at]!.term)) asAside(out[at]!);
   // What a command says not to do ("write up an email but don't send it") is asked by no other word either: "email"
   // reaches "send" as a verb, which the request turned down.
   for (const verb of refused) {

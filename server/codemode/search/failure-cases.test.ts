@@ -205,6 +205,18 @@ describe("search_tools – the scene a command is set in", () => {
     expect(commandFirst("list the orders before March 3").scene.size).toBe(0);
   });
 
+  it("reads a trailing clause before a question mark too, and sets a question's scene apart, its server still named", () => {
+    expect([...commandFirst("do we have a customer for maria@x.io before I make a new one?").scene]).toEqual(["before", "make", "new", "one"]);
+    const stripe = indexOf([
+      ["stripe__create_customer", "Create a Stripe customer with email, name and optional metadata.", ["email", "name", "metadata"]],
+      ["stripe__list_customers", "List Stripe customers, optionally filtered by email.", ["email", "limit", "cursor"]],
+      ["stripe__create_invoice", "Create a draft invoice for a customer.", ["customer", "days_until_due"]],
+    ], realisticTools(500));
+    expect(firstOf(stripe, "Do we already have a billing profile in Stripe for maria.gonzalez@fincorp.io before I make a new one?")).toBe(
+      "stripe__list_customers",
+    );
+  });
+
   it("reads a fronted place after the command or question it comes before, its words kept", () => {
     expect(commandFirst("On the local disk, mkdir -p /srv/app").query).toBe("mkdir -p /srv/app — On the local disk");
     expect(commandFirst("In QuickBooks, who do we owe?")).toEqual({ query: "who do we owe? — In QuickBooks", scene: new Set() });

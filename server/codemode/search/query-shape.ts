@@ -76,7 +76,7 @@ export function refusedVerbs(query: string): Set<string> {
 const FRONTED =
   /^\s*((?:before|after|once|when|whenever|if|unless|until|as\s+soon\s+as)(?!['’]|\s+(?:is|are|was|were|do|does|did|will|would|can|could|should|has|have|had)\b)\b[^,;:!?—–]*)[,;:—–]\s*(\S[\s\S]*)$/iu;
 const TRAILING =
-  /\s(?:when|whenever|once|after|before|until|as\s+soon\s+as)\s+(?:the|a|an|my|our|your|their|this|that|these|those|it|they|we|i|you|he|she|its|his|her)\s[^,;:!?—–]*$/iu;
+  /\s(?:when|whenever|once|after|before|until|as\s+soon\s+as)\s+(?:the|a|an|my|our|your|their|this|that|these|those|it|they|we|i|you|he|she|its|his|her)\s[^,;:!?—–]*[.?!]?\s*$/iu;
 export function commandFirst(query: string): { query: string; scene: Set<string> } {
   const trailing = TRAILING.exec(query);
   if (trailing && trailing.index > 0) return { query, scene: ownWords(trailing[0], query.slice(0, trailing.index)) };
