@@ -66,9 +66,9 @@ const MAX_QUERY_CHARS = 500;
 const NOTED_HITS = 5;
 const NOTED_SCORE_SHARE = 0.6;
 // The first answers are reordered a little by how well the query's values fit each one's arguments
-// (search/argument-fit.ts): a tool gains or loses up to this share of its score.
+// (search/argument-fit.ts): a tool gains or loses up to this share of its score (D179, D195).
 const FIT_CANDIDATES = 10;
-const FIT_GAIN = 0.1;
+const FIT_GAIN = 0.15;
 // The catalog tool is built beside this one (server/codemode/browse-catalog.ts on the catalog branch).
 export const WEAK_HINT =
   'No tool matches this well. browse_catalog() lists the servers you may use, browse_catalog({ server: "<name>" }) their tools; or search again with server set.';

@@ -1,7 +1,8 @@
 // Writes tools.json (captured real definitions + written business tools) and queries.json (query source +
 // split + lexical flag). The split is decided here once: queries ordered by the SHA-256 of their id, the first
 // half tunes, the second half is held out. The dev queries (dev-query-source.ts, written later) and the dev2
-// queries (dev2-query-source.ts, later still) are splits of their own and never held out. Re-running gives the
+// queries (dev2-query-source.ts, later still) are splits of their own and never held out, as is the validation
+// split dev3 (dev3-query-source.ts). Re-running gives the
 // same files.
 //   npx tsx bench/codemode/search-quality/build-dataset.ts
 import { createHash } from "node:crypto";
@@ -12,6 +13,7 @@ import { toolKey, writeJson, type DatasetQuery, type DatasetTool, type Split } f
 import { sharesWord } from "./lexical-overlap";
 import { DEV_QUERY_SOURCE } from "./dev-query-source";
 import { DEV2_QUERY_SOURCE } from "./dev2-query-source";
+import { DEV3_QUERY_SOURCE } from "./dev3-query-source";
 import { QUERY_SOURCE } from "./query-source";
 
 const DIR = import.meta.dirname;
@@ -33,6 +35,7 @@ async function main(): Promise<void> {
     ...QUERY_SOURCE.map((source) => entry(source, heldout.has(source[0]) ? "heldout" : "tune")),
     ...DEV_QUERY_SOURCE.map((source) => entry(source, "dev")),
     ...DEV2_QUERY_SOURCE.map((source) => entry(source, "dev2")),
+    ...DEV3_QUERY_SOURCE.map((source) => entry(source, "dev3")),
   ];
 
   await writeJson(path.join(DIR, "tools.json"), tools);
@@ -40,7 +43,7 @@ async function main(): Promise<void> {
   const nonLexical = queries.filter((query) => !query.lexical).length;
   console.log(
     `${tools.length} tools (${captured.length} captured) of ${new Set(tools.map((tool) => tool.server)).size} servers; ` +
-      `${queries.length} queries (${DEV_QUERY_SOURCE.length} dev, ${DEV2_QUERY_SOURCE.length} dev2), ${heldout.size} held out, ${nonLexical} non-lexical`,
+      `${queries.length} queries (${DEV_QUERY_SOURCE.length} dev, ${DEV2_QUERY_SOURCE.length} dev2, ${DEV3_QUERY_SOURCE.length} dev3), ${heldout.size} held out, ${nonLexical} non-lexical`,
   );
 }
 

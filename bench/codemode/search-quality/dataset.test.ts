@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { loadQueries, loadTools, toolKey } from "./dataset";
 import { DEV_QUERY_SOURCE } from "./dev-query-source";
 import { DEV2_QUERY_SOURCE } from "./dev2-query-source";
+import { DEV3_QUERY_SOURCE } from "./dev3-query-source";
 import { sharesWord } from "./lexical-overlap";
 import { QUERY_SOURCE } from "./query-source";
 
@@ -49,9 +50,13 @@ describe("search-quality dataset", () => {
     expect(dev2.map((query) => query.id)).toEqual(DEV2_QUERY_SOURCE.map(([id]) => id));
   });
 
-  it("asks dev2 only about tools no dev query is for", () => {
+  it("asks dev2 only about tools no dev query is for, and dev3 about the rest", () => {
     const devTools = new Set(DEV_QUERY_SOURCE.map(([, , expected]) => expected));
     expect(DEV2_QUERY_SOURCE.filter(([, , expected]) => devTools.has(expected)).map(([id]) => id)).toEqual([]);
+    const asked = new Set([...devTools, ...DEV2_QUERY_SOURCE.map(([, , expected]) => expected)]);
+    expect(DEV3_QUERY_SOURCE.filter(([, , expected]) => asked.has(expected)).map(([id]) => id)).toEqual([]);
+    expect(asked.size + DEV3_QUERY_SOURCE.length).toBe(tools.length);
+    expect(queries.filter((query) => query.split === "dev3").map((query) => query.id)).toEqual(DEV3_QUERY_SOURCE.map(([id]) => id));
   });
 
   it("marks lexical overlap as computed; at least half of the first queries and a third of the dev ones share no word with their tool", () => {

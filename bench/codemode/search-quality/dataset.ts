@@ -15,9 +15,14 @@ export type DatasetTool = {
 
 /**
  * `dev`: a second tuning split written later (dev-query-source.ts), after `tune` was nearly saturated. `dev2`: a
- * third, written blind after `dev` was tuned on (dev2-query-source.ts), for tools `dev` has no query for.
+ * third, written blind after `dev` was tuned on (dev2-query-source.ts), for tools `dev` has no query for. `dev3`: a
+ * validation split (dev3-query-source.ts) for the tools neither has a query for, reported like the held-out one,
+ * as aggregates only.
  */
-export type Split = "tune" | "dev" | "dev2" | "heldout";
+export type Split = "tune" | "dev" | "dev2" | "dev3" | "heldout";
+
+/** The splits whose queries are never shown one by one: the held-out one, and the validation split. */
+export const AGGREGATES_ONLY: ReadonlySet<Split> = new Set(["dev3", "heldout"]);
 
 export type DatasetQuery = {
   id: string;

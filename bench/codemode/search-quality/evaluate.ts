@@ -4,7 +4,7 @@
 // tuning.
 import { MAX_LIMIT, type SearchOptions, type ToolIndex } from "../../../server/codemode/tool-search";
 import { answerTokens } from "./answer-tokens";
-import { toolKey, type DatasetQuery, type DatasetTool, type Split } from "./dataset";
+import { AGGREGATES_ONLY, toolKey, type DatasetQuery, type DatasetTool, type Split } from "./dataset";
 import { rankOf, summarize, type QualitySummary, type QueryOutcome } from "./metrics";
 import { toSearchable } from "./searchable-tools";
 
@@ -68,7 +68,7 @@ export function evaluate(
     }
   }
   const tuneMisses = scored
-    .filter((s) => s.query.split !== "heldout" && s.outcome.rank !== 1)
+    .filter((s) => !AGGREGATES_ONLY.has(s.query.split) && s.outcome.rank !== 1)
     .sort((a, b) => (a.rankWithin50 ?? 99) - (b.rankWithin50 ?? 99) || a.query.id.localeCompare(b.query.id))
     .map((s) => ({
       id: s.query.id,

@@ -1,6 +1,8 @@
 // Which tuning queries a change moved: each tune and dev query's rank saved from one run (`--ranks-out`) and set
 // against another's (`--ranks-against`), so a ranker change is read query by query rather than by an aggregate
-// that hides a gain and a loss. Held-out queries are never in it: their ranks are not written or shown.
+// that hides a gain and a loss. Held-out and validation queries are never in it: their ranks are not written or
+// shown.
+import { AGGREGATES_ONLY, type Split } from "./dataset";
 import type { TuneMiss } from "./evaluate";
 
 /** A query's rank within a 50-tool answer, by query id; null beyond it. */
@@ -12,7 +14,7 @@ export function tuningRanks(queries: readonly { id: string; split: string }[], s
   const missed = new Map(misses.map((m) => [m.id, m.rank]));
   const ranks: Ranks = {};
   for (const q of queries) {
-    if (q.split === "heldout" || !splits.includes(q.split)) continue;
+    if (AGGREGATES_ONLY.has(q.split as Split) || !splits.includes(q.split)) continue;
     ranks[q.id] = missed.has(q.id) ? missed.get(q.id)! : 1;
   }
   return ranks;
