@@ -148,9 +148,14 @@ export function nominalUse(query: string, word: string): boolean {
 // "proofread this: 'Their going to recieve the package tommorow'", "how do you say 'Your order has shipped' in
 // German?": a quoted passage of four words or more is the text the tool works on, not words of the request. Only
 // its own words: a word written outside it too is the request's.
-const QUOTED_PASSAGE = /(?<![\p{L}\d])'[^']*(?:\s+[^'\s]+){3,}[^']*'(?![\p{L}\d])|"[^"]*(?:\s+[^"\s]+){3,}[^"]*"|“[^”]*(?:\s+[^”\s]+){3,}[^”]*”|‘[^’]*(?:\s+[^’\s]+){3,}[^’]*’/gu;
+const QUOTED = /(?<![\p{L}\d])'[^']+'(?![\p{L}\d])|"[^"]+"|“[^”]+”|‘[^’]+’/gu;
+const PASSAGE_WORDS = 4;
 export function passageWords(query: string): Set<string> {
-  return wordsOnlyIn(query, QUOTED_PASSAGE);
+  const passages = (query.match(QUOTED) ?? []).filter((quoted) => quoted.trim().split(/\s+/).length >= PASSAGE_WORDS);
+  if (passages.length === 0) return new Set();
+  let rest = query;
+  for (const passage of passages) rest = rest.replace(passage, " ");
+  return ownWords(passages.join(" "), rest);
 }
 
 // "what entries are stored in the vault?", "which sprints are active?", "what forms do we have?", "which Slack rooms
