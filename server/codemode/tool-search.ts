@@ -80,15 +80,16 @@ export function createToolIndex(tools: readonly IndexableTool[]): ToolIndex {
   const slots = unique.map((tool) => schemaSlots(tool.inputSchema));
   const serverTerms = new Map<string, string[]>();
   const serverWords = new Set(unique.flatMap((tool) => words(tool.server)));
-  for (const tool of unique) {
-    for (const term of serverNameTerms(tool.server)) {
+  const nameTermsOf = new Map(unique.map((tool) => [tool.server, serverNameTerms(tool.server)]));
+  for (const [server, terms] of nameTermsOf) {
+    for (const term of terms) {
       const servers = serverTerms.get(term) ?? [];
-      if (!servers.includes(tool.server)) servers.push(tool.server);
+      if (!servers.includes(server)) servers.push(server);
       serverTerms.set(term, servers);
     }
   }
   // A server's first word is its name ("linear", "brave", "everything"), not the English word.
-  const serverNames = new Set(unique.flatMap((tool) => serverNameTerms(tool.server).slice(0, 1)));
+  const serverNames = new Set([...nameTermsOf.values()].flatMap((terms) => terms.slice(0, 1)));
   const declarations = new Map<number, string>();
   const prior = serverPrior(new Map(unique.flatMap((tool) => (tool.serverDescription ? [[tool.server, tool.serverDescription] as const] : []))));
 
@@ -118,7 +119,7 @@ export function createToolIndex(tools: readonly IndexableTool[]): ToolIndex {
   };
   const byScore = (a: Ranked, b: Ranked) => b.score - a.score || compareCodeUnits(unique[a.id]!.name, unique[b.id]!.name);
   const rankedBy = (expanded: ReturnType<typeof expand>, server: string | undefined) => {
-    const ranked = rankTools({ index, docs, query: expanded.words, serverTerms, serverWords, onlyServer: server });
+    const ranked = rankTools({ index, docs, query: expanded.words, serverTerms, serverNameTerms: nameTermsOf, serverWords, onlyServer: server });
     const factors = prior.factors(expanded.words);
     if (factors) for (const r of ranked) r.score *= factors.get(unique[r.id]!.server) ?? 1;
     ranked.sort(byScore);

@@ -4,6 +4,7 @@
 // with its comments" fits `get_issue(issue_key)` better than `add_comment(issue_key, body)`, whose comment the
 // query does not write; three file names fit `push_files(files[])` better than `create_or_update_file(path)`.
 // Words say which tool; values only order near-duplicates that the words match alike. Pure.
+import { QUOTED } from "./query-shape";
 import { isObject } from "./tool-fields";
 import { words } from "./words";
 
@@ -24,7 +25,6 @@ const PHONE = /(?<![\w.])\+\d[\d ().-]{6,}\d(?![\w.])/g;
 const COORDINATES = /(?<![\d.])-?\d{1,3}\.\d{2,}\s*,\s*-?\d{1,3}\.\d{2,}(?![\d.])/g;
 const FILE =
   /(?:~|\.{1,2})?\/?(?:[\w*.-]+\/)*[\w*-]*\.(?:ya?ml|json|tsx?|jsx?|mjs|md|txt|csv|tsv|pdf|py|go|rs|java|rb|php|toml|ini|env|conf|cfg|xml|html?|css|sql|sh|log|png|jpe?g|gif|svg|docx?|xlsx?|pptx?|zip|gz|tar|lock|apk)\b|(?:~|\.{1,2})?\/[\w.*-]+(?:\/[\w.*-]+)+\/?/gi;
-const QUOTED = /(?<![\p{L}\d])'[^']+'(?![\p{L}\d])|"[^"]+"|“[^”]+”|‘[^’]+’/gu;
 // Text to write, unquoted: after a colon ("leave a note: shipped"), or what a message says ("tell Bob that …").
 const UNQUOTED_TEXT =
   /^(?:\S+\s+){2,}\S+:\s+\S+\s+\S+|\b(?:saying|that says|say out loud)\b\s+\S+|\b(?:say|tell|telling|dm|message|ping|remind|notify|let \w+ know)\b.*?\bthat\s+\S+\s+\S+/i;

@@ -148,7 +148,8 @@ export function nominalUse(query: string, word: string): boolean {
 // "proofread this: 'Their going to recieve the package tommorow'", "how do you say 'Your order has shipped' in
 // German?": a quoted passage of four words or more is the text the tool works on, not words of the request. Only
 // its own words: a word written outside it too is the request's.
-const QUOTED = /(?<![\p{L}\d])'[^']+'(?![\p{L}\d])|"[^"]+"|“[^”]+”|‘[^’]+’/gu;
+/** Quoted text, in straight or curly quotes; an apostrophe inside a word ("don't") opens none. */
+export const QUOTED = /(?<![\p{L}\d])'[^']+'(?![\p{L}\d])|"[^"]+"|“[^”]+”|‘[^’]+’/gu;
 const PASSAGE_WORDS = 4;
 export function passageWords(query: string): Set<string> {
   const passages = (query.match(QUOTED) ?? []).filter((quoted) => quoted.trim().split(/\s+/).length >= PASSAGE_WORDS);

@@ -43,12 +43,14 @@ export type RankInput = {
   query: readonly QueryWord[];
   /** Index terms of each server's name → the servers they name. */
   serverTerms: ReadonlyMap<string, readonly string[]>;
+  /** The other way round: each server → the index terms of its name (tool-fields.ts `serverNameTerms`). */
+  serverNameTerms: ReadonlyMap<string, readonly string[]>;
   /** The words of the servers' names as written ("teams", "google", "maps"). */
   serverWords: ReadonlySet<string>;
   onlyServer?: string;
 };
 
-export function rankTools({ index, docs, query, serverTerms, onlyServer, serverWords }: RankInput): Ranked[] {
+export function rankTools({ index, docs, query, serverTerms, serverNameTerms, onlyServer, serverWords }: RankInput): Ranked[] {
   const scores = new Float64Array(docs.length);
   const best = new Float64Array(docs.length);
   const sum = new Float64Array(docs.length);
@@ -58,13 +60,15 @@ export function rankTools({ index, docs, query, serverTerms, onlyServer, serverW
       for (const server of serverTerms.get(word.term) ?? []) namedBy.set(server, (namedBy.get(server) ?? new Set()).add(word.term));
     }
     const share = word.inPath ? PATH_WORD : 1;
+    // An action word, also one used as a noun, counts by what it does (ACTION_IDF), not by how rare it is.
+    const actionWord = word.action || isAction(word.term);
     const touched: number[] = [];
     for (const [term, weight] of word.expansions) {
       const posting = index.postings.get(term)!;
       const factor =
         share *
         weight *
-        ((word.action || isAction(word.term)) && (isAction(term) || term === word.term)
+        (actionWord && (isAction(term) || term === word.term)
           ? actionIdf(term === word.term, posting.idf)
           : posting.idf);
       for (let i = 0; i < posting.docs.length; i++) {
@@ -81,7 +85,7 @@ export function rankTools({ index, docs, query, serverTerms, onlyServer, serverW
       sum[doc] = 0;
     }
   }
-  const named = namedServers(namedBy, serverTerms);
+  const named = namedServers(namedBy, serverNameTerms);
   const weightOf = termWeights(query);
   const actionWeightOf = actionWeights(query);
   const asksAction = query.some((word) => word.action && !word.implied);
@@ -106,10 +110,8 @@ export function rankTools({ index, docs, query, serverTerms, onlyServer, serverW
  * The servers a query names. A server named only by a word that another server's full name shares, where the query
  * writes that whole name, is not named: "Google Analytics" names `google-analytics`, not `google-maps`.
  */
-function namedServers(namedBy: ReadonlyMap<string, ReadonlySet<string>>, serverTerms: ReadonlyMap<string, readonly string[]>): Set<string> {
+function namedServers(namedBy: ReadonlyMap<string, ReadonlySet<string>>, termsOf: ReadonlyMap<string, readonly string[]>): Set<string> {
   if (namedBy.size < 2) return new Set(namedBy.keys());
-  const termsOf = new Map<string, string[]>();
-  for (const [term, servers] of serverTerms) for (const server of servers) termsOf.set(server, [...(termsOf.get(server) ?? []), term]);
   const whole = [...namedBy].filter(([server, by]) => by.size > 1 && (termsOf.get(server) ?? []).every((term) => by.has(term)));
   const named = new Set<string>();
   for (const [server, by] of namedBy) {
