@@ -8,9 +8,10 @@ import { compareCodeUnits } from "../../lib/compare-code-units";
 import { accessorFor, argsSummary, toolDeclaration } from "./declarations";
 import { argumentFit, queryValues, schemaSlots } from "./search/argument-fit";
 import { distinctionNotes } from "./search/distinguish";
-import { expandQuery } from "./search/expand-query";
+import { expandQuery, type QueryWord } from "./search/expand-query";
 import { buildFieldIndex, type FieldIndex } from "./search/field-index";
 import { rankTools, type Ranked } from "./search/rank";
+import { actionOfName, actionShare, predictAction, requestActionsOn } from "./search/request-action";
 import { serverPrior } from "./search/server-prior";
 import { FIELDS, nameOf, serverNameTerms, toFields, type IndexableTool } from "./search/tool-fields";
 import { keepServerNamesWhole } from "./search/product-names";
@@ -54,6 +55,8 @@ export type ToolIndex = {
    * near-duplicate notes among the first answers, the weak-match flag judged on the lexical ranking.
    */
   answer(query: string, names: readonly string[], opts?: SearchOptions): SearchAnswer;
+  /** The request's words as the ranker reads them, and its text as read (cut, in compatibility form). */
+  read(query: string): { words: readonly QueryWord[]; text: string };
   size: number;
 };
 
@@ -66,9 +69,13 @@ const MAX_QUERY_CHARS = 500;
 const NOTED_HITS = 5;
 const NOTED_SCORE_SHARE = 0.6;
 // The first answers are reordered a little by how well the query's values fit each one's arguments
-// (search/argument-fit.ts): a tool gains or loses up to this share of its score (D179, D195).
+// (search/argument-fit.ts): a tool gains or loses up to this share of its score (D179, D195). With the
+// request-action model on (search/request-action.ts, off by default, D196), a longer head is also weighed by how
+// likely the request is to ask for each tool's action: its action's share of the likeliest one's, to this power.
 const FIT_CANDIDATES = 10;
 const FIT_GAIN = 0.15;
+const ACTION_CANDIDATES = 20;
+const ACTION_WEIGHT = 0.15;
 // The catalog tool is built beside this one (server/codemode/browse-catalog.ts on the catalog branch).
 export const WEAK_HINT =
   'No tool matches this well. browse_catalog() lists the servers you may use, browse_catalog({ server: "<name>" }) their tools; or search again with server set.';
@@ -78,6 +85,7 @@ export function createToolIndex(tools: readonly IndexableTool[]): ToolIndex {
   const index: FieldIndex = buildFieldIndex(unique.map(toFields), FIELDS);
   const docs = unique.map(nameOf);
   const slots = unique.map((tool) => schemaSlots(tool.inputSchema));
+  const actions = docs.map((doc) => actionOfName(doc.nameTerms));
   const serverTerms = new Map<string, string[]>();
   const serverWords = new Set(unique.flatMap((tool) => words(tool.server)));
   const nameTermsOf = new Map(unique.map((tool) => [tool.server, serverNameTerms(tool.server)]));
@@ -112,10 +120,14 @@ export function createToolIndex(tools: readonly IndexableTool[]): ToolIndex {
   }
 
   const idOf = new Map(unique.map((tool, id) => [tool.name, id]));
-  const expand = (query: string) => {
+  const read = (query: string) => {
     // Read in compatibility form (words.ts), so that the query's shape (a question mark, a quote, a path) is too.
     const text = keepServerNamesWhole(query.slice(0, MAX_QUERY_CHARS).normalize("NFKC"), serverWords);
-    return { words: expandQuery(text, index, serverNames), values: queryValues(text) };
+    return { words: expandQuery(text, index, serverNames), text };
+  };
+  const expand = (query: string) => {
+    const { words, text } = read(query);
+    return { words, values: queryValues(text), actions: requestActionsOn() ? predictAction(words, text) : undefined };
   };
   const byScore = (a: Ranked, b: Ranked) => b.score - a.score || compareCodeUnits(unique[a.id]!.name, unique[b.id]!.name);
   const rankedBy = (expanded: ReturnType<typeof expand>, server: string | undefined) => {
@@ -123,11 +135,17 @@ export function createToolIndex(tools: readonly IndexableTool[]): ToolIndex {
     const factors = prior.factors(expanded.words);
     if (factors) for (const r of ranked) r.score *= factors.get(unique[r.id]!.server) ?? 1;
     ranked.sort(byScore);
-    const head = ranked.slice(0, FIT_CANDIDATES).map((r) => ({
+    // The request-action model (D196) is measured, not yet on by default: it reorders a longer head.
+    const actionsOn = expanded.actions !== undefined;
+    const headSize = actionsOn ? ACTION_CANDIDATES : FIT_CANDIDATES;
+    const head = ranked.slice(0, headSize).map((r) => ({
       id: r.id,
-      score: r.score * (1 + FIT_GAIN * argumentFit(expanded.values, slots[r.id]!)),
+      score:
+        r.score *
+        (1 + FIT_GAIN * argumentFit(expanded.values, slots[r.id]!)) *
+        (actionsOn ? actionShare(expanded.actions!, actions[r.id]!) ** ACTION_WEIGHT : 1),
     }));
-    return [...head.sort(byScore), ...ranked.slice(FIT_CANDIDATES)];
+    return [...head.sort(byScore), ...ranked.slice(headSize)];
   };
 
   /** The answer for these tools in this order; `best` is the first of the ranking, whose evidence decides `weak`. */
@@ -160,6 +178,7 @@ export function createToolIndex(tools: readonly IndexableTool[]): ToolIndex {
         ranked[0]?.id,
       );
     },
+    read,
     rank(query, opts = {}) {
       return rankedBy(expand(query), opts.server).map((r) => ({ name: unique[r.id]!.name, score: r.score }));
     },

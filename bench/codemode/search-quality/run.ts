@@ -21,6 +21,8 @@
 //                                                     # requests (D174)
 //   npm run bench:search-quality -- --split dev --no-known-requests   # without the requests that ship for
 //                                                     # well-known packages' tools (D176)
+//   npm run bench:search-quality -- --split dev3 --request-actions   # with the request-action model on (off by
+//                                                     # default, D196)
 //   npm run bench:search-quality -- --split dev --examples   # each tool with the example requests an admin would
 //                                                     # write (example-requests.jsonl, 8 per tool): not the
 //                                                     # offline default, a configuration (lib/tool-examples.ts)
@@ -37,6 +39,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { setKnownRequests } from "../../../server/codemode/search/known-requests";
+import { setRequestActions } from "../../../server/codemode/search/request-action";
 import { setThesaurusLayers, type ThesaurusLayers } from "../../../server/codemode/search/thesaurus";
 import type { IndexableTool } from "../../../server/codemode/search/tool-fields";
 import { createToolIndex, type ToolIndex } from "../../../server/codemode/tool-search";
@@ -61,6 +64,8 @@ type Result = {
   knownRequests: boolean;
   /** Whether each server has its one-line summary (--server-summaries). */
   serverSummaries: boolean;
+  /** Whether the request-action model weighs the first answers (--request-actions, D196). */
+  requestActions: boolean;
   dataset: Record<string, number>;
   quality: Record<string, SubsetReport>;
   timing: Timing[];
@@ -80,6 +85,7 @@ const { values: args } = parseArgs({
     "no-mined-relations": { type: "boolean", default: false },
     examples: { type: "boolean", default: false },
     "no-known-requests": { type: "boolean", default: false },
+    "request-actions": { type: "boolean", default: false },
     "examples-share": { type: "string", default: "1" },
     "server-summaries": { type: "boolean", default: false },
     "ranks-out": { type: "string" },
@@ -172,6 +178,7 @@ const LEFT_OUT: [
 function main(): void {
   for (const [flag, , layers] of LEFT_OUT) if (args[flag]) setThesaurusLayers(layers);
   if (args["no-known-requests"]) setKnownRequests(false);
+  if (args["request-actions"]) setRequestActions(true);
   const tools = loadTools();
   const queries = loadQueries();
   const { indexed, perTool, chosen } = indexedTools(tools);
@@ -198,6 +205,7 @@ function main(): void {
     examplesPerTool: perTool,
     knownRequests: !args["no-known-requests"],
     serverSummaries: args["server-summaries"],
+    requestActions: args["request-actions"],
     dataset,
     quality,
     timing,
@@ -213,7 +221,7 @@ function main(): void {
     for (const c of changes) console.log(`${c.id.padEnd(32)} ${shown(c.before).padStart(3)} → ${shown(c.after)}`);
   }
   if (process.env.BENCH_WRITE_DOCS === "1") {
-    if (result.thesaurus !== "full" || result.examplesPerTool > 0 || !result.knownRequests || result.serverSummaries) throw new Error("BENCH_WRITE_DOCS writes the shipped ranker's figures only");
+    if (result.thesaurus !== "full" || result.examplesPerTool > 0 || !result.knownRequests || result.serverSummaries || result.requestActions) throw new Error("BENCH_WRITE_DOCS writes the shipped ranker's figures only");
     writeDocsBlock(
       path.resolve(import.meta.dirname, "../../../docs/benchmarks.md"),
       {
@@ -237,7 +245,8 @@ function render(result: Result): string {
       `${result.thesaurus === "full" ? "" : `; thesaurus: ${result.thesaurus}`}` +
       `${result.examplesPerTool > 0 ? `; ${result.examplesPerTool.toFixed(1)} example requests per tool (--examples)` : ""}` +
       `${result.knownRequests ? "" : "; without the shipped requests of known packages' tools"}` +
-      `${result.serverSummaries ? "; each server with its one-line summary (--server-summaries)" : ""}.`,
+      `${result.serverSummaries ? "; each server with its one-line summary (--server-summaries)" : ""}` +
+      `${result.requestActions ? "; the request-action model on (--request-actions)" : ""}.`,
     "",
     "| queries | n | recall@1 | recall@5 | recall@10 | MRR@10 | recall@50 | answer tokens |",
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",

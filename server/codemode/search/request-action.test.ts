@@ -1,0 +1,103 @@
+// The request-action model (D196): how a request's features are read, how a tool's action is told from its name,
+// what the shipped model predicts, and how search weighs its first answers when the model is on (off by default).
+import { afterEach, describe, expect, it } from "vitest";
+import { realisticTools } from "../fixtures/realistic-tools";
+import { createToolIndex } from "../tool-search";
+import { OFFICIAL_TOOLS } from "./fixtures/official-tools";
+import { nameOf } from "./tool-fields";
+import { actionOfName, actionShare, predictAction, requestActionsOn, requestFeatures, setRequestActions } from "./request-action";
+import { REQUEST_ACTION_MODEL } from "./request-action-data";
+
+const index = createToolIndex([...OFFICIAL_TOOLS, ...realisticTools(500)]);
+const features = (text: string) => {
+  const read = index.read(text);
+  return requestFeatures(read.words, read.text);
+};
+const predicted = (text: string) => {
+  const read = index.read(text);
+  return predictAction(read.words, read.text);
+};
+const likeliest = (text: string) => [...predicted(text)].sort((a, b) => b[1] - a[1])[0]![0];
+
+describe("actionOfName", () => {
+  it.each([
+    [["abort", "build"], "cancel"],
+    [["add", "issu", "comment"], "create"],
+    [["list", "issu"], "list"],
+    [["geocod"], "none"],
+    [[], "none"],
+  ])("%j → %s", (terms, action) => {
+    expect(actionOfName(terms)).toBe(action);
+  });
+});
+
+describe("requestFeatures", () => {
+  it("reads the words as the ranker does: terms, the first one, the actions of a verb, a question", () => {
+    expect(features("Kill run #1287 of the nightly job?")).toEqual(expect.arrayContaining(["w:kill", "f:kill", "a:delete", "fa:delete", "qm"]));
+  });
+
+  it("leaves out what a request turns down, and words only inside a path", () => {
+    const got = features("don't merge PR 5 in octo/app, just close it");
+    expect(got).not.toContain("w:merg");
+    expect(got).not.toContain("w:octo");
+    expect(got).toContain("w:close");
+  });
+
+  it("gives the question word a request starts with, the reading a question implies, a plural noun", () => {
+    expect(features("which repositories are there?")).toEqual(expect.arrayContaining(["q:which", "implied", "plural", "qm"]));
+  });
+});
+
+describe("predictAction with the shipped model", () => {
+  it.each([
+    ["which repositories are there?", "list"],
+    ["trash the file report.pdf", "delete"],
+    ["cancel the order", "cancel"],
+  ])("%j leans to %s", (text, action) => {
+    expect(likeliest(text)).toBe(action);
+  });
+
+  it("gives every action it was trained on a probability, summing to 1", () => {
+    const p = predicted("send the report to the team");
+    expect([...p.keys()]).toEqual(REQUEST_ACTION_MODEL.classes);
+    expect([...p.values()].reduce((a, b) => a + b, 0)).toBeCloseTo(1, 9);
+  });
+});
+
+describe("actionShare", () => {
+  const p = new Map([
+    ["get", 0.6],
+    ["list", 0.3],
+    ["delete", 0.1],
+  ]);
+  it("is 1 for the likeliest action and the ratio to it for another", () => {
+    expect(actionShare(p, "get")).toBe(1);
+    expect(actionShare(p, "delete")).toBeCloseTo(1 / 6, 9);
+  });
+  it("counts an action the model never saw as a uniform guess", () => {
+    expect(actionShare(p, "translate")).toBeCloseTo(1 / 3 / 0.6, 9);
+  });
+});
+
+describe("search with the model on", () => {
+  afterEach(() => setRequestActions(false));
+
+  it("is off by default", () => {
+    expect(requestActionsOn()).toBe(false);
+  });
+
+  it("weighs each of the first answers by its action's share, to the power 0.15", () => {
+    const query = "the quarterly report file in the shared drive";
+    const off = index.rank(query);
+    setRequestActions(true);
+    const on = new Map(index.rank(query).map((hit) => [hit.name, hit.score]));
+    const p = predicted(query);
+    const tools = [...OFFICIAL_TOOLS, ...realisticTools(500)];
+    const actionOf = new Map(tools.map((tool) => [tool.name, actionOfName(nameOf(tool).nameTerms)]));
+    // The first ten are weighed by their arguments' fit either way, so the model alone makes the difference.
+    for (const hit of off.slice(0, 10)) {
+      expect(on.get(hit.name)! / hit.score, hit.name).toBeCloseTo(actionShare(p, actionOf.get(hit.name)!) ** 0.15, 9);
+    }
+    expect(new Set(off.slice(0, 10).map((hit) => actionOf.get(hit.name))).size).toBeGreaterThan(1);
+  });
+});
