@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadQueries, loadTools, toolKey, type DatasetTool } from "./dataset";
-import { loadExampleRequests, mineRelations, OUTPUT, renderModule } from "./mine-relations";
+import { loadExampleRequests, mineRelations, OUTPUT, queriesRepeatedBy, renderModule } from "./mine-relations";
 
 const tools = loadTools();
 const examples = loadExampleRequests();
@@ -16,17 +16,7 @@ describe("example requests", () => {
   });
 
   it("holds no query of any split", () => {
-    const normal = (text: string) =>
-      text
-        .toLowerCase()
-        .replace(/[^\p{L}\p{N}]+/gu, " ")
-        .trim();
-    const requests = new Set(examples.flatMap((example) => example.queries.map(normal)));
-    expect(
-      loadQueries()
-        .filter((query) => requests.has(normal(query.query)))
-        .map((query) => query.id),
-    ).toEqual([]);
+    expect(queriesRepeatedBy(examples, loadQueries())).toEqual([]);
   });
 });
 

@@ -16,7 +16,7 @@ import { termOf } from "../../../server/codemode/search/normalize";
 import { actionsOf } from "../../../server/codemode/search/thesaurus";
 import { nameOf, serverNameTerms, toFields } from "../../../server/codemode/search/tool-fields";
 import { words } from "../../../server/codemode/search/words";
-import { loadTools, toolKey, type DatasetTool } from "./dataset";
+import { loadTools, toolKey, type DatasetQuery, type DatasetTool } from "./dataset";
 import { writeOrCheck } from "./generated-module";
 import { toSearchable } from "./searchable-tools";
 
@@ -39,6 +39,17 @@ export function loadExampleRequests(): ExampleRequests[] {
     .split("\n")
     .filter((line) => line.trim().length > 0)
     .map((line) => JSON.parse(line) as ExampleRequests);
+}
+
+/** The ids of the dataset's queries that some request repeats, letter case and punctuation aside (none should). */
+export function queriesRepeatedBy(requests: readonly ExampleRequests[], queries: readonly DatasetQuery[]): string[] {
+  const normal = (text: string) =>
+    text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, " ")
+      .trim();
+  const written = new Set(requests.flatMap((entry) => entry.queries.map(normal)));
+  return queries.filter((query) => written.has(normal(query.query))).map((query) => query.id);
 }
 
 /** The requests by tool key, each trimmed and checked as the REST API checks an admin's (lib/tool-examples.ts). */
