@@ -11,7 +11,7 @@ import { distinctionNotes } from "./search/distinguish";
 import { expandQuery, type QueryWord } from "./search/expand-query";
 import { buildFieldIndex, type FieldIndex } from "./search/field-index";
 import { rankTools, type Ranked } from "./search/rank";
-import { actionOfName, actionShare, predictAction, requestActionsOn } from "./search/request-action";
+import { actionOfName, actionShares, predictAction, requestActionsOn } from "./search/request-action";
 import { serverPrior } from "./search/server-prior";
 import { FIELDS, nameOf, serverNameTerms, toFields, type IndexableTool } from "./search/tool-fields";
 import { keepServerNamesWhole } from "./search/product-names";
@@ -136,14 +136,14 @@ export function createToolIndex(tools: readonly IndexableTool[]): ToolIndex {
     if (factors) for (const r of ranked) r.score *= factors.get(unique[r.id]!.server) ?? 1;
     ranked.sort(byScore);
     // The request-action model (D196) is measured, not yet on by default: it reorders a longer head.
-    const actionsOn = expanded.actions !== undefined;
-    const headSize = actionsOn ? ACTION_CANDIDATES : FIT_CANDIDATES;
+    const shareOf = expanded.actions && actionShares(expanded.actions);
+    const headSize = shareOf ? ACTION_CANDIDATES : FIT_CANDIDATES;
     const head = ranked.slice(0, headSize).map((r) => ({
       id: r.id,
       score:
         r.score *
         (1 + FIT_GAIN * argumentFit(expanded.values, slots[r.id]!)) *
-        (actionsOn ? actionShare(expanded.actions!, actions[r.id]!) ** ACTION_WEIGHT : 1),
+        (shareOf ? shareOf(actions[r.id]!) ** ACTION_WEIGHT : 1),
     }));
     return [...head.sort(byScore), ...ranked.slice(headSize)];
   };

@@ -19,7 +19,8 @@ export type DatasetTool = {
  * validation split (dev3-query-source.ts) for the tools neither has a query for, reported like the held-out one,
  * as aggregates only.
  */
-export type Split = "tune" | "dev" | "dev2" | "dev3" | "heldout";
+export const SPLITS = ["tune", "dev", "dev2", "dev3", "heldout"] as const;
+export type Split = (typeof SPLITS)[number];
 
 /** The splits whose queries are never shown one by one: the held-out one, and the validation split. */
 export const AGGREGATES_ONLY: ReadonlySet<Split> = new Set(["dev3", "heldout"]);

@@ -45,7 +45,7 @@ import type { IndexableTool } from "../../../server/codemode/search/tool-fields"
 import { createToolIndex, type ToolIndex } from "../../../server/codemode/tool-search";
 import { writeDocsBlock } from "../../docs-block";
 import { machineFacts } from "../../gateway/report";
-import { AGGREGATES_ONLY, loadQueries, loadServerSummaries, loadTools, toolKey, type DatasetQuery, type DatasetTool, type Split } from "./dataset";
+import { AGGREGATES_ONLY, SPLITS as ALL_SPLITS, loadQueries, loadServerSummaries, loadTools, toolKey, type DatasetQuery, type DatasetTool, type Split } from "./dataset";
 import { evaluate, type SearchOptionsIn, type SubsetReport, type TuneMiss } from "./evaluate";
 import { percentile } from "./metrics";
 import { rankChanges, tuningRanks, type Ranks } from "./rank-changes";
@@ -94,12 +94,8 @@ const { values: args } = parseArgs({
   strict: true,
 });
 
-const SPLITS: Split[] =
-  args.split === "all"
-    ? ["tune", "dev", "dev2", "dev3", "heldout"]
-    : args.split === "tune" || args.split === "dev" || args.split === "dev2" || args.split === "dev3" || args.split === "heldout"
-      ? [args.split]
-      : [];
+const isSplit = (name: string | undefined): name is Split => (ALL_SPLITS as readonly (string | undefined)[]).includes(name);
+const SPLITS: Split[] = args.split === "all" ? [...ALL_SPLITS] : isSplit(args.split) ? [args.split] : [];
 if (SPLITS.length === 0) throw new Error(`--split must be heldout, tune, dev, dev2, dev3 or all (got ${args.split})`);
 const RUNS = Number(args.runs);
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`--runs must be a positive integer (got ${args.runs})`);

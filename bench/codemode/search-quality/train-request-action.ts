@@ -27,8 +27,9 @@ export type Sample = { features: string[]; action: string };
 
 /** One sample per example request: its features (those of at least MIN_REQUESTS requests) and its tool's action. */
 export function samplesOf(tools: readonly DatasetTool[], examples: readonly ExampleRequests[]): Sample[] {
-  const actionOf = new Map(tools.map((tool) => [toolKey(tool), actionOfName(nameOf(toSearchable(tool)).nameTerms)]));
-  const index = createToolIndex(tools.map((tool) => toSearchable(tool)));
+  const searchable = tools.map((tool) => toSearchable(tool));
+  const actionOf = new Map(tools.map((tool, i) => [toolKey(tool), actionOfName(nameOf(searchable[i]!).nameTerms)]));
+  const index = createToolIndex(searchable);
   const samples: Sample[] = [];
   for (const [tool, requests] of checkedRequestsByTool(examples)) {
     const action = actionOf.get(tool);

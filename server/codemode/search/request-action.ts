@@ -124,8 +124,13 @@ export function softmax(classes: readonly string[], z: Float64Array): Map<string
  * action the model never saw (no catalog tool it was trained on does it) counts as a uniform guess.
  */
 export function actionShare(probabilities: ReadonlyMap<string, number>, action: string): number {
+  return actionShares(probabilities)(action);
+}
+
+/** `actionShare` for one request's probabilities, the likeliest found once for all the tools it is asked of. */
+export function actionShares(probabilities: ReadonlyMap<string, number>): (action: string) => number {
   let best = 0;
   for (const p of probabilities.values()) best = Math.max(best, p);
-  const p = probabilities.get(action) ?? 1 / Math.max(1, probabilities.size);
-  return best > 0 ? p / best : 1;
+  const guess = 1 / Math.max(1, probabilities.size);
+  return (action) => (best > 0 ? (probabilities.get(action) ?? guess) / best : 1);
 }
