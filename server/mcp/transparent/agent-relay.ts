@@ -44,7 +44,15 @@ export function agentRelay(deps: { bus: ChangeBus; log: Logger; replies: Pending
     if (!related && s.mcpSessionId.startsWith(STATELESS_SESSION_PREFIX)) throw new McpError(ErrorCode.MethodNotFound, `${request.method}: no request of this client is in flight to ask it on`);
     const id = `portcullis-${crypto.randomUUID()}`;
     const reply = deps.replies.wait(s.mcpSessionId, id, deps.relayTimeoutMs, signal);
-    await toAgent(s, { jsonrpc: "2.0", id, method: request.method, ...(request.params && { params: request.params }) }, related);
+    // Handled from the start: the session can close (dropSession rejects the wait) while the request is still being
+    // sent, and that rejection must reach `await reply` below rather than end the process as an unhandled one.
+    reply.catch(() => undefined);
+    try {
+      await toAgent(s, { jsonrpc: "2.0", id, method: request.method, ...(request.params && { params: request.params }) }, related);
+    } catch (err) {
+      deps.replies.forget(s.mcpSessionId, id);
+      throw err;
+    }
     const answer = await reply;
     if ("error" in answer) {
       const e = answer.error as { code: number; message: string; data?: unknown };

@@ -51,6 +51,11 @@ export class PendingReplies {
     return true;
   }
 
+  /** Ends a wait whose request could not be sent: nobody will answer it. */
+  forget(mcpSessionId: string, id: string) {
+    this.waiters.get(PendingReplies.key(mcpSessionId, id))?.reject(new McpError(-32000, "The request could not be sent to the agent"));
+  }
+
   dropSession(mcpSessionId: string) {
     for (const [key, w] of this.waiters) if (key.startsWith(`${mcpSessionId}\n`)) w.reject(new McpError(-32000, "The session was closed"));
   }
