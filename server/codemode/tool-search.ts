@@ -70,7 +70,7 @@ const NOTED_HITS = 5;
 const NOTED_SCORE_SHARE = 0.6;
 // The first answers are reordered a little by how well the query's values fit each one's arguments
 // (search/argument-fit.ts): a tool gains or loses up to this share of its score (D179, D195). With the
-// request-action model on (search/request-action.ts, off by default, D196), a longer head is also weighed by how
+// request-action model (search/request-action.ts, on by default, D196), a longer head is also weighed by how
 // likely the request is to ask for each tool's action: its action's share of the likeliest one's, to this power.
 const FIT_CANDIDATES = 10;
 const FIT_GAIN = 0.15;
@@ -135,7 +135,7 @@ export function createToolIndex(tools: readonly IndexableTool[]): ToolIndex {
     const factors = prior.factors(expanded.words);
     if (factors) for (const r of ranked) r.score *= factors.get(unique[r.id]!.server) ?? 1;
     ranked.sort(byScore);
-    // The request-action model (D196) is measured, not yet on by default: it reorders a longer head.
+    // The request-action model (D196) reorders a longer head.
     const shareOf = expanded.actions && actionShares(expanded.actions);
     const headSize = shareOf ? ACTION_CANDIDATES : FIT_CANDIDATES;
     const head = ranked.slice(0, headSize).map((r) => ({

@@ -35,8 +35,8 @@ describe("the shipped requests in the ranking", () => {
   afterEach(() => setKnownRequests(true));
   const first = (query: string) => createToolIndex(tools.map((tool) => toSearchable(tool))).search(query, { detail: "name", limit: 1 }).tools[0]?.name;
 
-  it("put Playwright's console tool first for errors an open tab logged, where a CI build log came first without them", () => {
-    const query = "what console errors has the open tab logged";
+  it("put Playwright's console tool first for errors an open page logged, where a CI build log came first without them", () => {
+    const query = "show me the JS errors and warnings the open page has logged to devtools so far";
     expect(first(query)).toBe("playwright__browser_console_messages");
     setKnownRequests(false);
     expect(first(query)).toBe("jenkins__get_build_log");

@@ -21,8 +21,8 @@
 //                                                     # requests (D174)
 //   npm run bench:search-quality -- --split dev --no-known-requests   # without the requests that ship for
 //                                                     # well-known packages' tools (D176)
-//   npm run bench:search-quality -- --split dev3 --request-actions   # with the request-action model on (off by
-//                                                     # default, D196)
+//   npm run bench:search-quality -- --split dev3 --no-request-actions   # without the request-action model
+//                                                     # (D196): the words alone
 //   npm run bench:search-quality -- --split dev --examples   # each tool with the example requests an admin would
 //                                                     # write (example-requests.jsonl, 8 per tool): not the
 //                                                     # offline default, a configuration (lib/tool-examples.ts)
@@ -64,7 +64,7 @@ type Result = {
   knownRequests: boolean;
   /** Whether each server has its one-line summary (--server-summaries). */
   serverSummaries: boolean;
-  /** Whether the request-action model weighs the first answers (--request-actions, D196). */
+  /** Whether the request-action model weighs the first answers (not --no-request-actions, D196). */
   requestActions: boolean;
   dataset: Record<string, number>;
   quality: Record<string, SubsetReport>;
@@ -85,7 +85,7 @@ const { values: args } = parseArgs({
     "no-mined-relations": { type: "boolean", default: false },
     examples: { type: "boolean", default: false },
     "no-known-requests": { type: "boolean", default: false },
-    "request-actions": { type: "boolean", default: false },
+    "no-request-actions": { type: "boolean", default: false },
     "examples-share": { type: "string", default: "1" },
     "server-summaries": { type: "boolean", default: false },
     "ranks-out": { type: "string" },
@@ -174,7 +174,7 @@ const LEFT_OUT: [
 function main(): void {
   for (const [flag, , layers] of LEFT_OUT) if (args[flag]) setThesaurusLayers(layers);
   if (args["no-known-requests"]) setKnownRequests(false);
-  if (args["request-actions"]) setRequestActions(true);
+  if (args["no-request-actions"]) setRequestActions(false);
   const tools = loadTools();
   const queries = loadQueries();
   const { indexed, perTool, chosen } = indexedTools(tools);
@@ -201,7 +201,7 @@ function main(): void {
     examplesPerTool: perTool,
     knownRequests: !args["no-known-requests"],
     serverSummaries: args["server-summaries"],
-    requestActions: args["request-actions"],
+    requestActions: !args["no-request-actions"],
     dataset,
     quality,
     timing,
@@ -217,7 +217,7 @@ function main(): void {
     for (const c of changes) console.log(`${c.id.padEnd(32)} ${shown(c.before).padStart(3)} → ${shown(c.after)}`);
   }
   if (process.env.BENCH_WRITE_DOCS === "1") {
-    if (result.thesaurus !== "full" || result.examplesPerTool > 0 || !result.knownRequests || result.serverSummaries || result.requestActions) throw new Error("BENCH_WRITE_DOCS writes the shipped ranker's figures only");
+    if (result.thesaurus !== "full" || result.examplesPerTool > 0 || !result.knownRequests || result.serverSummaries || !result.requestActions) throw new Error("BENCH_WRITE_DOCS writes the shipped ranker's figures only");
     writeDocsBlock(
       path.resolve(import.meta.dirname, "../../../docs/benchmarks.md"),
       {
@@ -242,7 +242,7 @@ function render(result: Result): string {
       `${result.examplesPerTool > 0 ? `; ${result.examplesPerTool.toFixed(1)} example requests per tool (--examples)` : ""}` +
       `${result.knownRequests ? "" : "; without the shipped requests of known packages' tools"}` +
       `${result.serverSummaries ? "; each server with its one-line summary (--server-summaries)" : ""}` +
-      `${result.requestActions ? "; the request-action model on (--request-actions)" : ""}.`,
+      `${result.requestActions ? "" : "; without the request-action model (--no-request-actions)"}.`,
     "",
     "| queries | n | recall@1 | recall@5 | recall@10 | MRR@10 | recall@50 | answer tokens |",
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",

@@ -56,6 +56,8 @@ const THESAURUS_MATCH = 0.5;
 const MAX_COMPLETIONS = 12;
 const MIN_GUESS_CHARS = 4;
 
+export type ImpliedReading = "setting" | "file" | "status" | "item" | "read" | "list";
+
 export type QueryWord = {
   word: string;
   term: string;
@@ -72,6 +74,8 @@ export type QueryWord = {
   inPassing?: true;
   /** Not written but implied (the reading a question asks for): no evidence for or against a match. */
   implied?: true;
+  /** Which reading an implied word is: a setting, a file, a new status, a numbered item, reading, listing. */
+  reading?: ImpliedReading;
   /** Written as a plural noun ("bugs", "PRs"): asks for many, as `list_issues` does, not one (`get_issue`). */
   plural?: true;
 };
@@ -126,11 +130,12 @@ export function expandQuery(request: string, index: FieldIndex, names: ReadonlyS
             ? phrasalExpansions(how, index, WEIGHT.related)
             : expansionsOf(word, term, index, !proper.has(written));
       // An action word used as a noun or adjective ("the open bugs", "post the update") names no action: its
-      // related actions go, the word itself stays.
+      // related actions go, the word itself stays. So is one in the noun phrase an abbreviation stands for, spelled
+      // ("PR 5" is "pull request") or written out ("what pull requests are open").
       // So is one right after the command's verb, which takes a thing, not a second verb: "kill run #1287", "cancel
       // build 42".
       const nominal =
-        actionsOf(term).size > 0 && (nominalUse(query, written) || (out.length === 1 && imperativeWord !== undefined && !written.endsWith("ing") && rightAfter(query, imperativeWord, written)));
+        actionsOf(term).size > 0 && (spelled !== undefined || inNounPhrase(query, written) || nominalUse(query, written) || (out.length === 1 && imperativeWord !== undefined && !written.endsWith("ing") && rightAfter(query, imperativeWord, written)));
       if (nominal) dropRelatedActions(expansions, term);
       const abbreviation = spelled && i === 0 ? termOf(written) : null;
       if (abbreviation && index.postings.has(abbreviation)) expansions.set(abbreviation, MATCH_WEIGHT.exact);
@@ -146,6 +151,7 @@ export function expandQuery(request: string, index: FieldIndex, names: ReadonlyS
       // So is a command ("mkdir", "rm"): no English word, but the thesaurus knows the action it names.
       const imperative =
         out.length === 0 &&
+        !nominal &&
         !QUESTION.test(query) &&
         !DETERMINED.test(query) &&
         /^[a-z]+$/.test(word) &&
@@ -198,13 +204,13 @@ export function expandQuery(request: string, index: FieldIndex, names: ReadonlyS
     }
   }
   // A constant's name is a setting's: environment variables and configuration are what it is read or set with.
-  if (CONSTANT.test(query)) out.push(...impliedObject(settingTerms(), index));
+  if (CONSTANT.test(query)) out.push(...impliedObject("setting", settingTerms(), index));
   // A file's name ("config.yml", "src/app.test.ts") names a file.
-  if (FILE_NAME.test(query)) out.push(...impliedObject(["file"], index));
+  if (FILE_NAME.test(query)) out.push(...impliedObject("file", ["file"], index));
   // "set PAY-412 to Done", "mark it as resolved", "change its state": a new status, what a workflow's transition sets.
-  if (STATUS_CHANGE.test(query) || STATE_CHANGE.test(query)) out.push(...impliedObject(["status", termOf("transition")!], index));
+  if (STATUS_CHANGE.test(query) || STATE_CHANGE.test(query)) out.push(...impliedObject("status", ["status", termOf("transition")!], index));
   // "#99", "PROJ-7": a numbered item of a tracker, an issue, pull request or ticket.
-  if (ITEM_NUMBER.test(query)) out.push(...impliedObject(itemTerms(), index));
+  if (ITEM_NUMBER.test(query)) out.push(...impliedObject("item", itemTerms(), index));
   // A question ("which invoices are unpaid?") or a request without a verb ("GitHub repos about Rust") asks to
   // read: tools that get, list or search are what it means, by a little.
   if (out.some((word) => word.expansions.size > 0) && (QUESTION.test(query) || !out.some((word) => word.action))) {
@@ -212,8 +218,9 @@ export function expandQuery(request: string, index: FieldIndex, names: ReadonlyS
     for (const term of readTerms()) if (index.postings.has(term)) expansions.set(term, MATCH_WEIGHT.impliedRead);
     // "what forms do we have?", "which sprints are active?": listing them, more than getting one. Listing, not
     // searching too: "which quokka pens do we run?" is no search of workflow runs.
-    if (INVENTORY.test(query)) for (const term of listTerms()) if (index.postings.has(term)) expansions.set(term, MATCH_WEIGHT.impliedList);
-    out.push({ word: "", term: "", action: true, implied: true, expansions });
+    const inventory = INVENTORY.test(query);
+    if (inventory) for (const term of listTerms()) if (index.postings.has(term)) expansions.set(term, MATCH_WEIGHT.impliedList);
+    out.push({ word: "", term: "", action: true, implied: true, reading: inventory ? "list" : "read", expansions });
   }
   return out;
 }
@@ -228,10 +235,10 @@ const STATUS_CHANGE =
   /\b(?:to|as|into)\s+['"“]?(?:done|closed|complete|completed|resolved|reopened|in progress|in review|blocked|to ?do|backlog|won|lost|cancell?ed|approved|rejected|archived|paid|unpaid|published)\b/i;
 
 /** An object the query implies without saying it, as a word of its own (none when no tool has its terms). */
-function impliedObject(terms: readonly string[], index: FieldIndex): QueryWord[] {
+function impliedObject(reading: ImpliedReading, terms: readonly string[], index: FieldIndex): QueryWord[] {
   const expansions = new Map<string, number>();
   for (const term of terms) if (index.postings.has(term)) expansions.set(term, WEIGHT.implied);
-  return expansions.size > 0 ? [{ word: "", term: "", action: false, implied: true, expansions }] : [];
+  return expansions.size > 0 ? [{ word: "", term: "", action: false, implied: true, reading, expansions }] : [];
 }
 
 // "open issue 7 again", "run the failed job again": a command done again is its "re-" verb ("reopen", "rerun") when
@@ -258,6 +265,29 @@ function asAside(word: QueryWord): void {
   word.action = false;
   // Nor does it name a server: "… so I can paste it into Slack" acts elsewhere.
   word.inPassing = true;
+}
+
+/** The phrases abbreviations stand for ("pull request", "merge request"), by their first word: each a noun. */
+const NOUN_PHRASES = new Map<string, RegExp[]>();
+for (const phrase of ABBREVIATIONS.values()) {
+  const [first, ...rest] = words(phrase);
+  if (rest.length === 0) continue;
+  const list = NOUN_PHRASES.get(first!) ?? [];
+  list.push(new RegExp(`${rest.map((word) => `\\s+${word}`).join("")}s?\\b`, "iy"));
+  NOUN_PHRASES.set(first!, list);
+}
+/**
+ * Does this word, where the request first writes it (the place its query word stands for), begin a noun phrase an
+ * abbreviation stands for ("what pull requests are open")?
+ */
+function inNounPhrase(query: string, word: string): boolean {
+  const phrases = NOUN_PHRASES.get(word);
+  const at = phrases && new RegExp(`\\b${word}\\b`, "i").exec(query);
+  if (!at) return false;
+  return phrases.some((phrase) => {
+    phrase.lastIndex = at.index + word.length;
+    return phrase.test(query);
+  });
 }
 
 /** Whether `second` is written right after `first`, as the first words of the request ("kill run #1287"). */

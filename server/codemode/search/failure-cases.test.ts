@@ -69,10 +69,12 @@ describe("search_tools – the failure cases of issue 20", () => {
       ["gitlab__create_issue", "on gitlab, not github"],
       ["github__create_issue", "on github, not gitlab"],
     ]);
+    // Opening an issue is creating one; second comes the other GitHub tool that adds something to an issue (the
+    // request-action model, D196, weighs adding over reading), and each says what it does that the other does not.
     const open = index.search("open an issue on GitHub about the login crash", { detail: "name", limit: 5 }).tools;
     expect(open.slice(0, 2).map((t) => [t.name, t.note])).toEqual([
-      ["github__create_issue", "create, not get_issue"],
-      ["github__get_issue", "get, not create_issue"],
+      ["github__create_issue", "create, not add_issue_comment"],
+      ["github__add_issue_comment", "add comment, not create_issue"],
     ]);
   });
 

@@ -1,11 +1,11 @@
 // The request-action model (D196): how a request's features are read, how a tool's action is told from its name,
-// what the shipped model predicts, and how search weighs its first answers when the model is on (off by default).
+// what the shipped model predicts, what a request turns down, and how search weighs its first answers (on by default).
 import { afterEach, describe, expect, it } from "vitest";
 import { realisticTools } from "../fixtures/realistic-tools";
 import { createToolIndex } from "../tool-search";
 import { OFFICIAL_TOOLS } from "./fixtures/official-tools";
 import { nameOf } from "./tool-fields";
-import { actionOfName, actionShare, predictAction, requestActionsOn, requestFeatures, setRequestActions } from "./request-action";
+import { actionOfName, actionShare, NO_ACTION, predictAction, requestActionsOn, requestFeatures, setRequestActions, turnedDown } from "./request-action";
 import { REQUEST_ACTION_MODEL } from "./request-action-data";
 
 const index = createToolIndex([...OFFICIAL_TOOLS, ...realisticTools(500)]);
@@ -44,7 +44,17 @@ describe("requestFeatures", () => {
   });
 
   it("gives the question word a request starts with, the reading a question implies, a plural noun", () => {
-    expect(features("which repositories are there?")).toEqual(expect.arrayContaining(["q:which", "implied", "plural", "qm"]));
+    expect(features("which repositories are there?")).toEqual(expect.arrayContaining(["q:which", "i:list", "plural", "qm"]));
+    expect(features("is the checkout API down?")).toContain("i:read");
+  });
+
+  it("gives each reading the rules imply: a new status, a numbered item", () => {
+    expect(features("set ticket PAY-412 to Done")).toEqual(expect.arrayContaining(["i:status", "i:item", "a:update"]));
+  });
+
+  it("gives a first word no ACTIONS line has the actions its relations reach, a noun phrase none", () => {
+    expect(features("unlink Alice from Initech in memory")).toEqual(expect.arrayContaining(["f:unlink", "a:delete", "fa:delete"]));
+    expect(features("what pull requests are there in octo/app")).not.toContain("a:extract");
   });
 });
 
@@ -64,6 +74,31 @@ describe("predictAction with the shipped model", () => {
   });
 });
 
+describe("turnedDown", () => {
+  const down = (text: string) => {
+    const read = index.read(text);
+    return turnedDown(read.words, read.text);
+  };
+  it.each<[string, string[]]>([
+    ["don't merge PR 5, just close it", ["merge"]],
+    ["archive the order instead of deleting it", ["delete"]],
+    ["close the issue, but never delete it", ["delete"]],
+    ["merge PR 5", []],
+  ])("%j turns down %j", (text, actions) => {
+    expect([...down(text)]).toEqual(actions);
+  });
+
+  it("keeps an action the request asks for in another word", () => {
+    expect(down("don't remove the file, delete it")).not.toContain("delete");
+  });
+
+  it("is what the model's probabilities leave out", () => {
+    const p = predicted("don't merge PR 5, just close it");
+    expect(p.get("merge")).toBe(0);
+    expect([...p.values()].some((v) => v > 0)).toBe(true);
+  });
+});
+
 describe("actionShare", () => {
   const p = new Map([
     ["get", 0.6],
@@ -74,20 +109,29 @@ describe("actionShare", () => {
     expect(actionShare(p, "get")).toBe(1);
     expect(actionShare(p, "delete")).toBeCloseTo(1 / 6, 9);
   });
-  it("counts an action the model never saw as a uniform guess", () => {
-    expect(actionShare(p, "translate")).toBeCloseTo(1 / 3 / 0.6, 9);
+  it("is 1 for an action the model never saw: it cannot say", () => {
+    expect(actionShare(p, "translate")).toBe(1);
+  });
+  it("is 1 for a tool whose name has no action word, whatever the model says of that class", () => {
+    expect(actionShare(new Map([...p, [NO_ACTION, 0.01]]), NO_ACTION)).toBe(1);
+  });
+  it("takes the likeliest action's scale from actions only, not from none", () => {
+    const mostlyNone = new Map([...p, [NO_ACTION, 0.9]]);
+    expect(actionShare(mostlyNone, "get")).toBe(1);
+    expect(actionShare(mostlyNone, "delete")).toBeCloseTo(1 / 6, 9);
   });
 });
 
-describe("search with the model on", () => {
-  afterEach(() => setRequestActions(false));
+describe("search with the model", () => {
+  afterEach(() => setRequestActions(true));
 
-  it("is off by default", () => {
-    expect(requestActionsOn()).toBe(false);
+  it("is on by default", () => {
+    expect(requestActionsOn()).toBe(true);
   });
 
   it("weighs each of the first answers by its action's share, to the power 0.15", () => {
     const query = "the quarterly report file in the shared drive";
+    setRequestActions(false);
     const off = index.rank(query);
     setRequestActions(true);
     const on = new Map(index.rank(query).map((hit) => [hit.name, hit.score]));

@@ -5,18 +5,18 @@
 // reads the whole request at once, so "kill run #1287" leans to cancelling and "is the checkout API down?" to
 // reading one, where the words alone reach tools of every action.
 import type { QueryWord } from "./expand-query";
+import { determined, refusedVerbs, rejectedWords } from "./query-shape";
+import { termOf } from "./normalize";
 import { actionsOf } from "./thesaurus";
 import { ACTIONS } from "./thesaurus-data";
 import { REQUEST_ACTION_MODEL, type RequestActionModel } from "./request-action-data";
 import { words } from "./words";
 
-let on = false;
+let on = true;
 
 /**
- * Whether search weighs its first answers by the model (D196). Off by default: on the bench's blind splits it ranks
- * many more requests first, but it overrules rules the failure-case table holds (a question about what there is,
- * a command turned down, a new status), which it must keep before it is the default. The bench turns it on with
- * `--request-actions`.
+ * Whether search weighs its first answers by the model (D196). On by default; the bench measures the words alone
+ * with `--no-request-actions`, and tests turn it off to show what it changes.
  */
 export function setRequestActions(value: boolean): void {
   on = value;
@@ -38,8 +38,10 @@ const QUESTION_WORDS = new Set("what which who how is are does do did has have w
 /**
  * A request's features, from the words the ranker reads in it (expand-query.ts: what it turns down, paths and
  * addresses left out): each word's term, the actions the thesaurus gives a word used as a verb (so that a verb no
- * example request used, "draw", still says something), the first word, the reading a question implies, whether a
- * noun is plural; and from the text, the question word it starts with and a final question mark.
+ * example request used, "draw", still says something) or, for a first word it does not read as a verb and no
+ * ACTIONS line has, the actions its relations reach ("unlink" → delete relations), the first word, each reading the rules imply (a list for "what
+ * files are there", a new status for "set it to Done", a numbered item …), whether a noun is plural; and from the
+ * text, the question word it starts with and a final question mark.
  */
 export function requestFeatures(read: readonly QueryWord[], text: string): string[] {
   const features = new Set<string>();
@@ -47,12 +49,12 @@ export function requestFeatures(read: readonly QueryWord[], text: string): strin
   for (const word of read) {
     if (word.inPath) continue;
     if (word.implied) {
-      features.add("implied");
+      features.add(`i:${word.reading}`);
       continue;
     }
     features.add(`w:${word.term}`);
     if (word.plural) features.add("plural");
-    const lines = word.action ? [...actionsOf(word.term)].map((line) => lineNames[line]!) : [];
+    const lines = word.action ? [...actionsOf(word.term)].map((line) => lineNames[line]!) : first && actionsOf(word.term).size === 0 ? relatedActions(word) : [];
     for (const line of lines) features.add(`a:${line}`);
     if (first) {
       features.add(`f:${word.term}`);
@@ -64,6 +66,13 @@ export function requestFeatures(read: readonly QueryWord[], text: string): strin
   if (start !== undefined && QUESTION_WORDS.has(start)) features.add(`q:${start}`);
   if (/\?\s*$/u.test(text)) features.add("qm");
   return [...features];
+}
+
+/** The actions a word no ACTIONS line has reaches through its relations ("unlink" → delete relations). */
+function relatedActions(word: QueryWord): string[] {
+  const out = new Set<string>();
+  for (const term of word.expansions.keys()) for (const line of actionsOf(term)) out.add(lineNames[line]!);
+  return [...out];
 }
 
 /** The action of a tool's name terms: the line of the first action word (the first line it is on), or NO_ACTION. */
@@ -108,7 +117,28 @@ export function predictAction(read: readonly QueryWord[], text: string, model: R
       z[k] = z[k]! + entry.values[i]!;
     }
   }
-  return softmax(classes, z);
+  const probabilities = softmax(classes, z);
+  for (const action of turnedDown(read, text)) if (probabilities.has(action)) probabilities.set(action, 0);
+  return probabilities;
+}
+
+/**
+ * The actions a request turns down ("don't merge PR 5, just close it", "archive the order instead of deleting it"):
+ * not asked for, however often the model saw them with the request's object. The ranker leaves those verbs out
+ * already (expand-query.ts); the model, which reads the object too, is told so here. An action the request also asks
+ * for, in another word, stays.
+ */
+export function turnedDown(read: readonly QueryWord[], text: string): Set<string> {
+  const out = new Set<string>();
+  const verbs = [...refusedVerbs(text), ...[...rejectedWords(text)].filter((word) => !determined(text, word))];
+  for (const verb of verbs) {
+    const term = termOf(verb);
+    if (term) for (const line of actionsOf(term)) out.add(lineNames[line]!);
+  }
+  for (const word of read) {
+    if (word.action && !word.implied) for (const line of actionsOf(word.term)) out.delete(lineNames[line]!);
+  }
+  return out;
 }
 
 export function softmax(classes: readonly string[], z: Float64Array): Map<string, number> {
@@ -120,8 +150,12 @@ export function softmax(classes: readonly string[], z: Float64Array): Map<string
 }
 
 /**
- * A tool's share of the request's action, from 0 to 1: its action's probability over the likeliest action's. An
- * action the model never saw (no catalog tool it was trained on does it) counts as a uniform guess.
+ * A tool's share of the request's action, from 0 to 1: its action's probability over the likeliest action's. Where
+ * the model cannot say, the tool keeps 1 and the words decide: a tool whose name has no action word
+ * (`transition_issue`, `maps_geocode`; "set ticket PAY-412 to Done" is a Jira transition, where the bench's catalog
+ * has `update_ticket`), and an action no tool it was trained on does (`counted` → count: "how often did it chirp?").
+ * "None" is the naming of the catalog it was trained on, not an action: it sets no scale either ("bucket list",
+ * whose "bucket" the bench's catalog asks of tools named without a verb, still lists buckets).
  */
 export function actionShare(probabilities: ReadonlyMap<string, number>, action: string): number {
   return actionShares(probabilities)(action);
@@ -130,7 +164,9 @@ export function actionShare(probabilities: ReadonlyMap<string, number>, action: 
 /** `actionShare` for one request's probabilities, the likeliest found once for all the tools it is asked of. */
 export function actionShares(probabilities: ReadonlyMap<string, number>): (action: string) => number {
   let best = 0;
-  for (const p of probabilities.values()) best = Math.max(best, p);
-  const guess = 1 / Math.max(1, probabilities.size);
-  return (action) => (best > 0 ? (probabilities.get(action) ?? guess) / best : 1);
+  for (const [action, p] of probabilities) if (action !== NO_ACTION) best = Math.max(best, p);
+  return (action) => {
+    const p = probabilities.get(action);
+    return action === NO_ACTION || p === undefined || best === 0 ? 1 : p / best;
+  };
 }

@@ -375,6 +375,21 @@ describe("expandQuery – verbs and objects", () => {
     expect(word("show bug 5", "bug")?.plural).toBeUndefined();
     expect(word("the open bugs", "open")).toMatchObject({ action: false });
   });
+
+  it("reads the noun phrase an abbreviation stands for as a noun, spelled or written out", () => {
+    // "PR" is "pull request": "pull" is no verb there ("don't merge PR 5, just close it" pulls nothing).
+    expect(word("don't merge PR 5, just close it", "pull")).toMatchObject({ action: false });
+    expect(word("what pull requests are there in octo/app", "pull")).toMatchObject({ action: false });
+    expect(word("pull up PROJ-1234 in Jira", "pull")).toMatchObject({ action: true });
+    expect(word("which merge requests are open", "merg")).toMatchObject({ action: false });
+  });
+
+  it("says which reading an implied word is", () => {
+    const readings = (query: string) => expandQuery(query, index).flatMap((w) => (w.implied ? [w.reading] : []));
+    expect(readings("which bugs are there?")).toContain("list");
+    expect(readings("is bug 5 open?")).toContain("read");
+    expect(readings("set DATABASE_URL for previews")).toContain("setting");
+  });
 });
 
 describe("wordnet cache", () => {
