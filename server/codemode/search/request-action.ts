@@ -32,6 +32,11 @@ export const NO_ACTION = "none";
 /** An ACTIONS line's name: its first word. */
 const lineNames = ACTIONS.map((line) => line.split(" ")[0]!);
 
+/** The names of the ACTIONS lines a term is on ("kill" → delete, cancel …). */
+function actionNames(term: string): string[] {
+  return [...actionsOf(term)].map((line) => lineNames[line]!);
+}
+
 /** The words a question starts with, each a feature of its own ("is it down?" reads one thing's state). */
 const QUESTION_WORDS = new Set("what which who how is are does do did has have when where why can".split(" "));
 
@@ -54,7 +59,8 @@ export function requestFeatures(read: readonly QueryWord[], text: string): strin
     }
     features.add(`w:${word.term}`);
     if (word.plural) features.add("plural");
-    const lines = word.action ? [...actionsOf(word.term)].map((line) => lineNames[line]!) : first && actionsOf(word.term).size === 0 ? relatedActions(word) : [];
+    const own = actionNames(word.term);
+    const lines = word.action ? own : first && own.length === 0 ? relatedActions(word) : [];
     for (const line of lines) features.add(`a:${line}`);
     if (first) {
       features.add(`f:${word.term}`);
@@ -70,9 +76,7 @@ export function requestFeatures(read: readonly QueryWord[], text: string): strin
 
 /** The actions a word no ACTIONS line has reaches through its relations ("unlink" → delete relations). */
 function relatedActions(word: QueryWord): string[] {
-  const out = new Set<string>();
-  for (const term of word.expansions.keys()) for (const line of actionsOf(term)) out.add(lineNames[line]!);
-  return [...out];
+  return [...new Set([...word.expansions.keys()].flatMap(actionNames))];
 }
 
 /** The action of a tool's name terms: the line of the first action word (the first line it is on), or NO_ACTION. */
@@ -133,10 +137,10 @@ export function turnedDown(read: readonly QueryWord[], text: string): Set<string
   const verbs = [...refusedVerbs(text), ...[...rejectedWords(text)].filter((word) => !determined(text, word))];
   for (const verb of verbs) {
     const term = termOf(verb);
-    if (term) for (const line of actionsOf(term)) out.add(lineNames[line]!);
+    if (term) for (const action of actionNames(term)) out.add(action);
   }
   for (const word of read) {
-    if (word.action && !word.implied) for (const line of actionsOf(word.term)) out.delete(lineNames[line]!);
+    if (word.action) for (const action of actionNames(word.term)) out.delete(action);
   }
   return out;
 }
