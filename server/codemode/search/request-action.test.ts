@@ -5,7 +5,7 @@ import { realisticTools } from "../fixtures/realistic-tools";
 import { createToolIndex } from "../tool-search";
 import { OFFICIAL_TOOLS } from "./fixtures/official-tools";
 import { nameOf } from "./tool-fields";
-import { actionOfName, actionShare, NO_ACTION, predictAction, requestActionsOn, requestFeatures, setRequestActions, turnedDown } from "./request-action";
+import { actionOfName, actionShares, NO_ACTION, predictAction, requestActionsOn, requestFeatures, setRequestActions, turnedDown } from "./request-action";
 import { REQUEST_ACTION_MODEL } from "./request-action-data";
 
 const index = createToolIndex([...OFFICIAL_TOOLS, ...realisticTools(500)]);
@@ -99,26 +99,26 @@ describe("turnedDown", () => {
   });
 });
 
-describe("actionShare", () => {
+describe("actionShares", () => {
   const p = new Map([
     ["get", 0.6],
     ["list", 0.3],
     ["delete", 0.1],
   ]);
   it("is 1 for the likeliest action and the ratio to it for another", () => {
-    expect(actionShare(p, "get")).toBe(1);
-    expect(actionShare(p, "delete")).toBeCloseTo(1 / 6, 9);
+    expect(actionShares(p)("get")).toBe(1);
+    expect(actionShares(p)("delete")).toBeCloseTo(1 / 6, 9);
   });
   it("is 1 for an action the model never saw: it cannot say", () => {
-    expect(actionShare(p, "translate")).toBe(1);
+    expect(actionShares(p)("translate")).toBe(1);
   });
   it("is 1 for a tool whose name has no action word, whatever the model says of that class", () => {
-    expect(actionShare(new Map([...p, [NO_ACTION, 0.01]]), NO_ACTION)).toBe(1);
+    expect(actionShares(new Map([...p, [NO_ACTION, 0.01]]))(NO_ACTION)).toBe(1);
   });
   it("takes the likeliest action's scale from actions only, not from none", () => {
     const mostlyNone = new Map([...p, [NO_ACTION, 0.9]]);
-    expect(actionShare(mostlyNone, "get")).toBe(1);
-    expect(actionShare(mostlyNone, "delete")).toBeCloseTo(1 / 6, 9);
+    expect(actionShares(mostlyNone)("get")).toBe(1);
+    expect(actionShares(mostlyNone)("delete")).toBeCloseTo(1 / 6, 9);
   });
 });
 
@@ -140,7 +140,7 @@ describe("search with the model", () => {
     const actionOf = new Map(tools.map((tool) => [tool.name, actionOfName(nameOf(tool).nameTerms)]));
     // The first ten are weighed by their arguments' fit either way, so the model alone makes the difference.
     for (const hit of off.slice(0, 10)) {
-      expect(on.get(hit.name)! / hit.score, hit.name).toBeCloseTo(actionShare(p, actionOf.get(hit.name)!) ** 0.15, 9);
+      expect(on.get(hit.name)! / hit.score, hit.name).toBeCloseTo(actionShares(p)(actionOf.get(hit.name)!) ** 0.15, 9);
     }
     expect(new Set(off.slice(0, 10).map((hit) => actionOf.get(hit.name))).size).toBeGreaterThan(1);
   });

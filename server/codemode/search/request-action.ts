@@ -154,18 +154,14 @@ export function softmax(classes: readonly string[], z: Float64Array): Map<string
 }
 
 /**
- * A tool's share of the request's action, from 0 to 1: its action's probability over the likeliest action's. Where
+ * For one request's probabilities, each tool's share of the request's action, from 0 to 1: its action's probability
+ * over the likeliest action's (found once for all the tools it is asked of). Where
  * the model cannot say, the tool keeps 1 and the words decide: a tool whose name has no action word
  * (`transition_issue`, `maps_geocode`; "set ticket PAY-412 to Done" is a Jira transition, where the bench's catalog
  * has `update_ticket`), and an action no tool it was trained on does (`counted` → count: "how often did it chirp?").
  * "None" is the naming of the catalog it was trained on, not an action: it sets no scale either ("bucket list",
  * whose "bucket" the bench's catalog asks of tools named without a verb, still lists buckets).
  */
-export function actionShare(probabilities: ReadonlyMap<string, number>, action: string): number {
-  return actionShares(probabilities)(action);
-}
-
-/** `actionShare` for one request's probabilities, the likeliest found once for all the tools it is asked of. */
 export function actionShares(probabilities: ReadonlyMap<string, number>): (action: string) => number {
   let best = 0;
   for (const [action, p] of probabilities) if (action !== NO_ACTION) best = Math.max(best, p);
