@@ -96,7 +96,7 @@ const { values: args } = parseArgs({
 
 const isSplit = (name: string | undefined): name is Split => (ALL_SPLITS as readonly (string | undefined)[]).includes(name);
 const SPLITS: Split[] = args.split === "all" ? [...ALL_SPLITS] : isSplit(args.split) ? [args.split] : [];
-if (SPLITS.length === 0) throw new Error(`--split must be heldout, tune, dev, dev2, dev3 or all (got ${args.split})`);
+if (SPLITS.length === 0) throw new Error(`--split must be ${ALL_SPLITS.join(", ")} or all (got ${args.split})`);
 const RUNS = Number(args.runs);
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`--runs must be a positive integer (got ${args.runs})`);
 const OPTIONS = parseOptions(args.option);
